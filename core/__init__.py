@@ -1,0 +1,1 @@
+"""referee.core: the neutral engine (world, chance, plugin host, game loop, CLI)."""

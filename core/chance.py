@@ -1,0 +1,248 @@
+"""Chance: dice, and one mechanic either sampled from a seeded stream or computed exactly.
+
+A *mechanic* is a plain function ``mechanic(roller, *args) -> outcome``. It asks the roller for
+dice (``roll``), for the outcome of a sub-mechanic (``sub``), or for the tally of N independent
+trials of a sub-mechanic (``repeat``). The same code then runs two ways:
+
+- :class:`SampledRoller` draws every die from a ``random.Random`` owned by the game;
+- :func:`exact` walks every path through the mechanic and returns each distinct outcome with
+  its probability as a :class:`~fractions.Fraction`. Sub-mechanics are memoised by their
+  arguments and entered as a single branch point over their (merged) outcomes, and ``repeat``
+  convolves N trials into a count distribution, so twelve impact rolls cost one small
+  convolution rather than 3**12 paths.
+
+Arguments of ``sub`` and ``repeat`` and the outcomes of sub-mechanics must be hashable.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Iterator
+from fractions import Fraction
+from functools import cache
+from typing import Any, Protocol, TypeVar
+
+from attrs import field, frozen
+
+T = TypeVar("T")
+Mechanic = Callable[..., Any]
+
+
+@frozen
+class Die:
+    """A die: its name and its faces (equally likely; repeated faces weigh more)."""
+
+    name: str
+    faces: tuple[int, ...]
+    outcomes: tuple[tuple[int, Fraction], ...] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        counts: dict[int, int] = {}
+        for face in self.faces:
+            counts[face] = counts.get(face, 0) + 1
+        n = len(self.faces)
+        object.__setattr__(self, "outcomes", tuple((v, Fraction(c, n)) for v, c in sorted(counts.items())))
+
+    @property
+    def size(self) -> int:
+        return max(self.faces)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@cache
+def d(sides: int) -> Die:
+    """The ordinary die with faces 1..sides (a d10 reads 1-10)."""
+    if sides < 2:
+        raise ValueError(f"a die needs at least 2 sides, not {sides}")
+    return Die(f"d{sides}", tuple(range(1, sides + 1)))
+
+
+D4, D6, D8, D10, D12, D20 = (d(n) for n in (4, 6, 8, 10, 12, 20))
+AVERAGE = Die("Ave D", (2, 3, 3, 4, 4, 5))
+"""The average die of the British Grenadier family: 2, 3, 3, 4, 4, 5."""
+
+LADDER = (4, 6, 8, 10, 12)
+"""Stargrunt's die-type ladder, D4 to D12."""
+
+
+def ladder_shift(size: int, steps: int) -> tuple[int, int]:
+    """Shift a die type along the D4-D12 ladder by ``steps``.
+
+    Returns ``(new size, overflow)``: the size is capped at D4 and D12, and ``overflow`` is the
+    part of the shift that the cap swallowed (positive past D12, negative past D4), which an
+    *open* shift applies to the opposing die instead and a capped shift discards.
+    """
+    if size not in LADDER:
+        raise ValueError(f"D{size} is not on the die ladder {LADDER}")
+    target = LADDER.index(size) + steps
+    capped = min(max(target, 0), len(LADDER) - 1)
+    return LADDER[capped], target - capped
+
+
+@frozen
+class Tally:
+    """How many of N independent trials gave each outcome (outcomes with a count of 0 omitted)."""
+
+    counts: tuple[tuple[Any, int], ...]
+
+    def __getitem__(self, outcome: Any) -> int:
+        for key, count in self.counts:
+            if key == outcome:
+                return count
+        return 0
+
+    @classmethod
+    def of(cls, counts: dict[Any, int]) -> Tally:
+        return cls(tuple(sorted(((k, c) for k, c in counts.items() if c), key=lambda kc: repr(kc[0]))))
+
+
+class Roller(Protocol):
+    """What a mechanic may ask of chance."""
+
+    def roll(self, die: Die) -> int:
+        """One die."""
+
+    def sub(self, mechanic: Mechanic, *args: Hashable) -> Any:
+        """The outcome of a sub-mechanic (memoised by its arguments in exact mode)."""
+
+    def repeat(self, n: int, mechanic: Mechanic, *args: Hashable) -> Tally:
+        """The tally of ``n`` independent trials of a sub-mechanic."""
+
+
+class SampledRoller:
+    """Draws from a seeded ``random.Random``; there is no global random anywhere."""
+
+    __slots__ = ("_random",)
+
+    def __init__(self, rng: random.Random | int) -> None:
+        self._random = rng.random if isinstance(rng, random.Random) else random.Random(rng).random
+
+    def roll(self, die: Die) -> int:
+        faces = die.faces
+        return faces[int(self._random() * len(faces))]
+
+    def sub(self, mechanic: Mechanic, *args: Hashable) -> Any:
+        return mechanic(self, *args)
+
+    def repeat(self, n: int, mechanic: Mechanic, *args: Hashable) -> Tally:
+        counts: dict[Any, int] = {}
+        for _ in range(n):
+            outcome = mechanic(self, *args)
+            counts[outcome] = counts.get(outcome, 0) + 1
+        return Tally.of(counts)
+
+
+Branches = tuple[tuple[Any, Fraction], ...]
+
+
+class _Path:
+    """One path through a mechanic: replays the choices of ``prefix``, then takes first options."""
+
+    __slots__ = ("_engine", "prefix", "widths", "p")
+
+    def __init__(self, engine: _Exact, prefix: list[int]) -> None:
+        self._engine, self.prefix, self.widths, self.p = engine, prefix, [], Fraction(1)
+
+    def _choose(self, options: Branches) -> Any:
+        i = len(self.widths)
+        if i == len(self.prefix):
+            self.prefix.append(0)
+        value, p = options[self.prefix[i]]
+        self.widths.append(len(options))
+        self.p *= p
+        return value
+
+    def roll(self, die: Die) -> int:
+        return self._choose(die.outcomes)
+
+    def sub(self, mechanic: Mechanic, *args: Hashable) -> Any:
+        return self._choose(self._engine.distribution(mechanic, args))
+
+    def repeat(self, n: int, mechanic: Mechanic, *args: Hashable) -> Tally:
+        return self._choose(self._engine.tallies(n, mechanic, args))
+
+
+class _Exact:
+    """Enumerates paths with memoised sub-mechanics."""
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[Any, ...], Branches] = {}
+
+    def paths(self, mechanic: Mechanic, args: tuple[Any, ...]) -> Iterator[tuple[Any, Fraction]]:
+        prefix: list[int] = []
+        while True:
+            path = _Path(self, prefix)
+            yield mechanic(path, *args), path.p
+            widths, prefix = path.widths, path.prefix[: len(path.widths)]
+            j = len(widths) - 1
+            while j >= 0 and prefix[j] + 1 >= widths[j]:
+                j -= 1
+            if j < 0:
+                return
+            prefix = prefix[:j] + [prefix[j] + 1]
+
+    def distribution(self, mechanic: Mechanic, args: tuple[Any, ...]) -> Branches:
+        key = (mechanic, args)
+        if key not in self._memo:
+            self._memo[key] = tuple(merge(self.paths(mechanic, args)).items())
+        return self._memo[key]
+
+    def tallies(self, n: int, mechanic: Mechanic, args: tuple[Any, ...]) -> Branches:
+        key = ("repeat", n, mechanic, args)
+        if key not in self._memo:
+            single = self.distribution(mechanic, args)
+            counts: dict[tuple[Any, ...], Fraction] = {(): Fraction(1)}
+            for _ in range(n):
+                grown: dict[tuple[Any, ...], Fraction] = {}
+                for state, p in counts.items():
+                    for outcome, q in single:
+                        nxt = tuple(sorted(state + (outcome,), key=repr))
+                        grown[nxt] = grown.get(nxt, Fraction(0)) + p * q
+                counts = grown
+            self._memo[key] = tuple((_tally(state), p) for state, p in counts.items())
+        return self._memo[key]
+
+
+def _tally(outcomes: tuple[Any, ...]) -> Tally:
+    counts: dict[Any, int] = {}
+    for o in outcomes:
+        counts[o] = counts.get(o, 0) + 1
+    return Tally.of(counts)
+
+
+def merge(pairs: Iterator[tuple[T, Fraction]] | list[tuple[T, Fraction]]) -> dict[T, Fraction]:
+    """Add up the probabilities of equal outcomes, keeping first-seen order."""
+    total: dict[T, Fraction] = {}
+    for outcome, p in pairs:
+        total[outcome] = total.get(outcome, Fraction(0)) + p
+    return total
+
+
+def exact(
+    mechanic: Mechanic, *args: Any, key: Callable[[Any], Hashable] = lambda o: o
+) -> list[tuple[Any, Fraction]]:
+    """Every distinct outcome of ``mechanic(roller, *args)`` with its exact probability.
+
+    Outcomes that ``key`` maps to the same value are merged; the first one met stands for them.
+    The top-level arguments need not be hashable.
+    """
+    first: dict[Hashable, Any] = {}
+    total: dict[Hashable, Fraction] = {}
+    for outcome, p in _Exact().paths(mechanic, args):
+        k = key(outcome)
+        if k not in first:
+            first[k], total[k] = outcome, Fraction(0)
+        total[k] += p
+    return [(first[k], total[k]) for k in first]
+
+
+def dice_sum(roller: Roller, die: Die, n: int) -> int:
+    """The sum of ``n`` dice (2d6 and the like), memoised as a sub-mechanic."""
+    return roller.sub(_sum_of, die, n)
+
+
+def _sum_of(roller: Roller, die: Die, n: int) -> int:
+    # one die plus the memoised sum of the rest: linear in n, not die.size ** n
+    return roller.roll(die) + (roller.sub(_sum_of, die, n - 1) if n > 1 else 0)

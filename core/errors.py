@@ -1,0 +1,68 @@
+"""One root error type; each subclass says what went wrong, where, and what would be valid.
+
+Domain errors become click errors (exit code 2) only at the CLI boundary.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+
+from attrs import frozen
+
+
+@frozen
+class Problem:
+    """One thing wrong with an input: where it is and what would be valid."""
+
+    message: str
+    path: str = ""  # key path, e.g. "forces.union.units[2].men"
+    source: str = ""  # file name
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = self.source
+        if self.line is not None:
+            where = f"{where}:{self.line}" if where else f"line {self.line}"
+        parts = [p for p in (where, self.path) if p]
+        return f"{' '.join(parts)}: {self.message}" if parts else self.message
+
+
+class RefereeError(Exception):
+    """Root of every error that a user (not a bug) can cause."""
+
+
+class InvalidInput(RefereeError):
+    """One or more problems with a file or a value, all reported at once."""
+
+    def __init__(self, problems: Sequence[Problem], what: str = "input") -> None:
+        self.problems = tuple(problems)
+        self.what = what
+        lines = "\n".join(f"  - {p}" for p in self.problems)
+        noun = "problem" if len(self.problems) == 1 else "problems"
+        super().__init__(f"{what}: {len(self.problems)} {noun}\n{lines}")
+
+
+class UnknownName(RefereeError):
+    """A name (ruleset, scenario, mechanic, option, table, input) that does not exist."""
+
+    def __init__(self, kind: str, name: str, choices: Iterable[str]) -> None:
+        self.kind, self.name, self.choices = kind, name, sorted(choices)
+        super().__init__(f"unknown {kind} {name!r}{did_you_mean(name, self.choices)}")
+
+
+class PluginFailed(RefereeError):
+    """A plugin raised inside a hook; names the plugin and the hook."""
+
+    def __init__(self, plugin: str, hook: str, error: BaseException) -> None:
+        self.plugin, self.hook, self.error = plugin, hook, error
+        super().__init__(f"plugin {plugin!r} failed in hook {hook}: {type(error).__name__}: {error}")
+
+
+def did_you_mean(name: str, choices: Sequence[str]) -> str:
+    """A hint naming the closest valid choices, and all of them when there are few."""
+    close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    if len(choices) <= 12:
+        hint += f" (valid: {', '.join(choices)})"
+    return hint

@@ -1,0 +1,154 @@
+"""The hooks a ruleset or house rule implements, grouped by when they are called.
+
+Every hook is prefixed ``referee_``. Implementations take only the arguments they need and no
+defaults (pluggy never passes them). One :class:`~referee.core.plugins.Rules` stack is a base
+ruleset plus its house rules, registered in that order, so a house rule's ``hookwrapper`` or
+``tryfirst`` implementation sees and may adjust the base ruleset's answer.
+
+Who may implement: *base* = the base ruleset only; *any* = the base ruleset or a house rule;
+*doctrine* = the core's default doctrine or a plugin that replaces it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("referee")
+hookimpl = pluggy.HookimplMarker("referee")
+
+# ----------------------------------------------------------------------------- description
+# Called when a rule stack is built (once per stack, not per game).
+
+
+@hookspec(firstresult=True)
+def referee_ruleset() -> Any:
+    """The base ruleset's :class:`~referee.core.rules.RulesetInfo`: name, title, source, scale.
+
+    Called once when a stack is built. Who: base. A house rule describes itself with
+    ``referee_house_rule`` instead.
+    """
+
+
+@hookspec
+def referee_house_rule() -> Any:
+    """A house rule's :class:`~referee.core.rules.RulesetInfo` (kind "house-rule", its base).
+
+    Called once when a stack is built, to list the layers and check each fits its base. Who: a
+    house rule.
+    """
+
+
+@hookspec
+def referee_options() -> Any:
+    """The switchable rules this plugin offers: a list of :class:`~referee.core.rules.OptionSpec`.
+
+    Called once when a stack is built; ``--option`` and a scenario's ``options`` are checked
+    against the union. Who: any.
+    """
+
+
+@hookspec
+def referee_tables(tables: dict[str, Any]) -> Any:
+    """Contribute or replace rule tables: a dict ``name -> Table`` merged into ``tables``.
+
+    Called once when a stack is built, base first, so a house rule sees the base's tables in
+    ``tables`` and may return replacements for some of them (a data overlay). Who: any.
+    """
+
+
+@hookspec
+def referee_mechanics(tables: dict[str, Any]) -> Any:
+    """The mechanics this plugin offers at the table: a list of
+    :class:`~referee.core.mechanics.MechanicSpec`.
+
+    Called once when a stack is built, with the merged tables. A later plugin's mechanic of
+    the same name replaces an earlier one. Who: any.
+    """
+
+
+# ----------------------------------------------------------------------------- set-up
+# Called once per game, before the first turn.
+
+
+@hookspec(firstresult=True)
+def referee_muster(game: Any) -> Any:
+    """Put the neutral world on the table: return the ruleset's own game state (stands,
+    figures, companies, brigades) built from ``game.world``. Stored as ``game.state``.
+
+    Who: base.
+    """
+
+
+# ----------------------------------------------------------------------------- the turn
+# Called every turn, in this order: referee_turn (then referee_step for each step it yields,
+# then referee_step_done), referee_end_turn. The core then advances the clock by
+# referee_turn_minutes and judges victory.
+
+
+@hookspec(firstresult=True)
+def referee_turn_minutes(game: Any) -> Any:
+    """Minutes of battle that one turn stands for (an int). Called each turn. Who: base."""
+
+
+@hookspec(firstresult=True)
+def referee_turn(game: Any) -> Any:
+    """The steps of this turn, in order: an iterable of :class:`~referee.core.game.Step`.
+
+    May be a generator that reads the state as it goes (alternate activation decides the next
+    unit only when the last has acted). The core walks the steps and knows nothing else of
+    them. Who: base.
+    """
+
+
+@hookspec(firstresult=True)
+def referee_step(game: Any, step: Any) -> Any:
+    """Play one step: a phase of one side, one unit's activation, an orders step. Return True.
+
+    The ruleset asks ``game.intents(side)`` for the commander's decisions, resolves what its
+    rules allow, logs each resolution with ``game.log`` and writes the neutral state back to
+    ``game.world``. Who: base (a house rule may wrap it).
+    """
+
+
+@hookspec
+def referee_step_done(game: Any, step: Any) -> None:
+    """After a step has been played: observe or adjust the state. Who: any."""
+
+
+@hookspec
+def referee_end_turn(game: Any) -> None:
+    """After the last step of a turn: end-of-turn recovery, reinforcements, light. Who: any."""
+
+
+# ----------------------------------------------------------------------------- resolutions
+# Called by a ruleset's procedures around each resolution (not around single dice). The core
+# skips the call altogether when no plugin implements the hook.
+
+
+@hookspec
+def referee_modifiers(game: Any, mechanic: str, situation: Any) -> Any:
+    """Extra modifiers for one resolution: a list of :class:`~referee.core.events.Modifier`.
+
+    ``situation`` is the ruleset's description of what is being resolved (firer, target,
+    range...). Who: any (typically a house rule adding a modifier).
+    """
+
+
+@hookspec(firstresult=True)
+def referee_resolved(game: Any, mechanic: str, situation: Any, resolution: Any) -> Any:
+    """A resolution has been made: return a replacement :class:`~referee.core.events.Resolution`
+    or None to keep it. Who: any (typically a house rule changing a result).
+    """
+
+
+# ----------------------------------------------------------------------------- decisions
+
+
+@hookspec(firstresult=True)
+def referee_intents(game: Any, side: str) -> Any:
+    """The commander's decisions for ``side`` now: a dict ``unit id -> Intent`` read from the
+    neutral state only. Called by a ruleset whenever it needs decisions (each phase or
+    activation). Who: doctrine (the core registers its default last).
+    """

@@ -1,0 +1,106 @@
+"""Mechanics at the table: what a ruleset offers to ``referee resolve``.
+
+A ruleset lists :class:`MechanicSpec` s (hook ``referee_mechanics``). Each names its inputs with
+their kinds and defaults, and runs as ``run(roller, inputs) -> Resolution`` — the same code that
+the game calls, so a roll at the table and a roll in a simulated game cannot differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from attrs import frozen
+
+from .chance import Roller, SampledRoller, exact
+from .errors import InvalidInput, Problem, UnknownName
+from .events import Resolution
+
+
+@frozen
+class InputSpec:
+    """One input of a mechanic: ``kind`` is "int", "number" (fractions allowed), "choice" or "bool"."""
+
+    name: str
+    kind: str
+    help: str
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    minimum: Fraction | int | None = None
+    maximum: Fraction | int | None = None
+
+    def parse(self, text: str) -> Any:
+        """The value of ``text`` for this input; raises ``ValueError`` saying what is valid."""
+        if self.kind == "choice":
+            if text not in self.choices:
+                raise ValueError(f"{text!r} is not one of {', '.join(self.choices)}")
+            return text
+        if self.kind == "bool":
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"{text!r} is not true or false")
+        try:
+            value: Any = int(text) if self.kind == "int" else Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            what = "a whole number" if self.kind == "int" else "a number such as 4, 4.5 or 9/2"
+            raise ValueError(f"{text!r} is not {what}") from None
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"{text} is below the minimum {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"{text} is above the maximum {self.maximum}")
+        return value
+
+    def describe(self) -> str:
+        if self.kind == "choice":
+            kind = " | ".join(self.choices)
+        else:
+            bounds = [f">= {self.minimum}" if self.minimum is not None else "", f"<= {self.maximum}" if self.maximum is not None else ""]
+            kind = " ".join([self.kind, *[b for b in bounds if b]])
+        default = "" if self.default is None else f" (default {self.default})"
+        return f"{kind}{default}"
+
+
+@frozen
+class MechanicSpec:
+    name: str
+    summary: str
+    ref: str
+    inputs: tuple[InputSpec, ...]
+    run: Callable[[Roller, Mapping[str, Any]], Resolution]
+    values: Mapping[str, str]  # documented machine-readable fields of Resolution.values
+
+    def parse_inputs(self, pairs: Sequence[str]) -> dict[str, Any]:
+        """``KEY=VALUE`` strings to inputs, defaults filled in; every problem reported at once."""
+        by_name = {i.name: i for i in self.inputs}
+        given: dict[str, Any] = {}
+        problems: list[Problem] = []
+        for pair in pairs:
+            key, sep, text = pair.partition("=")
+            key = key.strip()
+            if not sep:
+                problems.append(Problem(f"expected KEY=VALUE, got {pair!r}", path="--set"))
+            elif key not in by_name:
+                problems.append(Problem(str(UnknownName("input", key, by_name)).removeprefix("unknown input "), path=f"--set {key}"))
+            else:
+                try:
+                    given[key] = by_name[key].parse(text.strip())
+                except ValueError as err:
+                    problems.append(Problem(str(err), path=f"--set {key}"))
+        for spec in self.inputs:
+            if spec.name not in given:
+                if spec.default is None:
+                    problems.append(Problem(f"required: {spec.describe()}", path=f"--set {spec.name}"))
+                else:
+                    given[spec.name] = spec.default
+        if problems:
+            raise InvalidInput(problems, what=f"mechanic {self.name}")
+        return given
+
+    def sample(self, seed: int, inputs: Mapping[str, Any]) -> Resolution:
+        return self.run(SampledRoller(seed), inputs)
+
+    def exact(self, inputs: Mapping[str, Any]) -> list[tuple[Resolution, Fraction]]:
+        return exact(self.run, inputs, key=Resolution.outcome_key)

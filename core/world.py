@@ -1,0 +1,287 @@
+"""The neutral world: the battle as it was, in men, guns, yards, degrees and minutes.
+
+A :class:`Scenario` is frozen and shared by every game played from it. A :class:`World` is one
+game's changing state: each unit's men, guns, place, facing, formation and neutral status.
+Rulesets keep their own table pieces (stands, figures) and write the neutral state back, so that
+the doctrine and the victory judge read every ruleset's game the same way.
+
+Coordinates: x east, y north, in yards; facing in degrees clockwise from north (0 = north,
+90 = east). Times: minutes since midnight.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+
+from attrs import define, field, frozen
+
+SIDE_NAMES = ("union", "confederate")
+ARMS = ("infantry", "cavalry", "artillery")
+WEAPONS = (
+    "rifle-musket", "smoothbore", "buck-and-ball", "inferior-rifle", "rifle-and-carbine",
+    "breechloader", "repeater", "carbine", "shotgun", "sharpshooter-rifle",
+)
+GUN_TYPES = (
+    "12-pdr-napoleon", "6-pdr", "12-pdr-howitzer", "24-pdr-howitzer", "mountain-howitzer",
+    "3-inch-rifle", "10-pdr-parrott", "20-pdr-parrott",
+)
+EXPERIENCE = ("militia", "green", "trained", "veteran", "crack")
+"""The neutral experience ladder, worst to best; each ruleset maps it to its own grades."""
+FORMATIONS = ("line", "column", "march-column", "skirmish", "limbered", "unlimbered")
+LEADER_RATINGS = ("superior", "average", "poor")
+LEADER_TRAITS = ("gallant", "artillerist", "brave")
+COMMAND_LEVELS = ("army", "wing", "division", "brigade")
+AREA_KINDS = ("fields", "woods", "dense-woods", "rough", "broken", "swamp", "buildings", "marsh")
+LINE_KINDS = ("road", "stream", "fence", "wall", "works", "bridge", "ford")
+ORDERS = ("attack", "defend", "screen", "reserve", "withdraw")
+STATUSES = ("good", "disordered", "broken", "routed", "gone")
+"""Neutral status: how a ruleset's state reads to a neutral observer. ``gone`` = destroyed,
+captured or off the field."""
+
+Point = tuple[float, float]
+
+
+# --------------------------------------------------------------------------- scenario (frozen)
+
+
+@frozen
+class Leader:
+    id: str
+    name: str
+    side: str
+    command: str  # the command he leads
+    rating: str = "average"
+    traits: tuple[str, ...] = ()
+    attached_to: str | None = None  # a unit id, at the start
+    position: Point | None = None  # defaults to his command's first unit
+
+
+@frozen
+class Command:
+    id: str
+    name: str
+    side: str
+    level: str
+    parent: str | None = None
+
+
+@frozen
+class UnitSpec:
+    """A regiment, battalion, detachment or battery as it stood at the start."""
+
+    id: str
+    name: str
+    side: str
+    command: str
+    arm: str
+    men: int
+    position: Point
+    facing: float
+    formation: str
+    experience: str = "trained"
+    weapon: str | None = None  # troops
+    guns: int = 0  # artillery
+    gun_type: str | None = None
+    mounted: bool = False  # cavalry (or mounted infantry)
+    entry: int | None = None  # minute it may enter play; None = on the field at the start
+
+
+@frozen
+class Area:
+    kind: str
+    polygon: tuple[Point, ...]
+    name: str = ""
+    height: float = 0.0  # yards above the plain (hills are areas with height)
+
+
+@frozen
+class Feature:
+    """A line on the ground: a road, stream, fence, wall, works; a bridge or ford is a short line."""
+
+    kind: str
+    points: tuple[Point, ...]
+    name: str = ""
+
+
+@frozen
+class Objective:
+    id: str
+    name: str
+    position: Point
+    radius: float  # yards
+    held_by: str | None = None  # at the start
+    key: bool = False  # a key position (its loss weighs on morale in some rulesets)
+    value: int = 1
+
+
+@frozen
+class Order:
+    """A command's part of its side's plan."""
+
+    command: str
+    kind: str  # ORDERS
+    objective: str | None = None
+    route: tuple[Point, ...] = ()  # waypoints before the objective
+    from_minute: int | None = None  # a reserve waits until this time ...
+    when_enemy_within: float | None = None  # ... or until an enemy comes this close (yards)
+
+
+@frozen
+class Victory:
+    """Judged by the core from the neutral state, identically for every ruleset."""
+
+    end: int  # minute the game ends at the latest
+    objectives: tuple[str, ...]  # held at the end decide the winner
+    beaten_at: float = 0.5  # a side is beaten when this share of its starting men are lost or in broken/routed/gone units
+
+
+@frozen
+class Historical:
+    winner: str | None  # a side, or None for a draw
+    men_lost: Mapping[str, int]
+    guns_lost: Mapping[str, int]
+    minutes: int | None = None  # from the start to the decision
+    note: str = ""
+
+
+@frozen
+class Light:
+    sunset: int | None = None  # minute
+    weather: str = "clear"  # clear, overcast, fog, rain
+    moon: str = "none"  # none, moonlit, full
+
+
+@frozen
+class Scenario:
+    id: str
+    title: str
+    date: str
+    summary: str
+    source: str  # file it was loaded from
+    width: float
+    height: float
+    start: int
+    light: Light
+    sides: tuple[str, str]  # first side moves first
+    commands: tuple[Command, ...]
+    leaders: tuple[Leader, ...]
+    units: tuple[UnitSpec, ...]
+    areas: tuple[Area, ...]
+    features: tuple[Feature, ...]
+    objectives: tuple[Objective, ...]
+    orders: tuple[Order, ...]
+    victory: Victory
+    historical: Historical | None = None
+    options: tuple[str, ...] = ()  # ruleset options the scenario switches on, "ruleset:option"
+    home_edges: Mapping[str, float] = field(factory=dict)  # side -> facing (deg) toward its rear
+
+    def unit(self, unit_id: str) -> UnitSpec:
+        return next(u for u in self.units if u.id == unit_id)
+
+    def command_chain(self, command_id: str) -> Iterator[Command]:
+        by_id = {c.id: c for c in self.commands}
+        cid: str | None = command_id
+        while cid is not None:
+            yield by_id[cid]
+            cid = by_id[cid].parent
+
+
+# --------------------------------------------------------------------------- game state
+
+
+@define(eq=False, slots=True)
+class UnitState:
+    spec: UnitSpec
+    men: int
+    guns: int
+    x: float
+    y: float
+    facing: float
+    formation: str
+    status: str = "good"
+    mounted: bool = False
+    on_field: bool = True
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def side(self) -> str:
+        return self.spec.side
+
+    @property
+    def fit(self) -> bool:
+        """Able to act under orders: on the field, not broken, routed or gone."""
+        return self.on_field and self.status in ("good", "disordered")
+
+
+@define(eq=False, slots=True)
+class LeaderState:
+    spec: Leader
+    x: float
+    y: float
+    attached_to: str | None
+    status: str = "active"  # active, out (for some turns), dead, wounded, captured
+
+
+@define(eq=False)
+class World:
+    """One game's neutral state."""
+
+    scenario: Scenario
+    minute: int
+    units: dict[str, UnitState]
+    leaders: dict[str, LeaderState]
+    held: dict[str, str | None] = field(factory=dict)  # objective id -> side
+
+    @classmethod
+    def start(cls, scenario: Scenario) -> World:
+        units = {
+            u.id: UnitState(u, u.men, u.guns, u.position[0], u.position[1], u.facing, u.formation,
+                            mounted=u.mounted, on_field=u.entry is None)
+            for u in scenario.units
+        }
+        leaders = {}
+        for ld in scenario.leaders:
+            x, y = ld.position or _first_position(scenario, ld)
+            leaders[ld.id] = LeaderState(ld, x, y, ld.attached_to)
+        held = {o.id: o.held_by for o in scenario.objectives}
+        return cls(scenario, scenario.start, units, leaders, held)
+
+    def side_units(self, side: str) -> list[UnitState]:
+        return [u for u in self.units.values() if u.side == side]
+
+    def enemy(self, side: str) -> str:
+        a, b = self.scenario.sides
+        return b if side == a else a
+
+
+def _first_position(scenario: Scenario, leader: Leader) -> Point:
+    if leader.attached_to:
+        return scenario.unit(leader.attached_to).position
+    commands = {leader.command} | {c.id for c in scenario.commands if leader.command in _ancestors(scenario, c.id)}
+    for u in scenario.units:
+        if u.command in commands:
+            return u.position
+    return (scenario.width / 2, scenario.height / 2)
+
+
+def _ancestors(scenario: Scenario, command_id: str) -> set[str]:
+    return {c.id for c in scenario.command_chain(command_id)}
+
+
+def distance(ax: float, ay: float, bx: float, by: float) -> float:
+    return math.hypot(bx - ax, by - ay)
+
+
+def bearing(ax: float, ay: float, bx: float, by: float) -> float:
+    """Degrees clockwise from north of the line from a to b."""
+    return math.degrees(math.atan2(bx - ax, by - ay)) % 360.0
+
+
+def angle_between(a: float, b: float) -> float:
+    """The smaller angle between two bearings, 0-180."""
+    diff = abs(a - b) % 360.0
+    return 360.0 - diff if diff > 180.0 else diff

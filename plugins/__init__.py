@@ -1,0 +1,1 @@
+"""Ruleset and house-rule plugins; each subpackage is one pluggy plugin."""

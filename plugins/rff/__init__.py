@@ -1,0 +1,1 @@
+"""Regimental Fire and Fury (QRS II, 6mm) with its optional rules."""

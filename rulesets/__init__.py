@@ -1,0 +1,1 @@
+"""Rule tables as TOML data, one folder per ruleset."""

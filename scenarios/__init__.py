@@ -1,0 +1,1 @@
+"""Bundled scenarios (TOML), neutral of any ruleset."""
