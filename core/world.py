@@ -152,7 +152,7 @@ class Light:
     moon: str = "none"  # none, moonlit, full
 
 
-@frozen
+@frozen(eq=False)  # compared and hashed by identity: one loaded scenario, shared by its games
 class Scenario:
     id: str
     title: str

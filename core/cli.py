@@ -1,0 +1,277 @@
+"""The ``referee`` command line: thin, every command takes ``--json``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table as RichTable
+
+from . import compare as comparing
+from .errors import InvalidInput, Problem, RefereeError, UnknownName
+from .events import EventLog, jsonable, narrate
+from .files import write_atomic
+from .game import Game, play
+from .plugins import Rules, build_rules, installed
+from .scenario import bundled, find_scenario, load_scenario
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False)
+
+
+class UserError(click.ClickException):
+    exit_code = 2
+
+
+class Referee(click.Group):
+    """Turns domain errors into one clear message and exit code 2, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RefereeError as error:
+            raise UserError(str(error)) from None
+
+
+def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")(f)
+
+
+def stack_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option("--house-rule", "house_rules", multiple=True, metavar="FILE.py", help="Layer a house rule from a local file (repeatable).")(f)
+    return click.option("--option", "options", multiple=True, metavar="NAME", help="Switch on an optional rule by name (repeatable).")(f)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(jsonable(data), indent=2, sort_keys=False))
+
+
+@click.group(cls=Referee)
+@click.version_option(package_name="referee")
+def main() -> None:
+    """Run American Civil War scenarios under several rulesets and compare them in men, guns,
+    yards and minutes; roll or compute exactly any mechanic with every modifier cited."""
+
+
+@main.command("rulesets")
+@json_option
+def rulesets_cmd(as_json: bool) -> None:
+    """List the installed rulesets and house rules."""
+    rows = []
+    for name in sorted(installed()):
+        rules = build_rules(name)
+        layer = next((lay for lay in rules.layers if lay.name == name), None)
+        info = layer or rules.info
+        rows.append({
+            "name": name, "title": info.title, "kind": info.kind, "base": info.base, "source": info.source,
+            "scale": rules.info.scale.describe(), "options": sorted(rules.option_specs),
+            "hooks": rules.hooks_by_plugin(),
+        })
+    if as_json:
+        return emit_json(rows)
+    table = RichTable("name", "title", "source", "scale", "hooks implemented", show_lines=True)
+    for r in rows:
+        hooks = "\n".join(f"{p}: {', '.join(h)}" for p, h in r["hooks"].items())
+        table.add_row(r["name"], r["title"] + (f" (on {r['base']})" if r["base"] else ""), r["source"], r["scale"], hooks)
+    out.print(table)
+
+
+@main.command("scenarios")
+@json_option
+def scenarios_cmd(as_json: bool) -> None:
+    """List the bundled scenarios."""
+    rows = [{"id": i, "title": t, "summary": s} for i, t, s in bundled()]
+    if as_json:
+        return emit_json(rows)
+    for r in rows:
+        out.print(f"[bold]{r['id']:<22}[/bold] {r['title']}: {r['summary']}")
+
+
+@main.command("run")
+@click.argument("scenario")
+@click.option("--rules", "ruleset", required=True, help="The ruleset (or house rule) to play under.")
+@stack_options
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random stream.")
+@click.option("--log", "log_path", metavar="FILE.jsonl", help="Write the event log as JSON Lines.")
+@click.option("--quiet", is_flag=True, help="Do not narrate; print only the outcome.")
+@json_option
+def run_cmd(scenario: str, ruleset: str, options: tuple[str, ...], house_rules: tuple[str, ...], seed: int,
+            log_path: str | None, quiet: bool, as_json: bool) -> None:
+    """Play one refereed game of SCENARIO (a bundled name or a .toml path), narrating every roll."""
+    world = load_scenario(find_scenario(scenario))
+    rules = build_rules(ruleset, options, house_rules)
+    narrating = not (quiet or as_json)
+    log = EventLog(enabled=True, stream=sys.stdout if narrating else None)
+    outcome = play(Game.new(rules, world, seed, log))
+    if log_path:
+        write_atomic(log_path, log.jsonl())
+    if as_json:
+        return emit_json(outcome.as_json())
+    out.print(f"\n[bold]{outcome.winner or 'draw'}[/bold] after {outcome.minutes} minutes ({outcome.turns} turns): {outcome.reason}")
+    for side in world.sides:
+        out.print(f"  {side}: {outcome.men_lost[side]} men and {outcome.guns_lost[side]} guns lost")
+
+
+@main.command("compare")
+@click.argument("scenario")
+@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
+@stack_options
+@click.option("-n", "n", type=click.IntRange(min=1), default=1000, show_default=True, help="Replications per ruleset.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes (default: the machine's cores).")
+@click.option("--out", "out_path", metavar="FILE.json", help="Also write the JSON result to a file (atomically).")
+@json_option
+def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
+                seed: int, workers: int | None, out_path: str | None, as_json: bool) -> None:
+    """Play SCENARIO N times under each ruleset and compare the outcomes with history."""
+    path = str(find_scenario(scenario))
+    world = load_scenario(find_scenario(scenario))
+    names = [r.strip() for r in rulesets.split(",")] if rulesets else sorted(n for n in installed() if _is_base(n))
+    stacks = []
+    for name in names:
+        rules = build_rules(name, options, house_rules)  # fail fast on a bad name or option
+        stacks.append((rules, comparing.Stack(name, tuple(options), tuple(house_rules))))
+    workers = workers or comparing.default_workers()
+    report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "rulesets": {}}
+    interrupted = False
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        for rules, stack in stacks:
+            task = bar.add_task(rules.name, total=n)
+            outcomes, interrupted = comparing.run_replications(
+                stack, path, n, seed, workers, progress=lambda k, t=task: bar.advance(t, k))
+            if outcomes:
+                report["rulesets"][rules.name] = comparing.summarise(outcomes, world)
+            if interrupted:
+                break
+    if world.historical:
+        h = world.historical
+        report["history"] = {"winner": h.winner or "draw", "men_lost": dict(h.men_lost), "guns_lost": dict(h.guns_lost),
+                             "minutes": h.minutes, "note": h.note}
+    if interrupted:
+        report["interrupted"] = True
+        err.print("[yellow]interrupted: reporting the replications finished so far[/yellow]")
+    if out_path:
+        write_atomic(out_path, json.dumps(jsonable(report), indent=2) + "\n")
+    if as_json:
+        emit_json(report)
+    else:
+        _print_comparison(report, world.sides)
+    if interrupted:
+        sys.exit(130)
+
+
+def _is_base(name: str) -> bool:
+    return getattr(installed()[name].load(), "BASE", None) is None
+
+
+def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
+    table = RichTable(title=f"{report['title']}: {report['n']} replications per ruleset, seed {report['seed']}")
+    table.add_column("")
+    for name, r in report["rulesets"].items():
+        table.add_column(f"{name} (n={r['replications']})", justify="right")
+    hist = report.get("history")
+    if hist:
+        table.add_column("history", justify="right")
+
+    def row(label: str, cell: Callable[[dict[str, Any]], str], history: str = "") -> None:
+        table.add_row(label, *[cell(r) for r in report["rulesets"].values()], *([history] if hist else []))
+
+    for key in (*sides, "draw"):
+        row(f"{key} wins", lambda r, k=key: f"{r['win'][k]['share']:.1%} [{r['win'][k]['ci95'][0]:.1%}-{r['win'][k]['ci95'][1]:.1%}]",
+            "yes" if hist and hist["winner"] == key else "")
+    for side in sides:
+        row(f"{side} men lost (p10/p50/p90)",
+            lambda r, s=side: f"{r['men_lost'][s]['mean']:.0f} ({r['men_lost'][s]['p10']:.0f}/{r['men_lost'][s]['p50']:.0f}/{r['men_lost'][s]['p90']:.0f})",
+            str(hist["men_lost"].get(side, "")) if hist else "")
+        row(f"{side} guns lost", lambda r, s=side: f"{r['guns_lost'][s]['mean']:.2f}", str(hist["guns_lost"].get(side, "")) if hist else "")
+    row("minutes to decision (p50)", lambda r: f"{r['minutes']['mean']:.0f} ({r['minutes']['p50']:.0f})", str(hist["minutes"] or "") if hist else "")
+    if hist:
+        for side in sides:
+            row(f"history's {side} losses, percentile", lambda r, s=side: f"{r['historical']['men_lost_percentile'][s]:.1f}")
+    out.print(table)
+
+
+@main.command("resolve")
+@click.argument("ruleset")
+@click.argument("mechanic", required=False)
+@click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE", help="An input of the mechanic (repeatable).")
+@click.option("--seed", type=int, default=None, help="Roll once with this seed, every modifier cited.")
+@click.option("--exact", is_flag=True, help="Compute the exact distribution of outcomes.")
+@click.option("--list", "listing", is_flag=True, help="List the ruleset's mechanics and their inputs.")
+@stack_options
+@json_option
+def resolve_cmd(ruleset: str, mechanic: str | None, pairs: tuple[str, ...], seed: int | None, exact: bool, listing: bool,
+                options: tuple[str, ...], house_rules: tuple[str, ...], as_json: bool) -> None:
+    """Resolve one MECHANIC of RULESET at the table: a cited roll (--seed) or exact odds (--exact)."""
+    rules = build_rules(ruleset, options, house_rules)
+    if listing or mechanic is None:
+        return _list_mechanics(rules, as_json)
+    if mechanic not in rules.mechanics:
+        raise UnknownName("mechanic", mechanic, rules.mechanics)
+    spec = rules.mechanics[mechanic]
+    if exact == (seed is not None):
+        raise InvalidInput([Problem("give exactly one of --seed N (a cited roll) or --exact (the distribution)")], "resolve")
+    inputs = spec.parse_inputs(pairs)
+    if seed is not None:
+        res = spec.sample(seed, inputs)
+        if as_json:
+            return emit_json(res.as_json())
+        out.print(narrate({"kind": "resolution", **res.as_json()}).strip())
+        return None
+    outcomes = spec.exact(inputs)
+    data = {
+        "ruleset": rules.info.name, "mechanic": mechanic, "inputs": jsonable(inputs),
+        "outcomes": [{"result": r.result, "probability": f"{p.numerator}/{p.denominator}", "p": float(p), "values": jsonable(r.values)} for r, p in outcomes],
+    }
+    if as_json:
+        return emit_json(data)
+    table = RichTable(title=f"{rules.info.name} {mechanic}: {', '.join(f'{k}={v}' for k, v in data['inputs'].items())}")
+    for col in ("result", "probability", "p"):
+        table.add_column(col)
+    for o in data["outcomes"]:
+        table.add_row(o["result"], o["probability"], f"{o['p']:.4f}")
+    out.print(table)
+    return None
+
+
+def _list_mechanics(rules: Rules, as_json: bool) -> None:
+    rows = [{"mechanic": m.name, "summary": m.summary, "ref": m.ref,
+             "inputs": {i.name: {"kind": i.describe(), "help": i.help} for i in m.inputs}, "values": dict(m.values)}
+            for m in rules.mechanics.values()]
+    if as_json:
+        return emit_json(rows)
+    for r in rows:
+        out.print(f"[bold]{r['mechanic']}[/bold]: {r['summary']} [dim]({r['ref']})[/dim]")
+        for name, i in r["inputs"].items():
+            out.print(f"    --set {name}=<{i['kind']}>  {i['help']}")
+    return None
+
+
+@main.command("tables")
+@click.argument("ruleset")
+@click.argument("table", required=False)
+@stack_options
+@json_option
+def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], as_json: bool) -> None:
+    """Print RULESET's tables (or one TABLE) as the ruleset reads them."""
+    rules = build_rules(ruleset, options, house_rules)
+    if table is not None and table not in rules.tables:
+        raise UnknownName("table", table, rules.tables)
+    chosen = {table: rules.tables[table]} if table else rules.tables
+    if as_json:
+        return emit_json({name: {"title": t.title, "ref": t.ref, "columns": list(t.columns), "rows": [list(r) for r in t.rows], "notes": list(t.notes)}
+                          for name, t in chosen.items()})
+    for name, t in chosen.items():
+        grid = RichTable(*t.columns, title=f"{t.title} [{name}]", caption=t.ref)
+        for r in t.rows:
+            grid.add_row(*r)
+        out.print(grid)
+        for note in t.notes:
+            out.print(f"  [dim]{note}[/dim]")
+    return None

@@ -1,0 +1,138 @@
+"""The neutral commander: turns each side's plan into intents from the neutral state.
+
+The doctrine sees only :class:`~referee.core.world.World` (men, places, statuses), never a
+ruleset's state, and it is the same for every ruleset, so differences in outcome come from the
+rules. Rulesets turn intents into their own legal actions. It is a plugin (hook
+``referee_intents``), registered last, so a plugin may replace it.
+
+Distances here are neutral judgements in yards, not any ruleset's ranges.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from .hookspecs import hookimpl
+from .world import Order, Point, UnitState, World, distance
+
+ASSAULT_YARDS = 120.0  # an attacker this close to a fit enemy goes in with the bayonet
+DEPLOY_YARDS = 600.0  # beyond this from the enemy, troops move in column
+GUN_STAND_YARDS = 800.0  # attacking guns unlimber once an enemy is this close
+REACHED_YARDS = 60.0  # a waypoint counts as reached within this distance
+SPENT_SHARE = 0.5  # a unit that has lost this share of its men stops attacking and holds
+RETREAT_YARDS = 3000.0  # how far back "withdraw" aims
+
+
+@frozen
+class Intent:
+    """What the commander wants of one unit now."""
+
+    action: str  # advance, hold, charge, withdraw, rally
+    goal: Point | None = None  # where to go (advance, withdraw) or stand (hold)
+    target: str | None = None  # the enemy unit to fire at or charge
+    formation: str | None = None  # the neutral formation wanted
+    order: str = "defend"  # the order the intent comes from
+
+
+class DefaultDoctrine:
+    """Attack: march on the objective by the route, deploy near the enemy, assault when close.
+    Defend: hold the objective and fire. Screen: skirmish ahead. Reserve: wait until released.
+    Broken units rally; spent attackers hold."""
+
+    @hookimpl(trylast=True)
+    def referee_intents(self, game, side: str) -> dict[str, Intent]:  # type: ignore[no-untyped-def]
+        world: World = game.world
+        memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
+        enemies = [u for u in world.units.values() if u.side != side and u.fit]
+        return {
+            u.id: self.intent(world, u, enemies, memory)
+            for u in world.units.values()
+            if u.side == side and u.on_field and u.status != "gone"
+        }
+
+    def intent(self, world: World, unit: UnitState, enemies: list[UnitState], memory: dict[str, int]) -> Intent:
+        order = _order_for(world, unit)
+        kind = _released_kind(world, unit, order, enemies)
+        if unit.status in ("broken", "routed"):
+            return Intent("rally", order=kind)
+        nearest = min(enemies, key=lambda e: distance(unit.x, unit.y, e.x, e.y), default=None)
+        gap = distance(unit.x, unit.y, nearest.x, nearest.y) if nearest else float("inf")
+        target = nearest.id if nearest else None
+        artillery = unit.spec.arm == "artillery"
+        if kind == "withdraw":
+            return Intent("withdraw", _rearward(world, unit), target, _march(unit, artillery), kind)
+        if kind == "attack" and unit.men < unit.spec.men * SPENT_SHARE:
+            kind = "defend"
+        if kind == "attack":
+            if artillery:
+                if gap <= GUN_STAND_YARDS:
+                    return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
+                return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind)
+            if gap <= ASSAULT_YARDS and unit.status == "good":
+                return Intent("charge", (nearest.x, nearest.y), target, "line", kind)  # type: ignore[union-attr]
+            formation = "column" if gap > DEPLOY_YARDS else "line"
+            return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind)
+        if kind == "reserve":
+            return Intent("hold", (unit.x, unit.y), target, _march(unit, artillery), kind)
+        formation = "unlimbered" if artillery else ("skirmish" if kind == "screen" else "line")
+        post = _objective_point(world, order) or (unit.x, unit.y)
+        objective_radius = _objective_radius(world, order)
+        if distance(unit.x, unit.y, *post) > objective_radius and kind != "reserve":
+            return Intent("advance", post, target, "limbered" if artillery else formation, kind)
+        return Intent("hold", (unit.x, unit.y), target, formation, kind)
+
+
+def _order_for(world: World, unit: UnitState) -> Order | None:
+    orders = {o.command: o for o in world.scenario.orders}
+    for command in world.scenario.command_chain(unit.spec.command):
+        if command.id in orders:
+            return orders[command.id]
+    return None
+
+
+def _released_kind(world: World, unit: UnitState, order: Order | None, enemies: list[UnitState]) -> str:
+    if order is None:
+        return "defend"
+    if order.kind != "reserve":
+        return order.kind
+    released = order.from_minute is not None and world.minute >= order.from_minute
+    if order.when_enemy_within is not None:
+        released |= any(distance(unit.x, unit.y, e.x, e.y) <= order.when_enemy_within for e in enemies)
+    if not released:
+        return "reserve"
+    return "attack" if order.objective and world.held.get(order.objective) != unit.side else "defend"
+
+
+def _objective_point(world: World, order: Order | None) -> Point | None:
+    if order is None or order.objective is None:
+        return None
+    return next(o.position for o in world.scenario.objectives if o.id == order.objective)
+
+
+def _objective_radius(world: World, order: Order | None) -> float:
+    if order is None or order.objective is None:
+        return REACHED_YARDS
+    return next(o.radius for o in world.scenario.objectives if o.id == order.objective)
+
+
+def _next_goal(world: World, unit: UnitState, order: Order | None, memory: dict[str, int]) -> Point:
+    route = order.route if order else ()
+    i = memory.get(unit.id, 0)
+    while i < len(route) and distance(unit.x, unit.y, *route[i]) <= REACHED_YARDS:
+        i += 1
+    memory[unit.id] = i
+    if i < len(route):
+        return route[i]
+    return _objective_point(world, order) or (unit.x, unit.y)
+
+
+def _rearward(world: World, unit: UnitState) -> Point:
+    import math
+
+    facing = world.scenario.home_edges.get(unit.side, 180.0)
+    rad = math.radians(facing)
+    return (unit.x + RETREAT_YARDS * math.sin(rad), unit.y + RETREAT_YARDS * math.cos(rad))
+
+
+def _march(unit: UnitState, artillery: bool) -> str:
+    return "limbered" if artillery else "column"

@@ -1,0 +1,164 @@
+"""The game loop: walk the ruleset's steps, advance the clock, judge victory after each turn.
+
+Nothing here knows whether a step is a phase, an activation or an orders step: the ruleset
+supplies a turn as an ordered sequence of :class:`Step` s and plays each one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+from attrs import define, field, frozen
+
+from .chance import SampledRoller
+from .errors import InvalidInput, Problem, RefereeError, UnknownName
+from .events import EventLog, Modifier, Resolution, clock
+from .ground import Ground, ground_of
+from .plugins import Rules, call
+from .victory import Verdict, guns_lost, judge, men_lost
+from .world import Scenario, World
+
+MAX_TURNS = 500  # a guard against a ruleset whose clock does not advance
+
+
+@frozen
+class Step:
+    """One step of a turn: ``kind`` is the ruleset's word for it (phase, activation, orders)."""
+
+    kind: str
+    name: str
+    side: str
+    unit: str | None = None
+
+
+@frozen
+class Outcome:
+    """One game's result in men, guns and minutes."""
+
+    ruleset: str
+    scenario: str
+    seed: int
+    winner: str | None
+    reason: str
+    minutes: int  # from the start to the decision
+    turns: int
+    men_lost: dict[str, int]
+    guns_lost: dict[str, int]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset, "scenario": self.scenario, "seed": self.seed,
+            "winner": self.winner, "reason": self.reason, "minutes": self.minutes, "turns": self.turns,
+            "men_lost": self.men_lost, "guns_lost": self.guns_lost,
+        }
+
+
+@define(eq=False)
+class Game:
+    rules: Rules
+    scenario: Scenario
+    world: World
+    seed: int
+    roller: SampledRoller
+    rng: random.Random
+    log: EventLog
+    ground: Ground
+    options: frozenset[str]
+    state: Any = None
+    turn: int = 0
+    step: Step | None = None
+    memory: dict[str, Any] = field(factory=dict)  # per-game scratch for plugins (doctrine memory)
+
+    @classmethod
+    def new(cls, rules: Rules, scenario: Scenario, seed: int, log: EventLog | None = None) -> Game:
+        rng = random.Random(seed)
+        return cls(rules, scenario, World.start(scenario), seed, SampledRoller(rng), rng,
+                   log or EventLog(enabled=False), ground_of(scenario), scenario_options(rules, scenario))
+
+    @property
+    def hook(self) -> Any:
+        return self.rules.hook
+
+    def option(self, name: str) -> bool:
+        return name in self.options
+
+    def intents(self, side: str) -> dict[str, Any]:
+        return call(self.rules.pm, "referee_intents", game=self, side=side)
+
+    def extra_modifiers(self, mechanic: str, situation: Any) -> list[Modifier]:
+        """Modifiers that house rules add to one resolution (no call when none can)."""
+        if not self.rules.implements("referee_modifiers"):
+            return []
+        groups = call(self.rules.pm, "referee_modifiers", game=self, mechanic=mechanic, situation=situation)
+        return [m for group in groups for m in group]
+
+    def settle(self, mechanic: str, situation: Any, resolution: Resolution, **about: Any) -> Resolution:
+        """Let house rules replace a resolution, then log it."""
+        if self.rules.implements("referee_resolved"):
+            replaced = call(self.rules.pm, "referee_resolved", game=self, mechanic=mechanic,
+                            situation=situation, resolution=resolution)
+            resolution = replaced or resolution
+        self.log.resolution(resolution, **about)
+        return resolution
+
+    def outcome(self, verdict: Verdict) -> Outcome:
+        sides = self.scenario.sides
+        return Outcome(
+            self.rules.name, self.scenario.id, self.seed, verdict.winner, verdict.reason,
+            self.world.minute - self.scenario.start, self.turn,
+            {s: men_lost(self.world, s) for s in sides}, {s: guns_lost(self.world, s) for s in sides},
+        )
+
+
+def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
+    """The stack's options plus those the scenario switches on for this ruleset."""
+    mine = [o.split(":", 1)[1] for o in scenario.options if o.split(":", 1)[0] == rules.info.name]
+    unknown = [o for o in mine if o not in rules.option_specs]
+    if unknown:
+        raise InvalidInput([Problem(str(UnknownName("option", o, rules.option_specs)).removeprefix("unknown option "),
+                                    path="scenario.options", source=scenario.source) for o in unknown], f"scenario {scenario.id}")
+    return rules.options | frozenset(mine)
+
+
+def replication_seed(seed: int, k: int) -> int:
+    """The seed of replication ``k``: the same for every ruleset (common random numbers)."""
+    digest = hashlib.sha256(f"referee:{seed}:{k}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def play(game: Game) -> Outcome:
+    """Play one game to its end and return its outcome."""
+    pm = game.rules.pm
+    game.state = call(pm, "referee_muster", game=game)
+    game.log.emit("start", minute=game.world.minute, text=f"{game.scenario.title} under {game.rules.name}, seed {game.seed}")
+    verdict = Verdict(False, None, "")
+    while not verdict.over:
+        game.turn += 1
+        if game.turn > MAX_TURNS:
+            raise RefereeError(f"{game.rules.name}: no decision after {MAX_TURNS} turns; the ruleset's clock does not advance")
+        game.log.context.update(turn=game.turn, minute=game.world.minute)
+        game.log.emit("turn", text=f"turn {game.turn} begins at {clock(game.world.minute)}")
+        _enter_reinforcements(game)
+        for step in call(pm, "referee_turn", game=game):
+            game.step = step
+            game.log.emit("step", text=f"{step.side} {step.kind} {step.name}" + (f" ({step.unit})" if step.unit else ""))
+            call(pm, "referee_step", game=game, step=step)
+            if game.rules.implements("referee_step_done"):
+                call(pm, "referee_step_done", game=game, step=step)
+        call(pm, "referee_end_turn", game=game)
+        game.world.minute += int(call(pm, "referee_turn_minutes", game=game))
+        game.log.context["minute"] = game.world.minute
+        verdict = judge(game.world)
+    outcome = game.outcome(verdict)
+    game.log.emit("end", text=f"{outcome.winner or 'draw'}: {outcome.reason}", men_lost=outcome.men_lost, guns_lost=outcome.guns_lost)
+    return outcome
+
+
+def _enter_reinforcements(game: Game) -> None:
+    for unit in game.world.units.values():
+        entry = unit.spec.entry
+        if not unit.on_field and entry is not None and entry <= game.world.minute and unit.status != "gone":
+            unit.on_field = True
+            game.log.emit("enter", unit=unit.spec.name, text=f"{unit.spec.name} enters the field")

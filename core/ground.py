@@ -1,0 +1,137 @@
+"""The ground, prepared once per scenario so that each lookup costs little.
+
+Areas are rasterised on a grid of :data:`CELL` yards (the last area listed wins where areas
+overlap; unlisted ground is open fields); lines (roads, streams, works, bridges, fords) are
+kept as segments with their bounding boxes.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Iterator
+
+from .world import Feature, Point, Scenario
+
+CELL = 25.0  # yards
+OPEN = "fields"
+
+Segment = tuple[float, float, float, float]
+
+
+class Ground:
+    def __init__(self, scenario: Scenario) -> None:
+        self.width, self.height = scenario.width, scenario.height
+        self.cols = max(1, math.ceil(self.width / CELL))
+        self.rows = max(1, math.ceil(self.height / CELL))
+        self.kinds: list[str] = [OPEN]
+        self.heights: list[float] = [0.0]
+        self.grid = bytearray(self.cols * self.rows)
+        for area in scenario.areas:
+            self._paint(area.polygon, area.kind, area.height)
+        self.segments: dict[str, list[Segment]] = {}
+        for feature in scenario.features:
+            self.segments.setdefault(feature.kind, []).extend(_segments(feature))
+
+    def _paint(self, polygon: tuple[Point, ...], kind: str, height: float) -> None:
+        self.kinds.append(kind)
+        self.heights.append(height)
+        code = len(self.kinds) - 1
+        xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+        c0, c1 = max(0, int(min(xs) // CELL)), min(self.cols - 1, int(max(xs) // CELL))
+        r0, r1 = max(0, int(min(ys) // CELL)), min(self.rows - 1, int(max(ys) // CELL))
+        for r in range(r0, r1 + 1):
+            cy = (r + 0.5) * CELL
+            for c in range(c0, c1 + 1):
+                if inside((c + 0.5) * CELL, cy, polygon):
+                    self.grid[r * self.cols + c] = code
+
+    def _code(self, x: float, y: float) -> int:
+        c = min(self.cols - 1, max(0, int(x // CELL)))
+        r = min(self.rows - 1, max(0, int(y // CELL)))
+        return self.grid[r * self.cols + c]
+
+    def kind_at(self, x: float, y: float) -> str:
+        """The area kind under a point (``fields`` where no area is drawn)."""
+        return self.kinds[self._code(x, y)]
+
+    def height_at(self, x: float, y: float) -> float:
+        return self.heights[self._code(x, y)]
+
+    def kinds_along(self, ax: float, ay: float, bx: float, by: float) -> set[str]:
+        """Every area kind a straight move from a to b passes over (sampled every cell)."""
+        steps = max(1, int(math.hypot(bx - ax, by - ay) // CELL))
+        return {self.kind_at(ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps) for i in range(steps + 1)}
+
+    def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
+        """Does the segment a-b cross a line of this kind?"""
+        return any(_intersects(ax, ay, bx, by, s) for s in self.segments.get(kind, ()))
+
+    def near(self, kind: str, x: float, y: float, within: float) -> bool:
+        """Is the point within ``within`` yards of a line of this kind?"""
+        return any(_point_segment(x, y, s) <= within for s in self.segments.get(kind, ()))
+
+    def nearest_point(self, kind: str, x: float, y: float) -> Point | None:
+        """The closest point on any line of this kind (a bridge or ford to make for)."""
+        best: tuple[float, Point] | None = None
+        for s in self.segments.get(kind, ()):
+            p = _closest(x, y, s)
+            d = math.hypot(p[0] - x, p[1] - y)
+            if best is None or d < best[0]:
+                best = (d, p)
+        return best[1] if best else None
+
+
+_cache: weakref.WeakKeyDictionary[Scenario, Ground] = weakref.WeakKeyDictionary()
+
+
+def ground_of(scenario: Scenario) -> Ground:
+    """The scenario's prepared ground (built on first use, then shared)."""
+    ground = _cache.get(scenario)
+    if ground is None:
+        ground = _cache[scenario] = Ground(scenario)
+    return ground
+
+
+def inside(x: float, y: float, polygon: tuple[Point, ...]) -> bool:
+    """Even-odd point-in-polygon test."""
+    hit = False
+    n = len(polygon)
+    for i in range(n):
+        x1, y1 = polygon[i]
+        x2, y2 = polygon[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            hit = not hit
+    return hit
+
+
+def _segments(feature: Feature) -> Iterator[Segment]:
+    pts = feature.points
+    for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+        yield (x1, y1, x2, y2)
+
+
+def _cross(ox: float, oy: float, ax: float, ay: float, bx: float, by: float) -> float:
+    return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
+
+
+def _intersects(ax: float, ay: float, bx: float, by: float, s: Segment) -> bool:
+    cx, cy, dx, dy = s
+    if max(ax, bx) < min(cx, dx) or max(cx, dx) < min(ax, bx) or max(ay, by) < min(cy, dy) or max(cy, dy) < min(ay, by):
+        return False
+    d1, d2 = _cross(cx, cy, dx, dy, ax, ay), _cross(cx, cy, dx, dy, bx, by)
+    d3, d4 = _cross(ax, ay, bx, by, cx, cy), _cross(ax, ay, bx, by, dx, dy)
+    return (d1 > 0) != (d2 > 0) and (d3 > 0) != (d4 > 0)
+
+
+def _closest(x: float, y: float, s: Segment) -> Point:
+    x1, y1, x2, y2 = s
+    dx, dy = x2 - x1, y2 - y1
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / length2))
+    return (x1 + t * dx, y1 + t * dy)
+
+
+def _point_segment(x: float, y: float, s: Segment) -> float:
+    px, py = _closest(x, y, s)
+    return math.hypot(px - x, py - y)

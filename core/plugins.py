@@ -1,0 +1,182 @@
+"""The plugin host: one factory builds a rule stack (a base ruleset plus house rules).
+
+Rulesets and house rules are found through the entry-point group ``referee.rulesets`` (our own
+are registered there too); a single local file can be layered on as a house rule. There is no
+global plugin manager and nothing is discovered at import time. Plugins hold no game state
+(that lives in ``game.state``), so one stack serves every game played with it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import traceback
+from collections.abc import Iterable, Sequence
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pluggy
+from attrs import define
+
+from . import doctrine, hookspecs
+from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName
+from .mechanics import MechanicSpec
+from .rules import OptionSpec, RulesetInfo
+
+GROUP = "referee.rulesets"
+RESOLUTION_HOOKS = ("referee_modifiers", "referee_resolved", "referee_step_done")
+
+
+@cache
+def installed() -> dict[str, EntryPoint]:
+    """Every ruleset and house rule installed, by name."""
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
+
+
+def load_named(name: str) -> ModuleType:
+    eps = installed()
+    if name not in eps:
+        raise UnknownName("ruleset", name, eps)
+    return eps[name].load()
+
+
+def load_file(path: str | Path) -> ModuleType:
+    """A house rule from a single Python file."""
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidInput([Problem("no such file; --house-rule takes a path to a .py file", source=str(path))], "house rule")
+    spec = importlib.util.spec_from_file_location(f"referee_house_rule_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as err:
+        raise InvalidInput([Problem(f"syntax error: {err.msg}", source=str(path), line=err.lineno)], "house rule") from None
+    except Exception as err:  # the file is user code: report, never a traceback
+        raise InvalidInput([Problem(f"failed to import: {type(err).__name__}: {err}", source=str(path))], "house rule") from None
+    return module
+
+
+@define(eq=False)
+class Rules:
+    """A built rule stack: the plugin manager and what it declared once."""
+
+    name: str
+    info: RulesetInfo
+    layers: tuple[RulesetInfo, ...]
+    pm: pluggy.PluginManager
+    options: frozenset[str]
+    option_specs: dict[str, OptionSpec]
+    tables: dict[str, Any]
+    mechanics: dict[str, MechanicSpec]
+    implemented: frozenset[str]
+
+    @property
+    def hook(self) -> Any:
+        return self.pm.hook
+
+    def enabled(self, option: str) -> bool:
+        return option in self.options
+
+    def implements(self, hook_name: str) -> bool:
+        return hook_name in self.implemented
+
+    def hooks_by_plugin(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for plugin in self.pm.get_plugins():
+            name = self.pm.get_name(plugin) or "?"
+            if name == "doctrine":
+                continue
+            out[name] = sorted(c.name for c in self.pm.get_hookcallers(plugin) or ())
+        return out
+
+
+def new_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager("referee")
+    pm.add_hookspecs(hookspecs)
+    pm.register(doctrine.DefaultDoctrine(), name="doctrine")
+    if os.environ.get("REFEREE_TRACE_HOOKS") == "1":
+        pm.trace.root.setwriter(sys.stderr.write)
+        pm.enable_tracing()
+    return pm
+
+
+def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[str | Path] = ()) -> Rules:
+    """The one factory: ``name`` is a ruleset or a house rule (then its base comes first),
+    ``options`` are switched on by name, ``house_rules`` are files layered on top in order."""
+    modules = _stack(name) + [load_file(p) for p in house_rules]
+    pm = new_manager()
+    for module in modules:
+        pm.register(module, name=getattr(module, "PLUGIN_NAME", module.__name__))
+    pm.check_pending()
+    info = call(pm, "referee_ruleset")
+    if info is None:
+        raise RefereeError(f"{name!r} has no base ruleset (no plugin implements referee_ruleset)")
+    layers = tuple(call(pm, "referee_house_rule"))
+    specs = {o.name: o for group in call(pm, "referee_options") for o in group}
+    wanted = set(options) | {o.name for o in specs.values() if o.default}
+    unknown = sorted(wanted - specs.keys())
+    if unknown:
+        raise InvalidInput([Problem(str(UnknownName("option", u, specs)).removeprefix("unknown option "), path=f"--option {u}") for u in unknown], f"options for {name}")
+    tables: dict[str, Any] = {}
+    for layer in _in_registration_order(pm, "referee_tables", tables=tables):
+        tables.update(layer or {})
+    mechanics: dict[str, MechanicSpec] = {}
+    for group in _in_registration_order(pm, "referee_mechanics", tables=tables):
+        mechanics.update({m.name: m for m in group or ()})
+    implemented = frozenset(
+        h for h in RESOLUTION_HOOKS if getattr(pm.hook, h).get_hookimpls()
+    )
+    stack_name = "+".join([name, *(Path(p).stem for p in house_rules)])
+    return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, tables, mechanics, implemented)
+
+
+def _stack(name: str) -> list[ModuleType]:
+    """The modules of ``name``, base ruleset first."""
+    module = load_named(name)
+    base = getattr(module, "BASE", None)
+    return (_stack(base) if base else []) + [module]
+
+
+def _in_registration_order(pm: pluggy.PluginManager, hook_name: str, **kwargs: Any) -> list[Any]:
+    """Call each implementation in registration order (base first), so later layers see and
+    replace earlier ones."""
+    results = []
+    for impl in getattr(pm.hook, hook_name).get_hookimpls():  # pluggy lists them oldest first
+        try:
+            results.append(impl.function(**{a: kwargs[a] for a in impl.argnames}))
+        except RefereeError:
+            raise
+        except Exception as err:
+            raise PluginFailed(impl.plugin_name, hook_name, err) from err
+    return results
+
+
+def call(pm: pluggy.PluginManager, hook_name: str, **kwargs: Any) -> Any:
+    try:
+        return getattr(pm.hook, hook_name)(**kwargs)
+    except RefereeError:
+        raise
+    except Exception as err:
+        raise blame(err, pm) from err
+
+
+def blame(error: BaseException, pm: pluggy.PluginManager) -> PluginFailed:
+    """Name the plugin and hook whose code raised ``error`` (the innermost hook frame)."""
+    files = {}
+    for plugin in pm.get_plugins():
+        module = sys.modules.get(getattr(plugin, "__module__", "") or "") if not isinstance(plugin, ModuleType) else plugin
+        if module is not None and getattr(module, "__file__", None):
+            files[str(Path(module.__file__).parent if module.__file__.endswith("__init__.py") else module.__file__)] = pm.get_name(plugin)
+    plugin_name, hook_name = "?", "?"
+    for frame in traceback.extract_tb(error.__traceback__):
+        for path, name in files.items():
+            if frame.filename.startswith(path):
+                plugin_name = name or "?"
+                if frame.name.startswith("referee_"):
+                    hook_name = frame.name
+    return PluginFailed(plugin_name, hook_name, error)
