@@ -1,13 +1,147 @@
-"""Hypothesis strategies shared by the tests.
+"""Hypothesis strategies shared by the tests, and a small TOML writer for what they generate.
 
 Add new strategies here rather than in a test module, so that every test draws the same shapes.
 """
 
 from __future__ import annotations
 
+import json
+import math
+from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import strategies as st
+
+from referee.core import world
+
+# ----------------------------------------------------------------------------- atoms
+
+ids = st.from_regex(r"[a-z][a-z0-9-]{0,15}", fullmatch=True)
+"""Ids as scenarios write them: lower case, digits and hyphens."""
+
+names = st.text(
+    st.characters(exclude_categories=("Cc", "Cs"), exclude_characters="\x7f"), min_size=1, max_size=30
+).filter(lambda s: s.strip() != "")
+"""Display names: any printable text."""
+
+minutes = st.integers(min_value=0, max_value=23 * 60 + 59)
+"""A time of day in minutes since midnight."""
+
+
+def clock(minute: int) -> str:
+    """Minutes since midnight as a scenario writes them: "HH:MM"."""
+    return f"{minute // 60:02d}:{minute % 60:02d}"
+
+
+def points(width: float, height: float) -> st.SearchStrategy[list[float]]:
+    """A point [x, y] on a map of this size, in yards."""
+    return st.tuples(
+        st.floats(min_value=0, max_value=width, allow_nan=False),
+        st.floats(min_value=0, max_value=height, allow_nan=False),
+    ).map(list)
+
+
+# ----------------------------------------------------------------------------- scenario tables
+
+_TROOP_FORMATIONS = ("line", "column", "march-column", "skirmish")
+_GUN_FORMATIONS = ("limbered", "unlimbered", "column", "march-column")
+
+
+@st.composite
+def unit_tables(draw: st.DrawFn, command: str, width: float = 1000, height: float = 800) -> dict[str, Any]:
+    """A valid ``[[units]]`` table (as a dict) for a unit of ``command``, consistent with its arm."""
+    arm = draw(st.sampled_from(world.ARMS))
+    table: dict[str, Any] = {
+        "id": draw(ids),
+        "name": draw(names),
+        "command": command,
+        "arm": arm,
+        "men": draw(st.integers(min_value=1, max_value=5000)),
+        "position": draw(points(width, height)),
+        "facing": draw(st.floats(min_value=-720, max_value=720, allow_nan=False)),
+        "experience": draw(st.sampled_from(world.EXPERIENCE)),
+    }
+    if arm == "artillery":
+        table["formation"] = draw(st.sampled_from(_GUN_FORMATIONS))
+        table["guns"] = draw(st.integers(min_value=1, max_value=12))
+        table["gun_type"] = draw(st.sampled_from(world.GUN_TYPES))
+    else:
+        table["formation"] = draw(st.sampled_from(_TROOP_FORMATIONS))
+        table["weapon"] = draw(st.sampled_from(world.WEAPONS))
+        if draw(st.booleans()):
+            table["mounted"] = draw(st.booleans())
+    return table
+
+
+def minimal_scenario(start: int = 10 * 60, end: int = 10 * 60 + 45) -> dict[str, Any]:
+    """A small valid scenario as a dict: one brigade and one regiment a side, one objective."""
+    return {
+        "scenario": {
+            "id": "mini", "title": "Mini", "date": "1863-07-01", "summary": "A tiny test.",
+            "start": clock(start), "width": 1000, "height": 800, "sides": ["union", "confederate"],
+        },
+        "commands": [
+            {"id": "us", "name": "Union brigade", "side": "union", "level": "brigade"},
+            {"id": "cs", "name": "Confederate brigade", "side": "confederate", "level": "brigade"},
+        ],
+        "units": [
+            {"id": "blue", "name": "Blue", "command": "us", "arm": "infantry", "men": 500,
+             "position": [500, 300], "facing": 0, "formation": "line", "weapon": "rifle-musket"},
+            {"id": "grey", "name": "Grey", "command": "cs", "arm": "infantry", "men": 500,
+             "position": [500, 500], "facing": 180, "formation": "line", "weapon": "rifle-musket"},
+        ],
+        "objectives": [{"id": "hill", "name": "the hill", "position": [500, 400], "radius": 100}],
+        "victory": {"end": clock(end), "objectives": ["hill"]},
+    }
+
+
+# ----------------------------------------------------------------------------- TOML writer
+
+
+def to_toml(data: Mapping[str, Any]) -> str:
+    """Write a scenario-shaped dict as TOML: scalars and arrays inline, tables and arrays of tables
+    as headers. Enough for what these strategies make, not a general TOML writer."""
+    return "\n".join(_table_lines(data, "")) + "\n"
+
+
+def _table_lines(data: Mapping[str, Any], prefix: str) -> list[str]:
+    lines = [f"{_key(k)} = {_value(v)}" for k, v in data.items() if not _is_table(v) and not _is_tables(v)]
+    for k, v in data.items():
+        name = f"{prefix}.{_key(k)}" if prefix else _key(k)
+        if _is_table(v):
+            lines += ["", f"[{name}]", *_table_lines(v, name)]
+        elif _is_tables(v):
+            for item in v:
+                lines += ["", f"[[{name}]]", *_table_lines(item, name)]
+    return lines
+
+
+def _is_table(v: Any) -> bool:
+    return isinstance(v, Mapping)
+
+
+def _is_tables(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(i, Mapping) for i in v)
+
+
+def _key(k: str) -> str:
+    return k if k and all(c.isalnum() and c.isascii() or c in "-_" for c in k) else json.dumps(k)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"TOML writer: {v} is not a finite number")
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_value(i) for i in v) + "]"
+    raise TypeError(f"TOML writer: cannot write {type(v).__name__}")
 
 
 # ----------------------------------------------------------------------------- rule tables
