@@ -10,7 +10,7 @@ Distances here are neutral judgements in yards, not any ruleset's ranges.
 
 from __future__ import annotations
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from .hookspecs import hookimpl
 from .world import Order, Point, UnitState, World, distance
@@ -21,6 +21,8 @@ GUN_STAND_YARDS = 800.0  # attacking guns unlimber once an enemy is this close
 REACHED_YARDS = 60.0  # a waypoint counts as reached within this distance
 SPENT_SHARE = 0.5  # a unit that has lost this share of its men stops attacking and holds
 RETREAT_YARDS = 3000.0  # how far back "withdraw" aims
+SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishers out
+SCREEN_MEN = 200  # ... if it is at least this strong
 
 
 @frozen
@@ -32,6 +34,7 @@ class Intent:
     target: str | None = None  # the enemy unit to fire at or charge
     formation: str | None = None  # the neutral formation wanted
     order: str = "defend"  # the order the intent comes from
+    skirmishers: bool = False  # wants skirmishers deployed ahead (where its rules allow)
 
 
 class DefaultDoctrine:
@@ -51,6 +54,14 @@ class DefaultDoctrine:
         }
 
     def intent(self, world: World, unit: UnitState, enemies: list[UnitState], memory: dict[str, int]) -> Intent:
+        intent = self.decide(world, unit, enemies, memory)
+        if intent.action in ("advance", "hold") and intent.formation == "line" and unit.spec.arm == "infantry" and unit.men >= SCREEN_MEN:
+            near = min((distance(unit.x, unit.y, e.x, e.y) for e in enemies), default=float("inf"))
+            if near <= SCREEN_YARDS:
+                return evolve(intent, skirmishers=True)
+        return intent
+
+    def decide(self, world: World, unit: UnitState, enemies: list[UnitState], memory: dict[str, int]) -> Intent:
         order = _order_for(world, unit)
         kind = _released_kind(world, unit, order, enemies)
         if unit.status in ("broken", "routed"):

@@ -85,6 +85,11 @@ class Rules:
     def implements(self, hook_name: str) -> bool:
         return hook_name in self.implemented
 
+    def register(self, plugin: object, name: str) -> None:
+        """Add a plugin (an observer, a test probe) after the stack was built."""
+        self.pm.register(plugin, name=name)
+        self.implemented = _implemented(self.pm)
+
     def hooks_by_plugin(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for plugin in self.pm.get_plugins():
@@ -107,7 +112,8 @@ def new_manager() -> pluggy.PluginManager:
 
 def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[str | Path] = ()) -> Rules:
     """The one factory: ``name`` is a ruleset or a house rule (then its base comes first),
-    ``options`` are switched on by name, ``house_rules`` are files layered on top in order."""
+    ``options`` are switched on by name (``no-NAME`` switches off one that is on by default),
+    ``house_rules`` are files layered on top in order."""
     modules = _stack(name) + [load_file(p) for p in house_rules]
     pm = new_manager()
     for module in modules:
@@ -118,8 +124,10 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
         raise RefereeError(f"{name!r} has no base ruleset (no plugin implements referee_ruleset)")
     layers = tuple(call(pm, "referee_house_rule"))
     specs = {o.name: o for group in call(pm, "referee_options") for o in group}
-    wanted = set(options) | {o.name for o in specs.values() if o.default}
-    unknown = sorted(wanted - specs.keys())
+    off = {o.removeprefix("no-") for o in options if o.startswith("no-") and o.removeprefix("no-") in specs}
+    on = {o for o in options if o.removeprefix("no-") not in off}
+    wanted = (on | {o.name for o in specs.values() if o.default}) - off
+    unknown = sorted(on - specs.keys())
     if unknown:
         raise InvalidInput([Problem(str(UnknownName("option", u, specs)).removeprefix("unknown option "), path=f"--option {u}") for u in unknown], f"options for {name}")
     tables: dict[str, Any] = {}
@@ -128,11 +136,13 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     mechanics: dict[str, MechanicSpec] = {}
     for group in _in_registration_order(pm, "referee_mechanics", tables=tables):
         mechanics.update({m.name: m for m in group or ()})
-    implemented = frozenset(
-        h for h in RESOLUTION_HOOKS if getattr(pm.hook, h).get_hookimpls()
-    )
+    implemented = _implemented(pm)
     stack_name = "+".join([name, *(Path(p).stem for p in house_rules)])
     return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, tables, mechanics, implemented)
+
+
+def _implemented(pm: pluggy.PluginManager) -> frozenset[str]:
+    return frozenset(h for h in RESOLUTION_HOOKS if getattr(pm.hook, h).get_hookimpls())
 
 
 def _stack(name: str) -> list[ModuleType]:

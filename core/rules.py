@@ -42,3 +42,4 @@ class RulesetInfo:
     scale: Scale
     kind: str = "ruleset"  # "ruleset" or "house-rule"
     base: str | None = None  # for a house-rule layer: the ruleset it goes on
+    phases: tuple[str, ...] = ()  # step names in the order a side's steps come within a turn

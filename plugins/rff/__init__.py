@@ -1,1 +1,78 @@
-"""Regimental Fire and Fury (QRS II, 6mm) with its optional rules."""
+"""Regimental Fire and Fury (QRS II, 6mm) with its optional rules, as a referee plugin.
+
+A game turn is two player turns, the first side's then the second's, each of three phases:
+maneuver; musketry and cannonade (the opponent's defensive fire, then offensive fire); charge.
+Tables are data in ``rulesets/rff``; rulings are in ``docs/rulings/rff.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.game import Step
+from referee.core.hookspecs import hookimpl
+from referee.core.rules import RulesetInfo
+
+from . import charge, fire, lookup, maneuver
+from .mechanics import mechanic_specs
+from .muster import muster, sync
+from .tables import display_tables, load_tables
+
+PLUGIN_NAME = "rff"
+PHASES = (("maneuver", maneuver.phase), ("fire", fire.phase), ("charge", charge.phase))
+
+
+@hookimpl
+def referee_ruleset() -> RulesetInfo:
+    t = load_tables()
+    return RulesetInfo(
+        "rff", "Regimental Fire and Fury (QRS II, 6mm) with the optional rules",
+        "rff-qrs2-6mm.txt, rff-optional-rules.txt", lookup.scale(t), phases=tuple(name for name, _ in PHASES),
+    )
+
+
+@hookimpl
+def referee_options() -> list[Any]:
+    return lookup.options(load_tables())
+
+
+@hookimpl
+def referee_tables() -> dict[str, Any]:
+    return display_tables(load_tables())
+
+
+@hookimpl
+def referee_mechanics() -> list[Any]:
+    return mechanic_specs(load_tables())
+
+
+@hookimpl
+def referee_muster(game: Any) -> Any:
+    return muster(game, load_tables())
+
+
+@hookimpl
+def referee_turn_minutes() -> int:
+    return lookup.scale(load_tables()).minutes_per_turn
+
+
+@hookimpl
+def referee_turn(game: Any) -> list[Step]:
+    return [Step("phase", name, side) for side in game.scenario.sides for name, _ in PHASES]
+
+
+@hookimpl
+def referee_step(game: Any, step: Step) -> bool:
+    state = game.state
+    state.phasing = step.side
+    dict(PHASES)[step.name](game, state, step.side)
+    sync(game, state)
+    return True
+
+
+@hookimpl
+def referee_end_turn(game: Any) -> None:
+    for piece in game.state.pieces.values():
+        piece.stands_lost_turn = 0
+        piece.combats = 0
+        piece.countercharged = False

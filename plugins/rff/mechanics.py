@@ -95,22 +95,13 @@ def fire(
     total = die + net(mods)
     band = t.fire.grades[target].band(total)
     effect = t.fire.effects[band.result]
-    applies = kind in effect.kinds
-    extra = int(applies and effect.extra_stand_at is not None and total >= effect.extra_stand_at)
-    troops, guns = applies and not target_is_guns, applies and target_is_guns
     low_on_ammo, fallen = (t.fire.additional[k] for k in ("low-on-ammo", "fallen-leader"))
     values: dict[str, Any] = {
         "effect": effect.effect.id,
         "die": die,
         "total": total,
         "column_modifier": column.value,
-        "stands_lost": (effect.stands_lost + effect.stands_lost_if_disordered * target_disordered + extra) if troops else 0,
-        "disordered": troops and effect.troops_disordered,
-        "gun_stands_wrecked": (effect.guns_wrecked + extra) if guns else 0,
-        "gun_stands_damaged": effect.guns_damaged if guns else 0,
-        "gun_stands_silenced": effect.guns_silenced if guns else 0,
-        "silence_remaining_guns": guns and effect.silence_remaining,
-        "charge": effect.charge,
+        **effect_values(t, kind, effect.effect.id, total, target_disordered, target_is_guns),
         "massed_target_effect": t.fire.next_lower(effect.effect.id),
         "low_on_ammo": die == low_on_ammo[1],
         "fallen_leader_check": die == fallen[1],
@@ -122,6 +113,23 @@ def fire(
         modifiers=mods, dice=(die,), total=total, values=values,
         rulings=_rulings(column_ruling, band.ruling, effect.effect.ruling, *base_die_rulings),
     )
+
+
+def effect_values(t: RffTables, kind: str, effect_id: str, total: int | None, target_disordered: bool, target_is_guns: bool) -> dict[str, Any]:
+    """What a fire effect does to its target (also used, with no total, for a massed target)."""
+    effect = t.fire.effects[effect_id]
+    applies = kind in effect.kinds
+    extra = int(applies and total is not None and effect.extra_stand_at is not None and total >= effect.extra_stand_at)
+    troops, guns = applies and not target_is_guns, applies and target_is_guns
+    return {
+        "stands_lost": (effect.stands_lost + effect.stands_lost_if_disordered * target_disordered + extra) if troops else 0,
+        "disordered": troops and effect.troops_disordered,
+        "gun_stands_wrecked": (effect.guns_wrecked + extra) if guns else 0,
+        "gun_stands_damaged": effect.guns_damaged if guns else 0,
+        "gun_stands_silenced": effect.guns_silenced if guns else 0,
+        "silence_remaining_guns": guns and effect.silence_remaining,
+        "charge": effect.charge,
+    }
 
 
 # ----------------------------------------------------------------------------- charge

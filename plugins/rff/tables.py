@@ -200,11 +200,18 @@ SCHEMA: dict[str, Spec] = {
         "guns": Check(MapOf(Record({"code": TEXT, "ref": TEXT}, {"ruling": TEXT}), keys=world.GUN_TYPES), _has_all(world.GUN_TYPES)),
         "experience": Check(MapOf(Record({"grade": Str(GRADES), "ref": TEXT}, {"ruling": TEXT}), keys=world.EXPERIENCE), _has_all(world.EXPERIENCE)),
     }),
+    "procedures": Record({
+        **HEAD,
+        "effectiveness": Check(MapOf(Record({"worn": Number(minimum=0), "spent": Number(minimum=0)}, {"ruling": TEXT}), keys=GRADES), _has_all(GRADES)),
+        "brigade_losses": Record({"heavy": Number(minimum=0), "greater": Number(minimum=0)}, {"ruling": TEXT}),
+        "distances": MapOf(Record({"inches": Number(minimum=0), "label": TEXT, "ref": TEXT})),
+        "skirmishers": Record({"fewest": Int(minimum=1), "most": Int(minimum=1), "smallest_regiment": Int(minimum=1), "share": Number(minimum=0)}, {"ruling": TEXT}),
+    }),
     "options": Record({
         **HEAD,
         "options": MapOf(Record(
             {"title": TEXT, "ref": TEXT, "summary": TEXT},
-            {"distances": MapOf(Record({"label": TEXT, "inches_15mm": Number(minimum=0), "inches": Number(minimum=0)}))},
+            {"distances": MapOf(Record({"label": TEXT, "inches_15mm": Number(minimum=0), "inches": Number(minimum=0)})), "in_qrs2": Bool()},
         )),
     }),
 }
@@ -604,6 +611,7 @@ class RffTables:
     fallen_leader: FallenLeaderTable
     weapons: WeaponTable
     options: tuple[OptionSpec, ...]
+    procedures: Mapping[str, Any]  # numbers set by the procedure rulings (procedures.toml)
     distances: Mapping[str, Mapping[str, Distance]] = field(factory=dict)  # option -> name -> distance
 
 
@@ -634,7 +642,8 @@ def build_tables(files: Mapping[str, TomlFile]) -> RffTables:
         charge=ChargeTable.from_toml(raw["charge"]),
         fallen_leader=FallenLeaderTable.from_toml(raw["fallen_leader"]),
         weapons=WeaponTable.from_toml(raw["weapons"]),
-        options=tuple(OptionSpec(k, v["title"], v["ref"], v["summary"]) for k, v in opts.items()),
+        options=tuple(OptionSpec(k, v["title"], v["ref"], v["summary"], v.get("in_qrs2", False)) for k, v in opts.items()),
+        procedures=_ro(raw["procedures"]),
         distances=_ro({
             k: _ro({d: Distance(e["label"], to_fraction(e["inches_15mm"]) or Fraction(0), to_fraction(e["inches"]) or Fraction(0)) for d, e in v.get("distances", {}).items()})
             for k, v in opts.items()

@@ -1,0 +1,213 @@
+"""The charge phase: charge combat with every modifier, its results, breakthrough charges.
+
+A charge that reached contact (and was not checked by defensive fire) is resolved here; a
+desperate struggle is fought again with the cold steel, breakthrough and cavalry modifiers lost
+(QRS II). The procedure's open points are rulings RFF-P9, RFF-P18 and RFF-P19.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.events import Modifier
+
+from . import geometry as geo
+from . import leaders, lookup, maneuver, mechanics, move
+from .fire import fallen_leader
+from .state import Piece, RffState
+
+CONTACT_YARDS = 1.0
+MAX_STRUGGLES = 10  # a guard; each struggle costs both sides a stand, so it ends long before
+
+
+def phase(game: Any, state: RffState, side: str) -> None:
+    for attacker in list(state.of_side(side)):
+        defender = state.pieces.get(attacker.charge_target) if attacker.charge_target else None
+        if defender is None or not defender.alive or not attacker.alive:
+            continue
+        if geo.gap(attacker, defender) > CONTACT_YARDS:
+            continue
+        combat(game, state, attacker, defender)
+    for attacker in [p for p in state.of_side(side) if p.breakthrough]:
+        _breakthrough(game, state, attacker)
+
+
+def combat(game: Any, state: RffState, attacker: Piece, defender: Piece) -> None:
+    attacker.combats += 1
+    struggle = False
+    for _ in range(MAX_STRUGGLES):
+        a_mods = modifiers(game, state, attacker, defender, attacking=True, struggle=struggle)
+        d_mods = modifiers(game, state, defender, attacker, attacking=False, struggle=struggle)
+        a_mods += game.extra_modifiers("charge", (attacker, defender))
+        res = mechanics.charge_combat(game.roller, state.tables, tuple(a_mods), tuple(d_mods))
+        res = game.settle("charge", (attacker, defender), res, unit=attacker.id, target=defender.id)
+        effect = res.values["effect"]
+        apply(game, state, attacker, defender, effect, res.values)
+        if effect != "desperate-struggle" or not (attacker.alive and defender.alive):
+            break
+        struggle = True
+    attacker.charge_target = None
+
+
+def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool, struggle: bool) -> list[Modifier]:
+    """Every Charge Table modifier that applies to one side of the combat."""
+    t = state.tables
+    mods = [lookup.modifier(t, "charge", me.grade), lookup.modifier(t, "charge", maneuver.effectiveness(state, me))]
+    ratio = foe.stands / max(1, me.stands)
+    outnumbered = lookup.outnumbered(t, ratio)
+    if outnumbered:
+        mods.append(lookup.modifier(t, "charge", outnumbered))
+    if me.guns:
+        supported = any(p.troops and geo.gap(me, p) <= geo.yards(state, lookup.close_range(t)) for p in state.of_side(me.side))
+        mods.append(lookup.modifier(t, "charge", "supported-guns" if supported else "unsupported-guns"))
+    if me.status == "disordered" or me.silenced:
+        mods.append(lookup.modifier(t, "charge", "disordered"))
+    if leaders.attached_to(state, me) is not None:
+        mods.append(lookup.modifier(t, "charge", "attached-leader"))
+    if me.formation == "extended-line":
+        mods.append(lookup.modifier(t, "charge", "extended-line"))
+    if (me.status == "broken" or me.formation == "march-column" or me.limbered
+            or geo.outflanked(state, me, geo.yards(state, lookup.close_range(t))) and not attacking):
+        mods.append(lookup.modifier(t, "charge", "outflanked"))
+    if not attacking:
+        cover = geo.cover(game, me)
+        if cover in ("fortified", "full"):
+            mods.append(lookup.modifier(t, "charge", "strong-position"))
+        elif cover == "partial" or game.ground.height_at(me.x, me.y) > game.ground.height_at(foe.x, foe.y):
+            mods.append(lookup.modifier(t, "charge", "favorable-ground"))
+    if not struggle:
+        if attacking and (me.cold_steel or me.breakthrough):
+            mods.append(lookup.modifier(t, "charge", "cold-steel"))
+        if me.arm == "cavalry" and me.unit.mounted and (attacking or me.countercharged):
+            ground = geo.worst_ground(game, me.x, me.y, foe.x, foe.y)
+            key = lookup.cavalry_ground_modifier(t, ground)
+            if key:
+                mods.append(lookup.modifier(t, "charge", key))
+    return mods
+
+
+def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: str, values: dict[str, Any]) -> None:
+    """The results of one charge combat, as the Charge Table words them."""
+    by_cavalry = lambda winner: winner.arm == "cavalry" and winner.unit.mounted  # noqa: E731
+    outflanked_d = geo.outflanked(state, defender, geo.yards(state, lookup.close_range(state.tables)))
+    outflanked_a = geo.outflanked(state, attacker, geo.yards(state, lookup.close_range(state.tables)))
+    place = (defender.x, defender.y)
+    a_lost, d_lost = int(values.get("attacker_stands_lost", 0)), int(values.get("defender_stands_lost", 0))
+    if effect == "swept-from-the-field":
+        _lose(game, state, defender, d_lost, effect)
+        _rout(game, state, defender)
+        _leader_check(game, state, defender)
+        _carry(game, state, attacker, place, second=attacker.combats > 1)
+        if attacker.combats == 1 and attacker.alive:
+            attacker.breakthrough = True
+    elif effect == "driven-back":
+        extra = 1 if defender.troops and (by_cavalry(attacker) or outflanked_d) else 0
+        _lose(game, state, defender, d_lost + extra, effect)
+        if defender.troops:
+            _disorder(defender)
+            _rout(game, state, defender) if extra else move.retreat_out_of_close_range(game, state, defender)
+        else:
+            _limber_and_retreat(game, state, defender)
+        _carry(game, state, attacker, place, second=attacker.combats > 1)
+        if by_cavalry(attacker) and attacker.combats == 1 and attacker.alive:
+            attacker.breakthrough = True
+    elif effect == "hard-pressed":
+        fortified = geo.cover(game, defender) == "fortified"
+        if defender.troops:
+            _lose(game, state, defender, 1 if defender.status != "good" else 0, effect)
+            _disorder(defender)
+        else:
+            defender.silenced, defender.damaged = True, defender.damaged + 1
+        if fortified:
+            move.retreat(game, state, attacker, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
+            return
+        if defender.troops:
+            _rout(game, state, defender) if outflanked_d else move.retreat(game, state, defender, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
+        else:
+            _limber_and_retreat(game, state, defender)
+        _carry(game, state, attacker, place, second=attacker.combats > 1)
+    elif effect == "desperate-struggle":
+        for piece in (attacker, defender):
+            _lose(game, state, piece, 1, effect)
+            _disorder(piece) if piece.troops else setattr(piece, "silenced", True)
+    elif effect == "falter":
+        _lose(game, state, attacker, 1 if attacker.status != "good" else 0, effect)
+        _disorder(attacker)
+        _rout(game, state, attacker) if outflanked_a else move.retreat(game, state, attacker, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
+        _cavalry_disordered(defender)
+    elif effect == "recoil":
+        extra = 1 if by_cavalry(defender) or outflanked_a else 0
+        _lose(game, state, attacker, a_lost + extra, effect)
+        _disorder(attacker)
+        _rout(game, state, attacker) if extra else move.retreat_out_of_close_range(game, state, attacker)
+        _cavalry_disordered(defender)
+    elif effect == "repulsed":
+        _lose(game, state, attacker, a_lost, effect)
+        _rout(game, state, attacker)
+        _leader_check(game, state, attacker)
+        _cavalry_disordered(defender)
+
+
+def _lose(game: Any, state: RffState, piece: Piece, n: int, why: str) -> None:
+    maneuver.lose_stands(game, state, piece, n, f"charge: {why}")
+
+
+def _disorder(piece: Piece) -> None:
+    if piece.alive and piece.status == "good":
+        piece.status = "disordered"
+
+
+def _rout(game: Any, state: RffState, piece: Piece) -> None:
+    """Full retreat broken (troops) or limber and full retreat silenced (guns)."""
+    if not piece.alive:
+        return
+    if piece.guns:
+        _limber_and_retreat(game, state, piece)
+        return
+    piece.status = "broken"
+    move.full_retreat(game, state, piece)
+
+
+def _limber_and_retreat(game: Any, state: RffState, piece: Piece) -> None:
+    if piece.alive:
+        piece.formation, piece.silenced = "limbered", True
+        move.full_retreat(game, state, piece)
+
+
+def _cavalry_disordered(piece: Piece) -> None:
+    if piece.arm == "cavalry":
+        _disorder(piece)
+
+
+def _carry(game: Any, state: RffState, attacker: Piece, place: tuple[float, float], second: bool) -> None:
+    """The attacker carries the position; disordered if it charged over broken or rough ground,
+    is cavalry, or has fought its second combat."""
+    if not attacker.alive:
+        return
+    ground = geo.worst_ground(game, attacker.x, attacker.y, *place)
+    attacker.x, attacker.y = place
+    if ground in ("broken", "rough") or attacker.arm == "cavalry" or second:
+        _disorder(attacker)
+    game.log.emit("carry", unit=attacker.id, text=f"{attacker.id} carries the position")
+
+
+def _leader_check(game: Any, state: RffState, piece: Piece) -> None:
+    leader = leaders.attached_to(state, piece)
+    if leader is not None:
+        fallen_leader(game, state, leader)
+
+
+def _breakthrough(game: Any, state: RffState, attacker: Piece) -> None:
+    """A half move at the double quick toward the closest enemy; contact means a second
+    combat with the breakthrough modifier."""
+    attacker.breakthrough = attacker.alive
+    target = geo.nearest(state.enemies_of(attacker.side), attacker)
+    if target is None or not attacker.alive:
+        attacker.breakthrough = False
+        return
+    reach = move.rate_yards(game, state, attacker, "double", (target.x, target.y)) / 2
+    if geo.gap(attacker, target) <= reach:
+        move.advance(game, state, attacker, (target.x, target.y), reach, contact=target)
+        game.log.emit("breakthrough", unit=attacker.id, target=target.id, text=f"{attacker.id} breaks through into {target.id}")
+        combat(game, state, attacker, target)
+    attacker.breakthrough = False

@@ -1,0 +1,237 @@
+"""The musketry and cannonade phase: the opponent's defensive fire, then offensive fire.
+
+Within each half every shot is aimed and counted before any is resolved, so the order in which
+pieces are listed does not matter (RFF-P14). Each piece fires alone at one target (RFF-P15).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from attrs import frozen
+
+from referee.core.events import Modifier
+from referee.core.world import angle_between, bearing
+
+from . import geometry as geo
+from . import leaders, lookup, maneuver, mechanics, move
+from .state import Piece, RffState
+
+
+@frozen
+class Shot:
+    """What is being resolved: who fires at whom, from how far, with what."""
+
+    firer: Piece
+    target: Piece
+    kind: str  # musketry or cannonade
+    range_inches: float
+    stands: int
+    per_stand: Fraction
+    defensive: bool
+
+
+def phase(game: Any, state: RffState, side: str) -> None:
+    enemy = game.world.enemy(side)
+    for shooters, defensive in ((enemy, True), (side, False)):
+        shots = [s for s in (aim(game, state, p, defensive) for p in state.of_side(shooters)) if s is not None]
+        for shot in _massed_artillery(game, state, shots):
+            if shot.firer.alive and shot.target.alive:
+                resolve(game, state, shot)
+
+
+def aim(game: Any, state: RffState, piece: Piece, defensive: bool) -> Shot | None:
+    """The piece's shot this half-phase, or None if it cannot fire (RFF-P16 for targets)."""
+    if not _may_fire(game, piece, defensive):
+        return None
+    kind = "musketry" if piece.troops else "cannonade"
+    candidates = [e for e in state.enemies_of(piece.side) if geo.in_front(piece, e)]
+    charging_me = [e for e in candidates if e.charge_target == piece.id]
+    wanted = game.memory.get("rff.targets", {}).get(piece.unit.id)
+    ordered = charging_me + sorted(candidates, key=lambda e: (e.unit.id != wanted, geo.gap(piece, e)))
+    cap = leaders.range_cap(game)
+    for target in ordered:
+        rng = geo.inches(state, geo.gap(piece, target))
+        if cap is not None and rng > cap:
+            continue
+        per_stand = lookup.fire_points(state.tables, kind, piece.weapon, rng)
+        if per_stand:
+            return Shot(piece, target, kind, rng, firing_stands(game, piece), per_stand, defensive)
+    return None
+
+
+def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
+    if piece.status == "broken" or piece.stands == 0:
+        return False
+    if piece.guns:
+        return not piece.limbered and not piece.silenced and (defensive or piece.may_fire)
+    if piece.charge_target is not None and piece.cold_steel:
+        return not defensive and piece.grade == "crack" and game.option("crack-cold-steel") and piece.breakthrough is False
+    return True
+
+
+def firing_stands(game: Any, piece: Piece) -> int:
+    """RFF-P17: every stand of a line, extended line or battery; the two leading stands of a
+    field column; one of a march column. Dismounted cavalry leave every fourth stand holding
+    horses (none under the tethered-horses rule for mounted infantry)."""
+    n = piece.stands
+    if piece.formation == "field-column":
+        n = min(n, 2)
+    elif piece.formation == "march-column":
+        n = min(n, 1)
+    if piece.troops and piece.arm == "cavalry" and not piece.unit.mounted:
+        n -= n // 4
+    return n
+
+
+def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction, list[Modifier]]:
+    """Fire points with the x 1/2 multipliers, each cited."""
+    t = state.tables
+    multipliers: list[Modifier] = []
+    points = shot.per_stand * shot.stands
+    if shot.firer.guns and shot.firer.damaged:
+        damaged = min(shot.firer.damaged, shot.stands)
+        points -= shot.per_stand * damaged / 2
+        multipliers.append(lookup.multiplier(t, "damaged-gun"))
+    for flag, name in ((shot.firer.status == "disordered", "disordered"), (shot.firer.low_ammo, "low-on-ammo")):
+        if flag:
+            points /= 2
+            multipliers.append(lookup.multiplier(t, name))
+    return points, multipliers
+
+
+def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
+    """Every die-roll modifier of the Musketry & Cannonade Table that applies to the shot."""
+    t = state.tables
+    firer, target = shot.firer, shot.target
+    mods: list[Modifier] = []
+    in_charge = firer.charge_target is not None or any(e.charge_target == firer.id for e in state.enemies_of(firer.side))
+    charge_bonus = in_charge and any(f in firer.flags for f in ("buck-and-ball", "repeater"))
+    if firer.troops and (charge_bonus or "sharpshooters" in firer.flags):
+        mods.append(lookup.modifier(t, "fire", "repeaters-buck-and-ball-sharpshooters"))
+    if firer.grade == "green":
+        mods.append(lookup.modifier(t, "fire", "green-firing"))
+    if target.troops:
+        if target.formation == "march-column" or geo.enfiladed(firer, target):
+            mods.append(lookup.modifier(t, "fire", "march-column-or-enfiladed"))
+        elif target.formation == "field-column" or target.arm == "cavalry" or target.status == "broken":
+            mods.append(lookup.modifier(t, "fire", "troop-target-exposed"))
+    elif target.limbered or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
+        if target.moved != "prolong" or not game.option("prolonging-guns"):
+            mods.append(lookup.modifier(t, "fire", "gun-target-exposed"))
+    mods.extend(_cover(game, state, shot))
+    return mods
+
+
+def _cover(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
+    t = state.tables
+    target = shot.target
+    cover = geo.cover(game, target)
+    extended = target.formation == "extended-line"
+    if game.option("twilight-and-night") and cover in ("none", "partial"):
+        past = leaders.minutes_past_sunset(game)
+        dark = leaders.is_night(game) or (past is not None and shot.range_inches > lookup.twilight_full_cover_inches(t))
+        if dark and not shot.firer.charge_target:
+            return [lookup.modifier(t, "fire", "full-cover")]
+    if cover == "fortified":
+        return [lookup.modifier(t, "fire", "fortified")]
+    if cover == "full" or (cover == "partial" and extended):
+        return [lookup.modifier(t, "fire", "full-cover")]
+    if cover == "partial" or extended:
+        return [lookup.modifier(t, "fire", "partial-cover")]
+    return []
+
+
+def resolve(game: Any, state: RffState, shot: Shot) -> None:
+    points, multipliers = fire_points(game, state, shot)
+    if points <= 0:
+        return
+    mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
+    res = mechanics.fire(game.roller, state.tables, shot.kind, points, shot.target.grade, tuple(multipliers + mods),
+                         target_disordered=shot.target.status != "good", target_is_guns=shot.target.guns)
+    res = game.settle(shot.kind, shot, res, unit=shot.firer.id, target=shot.target.id)
+    apply(game, state, shot, res.values)
+
+
+def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed: bool = False) -> None:
+    """Apply a fire effect to the target (and, a step lower, to a massed target behind it)."""
+    target = shot.target
+    if target.guns:
+        maneuver.lose_stands(game, state, target, int(values.get("gun_stands_wrecked", 0)), values["effect"])
+        target.damaged += int(values.get("gun_stands_damaged", 0))
+        if values.get("gun_stands_silenced", 0) and target.alive:
+            target.silenced = True
+    else:
+        maneuver.lose_stands(game, state, target, int(values.get("stands_lost", 0)), values["effect"])
+        if values.get("disordered") and target.alive and target.status == "good":
+            target.status = "disordered"
+    charge = values.get("charge")
+    if target.charge_target is not None and charge in ("checked", "checked-or-home"):
+        if charge == "checked" or not target.cold_steel:
+            _check_charge(game, state, target, shot.firer)
+    if massed:
+        return
+    if values.get("low_on_ammo") and shot.stands * 2 >= shot.firer.stands:
+        shot.firer.low_ammo = True
+        game.log.emit("ammo", unit=shot.firer.id, text=f"{shot.firer.id} is low on ammunition")
+    if values.get("fallen_leader_check"):
+        leader = leaders.nearest_leader(state, target, geo.yards(state, lookup.distance(state.tables, "fallen-leader")))
+        if leader is not None:
+            fallen_leader(game, state, leader)
+    lower = lookup.next_lower_effect(state.tables, values["effect"])
+    if lower is not None:
+        for behind in _massed_behind(state, shot):
+            effect = {"effect": lower, **mechanics.effect_values(state.tables, shot.kind, lower, None, behind.status != "good", behind.guns)}
+            game.log.emit("massed-target", unit=behind.id, text=f"{behind.id} is a massed target behind {target.id}: {lower}")
+            apply(game, state, Shot(shot.firer, behind, shot.kind, shot.range_inches, 0, Fraction(0), shot.defensive), effect, massed=True)
+
+
+def _massed_behind(state: RffState, shot: Shot) -> list[Piece]:
+    """Friendly pieces within 1.5" behind the target, seen from the firer."""
+    reach = geo.yards(state, lookup.distance(state.tables, "massed-target"))
+    target, line = shot.target, bearing(shot.firer.x, shot.firer.y, shot.target.x, shot.target.y)
+    return [p for p in state.of_side(target.side)
+            if p is not target and geo.gap(target, p) <= reach
+            and angle_between(line, bearing(target.x, target.y, p.x, p.y)) <= geo.FRONT_ARC]
+
+
+def _check_charge(game: Any, state: RffState, charger: Piece, by: Piece) -> None:
+    """Charge checked: the charger falls back 1.5" from the enemy (cavalry may recall further)."""
+    charger.charge_target = None
+    move.retreat(game, state, charger, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
+    game.log.emit("charge-checked", unit=charger.id, text=f"{charger.id}'s charge is checked by {by.id}'s fire")
+
+
+def fallen_leader(game: Any, state: RffState, leader: Any) -> None:
+    res = mechanics.fallen_leader(game.roller, state.tables)
+    res = game.settle("fallen-leader", leader, res, unit=leader.id)
+    leaders.fall(game, state, leader, res.values["leader"])
+
+
+def _massed_artillery(game: Any, state: RffState, shots: list[Shot]) -> list[Shot]:
+    """Optional rule: two batteries may fire at one target only if it is in canister range or
+    the closest target, and each is within an artillery leader's command radius."""
+    if not game.option("massed-artillery"):
+        return shots
+    taken: set[str] = set()
+    kept = []
+    for shot in shots:
+        if shot.kind == "cannonade" and shot.target.id in taken and not _may_mass(game, state, shot):
+            game.log.emit("ruling", unit=shot.firer.id, text="massed artillery fire not allowed: the battery holds its fire")
+            continue
+        if shot.kind == "cannonade":
+            taken.add(shot.target.id)
+        kept.append(shot)
+    return kept
+
+
+def _may_mass(game: Any, state: RffState, shot: Shot) -> bool:
+    close = shot.range_inches <= lookup.canister_inches(state.tables)
+    nearest = geo.nearest([e for e in state.enemies_of(shot.firer.side) if geo.in_front(shot.firer, e)], shot.firer)
+    commanded = any(
+        "artillerist" in ld.traits and ld.side == shot.firer.side and ld.status == "active"
+        and geo.inches(state, ((ld.x - shot.firer.x) ** 2 + (ld.y - shot.firer.y) ** 2) ** 0.5) <= lookup.command_radius(state.tables, "clear")
+        for ld in state.leaders.values()
+    )
+    return (close or nearest is shot.target) and commanded

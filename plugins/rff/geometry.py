@@ -1,0 +1,119 @@
+"""What rff asks of the ground: ranges in inches, arcs, flanks, cover and ground classes.
+
+Pieces are placed in yards (the neutral world); distances become inches at the QRS II scale
+only where a table is read, so ranges and rates convert through yards (ruling RFF-P2).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from referee.core.footprint import depth, frontage
+from referee.core.world import angle_between, bearing
+
+from . import lookup
+from .state import TO_NEUTRAL, Piece, RffState
+
+FRONT_ARC = 45.0  # degrees either side of the facing (RFF-P3)
+FLANK_ANGLE = 90.0  # an enemy further round than this is on the flank or rear (RFF-P4)
+WORKS_YARDS = 40.0  # a piece this close to works stands in them
+LINEAR_COVER_YARDS = 25.0
+GROUND_CLASS = {  # area kind -> QRS ground column (RFF-P5)
+    "fields": "open", "woods": "broken", "broken": "broken", "buildings": "broken",
+    "dense-woods": "rough", "rough": "rough", "swamp": "rough", "marsh": "rough",
+}
+COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildings": "full"}
+
+
+def yards(state: RffState, inches: float) -> float:
+    return inches * lookup.scale(state.tables).yards_per_inch
+
+
+def inches(state: RffState, yds: float) -> float:
+    return yds / lookup.scale(state.tables).yards_per_inch
+
+
+def men(piece: Piece) -> int:
+    return round(piece.stands * piece.men_per_stand)
+
+
+def shape(piece: Piece) -> tuple[float, float]:
+    """(frontage, depth) in yards."""
+    formation = TO_NEUTRAL.get(piece.formation, "line")
+    guns = piece.stands * 2
+    return frontage(piece.arm, men(piece), guns, formation), depth(piece.arm, men(piece), guns, formation)
+
+
+def gap(a: Piece, b: Piece) -> float:
+    """Yards edge to edge."""
+    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - shape(a)[1] / 2 - shape(b)[1] / 2)
+
+
+def in_front(a: Piece, b: Piece) -> bool:
+    """Is b inside a's front arc?"""
+    return angle_between(a.facing, bearing(a.x, a.y, b.x, b.y)) <= FRONT_ARC or gap(a, b) == 0.0
+
+
+def on_flank(a: Piece, b: Piece) -> bool:
+    """Is b on a's flank or rear?"""
+    return angle_between(a.facing, bearing(a.x, a.y, b.x, b.y)) > FLANK_ANGLE
+
+
+def nearest(pieces: list[Piece], of: Piece) -> Piece | None:
+    return min(pieces, key=lambda p: math.hypot(p.x - of.x, p.y - of.y), default=None)
+
+
+def ground_class(game: Any, x: float, y: float) -> str:
+    return GROUND_CLASS.get(game.ground.kind_at(x, y), "open")
+
+
+def worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
+    """The worst ground column a move from a to b crosses; an unbridged stream counts as rough."""
+    classes = {GROUND_CLASS.get(k, "open") for k in game.ground.kinds_along(ax, ay, bx, by)}
+    if game.ground.crosses("stream", ax, ay, bx, by) and not _at_crossing(game, ax, ay, bx, by):
+        classes.add("rough")
+    for worst in ("rough", "broken"):
+        if worst in classes:
+            return worst
+    return "open"
+
+
+def _at_crossing(game: Any, ax: float, ay: float, bx: float, by: float) -> bool:
+    return any(game.ground.crosses(k, ax, ay, bx, by) or game.ground.near(k, (ax + bx) / 2, (ay + by) / 2, 40.0)
+               for k in ("bridge", "ford"))
+
+
+def on_road(game: Any, piece: Piece) -> bool:
+    return game.ground.near("road", piece.x, piece.y, 30.0)
+
+
+def fortified(game: Any, piece: Piece) -> bool:
+    return game.ground.near("works", piece.x, piece.y, WORKS_YARDS)
+
+
+def cover(game: Any, piece: Piece) -> str:
+    """none, partial, full or fortified (RFF-P5)."""
+    if fortified(game, piece):
+        return "fortified"
+    kind = COVER.get(game.ground.kind_at(piece.x, piece.y))
+    if kind is not None:
+        return kind
+    if game.ground.near("wall", piece.x, piece.y, LINEAR_COVER_YARDS):
+        return "full"
+    if game.ground.near("fence", piece.x, piece.y, LINEAR_COVER_YARDS):
+        return "partial"
+    return "none"
+
+
+def enfiladed(firer: Piece, target: Piece) -> bool:
+    """A line, extended line or unlimbered battery fired on from its flank (RFF-P4)."""
+    return target.formation in ("line", "extended-line", "unlimbered") and on_flank(target, firer)
+
+
+def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
+    """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear."""
+    return any(
+        e.status != "broken" and e.parent is None and gap(piece, e) <= within_yards and on_flank(piece, e)
+        for e in state.enemies_of(piece.side)
+    )

@@ -1,0 +1,136 @@
+"""Leaders: replacing the fallen, placing and attaching leaders, command radius, light."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import geometry as geo
+from . import lookup
+from .state import LeaderState, Piece, RffState
+
+TWILIGHT_TURNS = 4  # optional rule: up to four 15-minute twilight turns after sunset
+
+
+def replace_and_place(game: Any, state: RffState, side: str) -> None:
+    """Maneuver phase step 1: bring back leaders whose time out is over, replace the fallen by
+    provisional commanders (RFF-P13), attach a leader to a piece about to charge, and move the
+    others to the middle of their command."""
+    for leader in [ld for ld in state.leaders.values() if ld.side == side]:
+        if leader.status in ("out", "dismounted"):
+            leader.out_turns -= 1
+            if leader.out_turns <= 0:
+                leader.status = "active"
+        elif leader.status == "removed" and not leader.provisional:
+            _replace(game, state, leader)
+        if leader.status == "active" or leader.status == "dismounted":
+            _place(game, state, leader)
+
+
+def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
+    stand_in = LeaderState(f"{fallen.id}-provisional", fallen.side, fallen.command, "able", (), fallen.x, fallen.y,
+                           None, provisional=True)
+    fallen.provisional = True  # replaced: he is not replaced again
+    state.leaders[stand_in.id] = stand_in
+    game.log.emit("leader", text=f"a provisional commander takes over from {fallen.id}")
+
+
+def _place(game: Any, state: RffState, leader: LeaderState) -> None:
+    mine = [p for p in state.of_side(leader.side) if _commands(game, leader, p)]
+    if leader.attached is not None:
+        piece = state.pieces.get(leader.attached)
+        if piece is None or not piece.alive:
+            leader.attached = None
+        else:
+            leader.x, leader.y = piece.x, piece.y
+            return
+    if not mine:
+        return
+    cx, cy = sum(p.x for p in mine) / len(mine), sum(p.y for p in mine) / len(mine)
+    reach = geo.yards(state, lookup.leader_rate(state.tables, leader.status == "dismounted"))
+    dist = math.hypot(cx - leader.x, cy - leader.y)
+    if dist > reach:
+        cx, cy = leader.x + (cx - leader.x) * reach / dist, leader.y + (cy - leader.y) * reach / dist
+    leader.x, leader.y = cx, cy
+
+
+def _commands(game: Any, leader: LeaderState, piece: Piece) -> bool:
+    return any(c.id == leader.command for c in game.scenario.command_chain(piece.unit.spec.command))
+
+
+def attached_to(state: RffState, piece: Piece) -> LeaderState | None:
+    return next((ld for ld in state.leaders.values() if ld.attached == piece.id and ld.status != "removed"), None)
+
+
+def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
+    """The leader who has the piece in command, or None (out of command). An attached leader
+    always does; otherwise the nearest leader of the piece's chain of command whose radius
+    reaches it. At night only an attached leader does (optional rule)."""
+    attached = attached_to(state, piece)
+    if attached is not None:
+        return attached
+    if game.option("twilight-and-night") and is_night(game):
+        return None
+    candidates = [ld for ld in state.leaders.values()
+                  if ld.side == piece.side and ld.status in ("active", "dismounted") and _commands(game, ld, piece)]
+    for leader in sorted(candidates, key=lambda ld: math.hypot(ld.x - piece.x, ld.y - piece.y)):
+        if math.hypot(leader.x - piece.x, leader.y - piece.y) <= geo.yards(state, radius(game, state, leader, piece)):
+            return leader
+    return None
+
+
+def radius(game: Any, state: RffState, leader: LeaderState, piece: Piece) -> float:
+    """Command radius in inches: 6" clear, 3" through dense woods, in fog or twilight, or when
+    the leader is attached elsewhere or dismounted; 4" in optional twilight."""
+    t = state.tables
+    if game.option("twilight-and-night") and is_twilight(game):
+        return lookup.command_radius(t, "twilight")
+    short = (
+        leader.attached is not None or leader.status == "dismounted" or game.scenario.light.weather == "fog"
+        or "dense-woods" in game.ground.kinds_along(leader.x, leader.y, piece.x, piece.y)
+    )
+    return lookup.command_radius(t, "short" if short else "clear")
+
+
+def minutes_past_sunset(game: Any) -> int | None:
+    sunset = game.scenario.light.sunset
+    return None if sunset is None or game.world.minute < sunset else game.world.minute - sunset
+
+
+def is_twilight(game: Any) -> bool:
+    past = minutes_past_sunset(game)
+    return past is not None and past < TWILIGHT_TURNS * 15
+
+
+def is_night(game: Any) -> bool:
+    past = minutes_past_sunset(game)
+    return past is not None and past >= TWILIGHT_TURNS * 15
+
+
+def range_cap(game: Any) -> float | None:
+    """The longest range in inches that light allows (optional twilight and night rules)."""
+    if not game.option("twilight-and-night"):
+        return None
+    past = minutes_past_sunset(game)
+    if past is None:
+        return None
+    if past < TWILIGHT_TURNS * 15:
+        return lookup.twilight_range(game.state.tables, past // 15)
+    return lookup.night_range(game.state.tables, game.scenario.light.moon)
+
+
+def fall(game: Any, state: RffState, leader: LeaderState, outcome: str) -> None:
+    """Apply a Fallen Leader result: removed, out one turn, or dismounted one turn."""
+    if outcome == "removed":
+        leader.status, leader.attached = "removed", None
+    elif outcome == "out-one-turn":
+        leader.status, leader.out_turns, leader.attached = "out", 2, None
+    elif outcome == "dismounted-one-turn":
+        leader.status, leader.out_turns = "dismounted", 2
+
+
+def nearest_leader(state: RffState, piece: Piece, within_yards: float) -> LeaderState | None:
+    near = [ld for ld in state.leaders.values()
+            if ld.status in ("active", "dismounted") and ld.side == piece.side
+            and math.hypot(ld.x - piece.x, ld.y - piece.y) <= within_yards]
+    return min(near, key=lambda ld: math.hypot(ld.x - piece.x, ld.y - piece.y), default=None)

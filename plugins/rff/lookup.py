@@ -1,0 +1,205 @@
+"""The procedures' questions to the tables, answered in one place.
+
+Every number the game uses comes from ``rulesets/rff/*.toml`` through these functions, so a
+data overlay changes play without touching code.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from referee.core.events import Modifier
+from referee.core.rules import OptionSpec, Scale
+
+from .state import Piece
+from .tables import RffTables
+
+RATING_MODIFIER = {"gallant": "gallant-leader", "able": "able-leader", "poor": "poor-leader"}
+PLAIN_GUNS = {"HH": "HS", "MH": "LH"}  # without the optional weapons: the nearest QRS class
+HEAVY_GUNS = ("HR", "HH")
+
+
+def scale(t: RffTables) -> Scale:
+    return t.scale
+
+
+def options(t: RffTables) -> list[OptionSpec]:
+    return list(t.options)
+
+
+# ----------------------------------------------------------------------------- muster
+
+
+def weapon_class(t: RffTables, weapon: str | None) -> str:
+    return t.weapons.weapons[weapon or "rifle-musket"].code
+
+
+def weapon_flags(t: RffTables, weapon: str | None) -> tuple[str, ...]:
+    return t.weapons.weapons[weapon or "rifle-musket"].flags
+
+
+def gun_class(t: RffTables, gun_type: str | None, optional_weapons: bool = True) -> str:
+    code = t.weapons.guns[gun_type or "12-pdr-napoleon"].code
+    return code if optional_weapons else PLAIN_GUNS.get(code, code)
+
+
+def grade(t: RffTables, experience: str) -> str:
+    return t.weapons.experience[experience].code
+
+
+# ----------------------------------------------------------------------------- modifiers
+
+
+def modifier(t: RffTables, table: str, key: str) -> Modifier:
+    """A printed die-roll modifier by its id (leaders by rating)."""
+    rows = {"maneuver": t.maneuver.modifiers, "fire": t.fire.modifiers, "charge": t.charge.modifiers}[table]
+    return rows[RATING_MODIFIER.get(key, key) if table == "maneuver" else key].modifier()
+
+
+def multiplier(t: RffTables, key: str) -> Modifier:
+    m = t.fire.multipliers[key]
+    return Modifier(m.label, m.value, m.ref, on="fire points x")
+
+
+def outnumbered(t: RffTables, ratio: float) -> str | None:
+    """The charge modifier for being outnumbered by ``ratio`` (the foe's stands to one's own)."""
+    for limit, key in ((3, "outnumbered-3-1"), (2, "outnumbered-2-1"), (1.5, "outnumbered-3-2")):
+        if ratio >= limit:
+            return key
+    return None
+
+
+def cavalry_ground_modifier(t: RffTables, ground: str) -> str | None:
+    """RFF-P18: a mounted cavalry charge's modifier by the worst ground crossed."""
+    return {"open": "cavalry-charge", "road": "cavalry-charge", "broken": "broken-ground", "rough": "rough-ground"}.get(ground)
+
+
+# ----------------------------------------------------------------------------- movement
+
+
+def _movement_key(piece: Piece) -> tuple[str, str]:
+    if piece.guns:
+        return "artillery", "horse-gun" if piece.unit.spec.mounted else "field-gun"
+    if piece.status == "broken":
+        return piece.arm if piece.unit.mounted or piece.arm == "infantry" else "infantry", "broken"
+    if piece.arm == "cavalry" and not piece.unit.mounted:
+        return "cavalry", "dismounted-extended-line"
+    return piece.arm, piece.formation
+
+
+def rate(t: RffTables, piece: Piece, ground: str, double: bool) -> float:
+    """Inches a piece moves on ``ground`` (a "-" road rate falls back to open ground: RFF-T16)."""
+    arm, formation = _movement_key(piece)
+    r = t.movement.rate(arm, formation, ground) or t.movement.rate(arm, formation, "open")
+    assert r is not None
+    return float(r.double_quick if double and r.double_quick is not None else r.full)
+
+
+def may_double(t: RffTables, piece: Piece, heavy_restricted: bool = True) -> bool:
+    return not (piece.guns and heavy_restricted and piece.weapon in HEAVY_GUNS)
+
+
+def retreat_rate(t: RffTables, piece: Piece, ground: str) -> float:
+    """A full retreat: the broken rate for troops, the limbered gun rate for guns."""
+    if piece.guns:
+        return rate(t, piece, ground, double=False)
+    arm = piece.arm if piece.unit.mounted or piece.arm == "infantry" else "infantry"
+    r = t.movement.rate(arm, "broken", ground) or t.movement.rate(arm, "broken", "open")
+    assert r is not None
+    return float(r.full)
+
+
+def leader_rate(t: RffTables, dismounted: bool) -> float:
+    r = t.movement.rate("leader", "dismounted" if dismounted else "mounted", "open")
+    assert r is not None
+    return float(r.full)
+
+
+def heavy_gun(t: RffTables, piece: Piece) -> bool:
+    return piece.guns and piece.weapon in HEAVY_GUNS
+
+
+# ----------------------------------------------------------------------------- fire
+
+
+def fire_points(t: RffTables, kind: str, code: str, inches: float) -> Fraction | None:
+    return t.fire.points(kind).points(code, Fraction(inches).limit_denominator(1000))
+
+
+def close_range(t: RffTables) -> float:
+    return float(t.close_range_inches)
+
+
+def canister_inches(t: RffTables) -> float:
+    """The cannonade's close-range columns (canister) end here (RFF-T19)."""
+    cannonade = t.fire.cannonade
+    return float(cannonade.bands_inches[cannonade.close_range_bands - 1])
+
+
+def next_lower_effect(t: RffTables, effect: str) -> str | None:
+    return t.fire.next_lower(effect)
+
+
+def charges_with_cold_steel(t: RffTables, piece: Piece, crack_option: bool) -> bool:
+    """RFF-P9: troops that would gain +1 for firing in the charge fire; the rest use cold steel
+    (crack infantry under the optional rule do both)."""
+    if crack_option and piece.grade == "crack" and piece.arm == "infantry":
+        return True
+    return not any(flag in piece.flags for flag in ("buck-and-ball", "repeater"))
+
+
+# ----------------------------------------------------------------------------- distances and thresholds
+
+
+def distance(t: RffTables, key: str) -> float:
+    return float(Fraction(str(t.procedures["distances"][key]["inches"])))
+
+
+def optional_distance(t: RffTables, option: str, key: str) -> float:
+    return float(t.distances[option][key].inches)
+
+
+def command_radius(t: RffTables, case: str) -> float:
+    """Inches: "clear", "short" (the sheet's 3" case) or "twilight" (optional rule)."""
+    if case == "twilight":
+        return optional_distance(t, "twilight-and-night", "command-radius")
+    inches = t.maneuver.command_radius["restricted" if case == "short" else "clear"][1]
+    return float(inches or 0)
+
+
+def twilight_range(t: RffTables, turn: int) -> float:
+    return optional_distance(t, "twilight-and-night", f"twilight-{turn + 1}")
+
+
+def night_range(t: RffTables, moon: str) -> float:
+    key = {"full": "night-full-moon", "moonlit": "night-moonlit"}.get(moon, "night-dark")
+    return optional_distance(t, "twilight-and-night", key)
+
+
+def twilight_full_cover_inches(t: RffTables) -> float:
+    return optional_distance(t, "twilight-and-night", "full-cover")
+
+
+def effectiveness_thresholds(t: RffTables, grade_: str) -> tuple[Fraction, Fraction]:
+    row = t.procedures["effectiveness"][grade_]
+    return Fraction(str(row["worn"])), Fraction(str(row["spent"]))
+
+
+def brigade_loss_thresholds(t: RffTables) -> tuple[Fraction, Fraction]:
+    row = t.procedures["brigade_losses"]
+    return Fraction(str(row["heavy"])), Fraction(str(row["greater"]))
+
+
+def skirmisher_limits(t: RffTables) -> tuple[int, int, int, Fraction]:
+    """(fewest stands, most stands, smallest regiment, usual share)."""
+    row = t.procedures["skirmishers"]
+    return row["fewest"], row["most"], row["smallest_regiment"], Fraction(str(row["share"]))
+
+
+def skirmisher_deploy_inches(t: RffTables) -> float:
+    return optional_distance(t, "skirmishers", "deploy")
+
+
+def skirmisher_leash_inches(t: RffTables) -> float:
+    return optional_distance(t, "skirmishers", "tether")

@@ -1,0 +1,321 @@
+"""The maneuver phase: leaders, maneuver checks with every modifier, and their effects.
+
+The commander's intent (doctrine) says what a piece wants; the Maneuver Table says what it may
+do. Which pieces roll, how a charge is declared and how far retreats go are rulings
+(docs/rulings/rff.md, RFF-P7 to RFF-P11).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from referee.core.events import Modifier
+
+from . import geometry as geo
+from . import leaders, lookup, mechanics, move, skirmishers
+from .state import FROM_NEUTRAL, Piece, RffState
+
+CHARGE_EFFECTS = ("double-quick", "well-handled")  # RFF-P9
+PACE = {"double-quick": "double", "well-handled": "full", "tardy": "half", "rally-with-elan": "full", "rally": "half"}
+
+
+def phase(game: Any, state: RffState, side: str) -> None:
+    leaders.replace_and_place(game, state, side)
+    intents = game.intents(side)
+    game.memory.setdefault("rff.targets", {}).update({u: i.target for u, i in intents.items()})
+    for piece in list(state.of_side(side)):
+        piece.may_fire, piece.moved, piece.charge_target, piece.cold_steel = True, "", None, False
+        intent = intents.get(piece.unit.id)
+        if intent is None or not piece.alive:
+            continue
+        if piece.parent is not None:
+            skirmishers.maneuver(game, state, piece, intent)
+            continue
+        if not needs_check(game, state, piece, intent):
+            piece.effect = "hold"
+            move.face(piece, target_piece(state, intent))
+            continue
+        check(game, state, piece, intent)
+        skirmishers.after_regiment_moved(game, state, piece, intent)
+
+
+def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
+    """RFF-P7: a piece in good order that only holds, already in the formation wanted and not
+    outflanked, makes no check; everything else rolls."""
+    if piece.status != "good" or piece.silenced or intent.action != "hold":
+        return True
+    if _wanted_formation(piece, intent) != piece.formation:
+        return True
+    return geo.outflanked(state, piece, geo.yards(state, lookup.distance(state.tables, "outflank")))
+
+
+def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
+    status = "good-order" if piece.status == "good" and not piece.silenced else "disordered"
+    mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
+    res = mechanics.maneuver(game.roller, state.tables, status, tuple(mods))
+    res = game.settle("maneuver", piece, res, unit=piece.id)
+    effect = res.values["effect"]
+    if game.option("twilight-and-night") and leaders.is_night(game) and effect in ("double-quick", "well-handled"):
+        game.log.emit("ruling", unit=piece.id, text="night: a Double Quick or Well Handled effect performs only a Tardy maneuver")
+        effect = "tardy"
+    piece.effect = effect
+    apply(game, state, piece, intent, effect, res.values)
+
+
+def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
+    """Every die-roll modifier of the Maneuver Table that applies to the piece now."""
+    t = state.tables
+    mods: list[Modifier] = []
+    commander = leaders.commander(game, state, piece)
+    if commander is None:
+        mods.append(lookup.modifier(t, "maneuver", "out-of-command"))
+    else:
+        mods.append(lookup.modifier(t, "maneuver", commander.rating))
+        if commander.provisional:
+            mods.append(lookup.modifier(t, "maneuver", "provisional-command"))
+    if leaders.attached_to(state, piece) is not None:
+        mods.append(lookup.modifier(t, "maneuver", "attached-leader"))
+    mods.append(lookup.modifier(t, "maneuver", piece.grade))
+    mods.append(lookup.modifier(t, "maneuver", effectiveness(state, piece)))
+    if piece.guns:
+        mods.append(lookup.modifier(t, "maneuver", "battery"))
+    if piece.formation in ("field-column", "march-column", "limbered") or geo.cover(game, piece) == "fortified":
+        mods.append(lookup.modifier(t, "maneuver", "column-or-cover"))
+    if piece.status == "broken" or geo.outflanked(state, piece, geo.yards(state, lookup.distance(t, "outflank"))):
+        mods.append(lookup.modifier(t, "maneuver", "outflanked-or-broken"))
+    if key_position_lost(game, piece.side):
+        mods.append(lookup.modifier(t, "maneuver", "key-position-lost"))
+    losses = brigade_losses(game, state, piece)
+    if losses:
+        mods.append(lookup.modifier(t, "maneuver", losses))
+    return mods
+
+
+def effectiveness(state: RffState, piece: Piece) -> str:
+    """fresh, worn or spent from the stands the regiment and its skirmishers have lost (RFF-P12)."""
+    main = state.pieces[piece.unit.id]
+    standing = main.stands + (state.pieces[main.skirmishers].stands if main.skirmishers else 0)
+    lost = 1 - standing / main.start_stands
+    worn, spent = lookup.effectiveness_thresholds(state.tables, piece.grade)
+    return "spent" if lost >= spent else "worn" if lost >= worn else "fresh"
+
+
+def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
+    """RFF-P8: heavy casualties / greater losses are read off the piece's brigade."""
+    command = piece.unit.spec.command
+    start = state.start_stands_by_command.get(command, 0)
+    if not start:
+        return None
+    standing = sum(p.stands for p in state.pieces.values() if p.unit.spec.command == command and p.status != "gone")
+    lost = 1 - standing / start
+    heavy, greater = lookup.brigade_loss_thresholds(state.tables)
+    return "greater-losses" if lost >= greater else "heavy-casualties" if lost >= heavy else None
+
+
+def key_position_lost(game: Any, side: str) -> bool:
+    return any(o.key and o.held_by == side and game.world.held.get(o.id) not in (None, side)
+               for o in game.scenario.objectives)
+
+
+def target_piece(state: RffState, intent: Any) -> Piece | None:
+    if intent.target is None:
+        return None
+    main = state.pieces.get(intent.target)
+    if main is None or not main.alive:
+        return None
+    screen = state.pieces.get(main.skirmishers) if main.skirmishers else None
+    return screen if screen is not None and screen.alive else main
+
+
+def _wanted_formation(piece: Piece, intent: Any) -> str:
+    if intent.formation is None:
+        return piece.formation
+    return FROM_NEUTRAL.get(intent.formation, piece.formation)
+
+
+# ----------------------------------------------------------------------------- effects
+
+
+def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, values: dict[str, Any]) -> None:
+    if effect in ("rally-with-elan", "rally"):
+        if game.option("full-move-disordered") and intent.action in ("advance", "withdraw") and effect == "rally" and _far(state, piece, intent):
+            piece.status = "disordered"
+            game.log.emit("maneuver", unit=piece.id, text="stays disordered to make a full move (full move disordered)")
+            _act(game, state, piece, intent, "full", reform=False)
+            return
+        piece.status = "good"
+        piece.silenced = False if piece.guns else piece.silenced
+        _act(game, state, piece, intent, PACE[effect], reform=effect == "rally-with-elan")
+    elif effect in ("double-quick", "well-handled"):
+        if piece.guns and piece.silenced and effect == "well-handled" and intent.action == "hold":
+            piece.silenced = False
+            piece.may_fire = False
+            game.log.emit("maneuver", unit=piece.id, text="rallies and removes the silenced marker")
+            return
+        _act(game, state, piece, intent, PACE[effect], reform=True)
+    elif effect == "tardy":
+        if game.option("full-move-disordered") and piece.troops and intent.action in ("advance", "withdraw") and _far(state, piece, intent):
+            piece.status = "disordered"
+            game.log.emit("maneuver", unit=piece.id, text="full move disordered")
+            _act(game, state, piece, intent, "full", reform=False)
+            return
+        if piece.guns and piece.silenced and not game.option("rallying-guns") and intent.action == "hold":
+            piece.silenced = False
+            piece.may_fire = False
+            return
+        _act(game, state, piece, intent, "half", reform="line-only")
+    elif effect == "fall-back":
+        _fall_back(game, state, piece)
+    elif effect in ("shaken", "wavering"):
+        _shaken_or_wavering(game, state, piece, effect)
+    elif effect == "panic":
+        _panic(game, state, piece, values)
+
+
+def _far(state: RffState, piece: Piece, intent: Any) -> bool:
+    """Worth a full move: the goal is beyond a half move and no enemy is in close range."""
+    if intent.goal is None:
+        return False
+    close = geo.yards(state, lookup.close_range(state.tables))
+    return math.hypot(intent.goal[0] - piece.x, intent.goal[1] - piece.y) > close * 2 and not _in_close_range(state, piece)
+
+
+def _in_close_range(state: RffState, piece: Piece) -> bool:
+    close = geo.yards(state, lookup.close_range(state.tables))
+    return any(geo.gap(piece, e) <= close for e in state.enemies_of(piece.side))
+
+
+def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, reform: bool | str) -> None:
+    """Carry out the intent within what the effect allows."""
+    target = target_piece(state, intent)
+    if piece.guns:
+        _guns(game, state, piece, intent, pace, target)
+        return
+    if intent.action == "charge" and target is not None and piece.effect in CHARGE_EFFECTS and piece.status == "good":
+        if _declare_charge(game, state, piece, target, pace):
+            return
+    wanted = _wanted_formation(piece, intent)
+    if wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted != "line"):
+        _change_formation(game, state, piece, wanted)
+        if reform == "line-only":
+            return  # a tardy change of formation is the whole maneuver
+        pace = "half"
+    if intent.action in ("advance", "withdraw", "charge") and intent.goal is not None:
+        yds = move.rate_yards(game, state, piece, pace, intent.goal)
+        moved = move.advance(game, state, piece, intent.goal, yds)
+        piece.moved = pace if moved > 0 else piece.moved
+    move.face(piece, target if intent.action != "withdraw" or target is None else target)
+
+
+def _change_formation(game: Any, state: RffState, piece: Piece, wanted: str) -> None:
+    old = piece.formation
+    piece.formation = wanted
+    kinds = game.ground.kind_at(piece.x, piece.y)
+    if piece.grade == "green" and geo.GROUND_CLASS.get(kinds, "open") in ("broken", "rough"):
+        piece.status = "disordered"
+    game.log.emit("formation", unit=piece.id, text=f"{piece.id} changes formation from {old} to {wanted}")
+
+
+def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pace: str) -> bool:
+    """RFF-P9: a charge is declared when the target can be reached this move; the charger
+    moves into contact (hasty countercharges by cavalry meet it halfway)."""
+    reach = move.rate_yards(game, state, piece, pace, (target.x, target.y))
+    if geo.gap(piece, target) > reach:
+        return False
+    piece.charge_target = target.id
+    piece.cold_steel = lookup.charges_with_cold_steel(state.tables, piece, game.option("crack-cold-steel"))
+    if piece.formation not in ("line", "extended-line") and piece.arm != "cavalry":
+        piece.formation = "line"
+    if target.parent is not None and skirmishers.evade(game, state, target, piece):
+        target = state.pieces[target.parent]
+        piece.charge_target = target.id
+    if target.arm == "cavalry" and target.unit.mounted and target.status == "good" and target.effect != "charged":
+        target.countercharged = True
+        move.advance(game, state, target, (piece.x, piece.y), geo.gap(piece, target) / 2, contact=piece)
+    move.advance(game, state, piece, (target.x, target.y), reach, contact=target)
+    move.face(piece, target)
+    move.face(target, piece) if target.countercharged else None
+    piece.moved = pace
+    game.log.emit("charge", unit=piece.id, target=target.id,
+                  text=f"{piece.id} charges {target.id}" + (" with cold steel" if piece.cold_steel else ""))
+    return True
+
+
+def _guns(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, target: Piece | None) -> None:
+    """Gun maneuvers (QRS II): limber, move, unlimber and fire, pivot, prolong."""
+    heavy = lookup.heavy_gun(state.tables, piece) and game.option("heavy-gun-restrictions")
+    well = piece.effect in ("double-quick", "well-handled", "rally-with-elan")
+    if intent.action == "hold":
+        if piece.limbered:
+            piece.formation = "unlimbered"
+            piece.may_fire = well  # well handled: unlimber and fire; tardy: unlimber only
+        elif piece.low_ammo and well:
+            piece.low_ammo, piece.may_fire = False, False
+            game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} replenishes ammunition")
+        move.face(piece, target)
+        return
+    if intent.goal is None:
+        return
+    if intent.action == "withdraw" and not piece.limbered and well and game.option("prolonging-guns") and not heavy:
+        move.advance(game, state, piece, intent.goal, move.rate_yards(game, state, piece, "half", intent.goal))
+        piece.moved, piece.may_fire = "prolong", False
+        return
+    if not piece.limbered:
+        piece.formation = "limbered"
+        piece.may_fire = False
+        if not well:
+            return  # tardy: limber is the whole maneuver
+    piece.may_fire = False
+    move.advance(game, state, piece, intent.goal, move.rate_yards(game, state, piece, "full", intent.goal))
+    piece.moved = "full"
+    move.face(piece, intent.goal)
+
+
+def _fall_back(game: Any, state: RffState, piece: Piece) -> None:
+    """Troops retreat out of close range disordered; guns in close range limber and full retreat
+    silenced; hold and fire if out of close range or fortified."""
+    if not _in_close_range(state, piece) or geo.cover(game, piece) == "fortified":
+        return
+    if piece.guns:
+        piece.formation, piece.silenced, piece.may_fire = "limbered", True, False
+        move.full_retreat(game, state, piece)
+    else:
+        piece.status = "disordered"
+        move.retreat_out_of_close_range(game, state, piece)
+
+
+def _shaken_or_wavering(game: Any, state: RffState, piece: Piece, effect: str) -> None:
+    if _in_close_range(state, piece) and geo.cover(game, piece) != "fortified":
+        move.retreat_out_of_close_range(game, state, piece)
+    if effect == "shaken":
+        piece.status = "good"
+        piece.silenced = False
+    elif piece.status == "broken":
+        piece.status = "disordered"
+        piece.formation = "line"
+
+
+def _panic(game: Any, state: RffState, piece: Piece, values: dict[str, Any]) -> None:
+    """Troops retreat broken (losing stands when disordered or broken and below 0); guns limber
+    and full retreat silenced."""
+    if piece.guns:
+        piece.formation, piece.silenced, piece.may_fire = "limbered", True, False
+    else:
+        lose_stands(game, state, piece, int(values.get("stands_lost", 0)), "panic")
+        piece.status = "broken" if piece.status != "gone" else "gone"
+    if piece.status != "gone":
+        move.full_retreat(game, state, piece)
+
+
+def lose_stands(game: Any, state: RffState, piece: Piece, n: int, why: str) -> None:
+    """Remove stands; a piece with none left is gone (skirmishers then become the regiment)."""
+    if n <= 0 or piece.status == "gone":
+        return
+    n = min(n, piece.stands)
+    piece.stands -= n
+    piece.stands_lost_turn += n
+    game.log.emit("loss", unit=piece.id, stands=n, text=f"{piece.id} loses {n} stand{'s' if n > 1 else ''} ({why})")
+    if piece.stands == 0:
+        piece.status = "gone"
+        skirmishers.regiment_destroyed(game, state, piece)

@@ -1,0 +1,94 @@
+"""Moving pieces: rates from the movement table, advances that stop short of the enemy,
+retreats, formation changes and facing."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from referee.core.world import bearing
+
+from . import geometry as geo
+from . import lookup
+from .state import Piece, RffState
+
+SUBSTEPS = 12
+
+
+def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[float, float]) -> float:
+    """Yards the piece may move at ``pace`` (half, full, double) toward ``to``."""
+    if pace == "none":
+        return 0.0
+    ground = geo.worst_ground(game, piece.x, piece.y, *to)
+    if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
+        ground = "road"
+    double = pace == "double" and lookup.may_double(state.tables, piece, game.option("heavy-gun-restrictions"))
+    full = lookup.rate(state.tables, piece, ground, double)
+    return geo.yards(state, full / 2 if pace == "half" else full)
+
+
+def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float], yds: float,
+            contact: Piece | None = None) -> float:
+    """Move straight toward ``goal`` up to ``yds``; halt short of every enemy but ``contact``,
+    which is met edge to edge. Returns the yards moved."""
+    if yds <= 0:
+        return 0.0
+    dist = math.hypot(goal[0] - piece.x, goal[1] - piece.y)
+    if contact is not None:
+        dist = max(0.0, dist - geo.shape(piece)[1] / 2 - geo.shape(contact)[1] / 2)
+    if dist < 1e-6:
+        return 0.0
+    travel = min(yds, dist)
+    ux, uy = (goal[0] - piece.x) / math.hypot(goal[0] - piece.x, goal[1] - piece.y), (goal[1] - piece.y) / math.hypot(goal[0] - piece.x, goal[1] - piece.y)
+    halt = geo.yards(state, lookup.distance(state.tables, "stop-short"))
+    others = [e for e in state.enemies_of(piece.side) if e is not contact]
+    x0, y0 = piece.x, piece.y
+    moved = 0.0
+    for i in range(1, SUBSTEPS + 1):
+        step = travel * i / SUBSTEPS
+        piece.x, piece.y = x0 + ux * step, y0 + uy * step
+        if any(geo.gap(piece, e) < halt for e in others):
+            piece.x, piece.y = x0 + ux * moved, y0 + uy * moved
+            break
+        moved = step
+    _clamp(game, piece)
+    return moved
+
+
+def face(piece: Piece, toward: Piece | tuple[float, float] | None) -> None:
+    if toward is None:
+        return
+    x, y = (toward.x, toward.y) if isinstance(toward, Piece) else toward
+    if (x, y) != (piece.x, piece.y):
+        piece.facing = bearing(piece.x, piece.y, x, y)
+
+
+def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
+    """Fall back ``yds`` toward the side's own rear, still facing the enemy; a piece pushed off
+    the map has left the field (its men are not casualties)."""
+    rear = math.radians(game.scenario.home_edges.get(piece.side, 180.0))
+    piece.x += yds * math.sin(rear)
+    piece.y += yds * math.cos(rear)
+    if not (0 <= piece.x <= game.scenario.width and 0 <= piece.y <= game.scenario.height):
+        piece.status = "gone"
+        game.log.emit("leaves", unit=piece.id, text=f"{piece.id} leaves the field")
+    piece.moved = "retreat"
+
+
+def retreat_out_of_close_range(game: Any, state: RffState, piece: Piece) -> None:
+    close = geo.yards(state, lookup.close_range(state.tables))
+    near = [geo.gap(piece, e) for e in state.enemies_of(piece.side)]
+    closest = min(near, default=math.inf)
+    if closest <= close:
+        retreat(game, state, piece, close - closest + 5.0)
+
+
+def full_retreat(game: Any, state: RffState, piece: Piece) -> None:
+    """A full move to the rear at the broken (or limbered gun) rate."""
+    ground = geo.ground_class(game, piece.x, piece.y)
+    retreat(game, state, piece, geo.yards(state, lookup.retreat_rate(state.tables, piece, ground)))
+
+
+def _clamp(game: Any, piece: Piece) -> None:
+    piece.x = min(max(piece.x, 0.0), game.scenario.width)
+    piece.y = min(max(piece.y, 0.0), game.scenario.height)

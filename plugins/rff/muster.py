@@ -1,0 +1,63 @@
+"""From the neutral world to stands, and back again after every phase."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import lookup
+from .state import FROM_NEUTRAL, TO_NEUTRAL, LeaderState, Piece, RffState
+
+LEADER_RATING = {"superior": "gallant", "average": "able", "poor": "poor"}
+
+
+def muster(game: Any, tables: Any) -> RffState:
+    """Stands from men (RFF-P1), gun stands from guns, rff grades and weapon classes from the
+    neutral ladder and weapons (tables ``weapons``)."""
+    state = RffState(tables)
+    scale = lookup.scale(tables)
+    for unit in game.world.units.values():
+        spec = unit.spec
+        if spec.arm == "artillery":
+            stands = max(1, math.ceil(spec.guns / scale.guns_per_model))
+            weapon = lookup.gun_class(tables, spec.gun_type, game.option("optional-weapons"))
+            formation = "limbered" if unit.formation == "limbered" else "unlimbered"
+        else:
+            stands = max(1, round(spec.men / scale.men_per_piece))
+            weapon = lookup.weapon_class(tables, spec.weapon)
+            formation = FROM_NEUTRAL.get(unit.formation, "line")
+        state.pieces[spec.id] = Piece(
+            spec.id, unit, spec.arm != "artillery", lookup.grade(tables, spec.experience), weapon,
+            stands, stands, spec.men / stands, formation, unit.x, unit.y, unit.facing, flags=() if spec.arm == "artillery" else lookup.weapon_flags(tables, spec.weapon),
+        )
+    for ld in game.world.leaders.values():
+        spec = ld.spec
+        rating = "gallant" if "gallant" in spec.traits else LEADER_RATING[spec.rating]
+        attached = ld.attached_to if ld.attached_to in state.pieces else None
+        state.leaders[spec.id] = LeaderState(spec.id, spec.side, spec.command, rating, spec.traits, ld.x, ld.y, attached)
+    for piece in state.pieces.values():
+        for command in game.scenario.command_chain(piece.unit.spec.command):
+            state.start_stands_by_command[command.id] = state.start_stands_by_command.get(command.id, 0) + piece.stands
+    return state
+
+
+def sync(game: Any, state: RffState) -> None:
+    """Write men, guns, place, facing, formation and status back to the neutral world."""
+    for unit in game.world.units.values():
+        pieces = _family(state, unit.spec.id)
+        main = state.pieces[unit.spec.id]
+        start = main.start_stands  # skirmishers count in their regiment's strength
+        standing = sum(p.stands for p in pieces)
+        unit.men = unit.spec.men * standing // start if start else 0
+        if unit.spec.arm == "artillery":
+            unit.guns = min(unit.spec.guns, standing * lookup.scale(state.tables).guns_per_model)
+        unit.x, unit.y, unit.facing = main.x, main.y, main.facing
+        unit.formation = TO_NEUTRAL.get(main.formation, unit.formation)
+        unit.status = "disordered" if main.status == "good" and main.silenced else main.status
+        if unit.status == "gone":
+            unit.on_field = False
+
+
+def _family(state: RffState, unit_id: str) -> list[Piece]:
+    main = state.pieces[unit_id]
+    return [main] + ([state.pieces[main.skirmishers]] if main.skirmishers else [])

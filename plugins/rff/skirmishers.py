@@ -1,0 +1,127 @@
+"""Optional rule: skirmishers detached from an infantry regiment to screen its front.
+
+Less than half of a regiment's stands, two to six, deploy in extended line within 2" in front
+of it during a change of formation. They check and fight as a separate piece, stay in front of
+the regiment, evade charging infantry back onto it, rejoin on contact, and become the
+regiment if it is destroyed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from attrs import evolve
+
+from . import geometry as geo
+from . import lookup, move
+from .state import Piece, RffState
+
+def option_on(game: Any) -> bool:
+    return bool(game.option("skirmishers"))
+
+
+def how_many(stands: int, rules: Any) -> int:
+    """Stands to detach: a fifth of the regiment, at least the minimum, at most six and always
+    less than half; 0 if the regiment is too small."""
+    low, high, smallest, share = lookup.skirmisher_limits(rules)
+    if stands < smallest:
+        return 0
+    most = min(high, (stands - 1) // 2)
+    return max(low, min(most, round(stands * share))) if most >= low else 0
+
+
+def after_regiment_moved(game: Any, state: RffState, regiment: Piece, intent: Any) -> None:
+    """Deploy with a change-of-formation effect when the commander wants a screen; rejoin a
+    charging regiment."""
+    if not option_on(game) or regiment.arm != "infantry" or not regiment.alive:
+        return
+    if regiment.skirmishers:
+        screen = state.pieces[regiment.skirmishers]
+        if regiment.charge_target is not None or not intent.skirmishers:
+            rejoin(game, state, screen)
+        return
+    if (intent.skirmishers and regiment.status == "good" and regiment.formation in ("line", "field-column")
+            and regiment.effect in ("double-quick", "well-handled", "tardy") and regiment.charge_target is None):
+        deploy(game, state, regiment)
+
+
+def deploy(game: Any, state: RffState, regiment: Piece) -> None:
+    n = how_many(regiment.stands, state.tables)
+    if n == 0:
+        return
+    ahead = geo.yards(state, lookup.skirmisher_deploy_inches(state.tables))
+    rad = math.radians(regiment.facing)
+    screen = evolve(
+        regiment, id=f"{regiment.id}/skirmishers", stands=n, start_stands=n, formation="extended-line",
+        x=regiment.x + ahead * math.sin(rad), y=regiment.y + ahead * math.cos(rad),
+        parent=regiment.id, skirmishers=None, charge_target=None,
+    )
+    _clamp(game, screen)
+    regiment.stands -= n
+    regiment.skirmishers = screen.id
+    state.pieces[screen.id] = screen
+    game.log.emit("skirmishers", unit=regiment.id, text=f"{regiment.id} deploys {n} stands as skirmishers")
+
+
+def maneuver(game: Any, state: RffState, screen: Piece, intent: Any) -> None:
+    """Skirmishers check on their own and keep station in front of the regiment: up to a half
+    move forward of it (well handled), within 2" of it otherwise, never beyond 16"."""
+    from . import maneuver as mv  # the phase module also calls this one
+
+    regiment = state.pieces[screen.parent] if screen.parent else None
+    if regiment is None or not regiment.alive:
+        return
+    if screen.status == "broken" or screen.stands <= 1:
+        rejoin(game, state, screen)
+        return
+    mv.check(game, state, screen, evolve(intent, action="hold", formation="skirmish", goal=(screen.x, screen.y)))
+    if not screen.alive or screen.parent is None:
+        return
+    if screen.effect in ("double-quick", "well-handled", "rally-with-elan"):
+        distance = geo.yards(state, lookup.skirmisher_deploy_inches(state.tables)) + move.rate_yards(game, state, screen, "half", (regiment.x, regiment.y))
+    else:
+        distance = geo.yards(state, lookup.skirmisher_deploy_inches(state.tables))
+    distance = min(distance, geo.yards(state, lookup.skirmisher_leash_inches(state.tables)))
+    rad = math.radians(regiment.facing)
+    station = (regiment.x + distance * math.sin(rad), regiment.y + distance * math.cos(rad))
+    if screen.status != "broken":
+        move.advance(game, state, screen, station, move.rate_yards(game, state, screen, "full", station))
+        screen.facing = regiment.facing
+
+
+def evade(game: Any, state: RffState, screen: Piece, charger: Piece) -> bool:
+    """Skirmishers evade charging infantry (not cavalry) by falling back onto the regiment."""
+    if not option_on(game) or charger.arm == "cavalry" or screen.parent is None:
+        return False
+    game.log.emit("evade", unit=screen.id, text=f"{screen.id} evade {charger.id}'s charge")
+    rejoin(game, state, screen)
+    return True
+
+
+def rejoin(game: Any, state: RffState, screen: Piece) -> None:
+    """The skirmishers fall back onto the regiment and take its formation and status."""
+    regiment = state.pieces[screen.parent] if screen.parent else None
+    if regiment is None:
+        return
+    regiment.stands += screen.stands
+    regiment.skirmishers = None
+    screen.stands, screen.status = 0, "gone"
+    del state.pieces[screen.id]
+    game.log.emit("skirmishers", unit=regiment.id, text=f"{regiment.id}'s skirmishers rejoin")
+
+
+def regiment_destroyed(game: Any, state: RffState, regiment: Piece) -> None:
+    """If the regiment is destroyed while its skirmishers are out, they become the regiment."""
+    if regiment.skirmishers is None:
+        return
+    screen = state.pieces.pop(regiment.skirmishers)
+    regiment.skirmishers = None
+    regiment.stands, regiment.status, regiment.formation = screen.stands, screen.status, "extended-line"
+    regiment.x, regiment.y, regiment.facing = screen.x, screen.y, screen.facing
+    game.log.emit("skirmishers", unit=regiment.id, text=f"{regiment.id}'s skirmishers become the regiment")
+
+
+def _clamp(game: Any, piece: Piece) -> None:
+    piece.x = min(max(piece.x, 0.0), game.scenario.width)
+    piece.y = min(max(piece.y, 0.0), game.scenario.height)

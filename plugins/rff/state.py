@@ -1,0 +1,105 @@
+"""The rff table: pieces (regiments, gun sections, skirmisher detachments) in stands.
+
+A :class:`Piece` stands for all or part of one neutral unit. A regiment of 780 men at 40 men a
+stand musters 20 stands (ruling RFF-P1: round to the nearest stand, at least one); its men are
+read back as the unit's men times the share of its stands still standing, so men are
+conserved and losses come in whole stands, as the rules count them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import define, field
+
+from referee.core.world import UnitState
+
+# rff formations; the neutral formation each reads as
+TO_NEUTRAL = {
+    "line": "line", "field-column": "column", "march-column": "march-column", "extended-line": "skirmish",
+    "limbered": "limbered", "unlimbered": "unlimbered",
+}
+FROM_NEUTRAL = {v: k for k, v in TO_NEUTRAL.items()}
+
+
+@define(eq=False, slots=True)
+class Piece:
+    id: str
+    unit: UnitState
+    troops: bool  # False: guns
+    grade: str  # crack, veteran, trained, green
+    weapon: str  # rff weapon class (RM, SM, ...) or gun class (HS, LR, ...)
+    start_stands: int
+    stands: int
+    men_per_stand: float
+    formation: str
+    x: float
+    y: float
+    facing: float
+    status: str = "good"  # good, disordered, broken, gone
+    silenced: bool = False
+    damaged: int = 0  # damaged gun stands (fire at half)
+    low_ammo: bool = False
+    may_fire: bool = True
+    flags: tuple[str, ...] = ()  # weapon flags: buck-and-ball, repeater, sharpshooters
+    parent: str | None = None  # skirmishers: the regiment they screen
+    skirmishers: str | None = None  # a regiment: its detached skirmishers
+    # this player turn
+    effect: str = ""  # the maneuver effect rolled
+    moved: str = ""  # "", "half", "full", "double", "retreat", "prolong"
+    charge_target: str | None = None
+    cold_steel: bool = False
+    countercharged: bool = False
+    breakthrough: bool = False
+    combats: int = 0
+    stands_lost_turn: int = 0
+
+    @property
+    def side(self) -> str:
+        return self.unit.side
+
+    @property
+    def arm(self) -> str:
+        return self.unit.spec.arm
+
+    @property
+    def alive(self) -> bool:
+        return self.status != "gone" and self.stands > 0 and self.unit.on_field
+
+    @property
+    def guns(self) -> bool:
+        return not self.troops
+
+    @property
+    def limbered(self) -> bool:
+        return self.formation == "limbered"
+
+
+@define(eq=False)
+class LeaderState:
+    id: str
+    side: str
+    command: str
+    rating: str  # gallant, able, poor
+    traits: tuple[str, ...]
+    x: float
+    y: float
+    attached: str | None  # piece id
+    status: str = "active"  # active, out, dismounted, removed
+    out_turns: int = 0
+    provisional: bool = False  # a replacement after the leader fell
+
+
+@define(eq=False)
+class RffState:
+    tables: Any
+    pieces: dict[str, Piece] = field(factory=dict)
+    leaders: dict[str, LeaderState] = field(factory=dict)
+    phasing: str = ""
+    start_stands_by_command: dict[str, int] = field(factory=dict)
+
+    def of_side(self, side: str) -> list[Piece]:
+        return [p for p in self.pieces.values() if p.side == side and p.alive]
+
+    def enemies_of(self, side: str) -> list[Piece]:
+        return [p for p in self.pieces.values() if p.side != side and p.alive]

@@ -1,0 +1,59 @@
+"""Every registered ruleset plays every bundled scenario to the end, and the invariants hold
+after every step: men conserved, nothing negative, steps in the declared order, games end."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.core.game import Game, play
+from referee.core.hookspecs import hookimpl
+from referee.core.plugins import build_rules, installed
+from referee.core.scenario import bundled, find_scenario, load_scenario
+
+RULESETS = sorted(installed())
+SCENARIOS = [sid for sid, _, _ in bundled()]
+
+
+class Invariants:
+    """A plugin that checks the neutral state after every step."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[int, str, str]] = []
+
+    @hookimpl
+    def referee_step_done(self, game, step) -> None:  # type: ignore[no-untyped-def]
+        self.steps.append((game.turn, step.side, step.name))
+        for unit in game.world.units.values():
+            assert 0 <= unit.men <= unit.spec.men, (unit.id, unit.men)
+            assert 0 <= unit.guns <= unit.spec.guns, (unit.id, unit.guns)
+            assert unit.status in ("good", "disordered", "broken", "routed", "gone"), unit.status
+            assert 0 <= unit.x <= game.scenario.width and 0 <= unit.y <= game.scenario.height or not unit.on_field
+
+
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_plays_to_the_end_with_invariants(ruleset: str, scenario_id: str, seed: int) -> None:
+    rules = build_rules(ruleset)
+    checker = Invariants()
+    rules.register(checker, name="invariants")
+    scenario = load_scenario(find_scenario(scenario_id))
+    game = Game.new(rules, scenario, seed)
+    outcome = play(game)
+
+    # the game ended, by decision or by time
+    assert game.world.minute <= scenario.victory.end + rules.info.scale.minutes_per_turn
+    assert outcome.winner in (*scenario.sides, None)
+    # men conserved: what is lost plus what stands is what mustered
+    for side in scenario.sides:
+        units = [u for u in game.world.units.values() if u.side == side]
+        assert outcome.men_lost[side] == sum(u.spec.men - u.men for u in units)
+        assert outcome.men_lost[side] >= 0 and outcome.guns_lost[side] >= 0
+    # steps in the declared order within each turn and side
+    order = rules.info.phases
+    assert checker.steps, "no step was played"
+    for turn in {t for t, _, _ in checker.steps}:
+        for side in scenario.sides:
+            names = [n for t, s, n in checker.steps if t == turn and s == side]
+            if order:
+                assert [order.index(n) for n in names] == sorted(order.index(n) for n in names)
