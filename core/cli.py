@@ -232,10 +232,11 @@ def resolve_cmd(ruleset: str, mechanic: str | None, pairs: tuple[str, ...], seed
     if as_json:
         return emit_json(data)
     table = RichTable(title=f"{rules.info.name} {mechanic}: {', '.join(f'{k}={v}' for k, v in data['inputs'].items())}")
-    for col in ("result", "probability", "p"):
+    for col in ("result", "probability", "p", "values"):
         table.add_column(col)
     for o in data["outcomes"]:
-        table.add_row(o["result"], o["probability"], f"{o['p']:.4f}")
+        shown = ", ".join(f"{k}={v}" if v is not True else k for k, v in o["values"].items() if k != "effect" and v not in (False, 0, None, [], "none", "no"))
+        table.add_row(o["result"], o["probability"], f"{o['p']:.4f}", shown)
     out.print(table)
     return None
 

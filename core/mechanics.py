@@ -14,7 +14,7 @@ from typing import Any
 from attrs import frozen
 
 from .chance import Roller, SampledRoller, exact
-from .errors import InvalidInput, Problem, UnknownName
+from .errors import InvalidInput, Problem, did_you_mean
 from .events import Resolution
 
 
@@ -83,14 +83,14 @@ class MechanicSpec:
             if not sep:
                 problems.append(Problem(f"expected KEY=VALUE, got {pair!r}", path="--set"))
             elif key not in by_name:
-                problems.append(Problem(str(UnknownName("input", key, by_name)).removeprefix("unknown input "), path=f"--set {key}"))
+                problems.append(Problem(f"no such input{did_you_mean(key, sorted(by_name))}", path=f"--set {key}"))
             else:
                 try:
                     given[key] = by_name[key].parse(text.strip())
                 except ValueError as err:
                     problems.append(Problem(str(err), path=f"--set {key}"))
         for spec in self.inputs:
-            if spec.name not in given:
+            if spec.name not in given and not any(p.path == f"--set {spec.name}" for p in problems):
                 if spec.default is None:
                     problems.append(Problem(f"required: {spec.describe()}", path=f"--set {spec.name}"))
                 else:

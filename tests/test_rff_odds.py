@@ -79,10 +79,12 @@ def on_d10(bands: Sequence[Band], modifier: int) -> dict[Any, F]:
 
 
 def odds(mechanic: Callable[..., Resolution], *args: Any, field: str = "effect") -> dict[Any, F]:
-    """The mechanic's exact odds of each value of ``values[field]``; they must sum to 1."""
+    """The mechanic's exact odds of each value of ``values[field]`` (or of the total); they
+    must sum to 1."""
     out: dict[Any, F] = {}
-    for res, p in exact(mechanic, T, *args, key=Resolution.outcome_key):
-        key = res.values[field]
+    read: Callable[[Resolution], Any] = (lambda r: r.total) if field == "total" else (lambda r: r.values[field])
+    for res, p in exact(mechanic, T, *args, key=read):
+        key = read(res)
         out[key] = out.get(key, F(0)) + p
     assert sum(out.values()) == 1
     return out
@@ -132,7 +134,7 @@ def test_maneuver_odds_match_the_text(status: str, modifier: int) -> None:
 @pytest.mark.parametrize("modifier", range(-12, 4))
 def test_disordered_panic_loses_a_stand_per_point_below_zero(modifier: int) -> None:
     for res, _ in outcomes(m.maneuver, "disordered", given_mod(modifier)):
-        total = res.values["die"] + modifier
+        total = res.dice[0] + modifier
         assert res.total == total
         assert res.values["stands_lost"] == (max(0, -total) if total <= 0 else 0)
         assert ("RFF-T10" in res.rulings) == (res.values["effect"] == "panic")
@@ -207,7 +209,7 @@ def test_fire_on_troops(kind: str, target_disordered: bool, points: int, modifie
     for grade in FIRE_GRADES:
         for res, _ in outcomes(m.fire, kind, points, grade, given_mod(modifier), target_disordered):
             v = res.values
-            assert (v["stands_lost"], v["disordered"]) == _troop_losses(v["effect"], v["total"], target_disordered, kind)
+            assert (v["stands_lost"], v["disordered"]) == _troop_losses(v["effect"], res.total, target_disordered, kind)
             assert v["gun_stands_wrecked"] == v["gun_stands_damaged"] == v["gun_stands_silenced"] == 0
 
 
@@ -227,7 +229,7 @@ def test_fire_on_guns(kind: str) -> None:
         for res, _ in outcomes(m.fire, kind, 6, "green", given_mod(modifier), False, True):
             v = res.values
             wrecked, damaged, silenced, remaining = expect[v["effect"]]
-            extra = int(v["effect"] == "withering" and v["total"] >= 15)
+            extra = int(v["effect"] == "withering" and res.total >= 15)
             assert (v["gun_stands_wrecked"], v["gun_stands_damaged"], v["gun_stands_silenced"], v["silence_remaining_guns"]) == (
                 wrecked + extra, damaged, silenced, remaining)
             assert v["stands_lost"] == 0 and not v["disordered"]
@@ -271,7 +273,7 @@ def _charge_effect(difference: int) -> str:
 
 @pytest.mark.parametrize("modifier", range(-12, 13))
 def test_charge_difference_distribution(modifier: int) -> None:
-    p = odds(m.charge, modifier, field="difference")
+    p = odds(m.charge, modifier, field="total")
     assert p == {k: F(10 - abs(k - modifier), 100) for k in range(modifier - 9, modifier + 10)}
     effects: dict[str, F] = {}
     for k, q in p.items():
@@ -280,7 +282,7 @@ def test_charge_difference_distribution(modifier: int) -> None:
 
 
 def test_charge_even_odds_example() -> None:
-    assert odds(m.charge, 0, field="difference")[0] == F(10, 100)
+    assert odds(m.charge, 0, field="total")[0] == F(10, 100)
     assert odds(m.charge, 0)["desperate-struggle"] == F(10, 100)
     assert odds(m.charge, 0)["swept-from-the-field"] == F(3, 100)  # 9-1, 10-1, 10-2
 
@@ -288,7 +290,7 @@ def test_charge_even_odds_example() -> None:
 @pytest.mark.parametrize("modifier", [-12, -6, -1, 0, 1, 6, 12])
 def test_charge_losses(modifier: int) -> None:
     for res, _ in outcomes(m.charge, modifier):
-        v, d = res.values, res.values["difference"]
+        v, d = res.values, res.total
         attacker = {"repulsed": 2 + max(0, -d - 9), "recoil": 1, "desperate-struggle": 1}.get(v["effect"], 0)
         defender = {"swept-from-the-field": 2 + max(0, d - 9), "driven-back": 1, "desperate-struggle": 1}.get(v["effect"], 0)
         assert (v["attacker_stands_lost"], v["defender_stands_lost"]) == (attacker, defender)
@@ -306,7 +308,7 @@ def test_charge_combat_takes_each_sides_modifiers() -> None:
     by_net = {r.outcome_key(): p for r, p in exact(m.charge, T, 4, key=Resolution.outcome_key)}
     assert by_sides == by_net
     res = m.charge_combat(SampledRoller(5), T, attack, defend)
-    assert res.total == res.dice[0] + 5 - res.dice[1] - 1 == res.values["difference"]
+    assert res.total == res.dice[0] + 5 - res.dice[1] - 1 == res.total
     assert [mod.value for mod in res.modifiers] == [2, 2, 1, -2, 1]
 
 
@@ -404,7 +406,7 @@ def test_fire_is_monotone_in_the_modifier(die: int, a: int, b: int, grade: str) 
 @given(st.integers(1, 10), st.integers(1, 10), die_modifiers)
 def test_charge_result_follows_the_difference(a: int, d: int, modifier: int) -> None:
     res = m.charge(Fixed(a, d), T, modifier)
-    assert res.values["difference"] == a + modifier - d
+    assert res.total == a + modifier - d
     assert res.values["effect"] == _charge_effect(a + modifier - d)
 
 

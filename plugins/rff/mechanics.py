@@ -54,7 +54,7 @@ def maneuver(roller: Roller, t: RffTables, status: str = "good-order", modifiers
     return Resolution(
         RULESET, "maneuver", f"{column.ref}, {band.text()}", effect.effect.name,
         inputs={"status": status}, modifiers=tuple(modifiers), dice=(die,), total=total,
-        values={"effect": effect.effect.id, "die": die, "total": total, "stands_lost": 0 if below is None else max(0, below - total)},
+        values={"effect": effect.effect.id, "stands_lost": 0 if below is None else max(0, below - total)},
         rulings=_rulings(band.ruling, effect.effect.ruling),
     )
 
@@ -98,8 +98,6 @@ def fire(
     low_on_ammo, fallen = (t.fire.additional[k] for k in ("low-on-ammo", "fallen-leader"))
     values: dict[str, Any] = {
         "effect": effect.effect.id,
-        "die": die,
-        "total": total,
         "column_modifier": column.value,
         **effect_values(t, kind, effect.effect.id, total, target_disordered, target_is_guns),
         "massed_target_effect": t.fire.next_lower(effect.effect.id),
@@ -154,7 +152,6 @@ def _charge(roller: Roller, t: RffTables, attacker: Sequence[Modifier], defender
     effect = t.charge.effects[band.result]
     values: dict[str, Any] = {
         "effect": effect.effect.id,
-        "difference": difference,
         "reroll": effect.reroll,
         "drops_modifiers": list(effect.drops_modifiers),
         **_side("attacker", effect.attacker, -difference),
@@ -201,14 +198,10 @@ def fallen_leader(roller: Roller, t: RffTables) -> Resolution:
 
 MANEUVER_VALUES = {
     "effect": "double-quick | well-handled | tardy | fall-back | panic (good order, guns) or rally-with-elan | rally | shaken | wavering | panic (disordered, broken)",
-    "die": "the d10 as rolled",
-    "total": "the die plus the net modifier",
     "stands_lost": "stands lost: a disordered panic loses one per point the total is below 0 (RFF-T10)",
 }
 FIRE_VALUES = {
     "effect": "desultory | lively | galling | telling | withering",
-    "die": "the d10 as rolled (the base die)",
-    "total": "the die plus the fire-point column and every die modifier",
     "column_modifier": "the die modifier from the fire points (1 pt. -4 ... 25 or more +5)",
     "stands_lost": "troop stands lost (withering 2, +1 on 15 or more; telling 1; galling 1 if already disordered)",
     "disordered": "whether troops are disordered",
@@ -223,7 +216,6 @@ FIRE_VALUES = {
 }
 CHARGE_VALUES = {
     "effect": "swept-from-the-field | driven-back | hard-pressed | desperate-struggle | falter | recoil | repulsed",
-    "difference": "the attacker's die result minus the defender's",
     "reroll": "a desperate struggle: adjust modifiers and roll again",
     "drops_modifiers": "charge modifier ids the next round loses (desperate struggle)",
     **{
