@@ -10,10 +10,12 @@ Distances here are neutral judgements in yards, not any ruleset's ranges.
 
 from __future__ import annotations
 
+import weakref
+
 from attrs import evolve, frozen
 
 from .hookspecs import hookimpl
-from .world import Order, Point, UnitState, World, distance
+from .world import Order, Point, Scenario, UnitState, World, distance
 
 ASSAULT_YARDS = 120.0  # an attacker this close to a fit enemy goes in with the bayonet
 DEPLOY_YARDS = 600.0  # beyond this from the enemy, troops move in column
@@ -94,11 +96,21 @@ class DefaultDoctrine:
 
 
 def _order_for(world: World, unit: UnitState) -> Order | None:
-    orders = {o.command: o for o in world.scenario.orders}
-    for command in world.scenario.command_chain(unit.spec.command):
-        if command.id in orders:
-            return orders[command.id]
-    return None
+    return _orders_by_unit(world.scenario).get(unit.id)
+
+
+_by_unit: weakref.WeakKeyDictionary[Scenario, dict[str, Order]] = weakref.WeakKeyDictionary()
+
+
+def _orders_by_unit(scenario: Scenario) -> dict[str, Order]:
+    """Each unit's order: its own command's, or the nearest ancestor's (worked out once)."""
+    if scenario not in _by_unit:
+        orders = {o.command: o for o in scenario.orders}
+        _by_unit[scenario] = {
+            u.id: order for u in scenario.units
+            if (order := next((orders[c.id] for c in scenario.command_chain(u.command) if c.id in orders), None))
+        }
+    return _by_unit[scenario]
 
 
 def _released_kind(world: World, unit: UnitState, order: Order | None, enemies: list[UnitState]) -> str:

@@ -30,6 +30,7 @@ class Ground:
         for area in scenario.areas:
             self._paint(area.polygon, area.kind, area.height)
         self.segments: dict[str, list[Segment]] = {}
+        self._near: dict[tuple[str, int, int, float], bool] = {}
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
 
@@ -61,15 +62,25 @@ class Ground:
     def kinds_along(self, ax: float, ay: float, bx: float, by: float) -> set[str]:
         """Every area kind a straight move from a to b passes over (sampled every cell)."""
         steps = max(1, int(math.hypot(bx - ax, by - ay) // CELL))
-        return {self.kind_at(ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps) for i in range(steps + 1)}
+        if len(self.kinds) == 1:
+            return {OPEN}
+        codes = {self._code(ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps) for i in range(steps + 1)}
+        return {self.kinds[c] for c in codes}
 
     def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
         """Does the segment a-b cross a line of this kind?"""
         return any(_intersects(ax, ay, bx, by, s) for s in self.segments.get(kind, ()))
 
     def near(self, kind: str, x: float, y: float, within: float) -> bool:
-        """Is the point within ``within`` yards of a line of this kind?"""
-        return any(_point_segment(x, y, s) <= within for s in self.segments.get(kind, ()))
+        """Is the point within ``within`` yards of a line of this kind? (Answers are kept per
+        yard of position, so a unit standing still costs one look-up.)"""
+        key = (kind, round(x), round(y), within)
+        hit = self._near.get(key)
+        if hit is None:
+            if len(self._near) > 200_000:  # bound the memory of a long comparison
+                self._near.clear()
+            hit = self._near[key] = any(_point_segment(x, y, s) <= within for s in self.segments.get(kind, ()))
+        return hit
 
     def nearest_point(self, kind: str, x: float, y: float) -> Point | None:
         """The closest point on any line of this kind (a bridge or ford to make for)."""

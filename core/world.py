@@ -179,12 +179,32 @@ class Scenario:
     def unit(self, unit_id: str) -> UnitSpec:
         return next(u for u in self.units if u.id == unit_id)
 
-    def command_chain(self, command_id: str) -> Iterator[Command]:
+    chains: Mapping[str, tuple[Command, ...]] = field(init=False, repr=False)
+    subordinates: Mapping[str, frozenset[str]] = field(init=False, repr=False)  # a command and all under it
+
+    def __attrs_post_init__(self) -> None:
         by_id = {c.id: c for c in self.commands}
-        cid: str | None = command_id
-        while cid is not None:
-            yield by_id[cid]
-            cid = by_id[cid].parent
+        chains = {}
+        for command in self.commands:
+            chain, cid = [], command.id
+            while cid is not None and cid in by_id and len(chain) <= len(by_id):
+                chain.append(by_id[cid])
+                cid = by_id[cid].parent
+            chains[command.id] = tuple(chain)
+        object.__setattr__(self, "chains", chains)
+        under: dict[str, set[str]] = {c.id: set() for c in self.commands}
+        for cid, chain in chains.items():
+            for superior in chain:
+                under[superior.id].add(cid)
+        object.__setattr__(self, "subordinates", {k: frozenset(v) for k, v in under.items()})
+
+    def under(self, command_id: str, superior: str) -> bool:
+        """Is ``command_id`` the command ``superior`` or one of its subordinates?"""
+        return command_id in self.subordinates.get(superior, ())
+
+    def command_chain(self, command_id: str) -> Iterator[Command]:
+        """The command and its superiors, up to the army (worked out once per scenario)."""
+        return iter(self.chains.get(command_id, ()))
 
 
 # --------------------------------------------------------------------------- game state

@@ -64,6 +64,7 @@ def referee_turn(game: Any) -> list[Step]:
 @hookimpl
 def referee_step(game: Any, step: Step) -> bool:
     state = game.state
+    state.changed()  # reinforcements may have entered since the last step
     state.phasing = step.side
     dict(PHASES)[step.name](game, state, step.side)
     sync(game, state)

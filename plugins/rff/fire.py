@@ -46,7 +46,9 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool) -> Shot | Non
     if not _may_fire(game, piece, defensive):
         return None
     kind = "musketry" if piece.troops else "cannonade"
-    candidates = [e for e in state.enemies_of(piece.side) if geo.in_front(piece, e)]
+    reach = geo.yards(state, lookup.max_range(state.tables, kind, piece.weapon)) + 100.0  # + the widest depths
+    candidates = [e for e in state.enemies_of(piece.side)
+                  if abs(e.x - piece.x) <= reach and abs(e.y - piece.y) <= reach and geo.in_front(piece, e)]
     charging_me = [e for e in candidates if e.charge_target == piece.id]
     wanted = game.memory.get("rff.targets", {}).get(piece.unit.id)
     ordered = charging_me + sorted(candidates, key=lambda e: (e.unit.id != wanted, geo.gap(piece, e)))
@@ -192,7 +194,8 @@ def _massed_behind(state: RffState, shot: Shot) -> list[Piece]:
     reach = geo.yards(state, lookup.distance(state.tables, "massed-target"))
     target, line = shot.target, bearing(shot.firer.x, shot.firer.y, shot.target.x, shot.target.y)
     return [p for p in state.of_side(target.side)
-            if p is not target and geo.gap(target, p) <= reach
+            if p is not target and abs(p.x - target.x) <= reach + 120 and abs(p.y - target.y) <= reach + 120
+            and geo.gap(target, p) <= reach
             and angle_between(line, bearing(target.x, target.y, p.x, p.y)) <= geo.FRONT_ARC]
 
 

@@ -7,6 +7,7 @@ only where a table is read, so ranges and rates convert through yards (ruling RF
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 from referee.core.footprint import depth, frontage
@@ -40,14 +41,20 @@ def men(piece: Piece) -> int:
 
 def shape(piece: Piece) -> tuple[float, float]:
     """(frontage, depth) in yards."""
-    formation = TO_NEUTRAL.get(piece.formation, "line")
-    guns = piece.stands * 2
-    return frontage(piece.arm, men(piece), guns, formation), depth(piece.arm, men(piece), guns, formation)
+    return _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation)
+
+
+@cache
+def _shape(arm: str, stands: int, men_per_stand: float, formation: str) -> tuple[float, float]:
+    neutral = TO_NEUTRAL.get(formation, "line")
+    men_ = round(stands * men_per_stand)
+    return frontage(arm, men_, stands * 2, neutral), depth(arm, men_, stands * 2, neutral)
 
 
 def gap(a: Piece, b: Piece) -> float:
     """Yards edge to edge."""
-    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - shape(a)[1] / 2 - shape(b)[1] / 2)
+    half = (_shape(a.arm, a.stands, a.men_per_stand, a.formation)[1] + _shape(b.arm, b.stands, b.men_per_stand, b.formation)[1]) / 2
+    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - half)
 
 
 def in_front(a: Piece, b: Piece) -> bool:
@@ -113,7 +120,9 @@ def enfiladed(firer: Piece, target: Piece) -> bool:
 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear."""
+    reach = within_yards + 120.0  # + the deepest footprints
     return any(
-        e.status != "broken" and e.parent is None and gap(piece, e) <= within_yards and on_flank(piece, e)
+        abs(e.x - piece.x) <= reach and abs(e.y - piece.y) <= reach
+        and e.status != "broken" and e.parent is None and gap(piece, e) <= within_yards and on_flank(piece, e)
         for e in state.enemies_of(piece.side)
     )

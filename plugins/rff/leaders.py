@@ -55,7 +55,7 @@ def _place(game: Any, state: RffState, leader: LeaderState) -> None:
 
 
 def _commands(game: Any, leader: LeaderState, piece: Piece) -> bool:
-    return any(c.id == leader.command for c in game.scenario.command_chain(piece.unit.spec.command))
+    return game.scenario.under(piece.unit.spec.command, leader.command)
 
 
 def attached_to(state: RffState, piece: Piece) -> LeaderState | None:

@@ -7,6 +7,7 @@ data overlay changes play without touching code.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from referee.core.events import Modifier
@@ -51,6 +52,7 @@ def grade(t: RffTables, experience: str) -> str:
 # ----------------------------------------------------------------------------- modifiers
 
 
+@cache
 def modifier(t: RffTables, table: str, key: str) -> Modifier:
     """A printed die-roll modifier by its id (leaders by rating)."""
     rows = {"maneuver": t.maneuver.modifiers, "fire": t.fire.modifiers, "charge": t.charge.modifiers}[table]
@@ -123,8 +125,24 @@ def heavy_gun(t: RffTables, piece: Piece) -> bool:
 # ----------------------------------------------------------------------------- fire
 
 
+@cache
+def max_range(t: RffTables, kind: str, code: str) -> float:
+    """The longest range at which ``code`` has fire points, in inches."""
+    return max((limit for limit, points in _fire_bands(t, kind, code) if points), default=0.0)
+
+
 def fire_points(t: RffTables, kind: str, code: str, inches: float) -> Fraction | None:
-    return t.fire.points(kind).points(code, Fraction(inches).limit_denominator(1000))
+    """Fire points of one stand of ``code`` at ``inches`` (None: out of range)."""
+    for limit, points in _fire_bands(t, kind, code):
+        if inches <= limit:
+            return points
+    return None
+
+
+@cache
+def _fire_bands(t: RffTables, kind: str, code: str) -> tuple[tuple[float, Fraction | None], ...]:
+    table = t.fire.points(kind)
+    return tuple((float(limit), points) for limit, points in zip(table.bands_inches, table.row(code).points))
 
 
 def close_range(t: RffTables) -> float:
@@ -152,10 +170,12 @@ def charges_with_cold_steel(t: RffTables, piece: Piece, crack_option: bool) -> b
 # ----------------------------------------------------------------------------- distances and thresholds
 
 
+@cache
 def distance(t: RffTables, key: str) -> float:
     return float(Fraction(str(t.procedures["distances"][key]["inches"])))
 
 
+@cache
 def optional_distance(t: RffTables, option: str, key: str) -> float:
     return float(t.distances[option][key].inches)
 
@@ -181,11 +201,13 @@ def twilight_full_cover_inches(t: RffTables) -> float:
     return optional_distance(t, "twilight-and-night", "full-cover")
 
 
+@cache
 def effectiveness_thresholds(t: RffTables, grade_: str) -> tuple[Fraction, Fraction]:
     row = t.procedures["effectiveness"][grade_]
     return Fraction(str(row["worn"])), Fraction(str(row["spent"]))
 
 
+@cache
 def brigade_loss_thresholds(t: RffTables) -> tuple[Fraction, Fraction]:
     row = t.procedures["brigade_losses"]
     return Fraction(str(row["heavy"])), Fraction(str(row["greater"]))

@@ -107,8 +107,7 @@ def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
     start = state.start_stands_by_command.get(command, 0)
     if not start:
         return None
-    standing = sum(p.stands for p in state.pieces.values() if p.unit.spec.command == command and p.status != "gone")
-    lost = 1 - standing / start
+    lost = state.lost_by_command.get(command, 0) / start
     heavy, greater = lookup.brigade_loss_thresholds(state.tables)
     return "greater-losses" if lost >= greater else "heavy-casualties" if lost >= heavy else None
 
@@ -315,7 +314,10 @@ def lose_stands(game: Any, state: RffState, piece: Piece, n: int, why: str) -> N
     n = min(n, piece.stands)
     piece.stands -= n
     piece.stands_lost_turn += n
+    for command in game.scenario.command_chain(piece.unit.spec.command):
+        state.lost_by_command[command.id] = state.lost_by_command.get(command.id, 0) + n
     game.log.emit("loss", unit=piece.id, stands=n, text=f"{piece.id} loses {n} stand{'s' if n > 1 else ''} ({why})")
     if piece.stands == 0:
         piece.status = "gone"
+        state.changed()
         skirmishers.regiment_destroyed(game, state, piece)

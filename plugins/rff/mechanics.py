@@ -10,6 +10,7 @@ d10 or a d10 against a d10, so exact mode walks at most 100 paths.
 from __future__ import annotations
 
 import math
+from functools import cache
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -62,6 +63,7 @@ def maneuver(roller: Roller, t: RffTables, status: str = "good-order", modifiers
 # ----------------------------------------------------------------------------- fire
 
 
+@cache
 def column_modifier(t: RffTables, fire_points: Fraction | int) -> tuple[Modifier, str]:
     """The fire-point column as a die modifier, and the ruling applied (fractions round down,
     under 1 point fires on the 1 pt. column: RFF-T11)."""

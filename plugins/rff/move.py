@@ -41,7 +41,9 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     travel = min(yds, dist)
     ux, uy = (goal[0] - piece.x) / math.hypot(goal[0] - piece.x, goal[1] - piece.y), (goal[1] - piece.y) / math.hypot(goal[0] - piece.x, goal[1] - piece.y)
     halt = geo.yards(state, lookup.distance(state.tables, "stop-short"))
-    others = [e for e in state.enemies_of(piece.side) if e is not contact]
+    reach = travel + halt + 200.0  # only enemies this close can halt the move
+    others = [e for e in state.enemies_of(piece.side)
+              if e is not contact and abs(e.x - piece.x) < reach and abs(e.y - piece.y) < reach]
     x0, y0 = piece.x, piece.y
     moved = 0.0
     for i in range(1, SUBSTEPS + 1):
@@ -71,6 +73,7 @@ def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
     piece.y += yds * math.cos(rear)
     if not (0 <= piece.x <= game.scenario.width and 0 <= piece.y <= game.scenario.height):
         piece.status = "gone"
+        state.changed()
         game.log.emit("leaves", unit=piece.id, text=f"{piece.id} leaves the field")
     piece.moved = "retreat"
 

@@ -43,21 +43,17 @@ def muster(game: Any, tables: Any) -> RffState:
 
 def sync(game: Any, state: RffState) -> None:
     """Write men, guns, place, facing, formation and status back to the neutral world."""
+    per_model = lookup.scale(state.tables).guns_per_model
+    pieces = state.pieces
     for unit in game.world.units.values():
-        pieces = _family(state, unit.spec.id)
-        main = state.pieces[unit.spec.id]
-        start = main.start_stands  # skirmishers count in their regiment's strength
-        standing = sum(p.stands for p in pieces)
-        unit.men = unit.spec.men * standing // start if start else 0
-        if unit.spec.arm == "artillery":
-            unit.guns = min(unit.spec.guns, standing * lookup.scale(state.tables).guns_per_model)
+        spec = unit.spec
+        main = pieces[spec.id]
+        standing = main.stands + (pieces[main.skirmishers].stands if main.skirmishers else 0)
+        unit.men = spec.men * standing // main.start_stands  # skirmishers count in their regiment
+        if spec.guns:
+            unit.guns = min(spec.guns, standing * per_model)
         unit.x, unit.y, unit.facing = main.x, main.y, main.facing
         unit.formation = TO_NEUTRAL.get(main.formation, unit.formation)
         unit.status = "disordered" if main.status == "good" and main.silenced else main.status
         if unit.status == "gone":
             unit.on_field = False
-
-
-def _family(state: RffState, unit_id: str) -> list[Piece]:
-    main = state.pieces[unit_id]
-    return [main] + ([state.pieces[main.skirmishers]] if main.skirmishers else [])

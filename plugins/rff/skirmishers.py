@@ -61,6 +61,7 @@ def deploy(game: Any, state: RffState, regiment: Piece) -> None:
     regiment.stands -= n
     regiment.skirmishers = screen.id
     state.pieces[screen.id] = screen
+    state.changed()
     game.log.emit("skirmishers", unit=regiment.id, text=f"{regiment.id} deploys {n} stands as skirmishers")
 
 
@@ -108,6 +109,7 @@ def rejoin(game: Any, state: RffState, screen: Piece) -> None:
     regiment.skirmishers = None
     screen.stands, screen.status = 0, "gone"
     del state.pieces[screen.id]
+    state.changed()
     game.log.emit("skirmishers", unit=regiment.id, text=f"{regiment.id}'s skirmishers rejoin")
 
 
@@ -116,6 +118,7 @@ def regiment_destroyed(game: Any, state: RffState, regiment: Piece) -> None:
     if regiment.skirmishers is None:
         return
     screen = state.pieces.pop(regiment.skirmishers)
+    state.changed()
     regiment.skirmishers = None
     regiment.stands, regiment.status, regiment.formation = screen.stands, screen.status, "extended-line"
     regiment.x, regiment.y, regiment.facing = screen.x, screen.y, screen.facing

@@ -53,14 +53,11 @@ class Piece:
     breakthrough: bool = False
     combats: int = 0
     stands_lost_turn: int = 0
+    side: str = field(init=False, default="")  # copied from the unit: read on every hot path
+    arm: str = field(init=False, default="")
 
-    @property
-    def side(self) -> str:
-        return self.unit.side
-
-    @property
-    def arm(self) -> str:
-        return self.unit.spec.arm
+    def __attrs_post_init__(self) -> None:
+        self.side, self.arm = self.unit.side, self.unit.spec.arm
 
     @property
     def alive(self) -> bool:
@@ -97,9 +94,33 @@ class RffState:
     leaders: dict[str, LeaderState] = field(factory=dict)
     phasing: str = ""
     start_stands_by_command: dict[str, int] = field(factory=dict)
+    lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
+
+    _living: dict[str, list[Piece]] | None = None
+    _hostile: dict[str, list[Piece]] | None = None
 
     def of_side(self, side: str) -> list[Piece]:
-        return [p for p in self.pieces.values() if p.side == side and p.alive]
+        """The side's pieces still in play (a shared list: do not change it)."""
+        if self._living is None:
+            self._living = {}
+            for p in self.pieces.values():
+                if p.alive:
+                    self._living.setdefault(p.side, []).append(p)
+        return self._living.get(side, [])
 
     def enemies_of(self, side: str) -> list[Piece]:
-        return [p for p in self.pieces.values() if p.side != side and p.alive]
+        """The pieces in play of every other side (a shared list: do not change it)."""
+        if self._hostile is None:
+            self._hostile = {}
+        if side not in self._hostile:
+            self._hostile[side] = [p for s, ps in self._alive_by_side().items() if s != side for p in ps]
+        return self._hostile[side]
+
+    def _alive_by_side(self) -> dict[str, list[Piece]]:
+        self.of_side("")
+        assert self._living is not None
+        return self._living
+
+    def changed(self) -> None:
+        """A piece entered or left play: forget the cached lists."""
+        self._living = self._hostile = None
