@@ -135,4 +135,5 @@ def narrate(event: Mapping[str, Any]) -> str:
         rulings = f" (ruling {', '.join(event['rulings'])})" if event["rulings"] else ""
         return f"{when}  {who}[{event['ruleset']} {event['ref']}] dice {dice or '-'} {mods}{total} -> {event['result']}{rulings}"
     text = event.get("text") or " ".join(f"{k}={v}" for k, v in event.items() if k not in ("seq", "kind", "minute", "turn"))
-    return f"{when}  {kind}: {text}"
+    rulings = f" (ruling {', '.join(event['rulings'])})" if event.get("rulings") else ""
+    return f"{when}  {kind}: {text}{rulings}"

@@ -10,7 +10,7 @@ import hashlib
 import random
 from typing import Any
 
-from attrs import define, field, frozen
+from attrs import define, evolve, field, frozen
 
 from .chance import SampledRoller
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
@@ -94,8 +94,11 @@ class Game:
         groups = call(self.rules.pm, "referee_modifiers", game=self, mechanic=mechanic, situation=situation)
         return [m for group in groups for m in group]
 
-    def settle(self, mechanic: str, situation: Any, resolution: Resolution, **about: Any) -> Resolution:
-        """Let house rules replace a resolution, then log it."""
+    def settle(self, mechanic: str, situation: Any, resolution: Resolution, rulings: tuple[str, ...] = (),
+               **about: Any) -> Resolution:
+        """Add the procedure's rulings to a resolution, let house rules replace it, log it."""
+        if rulings:
+            resolution = evolve(resolution, rulings=tuple(dict.fromkeys(resolution.rulings + rulings)))
         if self.rules.implements("referee_resolved"):
             replaced = call(self.rules.pm, "referee_resolved", game=self, mechanic=mechanic,
                             situation=situation, resolution=resolution)

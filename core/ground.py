@@ -67,6 +67,19 @@ class Ground:
         codes = {self._code(ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps) for i in range(steps + 1)}
         return {self.kinds[c] for c in codes}
 
+    def samples(self, ax: float, ay: float, bx: float, by: float, skip: float = 0.0) -> list[tuple[str, float]]:
+        """(kind, height) every cell along a to b, leaving out ``skip`` yards at each end."""
+        length = math.hypot(bx - ax, by - ay)
+        if length <= 2 * skip:
+            return []
+        steps = max(1, int((length - 2 * skip) // CELL))
+        out = []
+        for i in range(steps + 1):
+            t = (skip + (length - 2 * skip) * i / steps) / length
+            code = self._code(ax + (bx - ax) * t, ay + (by - ay) * t)
+            out.append((self.kinds[code], self.heights[code]))
+        return out
+
     def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
         """Does the segment a-b cross a line of this kind?"""
         return any(_intersects(ax, ay, bx, by, s) for s in self.segments.get(kind, ()))

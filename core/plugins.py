@@ -169,7 +169,7 @@ def _in_registration_order(pm: pluggy.PluginManager, hook_name: str, **kwargs: A
 def call(pm: pluggy.PluginManager, hook_name: str, **kwargs: Any) -> Any:
     try:
         return getattr(pm.hook, hook_name)(**kwargs)
-    except RefereeError:
+    except (RefereeError, BrokenPipeError):  # a user error, or the reader of our output went away
         raise
     except Exception as err:
         raise blame(err, pm) from err

@@ -40,7 +40,7 @@ def combat(game: Any, state: RffState, attacker: Piece, defender: Piece) -> None
         d_mods = modifiers(game, state, defender, attacker, attacking=False, struggle=struggle)
         a_mods += game.extra_modifiers("charge", (attacker, defender))
         res = mechanics.charge_combat(game.roller, state.tables, tuple(a_mods), tuple(d_mods))
-        res = game.settle("charge", (attacker, defender), res, unit=attacker.id, target=defender.id)
+        res = game.settle("charge", (attacker, defender), res, rulings=("RFF-P9", "RFF-P18"), unit=attacker.id, target=defender.id)
         effect = res.values["effect"]
         apply(game, state, attacker, defender, effect, res.values)
         if effect != "desperate-struggle" or not (attacker.alive and defender.alive):
@@ -53,7 +53,9 @@ def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool
     """Every Charge Table modifier that applies to one side of the combat."""
     t = state.tables
     mods = [lookup.modifier(t, "charge", me.grade), lookup.modifier(t, "charge", maneuver.effectiveness(state, me))]
-    ratio = foe.stands / max(1, me.stands)
+    mine = me.stands if attacking else geo.counted_stands(game, state, me, foe)
+    theirs = geo.counted_stands(game, state, foe, me) if attacking else foe.stands
+    ratio = theirs / max(1, mine)
     outnumbered = lookup.outnumbered(t, ratio)
     if outnumbered:
         mods.append(lookup.modifier(t, "charge", outnumbered))
@@ -188,7 +190,7 @@ def _carry(game: Any, state: RffState, attacker: Piece, place: tuple[float, floa
     attacker.x, attacker.y = place
     if ground in ("broken", "rough") or attacker.arm == "cavalry" or second:
         _disorder(attacker)
-    game.log.emit("carry", unit=attacker.id, text=f"{attacker.id} carries the position")
+    game.log.emit("carry", unit=attacker.id, rulings=["RFF-P11"], text=f"{attacker.id} carries the position")
 
 
 def _leader_check(game: Any, state: RffState, piece: Piece) -> None:

@@ -30,6 +30,7 @@ class Shot:
     stands: int
     per_stand: Fraction
     defensive: bool
+    sight: str = "clear"  # or "plunging" (optional rule)
 
 
 def phase(game: Any, state: RffState, side: str) -> None:
@@ -58,8 +59,11 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool) -> Shot | Non
         if cap is not None and rng > cap:
             continue
         per_stand = lookup.fire_points(state.tables, kind, piece.weapon, rng)
-        if per_stand:
-            return Shot(piece, target, kind, rng, firing_stands(game, piece), per_stand, defensive)
+        if not per_stand:
+            continue
+        seen = geo.sight(game, piece, target)
+        if seen != "blocked":
+            return Shot(piece, target, kind, rng, firing_stands(game, piece), per_stand, defensive, seen)
     return None
 
 
@@ -83,7 +87,8 @@ def firing_stands(game: Any, piece: Piece) -> int:
     elif piece.formation == "march-column":
         n = min(n, 1)
     if piece.troops and piece.arm == "cavalry" and not piece.unit.mounted:
-        n -= n // 4
+        tethered = game.option("tethered-horses") and "long-arm" in piece.flags
+        n -= 0 if tethered else n // 4
     return n
 
 
@@ -131,6 +136,8 @@ def _cover(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     target = shot.target
     cover = geo.cover(game, target)
     extended = target.formation == "extended-line"
+    if shot.sight == "plunging":
+        cover = _plunging_cover(game, state, shot, cover)
     if game.option("twilight-and-night") and cover in ("none", "partial"):
         past = leaders.minutes_past_sunset(game)
         dark = leaders.is_night(game) or (past is not None and shot.range_inches > lookup.twilight_full_cover_inches(t))
@@ -145,6 +152,18 @@ def _cover(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     return []
 
 
+def _plunging_cover(game: Any, state: RffState, shot: Shot, cover: str) -> str:
+    """Plunging fire through wooded high ground: full cover for a target deep in woods or
+    close behind them, partial cover for one further behind (the stronger cover stands)."""
+    behind = geo.yards(state, lookup.optional_distance(state.tables, "plunging-fire", "behind-woods"))
+    near_end = game.ground.samples(shot.target.x, shot.target.y, shot.firer.x, shot.firer.y)
+    reach = max(1, int(behind // 25.0))
+    close_woods = any(kind in geo.BLOCKING for kind, _ in near_end[: reach + 1])
+    plunging = "full" if close_woods else "partial"
+    rank = ("none", "partial", "full", "fortified")
+    return max(cover, plunging, key=rank.index)
+
+
 def resolve(game: Any, state: RffState, shot: Shot) -> None:
     points, multipliers = fire_points(game, state, shot)
     if points <= 0:
@@ -152,7 +171,8 @@ def resolve(game: Any, state: RffState, shot: Shot) -> None:
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
     res = mechanics.fire(game.roller, state.tables, shot.kind, points, shot.target.grade, tuple(multipliers + mods),
                          target_disordered=shot.target.status != "good", target_is_guns=shot.target.guns)
-    res = game.settle(shot.kind, shot, res, unit=shot.firer.id, target=shot.target.id)
+    cited = ("RFF-P3", "RFF-P14", "RFF-P15", "RFF-P16", "RFF-P17") + (("RFF-P4",) if geo.enfiladed(shot.firer, shot.target) else ())
+    res = game.settle(shot.kind, shot, res, rulings=cited, unit=shot.firer.id, target=shot.target.id)
     apply(game, state, shot, res.values)
 
 
@@ -176,7 +196,7 @@ def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed
         return
     if values.get("low_on_ammo") and shot.stands * 2 >= shot.firer.stands:
         shot.firer.low_ammo = True
-        game.log.emit("ammo", unit=shot.firer.id, text=f"{shot.firer.id} is low on ammunition")
+        game.log.emit("ammo", unit=shot.firer.id, rulings=["RFF-P20"], text=f"{shot.firer.id} is low on ammunition")
     if values.get("fallen_leader_check"):
         leader = leaders.nearest_leader(state, target, geo.yards(state, lookup.distance(state.tables, "fallen-leader")))
         if leader is not None:
@@ -208,7 +228,7 @@ def _check_charge(game: Any, state: RffState, charger: Piece, by: Piece) -> None
 
 def fallen_leader(game: Any, state: RffState, leader: Any) -> None:
     res = mechanics.fallen_leader(game.roller, state.tables)
-    res = game.settle("fallen-leader", leader, res, unit=leader.id)
+    res = game.settle("fallen-leader", leader, res, rulings=("RFF-P13",), unit=leader.id)
     leaders.fall(game, state, leader, res.values["leader"])
 
 

@@ -113,9 +113,39 @@ def cover(game: Any, piece: Piece) -> str:
     return "none"
 
 
+BLOCKING = ("woods", "dense-woods", "buildings")
+SIGHT_SKIP = 50.0  # yards at each end: a unit sees out of the woods it stands in (RFF-P5)
+
+
+def sight(game: Any, firer: Piece, target: Piece) -> str:
+    """"clear", "blocked", or "plunging": guns on higher ground firing over lower woods
+    (optional rule, plunging fire through wooded high ground)."""
+    between = game.ground.samples(firer.x, firer.y, target.x, target.y, SIGHT_SKIP)
+    blocking = [h for kind, h in between if kind in BLOCKING]
+    if not blocking:
+        return "clear"
+    if firer.guns and game.option("plunging-fire"):
+        own = game.ground.height_at(firer.x, firer.y)
+        if own > 0 and own > max(blocking):
+            return "plunging"
+    return "blocked"
+
+
 def enfiladed(firer: Piece, target: Piece) -> bool:
     """A line, extended line or unlimbered battery fired on from its flank (RFF-P4)."""
     return target.formation in ("line", "extended-line", "unlimbered") and on_flank(target, firer)
+
+
+def counted_stands(game: Any, state: RffState, defender: Piece, charger: Piece) -> int:
+    """Stands that count for numbers in a charge: under the optional extended-line frontage
+    rule, an extended line of six or fewer stands with opened intervals counts only those
+    within 1" of the charger's front."""
+    if not (game.option("extended-line-frontage") and defender.formation == "extended-line"
+            and defender.stands <= lookup.interval_limit(state.tables)):
+        return defender.stands
+    interval = yards(state, lookup.optional_distance(state.tables, "extended-line-frontage", "interval"))
+    per_stand = shape(defender)[0] / max(1, defender.stands) + interval
+    return min(defender.stands, max(1, math.ceil((shape(charger)[0] + 2 * interval) / per_stand)))
 
 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:

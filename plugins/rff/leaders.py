@@ -32,7 +32,7 @@ def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
                            None, provisional=True)
     fallen.provisional = True  # replaced: he is not replaced again
     state.leaders[stand_in.id] = stand_in
-    game.log.emit("leader", text=f"a provisional commander takes over from {fallen.id}")
+    game.log.emit("leader", rulings=["RFF-P13"], text=f"a provisional commander takes over from {fallen.id}")
 
 
 def _place(game: Any, state: RffState, leader: LeaderState) -> None:

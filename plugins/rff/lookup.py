@@ -188,6 +188,11 @@ def command_radius(t: RffTables, case: str) -> float:
     return float(inches or 0)
 
 
+def interval_limit(t: RffTables) -> int:
+    """Extended lines of at most this many stands may open intervals (optional rule)."""
+    return int(t.procedures["extended_line"]["most_stands"])
+
+
 def twilight_range(t: RffTables, turn: int) -> float:
     return optional_distance(t, "twilight-and-night", f"twilight-{turn + 1}")
 

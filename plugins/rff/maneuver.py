@@ -17,6 +17,7 @@ from . import leaders, lookup, mechanics, move, skirmishers
 from .state import FROM_NEUTRAL, Piece, RffState
 
 CHARGE_EFFECTS = ("double-quick", "well-handled")  # RFF-P9
+LINES = ("line", "extended-line")  # formations that wheel rather than turn
 PACE = {"double-quick": "double", "well-handled": "full", "tardy": "half", "rally-with-elan": "full", "rally": "half"}
 
 
@@ -34,7 +35,6 @@ def phase(game: Any, state: RffState, side: str) -> None:
             continue
         if not needs_check(game, state, piece, intent):
             piece.effect = "hold"
-            move.face(piece, target_piece(state, intent))
             continue
         check(game, state, piece, intent)
         skirmishers.after_regiment_moved(game, state, piece, intent)
@@ -47,6 +47,8 @@ def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
         return True
     if _wanted_formation(piece, intent) != piece.formation:
         return True
+    if piece.formation in LINES and move.turn_needed(piece, target_piece(state, intent)) > geo.FRONT_ARC:
+        return True  # a line must maneuver to wheel
     return geo.outflanked(state, piece, geo.yards(state, lookup.distance(state.tables, "outflank")))
 
 
@@ -54,7 +56,7 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     status = "good-order" if piece.status == "good" and not piece.silenced else "disordered"
     mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
     res = mechanics.maneuver(game.roller, state.tables, status, tuple(mods))
-    res = game.settle("maneuver", piece, res, unit=piece.id)
+    res = game.settle("maneuver", piece, res, rulings=_cited(state, mods), unit=piece.id)
     effect = res.values["effect"]
     if game.option("twilight-and-night") and leaders.is_night(game) and effect in ("double-quick", "well-handled"):
         game.log.emit("ruling", unit=piece.id, text="night: a Double Quick or Well Handled effect performs only a Tardy maneuver")
@@ -90,6 +92,19 @@ def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
     if losses:
         mods.append(lookup.modifier(t, "maneuver", losses))
     return mods
+
+
+def _cited(state: RffState, mods: list[Modifier]) -> tuple[str, ...]:
+    """The procedure rulings behind a maneuver check's modifiers."""
+    t = state.tables
+    by_rule = {
+        "RFF-P4": lookup.modifier(t, "maneuver", "outflanked-or-broken"),
+        "RFF-P8": lookup.modifier(t, "maneuver", "heavy-casualties"),
+        "RFF-P13": lookup.modifier(t, "maneuver", "provisional-command"),
+    }
+    greater = lookup.modifier(t, "maneuver", "greater-losses")
+    cited = ["RFF-P7", "RFF-P12"] + [r for r, m in by_rule.items() if m in mods]
+    return tuple(cited + (["RFF-P8"] if greater in mods else []))
 
 
 def effectiveness(state: RffState, piece: Piece) -> str:
@@ -194,6 +209,8 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
     if intent.action == "charge" and target is not None and piece.effect in CHARGE_EFFECTS and piece.status == "good":
         if _declare_charge(game, state, piece, target, pace):
             return
+    if _change_front(game, piece, target, intent):
+        return
     wanted = _wanted_formation(piece, intent)
     if wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted != "line"):
         _change_formation(game, state, piece, wanted)
@@ -204,7 +221,21 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         yds = move.rate_yards(game, state, piece, pace, intent.goal)
         moved = move.advance(game, state, piece, intent.goal, yds)
         piece.moved = pace if moved > 0 else piece.moved
-    move.face(piece, target if intent.action != "withdraw" or target is None else target)
+    if piece.formation in LINES:
+        move.wheel(piece, target, move.WHEEL_LIMIT)
+    else:
+        move.face(piece, target)
+
+
+def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any) -> bool:
+    """Optional rule: a line wheels up to 90 degrees in place instead of moving."""
+    if not (game.option("change-front") and piece.formation in LINES and intent.action != "charge"):
+        return False
+    if move.turn_needed(piece, target) <= move.WHEEL_LIMIT or piece.effect not in ("double-quick", "well-handled", "tardy"):
+        return False
+    move.wheel(piece, target, move.CHANGE_FRONT_LIMIT)
+    game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} changes front")
+    return True
 
 
 def _change_formation(game: Any, state: RffState, piece: Piece, wanted: str) -> None:
@@ -236,7 +267,7 @@ def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pac
     move.face(piece, target)
     move.face(target, piece) if target.countercharged else None
     piece.moved = pace
-    game.log.emit("charge", unit=piece.id, target=target.id,
+    game.log.emit("charge", unit=piece.id, target=target.id, rulings=["RFF-P9"],
                   text=f"{piece.id} charges {target.id}" + (" with cold steel" if piece.cold_steel else ""))
     return True
 

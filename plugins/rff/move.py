@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from referee.core.world import bearing
+from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
 from . import lookup
@@ -65,6 +65,32 @@ def face(piece: Piece, toward: Piece | tuple[float, float] | None) -> None:
         piece.facing = bearing(piece.x, piece.y, x, y)
 
 
+WHEEL_LIMIT = 45.0  # a line may wheel this far during its movement (basic rules)
+CHANGE_FRONT_LIMIT = 90.0  # optional rule, change front: a wheel in place
+
+
+def turn_needed(piece: Piece, toward: Piece | tuple[float, float] | None) -> float:
+    """Degrees the piece must turn to face ``toward``."""
+    if toward is None:
+        return 0.0
+    x, y = (toward.x, toward.y) if isinstance(toward, Piece) else toward
+    if (x, y) == (piece.x, piece.y):
+        return 0.0
+    return angle_between(piece.facing, bearing(piece.x, piece.y, x, y))
+
+
+def wheel(piece: Piece, toward: Piece | tuple[float, float] | None, limit: float) -> None:
+    """Turn toward a point by at most ``limit`` degrees (lines wheel; columns and guns turn freely)."""
+    if toward is None:
+        return
+    x, y = (toward.x, toward.y) if isinstance(toward, Piece) else toward
+    if (x, y) == (piece.x, piece.y):
+        return
+    want = bearing(piece.x, piece.y, x, y)
+    diff = (want - piece.facing + 540.0) % 360.0 - 180.0
+    piece.facing = (piece.facing + max(-limit, min(limit, diff))) % 360.0
+
+
 def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
     """Fall back ``yds`` toward the side's own rear, still facing the enemy; a piece pushed off
     the map has left the field (its men are not casualties)."""
@@ -74,7 +100,7 @@ def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
     if not (0 <= piece.x <= game.scenario.width and 0 <= piece.y <= game.scenario.height):
         piece.status = "gone"
         state.changed()
-        game.log.emit("leaves", unit=piece.id, text=f"{piece.id} leaves the field")
+        game.log.emit("leaves", unit=piece.id, rulings=["RFF-P11"], text=f"{piece.id} leaves the field")
     piece.moved = "retreat"
 
 

@@ -62,7 +62,7 @@ def deploy(game: Any, state: RffState, regiment: Piece) -> None:
     regiment.skirmishers = screen.id
     state.pieces[screen.id] = screen
     state.changed()
-    game.log.emit("skirmishers", unit=regiment.id, text=f"{regiment.id} deploys {n} stands as skirmishers")
+    game.log.emit("skirmishers", unit=regiment.id, rulings=["RFF-P10"], text=f"{regiment.id} deploys {n} stands as skirmishers")
 
 
 def maneuver(game: Any, state: RffState, screen: Piece, intent: Any) -> None:

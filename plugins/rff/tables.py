@@ -48,7 +48,7 @@ LEADER_OUTCOMES = ("removed", "out-one-turn", "dismounted-one-turn", "no-effect"
 CHARGE_ON_FIRE = ("checked", "home", "checked-or-home")
 RETREATS = ("none", "hold", "1.5-inches", "out-of-close-range", "full-retreat-broken")
 CARRIES = ("no", "yes", "after-2nd-combat")
-FLAGS = ("buck-and-ball", "sharpshooters", "repeater")
+FLAGS = ("buck-and-ball", "sharpshooters", "repeater", "long-arm")
 BLANK = "-"
 
 
@@ -206,6 +206,7 @@ SCHEMA: dict[str, Spec] = {
         "brigade_losses": Record({"heavy": Number(minimum=0), "greater": Number(minimum=0)}, {"ruling": TEXT}),
         "distances": MapOf(Record({"inches": Number(minimum=0), "label": TEXT, "ref": TEXT})),
         "skirmishers": Record({"fewest": Int(minimum=1), "most": Int(minimum=1), "smallest_regiment": Int(minimum=1), "share": Number(minimum=0)}, {"ruling": TEXT}),
+        "extended_line": Record({"most_stands": Int(minimum=1), "ref": TEXT}),
     }),
     "options": Record({
         **HEAD,
