@@ -50,21 +50,22 @@ def referee_options() -> Any:
 
 
 @hookspec
-def referee_tables(tables: dict[str, Any]) -> Any:
-    """Contribute or replace rule tables: a dict ``name -> Table`` merged into ``tables``.
+def referee_tables(tables: dict[str, Any], overlays: tuple[Any, ...]) -> Any:
+    """Tables to display (``referee tables``): a dict ``name -> Table`` merged into ``tables``.
 
     Called once when a stack is built, base first, so a house rule sees the base's tables in
-    ``tables`` and may return replacements for some of them (a data overlay). Who: any.
+    ``tables`` and may return replacements. ``overlays`` are the stack's data house rules
+    (TOML files, in order), which the base ruleset lays over its own tables. Who: any.
     """
 
 
 @hookspec
-def referee_mechanics(tables: dict[str, Any]) -> Any:
+def referee_mechanics(tables: dict[str, Any], overlays: tuple[Any, ...]) -> Any:
     """The mechanics this plugin offers at the table: a list of
     :class:`~referee.core.mechanics.MechanicSpec`.
 
-    Called once when a stack is built, with the merged tables. A later plugin's mechanic of
-    the same name replaces an earlier one. Who: any.
+    Called once when a stack is built, with the merged display tables and the data overlays.
+    A later plugin's mechanic of the same name replaces an earlier one. Who: any.
     """
 
 
@@ -75,7 +76,8 @@ def referee_mechanics(tables: dict[str, Any]) -> Any:
 @hookspec(firstresult=True)
 def referee_muster(game: Any) -> Any:
     """Put the neutral world on the table: return the ruleset's own game state (stands,
-    figures, companies, brigades) built from ``game.world``. Stored as ``game.state``.
+    figures, companies, brigades) built from ``game.world``, with the tables of
+    ``game.rules.overlays`` in force. Stored as ``game.state``.
 
     Who: base.
     """

@@ -71,6 +71,7 @@ class Rules:
     pm: pluggy.PluginManager
     options: frozenset[str]
     option_specs: dict[str, OptionSpec]
+    overlays: tuple[Path, ...]  # data house rules (TOML), in order
     tables: dict[str, Any]
     mechanics: dict[str, MechanicSpec]
     implemented: frozenset[str]
@@ -113,8 +114,12 @@ def new_manager() -> pluggy.PluginManager:
 def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[str | Path] = ()) -> Rules:
     """The one factory: ``name`` is a ruleset or a house rule (then its base comes first),
     ``options`` are switched on by name (``no-NAME`` switches off one that is on by default),
-    ``house_rules`` are files layered on top in order."""
-    modules = _stack(name) + [load_file(p) for p in house_rules]
+    ``house_rules`` are files layered on top in order: ``.py`` plugins, ``.toml`` data overlays."""
+    overlays = tuple(Path(p) for p in house_rules if str(p).endswith(".toml"))
+    for overlay in overlays:
+        if not overlay.is_file():
+            raise InvalidInput([Problem("no such file; --house-rule takes a .py or .toml file", source=str(overlay))], "house rule")
+    modules = _stack(name) + [load_file(p) for p in house_rules if not str(p).endswith(".toml")]
     pm = new_manager()
     for module in modules:
         pm.register(module, name=getattr(module, "PLUGIN_NAME", module.__name__))
@@ -131,14 +136,14 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     if unknown:
         raise InvalidInput([Problem(str(UnknownName("option", u, specs)).removeprefix("unknown option "), path=f"--option {u}") for u in unknown], f"options for {name}")
     tables: dict[str, Any] = {}
-    for layer in _in_registration_order(pm, "referee_tables", tables=tables):
+    for layer in _in_registration_order(pm, "referee_tables", tables=tables, overlays=overlays):
         tables.update(layer or {})
     mechanics: dict[str, MechanicSpec] = {}
-    for group in _in_registration_order(pm, "referee_mechanics", tables=tables):
+    for group in _in_registration_order(pm, "referee_mechanics", tables=tables, overlays=overlays):
         mechanics.update({m.name: m for m in group or ()})
     implemented = _implemented(pm)
     stack_name = "+".join([name, *(Path(p).stem for p in house_rules)])
-    return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, tables, mechanics, implemented)
+    return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, overlays, tables, mechanics, implemented)
 
 
 def _implemented(pm: pluggy.PluginManager) -> frozenset[str]:

@@ -16,7 +16,7 @@ from referee.core.rules import RulesetInfo
 from . import charge, fire, lookup, maneuver
 from .mechanics import mechanic_specs
 from .muster import muster, sync
-from .tables import display_tables, load_tables
+from .tables import display_tables, load_tables, load_with_overlays
 
 PLUGIN_NAME = "rff"
 PHASES = (("maneuver", maneuver.phase), ("fire", fire.phase), ("charge", charge.phase))
@@ -37,23 +37,23 @@ def referee_options() -> list[Any]:
 
 
 @hookimpl
-def referee_tables() -> dict[str, Any]:
-    return display_tables(load_tables())
+def referee_tables(overlays: tuple[Any, ...]) -> dict[str, Any]:
+    return display_tables(load_with_overlays(*overlays))
 
 
 @hookimpl
-def referee_mechanics() -> list[Any]:
-    return mechanic_specs(load_tables())
+def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
+    return mechanic_specs(load_with_overlays(*overlays))
 
 
 @hookimpl
 def referee_muster(game: Any) -> Any:
-    return muster(game, load_tables())
+    return muster(game, load_with_overlays(*game.rules.overlays))
 
 
 @hookimpl
-def referee_turn_minutes() -> int:
-    return lookup.scale(load_tables()).minutes_per_turn
+def referee_turn_minutes(game: Any) -> int:
+    return lookup.scale(game.state.tables).minutes_per_turn
 
 
 @hookimpl

@@ -678,8 +678,11 @@ def load_tables() -> RffTables:
     return build_tables(load_ruleset(RULESET, SCHEMA))
 
 
+@cache
 def load_with_overlays(*overlays: str | Path) -> RffTables:
-    """The tables with house-rule data overlays applied in order (not cached)."""
+    """The tables with house-rule data overlays applied in order (read once per stack)."""
+    if not overlays:
+        return load_tables()
     files = load_ruleset(RULESET, SCHEMA)
     for overlay in overlays:
         files = apply_overlay(files, overlay, SCHEMA)
