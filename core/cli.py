@@ -8,14 +8,16 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+import pluggy
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
 from . import compare as comparing
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import EventLog, jsonable, narrate
-from .files import write_atomic
+from .files import check_folder, write_atomic
 from .game import Game, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
@@ -36,6 +38,8 @@ class Referee(click.Group):
             return super().invoke(ctx)
         except RefereeError as error:
             raise UserError(str(error)) from None
+        except pluggy.PluginValidationError as error:  # a house rule naming no hook, or a wrong argument
+            raise UserError(f"house rule: {error}") from None
 
 
 def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -105,6 +109,8 @@ def run_cmd(scenario: str, ruleset: str, options: tuple[str, ...], house_rules: 
     """Play one refereed game of SCENARIO (a bundled name or a .toml path), narrating every roll."""
     world = load_scenario(find_scenario(scenario))
     rules = build_rules(ruleset, options, house_rules)
+    if log_path:
+        check_folder(log_path)  # before the game, not after it
     narrating = not (quiet or as_json)
     log = EventLog(enabled=True, stream=sys.stdout if narrating else None)
     outcome = play(Game.new(rules, world, seed, log))
@@ -136,6 +142,8 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     for name in names:
         rules = build_rules(name, options, house_rules)  # fail fast on a bad name or option
         stacks.append((rules, comparing.Stack(name, tuple(options), tuple(house_rules))))
+    if out_path:
+        check_folder(out_path)  # before the replications, not after them
     workers = workers or comparing.default_workers()
     report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "rulesets": {}}
     interrupted = False
@@ -222,7 +230,7 @@ def resolve_cmd(ruleset: str, mechanic: str | None, pairs: tuple[str, ...], seed
         res = spec.sample(seed, inputs)
         if as_json:
             return emit_json(res.as_json())
-        out.print(narrate({"kind": "resolution", **res.as_json()}).strip())
+        out.print(narrate({"kind": "resolution", **res.as_json()}).strip(), markup=False)  # "[rff ref]" is a citation
         return None
     outcomes = spec.exact(inputs)
     data = {
@@ -269,10 +277,10 @@ def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_
         return emit_json({name: {"title": t.title, "ref": t.ref, "columns": list(t.columns), "rows": [list(r) for r in t.rows], "notes": list(t.notes)}
                           for name, t in chosen.items()})
     for name, t in chosen.items():
-        grid = RichTable(*t.columns, title=f"{t.title} [{name}]", caption=t.ref)
+        grid = RichTable(*map(escape, t.columns), title=escape(f"{t.title} [{name}]"), caption=escape(t.ref))
         for r in t.rows:
-            grid.add_row(*r)
+            grid.add_row(*map(escape, r))
         out.print(grid)
         for note in t.notes:
-            out.print(f"  [dim]{note}[/dim]")
+            out.print(f"  [dim]{escape(note)}[/dim]")
     return None

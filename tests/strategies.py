@@ -165,3 +165,20 @@ def band_rows(draw: st.DrawFn) -> list[dict[str, Any]]:
             row["max"] = cuts[i] - 1
         rows.append(row)
     return draw(st.permutations(rows))
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+@st.composite
+def share_counts(draw: st.DrawFn, max_n: int = 100_000) -> tuple[int, int]:
+    """``(successes, n)`` with ``0 <= successes <= n`` and ``n >= 1``: a win count out of a run."""
+    n = draw(st.integers(min_value=1, max_value=max_n))
+    return draw(st.integers(min_value=0, max_value=n)), n
+
+
+loss_samples = st.lists(st.integers(min_value=0, max_value=1_000_000), min_size=1, max_size=50)
+"""Men (or guns, or minutes) lost in a run of replications: whole numbers, at least one."""
+
+percents = st.floats(min_value=0, max_value=100, allow_nan=False)
+"""A percentile's q, 0-100."""

@@ -1,0 +1,207 @@
+"""The hooks: every hookspec documented, every plugin hook implementation fits a hookspec, and a
+house rule in a local file can add a modifier or replace a resolution in a real game."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import pkgutil
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import referee.plugins
+from referee.core import hookspecs
+from referee.core.events import EventLog
+from referee.core.game import Game, play
+from referee.core.plugins import build_rules, installed, new_manager
+from referee.core.scenario import find_scenario, load_scenario
+
+SPECS = {
+    name: fn for name, fn in vars(hookspecs).items() if inspect.isfunction(fn) and hasattr(fn, "referee_spec")
+}
+WHEN = re.compile(r"\b(called|after|before|once|each|every|whenever)\b", re.I)
+
+
+def section_comment(name: str) -> str:
+    """The comment lines under the ``# ---- section`` header that ``name`` is grouped under."""
+    lines = inspect.getsource(hookspecs).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"def {name}("))
+    header = max(i for i in range(at) if lines[i].startswith("# ----"))
+    comment = []
+    for line in lines[header:at]:
+        if not line.startswith("#"):
+            break
+        comment.append(line.lstrip("# -"))
+    return " ".join(comment)
+
+
+def test_there_are_hookspecs() -> None:
+    assert {"referee_ruleset", "referee_muster", "referee_turn", "referee_step", "referee_end_turn",
+            "referee_modifiers", "referee_resolved", "referee_intents"} <= SPECS.keys()
+    # what the module declares is what a plugin manager knows
+    pm = new_manager()
+    known = {name for name in dir(pm.hook) if name.startswith("referee_")}
+    assert known == set(SPECS)
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_hookspec_is_documented(name: str) -> None:
+    doc = inspect.getdoc(SPECS[name]) or ""
+    assert name.startswith("referee_")
+    assert len(doc) > 40, f"{name} has no real docstring"
+    assert "Who:" in doc, f"{name}: the docstring must say who may implement it ('Who: ...')"
+    assert WHEN.search(doc + " " + section_comment(name)), f"{name}: neither its docstring nor its section says when it is called"
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_hookspec_takes_no_defaults(name: str) -> None:
+    for param in inspect.signature(SPECS[name]).parameters.values():
+        assert param.default is inspect.Parameter.empty, f"{name}({param.name}=...): pluggy never passes defaults"
+
+
+def plugin_hookimpls() -> list[tuple[str, str, Any]]:
+    """Every function marked ``@hookimpl`` anywhere under ``referee.plugins``, registered or not."""
+    found = []
+    for info in pkgutil.walk_packages(referee.plugins.__path__, "referee.plugins."):
+        module = importlib.import_module(info.name)
+        for name, fn in vars(module).items():
+            if inspect.isfunction(fn) and hasattr(fn, "referee_impl") and fn.__module__ == module.__name__:
+                found.append((module.__name__, name, fn))
+    return found
+
+
+def test_plugins_have_hookimpls() -> None:
+    assert {name for _, name, _ in plugin_hookimpls()} >= {"referee_ruleset", "referee_step"}
+
+
+@pytest.mark.parametrize(("module", "name", "fn"), plugin_hookimpls(), ids=lambda v: v if isinstance(v, str) else "")
+def test_plugin_hookimpl_fits_a_hookspec(module: str, name: str, fn: Any) -> None:
+    assert name in SPECS, f"{module}.{name} implements no hookspec"
+    params = inspect.signature(fn).parameters
+    assert set(params) <= set(inspect.signature(SPECS[name]).parameters), f"{module}.{name} takes arguments the hookspec does not give"
+    assert all(p.default is inspect.Parameter.empty for p in params.values()), f"{module}.{name} has a default argument"
+
+
+@pytest.mark.parametrize("ruleset", sorted(installed()))
+def test_every_installed_ruleset_builds(ruleset: str) -> None:
+    rules = build_rules(ruleset)  # registers every layer and runs pluggy's check_pending
+    assert rules.info.scale.minutes_per_turn > 0
+    hooks = rules.hooks_by_plugin()
+    assert all(h in SPECS for names in hooks.values() for h in names)
+    assert any("referee_step" in names for names in hooks.values())
+    # and with every option switched on at once
+    assert build_rules(ruleset, sorted(rules.option_specs)).options == frozenset(rules.option_specs)
+
+
+# ----------------------------------------------------------------------------- house rules in a file
+
+RAIN = '''\
+"""House rule: rain. Wet powder: -1 on every musketry roll."""
+from referee.core.events import Modifier
+from referee.core.hookspecs import hookimpl
+
+
+@hookimpl
+def referee_modifiers(mechanic, situation):
+    if mechanic == "musketry":
+        return [Modifier("rain (house rule)", -1, ref="house rule: rain")]
+    return []
+'''
+
+BLANKS = '''\
+"""House rule: blank cartridges. Every musketry roll does nothing at all."""
+from attrs import evolve
+
+from referee.core.hookspecs import hookimpl
+
+QUIET = {"effect": "desultory", "stands_lost": 0, "disordered": False, "charge": "home",
+         "massed_target_effect": None, "low_on_ammo": False, "fallen_leader_check": False}
+
+
+@hookimpl
+def referee_resolved(mechanic, resolution):
+    if mechanic != "musketry":
+        return None
+    return evolve(resolution, result="Blanks (house rule)", values={**resolution.values, **QUIET})
+'''
+
+
+def game_log(tmp_path: Path, house_rule: str | None, seed: int = 7) -> tuple[Any, list[dict[str, Any]]]:
+    house_rules = ()
+    if house_rule is not None:
+        path = tmp_path / "house.py"
+        path.write_text(house_rule)
+        house_rules = (str(path),)
+    log = EventLog(enabled=True)
+    outcome = play(Game.new(build_rules("rff", (), house_rules), load_scenario(find_scenario("drill-musketry")), seed, log))
+    return outcome, log.events
+
+
+def musketry(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in events if e["kind"] == "resolution" and e["mechanic"] == "musketry"]
+
+
+def test_house_rule_adds_a_cited_modifier(tmp_path: Path) -> None:
+    _, plain = game_log(tmp_path, None)
+    _, events = game_log(tmp_path, RAIN)
+    assert musketry(plain) and not any(m["name"] == "rain (house rule)" for e in musketry(plain) for m in e["modifiers"])
+    shots = musketry(events)
+    assert shots
+    for shot in shots:
+        rain = [m for m in shot["modifiers"] if m["name"] == "rain (house rule)"]
+        assert rain == [{"name": "rain (house rule)", "value": -1, "on": "die", "ref": "house rule: rain"}]
+        die_mods = sum(m["value"] for m in shot["modifiers"] if m["on"] == "die" and isinstance(m["value"], int))
+        assert shot["total"] == sum(shot["dice"]) + die_mods  # counted in the total, not only shown
+    # only musketry: the maneuver checks are not touched
+    assert not any(m["name"] == "rain (house rule)" for e in events if e["kind"] == "resolution" and e["mechanic"] != "musketry"
+                   for m in e["modifiers"])
+
+
+def test_house_rule_modifier_is_narrated(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from referee.core.cli import main
+
+    path = tmp_path / "rain.py"
+    path.write_text(RAIN)
+    result = CliRunner().invoke(main, ["run", "drill-musketry", "--rules", "rff", "--seed", "7", "--house-rule", str(path)])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"\[rff .*Musketry.*\] dice \d+ .*-1 rain \(house rule\)", result.stdout), result.stdout
+
+
+def test_house_rule_replaces_a_resolution(tmp_path: Path) -> None:
+    plain_outcome, plain = game_log(tmp_path, None)
+    outcome, events = game_log(tmp_path, BLANKS)
+    assert any(e["values"]["stands_lost"] for e in musketry(plain)), "seed 7 should hit somebody without the house rule"
+    assert sum(plain_outcome.men_lost.values()) > 0
+    shots = musketry(events)
+    assert shots and all(e["result"] == "Blanks (house rule)" for e in shots)
+    assert not any(e["kind"] == "loss" for e in events)
+    # the replacement is what the game applied, not only what it logged
+    assert outcome.men_lost == {"union": 0, "confederate": 0}
+
+
+# ----------------------------------------------------------------------------- tracing
+
+
+def run_quietly(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "from referee.core.cli import main; main()", "run", "drill-musketry", "--rules", "rff", "--quiet"],
+        env=env, capture_output=True, text=True, check=True,
+    )
+
+
+def test_trace_hooks_prints_hook_calls() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REFEREE_TRACE_HOOKS"}
+    traced = run_quietly({**env, "REFEREE_TRACE_HOOKS": "1"})
+    assert "referee_turn [hook]" in traced.stderr
+    assert "referee_step [hook]" in traced.stderr
+    assert "draw" in traced.stdout or "union" in traced.stdout or "confederate" in traced.stdout
+    untraced = run_quietly(env)
+    assert "referee_turn" not in untraced.stderr
