@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +41,9 @@ class Referee(click.Group):
             raise UserError(str(error)) from None
         except pluggy.PluginValidationError as error:  # a house rule naming no hook, or a wrong argument
             raise UserError(f"house rule: {error}") from None
+        except BrokenPipeError:  # the reader went away (referee run ... | head): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
 
 
 def json_option(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -63,6 +63,6 @@ def did_you_mean(name: str, choices: Sequence[str]) -> str:
     """A hint naming the closest valid choices, and all of them when there are few."""
     close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    if len(choices) <= 12:
+    if len(choices) <= 24:
         hint += f" (valid: {', '.join(choices)})"
     return hint

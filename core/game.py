@@ -13,7 +13,7 @@ from typing import Any
 from attrs import define, evolve, field, frozen
 
 from .chance import SampledRoller
-from .errors import InvalidInput, Problem, RefereeError, UnknownName
+from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plugins import Rules, call
@@ -120,7 +120,7 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
     mine = [o.split(":", 1)[1] for o in scenario.options if o.split(":", 1)[0] == rules.info.name]
     unknown = [o for o in mine if o not in rules.option_specs]
     if unknown:
-        raise InvalidInput([Problem(str(UnknownName("option", o, rules.option_specs)).removeprefix("unknown option "),
+        raise InvalidInput([Problem(f"unknown option {o!r} for {rules.info.name}{did_you_mean(o, sorted(rules.option_specs))}",
                                     path="scenario.options", source=scenario.source) for o in unknown], f"scenario {scenario.id}")
     return rules.options | frozenset(mine)
 

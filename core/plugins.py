@@ -23,7 +23,7 @@ import pluggy
 from attrs import define
 
 from . import doctrine, hookspecs
-from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName
+from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName, did_you_mean
 from .mechanics import MechanicSpec
 from .rules import OptionSpec, RulesetInfo
 
@@ -134,7 +134,7 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     wanted = (on | {o.name for o in specs.values() if o.default}) - off
     unknown = sorted(on - specs.keys())
     if unknown:
-        raise InvalidInput([Problem(str(UnknownName("option", u, specs)).removeprefix("unknown option "), path=f"--option {u}") for u in unknown], f"options for {name}")
+        raise InvalidInput([Problem(f"unknown option{did_you_mean(u, sorted(specs))}", path=f"--option {u}") for u in unknown], f"options for {name}")
     tables: dict[str, Any] = {}
     for layer in _in_registration_order(pm, "referee_tables", tables=tables, overlays=overlays):
         tables.update(layer or {})

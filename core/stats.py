@@ -16,7 +16,9 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     denom = 1 + Z95 * Z95 / n
     centre = (p + Z95 * Z95 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lower = 0.0 if successes == 0 else max(0.0, centre - half)
+    upper = 1.0 if successes == n else min(1.0, centre + half)
+    return (lower, upper)
 
 
 def percentile(values: Sequence[float], q: float) -> float:
