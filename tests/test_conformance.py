@@ -4,6 +4,8 @@ after every step: men conserved, nothing negative, steps in the declared order, 
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl
@@ -57,3 +59,18 @@ def test_plays_to_the_end_with_invariants(ruleset: str, scenario_id: str, seed: 
             names = [n for t, s, n in checker.steps if t == turn and s == side]
             if order:
                 assert [order.index(n) for n in names] == sorted(order.index(n) for n in names)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_seed_and_options_play_to_the_end(data: st.DataObject) -> None:
+    """Property: whatever the seed and the optional rules switched on, every ruleset plays every
+    bundled scenario to a decision with the invariants intact."""
+    ruleset = data.draw(st.sampled_from(RULESETS), label="ruleset")
+    names = sorted(build_rules(ruleset).option_specs)
+    options = data.draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names)), label="options")
+    rules = build_rules(ruleset, options)
+    rules.register(Invariants(), name="invariants")
+    scenario = load_scenario(find_scenario(data.draw(st.sampled_from(SCENARIOS), label="scenario")))
+    outcome = play(Game.new(rules, scenario, data.draw(st.integers(0, 2**32), label="seed")))
+    assert outcome.winner in (*scenario.sides, None)
