@@ -97,7 +97,7 @@ class Game:
     def settle(self, mechanic: str, situation: Any, resolution: Resolution, rulings: tuple[str, ...] = (),
                **about: Any) -> Resolution:
         """Add the procedure's rulings to a resolution, let house rules replace it, log it."""
-        if rulings:
+        if rulings and (self.log.enabled or self.rules.implements("referee_resolved")):  # else unseen
             resolution = evolve(resolution, rulings=tuple(dict.fromkeys(resolution.rulings + rulings)))
         if self.rules.implements("referee_resolved"):
             replaced = call(self.rules.pm, "referee_resolved", game=self, mechanic=mechanic,

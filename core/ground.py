@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from .world import Feature, Point, Scenario
 
 CELL = 25.0  # yards
+MEMO_LIMIT = 200_000  # answers kept per scenario before the memo starts again
 OPEN = "fields"
 
 Segment = tuple[float, float, float, float]
@@ -31,6 +32,7 @@ class Ground:
             self._paint(area.polygon, area.kind, area.height)
         self.segments: dict[str, list[Segment]] = {}
         self._near: dict[tuple[str, int, int, float], bool] = {}
+        self._between: dict[tuple[object, ...], tuple[float, ...]] = {}
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
 
@@ -59,6 +61,10 @@ class Ground:
     def height_at(self, x: float, y: float) -> float:
         return self.heights[self._code(x, y)]
 
+    def has(self, kind: str) -> bool:
+        """Is there any ground of this kind (area or line) in the scenario?"""
+        return kind in self.kinds or kind in self.segments
+
     def kinds_along(self, ax: float, ay: float, bx: float, by: float) -> set[str]:
         """Every area kind a straight move from a to b passes over (sampled every cell)."""
         steps = max(1, int(math.hypot(bx - ax, by - ay) // CELL))
@@ -66,6 +72,17 @@ class Ground:
             return {OPEN}
         codes = {self._code(ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps) for i in range(steps + 1)}
         return {self.kinds[c] for c in codes}
+
+    def heights_of(self, kinds: tuple[str, ...], ax: float, ay: float, bx: float, by: float, skip: float) -> tuple[float, ...]:
+        """Heights of the cells of these kinds between a and b (to the nearest 5 yards),
+        leaving out ``skip`` yards at each end; kept like :meth:`near`."""
+        key = (kinds, 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5), skip)
+        hit = self._between.get(key)
+        if hit is None:
+            if len(self._between) > MEMO_LIMIT:
+                self._between.clear()
+            hit = self._between[key] = tuple(h for k, h in self.samples(*key[1:5], skip) if k in kinds)
+        return hit
 
     def samples(self, ax: float, ay: float, bx: float, by: float, skip: float = 0.0) -> list[tuple[str, float]]:
         """(kind, height) every cell along a to b, leaving out ``skip`` yards at each end."""
@@ -85,14 +102,16 @@ class Ground:
         return any(_intersects(ax, ay, bx, by, s) for s in self.segments.get(kind, ()))
 
     def near(self, kind: str, x: float, y: float, within: float) -> bool:
-        """Is the point within ``within`` yards of a line of this kind? (Answers are kept per
-        yard of position, so a unit standing still costs one look-up.)"""
+        """Is the point (to the nearest yard) within ``within`` yards of a line of this kind?
+
+        Answers are kept, so a unit standing still costs one look-up; they are computed from
+        the rounded point itself, so they never depend on which game asked first."""
         key = (kind, round(x), round(y), within)
         hit = self._near.get(key)
         if hit is None:
-            if len(self._near) > 200_000:  # bound the memory of a long comparison
+            if len(self._near) > MEMO_LIMIT:  # bound the memory of a long comparison
                 self._near.clear()
-            hit = self._near[key] = any(_point_segment(x, y, s) <= within for s in self.segments.get(kind, ()))
+            hit = self._near[key] = any(_point_segment(key[1], key[2], s) <= within for s in self.segments.get(kind, ()))
         return hit
 
     def nearest_point(self, kind: str, x: float, y: float) -> Point | None:

@@ -120,8 +120,7 @@ SIGHT_SKIP = 50.0  # yards at each end: a unit sees out of the woods it stands i
 def sight(game: Any, firer: Piece, target: Piece) -> str:
     """"clear", "blocked", or "plunging": guns on higher ground firing over lower woods
     (optional rule, plunging fire through wooded high ground)."""
-    between = game.ground.samples(firer.x, firer.y, target.x, target.y, SIGHT_SKIP)
-    blocking = [h for kind, h in between if kind in BLOCKING]
+    blocking = game.ground.heights_of(BLOCKING, firer.x, firer.y, target.x, target.y, SIGHT_SKIP)
     if not blocking:
         return "clear"
     if firer.guns and game.option("plunging-fire"):

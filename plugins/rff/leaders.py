@@ -87,7 +87,7 @@ def radius(game: Any, state: RffState, leader: LeaderState, piece: Piece) -> flo
         return lookup.command_radius(t, "twilight")
     short = (
         leader.attached is not None or leader.status == "dismounted" or game.scenario.light.weather == "fog"
-        or "dense-woods" in game.ground.kinds_along(leader.x, leader.y, piece.x, piece.y)
+        or (game.ground.has("dense-woods") and "dense-woods" in game.ground.kinds_along(leader.x, leader.y, piece.x, piece.y))
     )
     return lookup.command_radius(t, "short" if short else "clear")
 

@@ -207,15 +207,17 @@ def twilight_full_cover_inches(t: RffTables) -> float:
 
 
 @cache
-def effectiveness_thresholds(t: RffTables, grade_: str) -> tuple[Fraction, Fraction]:
+def effectiveness_thresholds(t: RffTables, grade_: str) -> tuple[float, float]:
+    """Shares of stands lost at which a regiment of this grade is worn, and spent."""
     row = t.procedures["effectiveness"][grade_]
-    return Fraction(str(row["worn"])), Fraction(str(row["spent"]))
+    return float(Fraction(str(row["worn"]))), float(Fraction(str(row["spent"])))
 
 
 @cache
-def brigade_loss_thresholds(t: RffTables) -> tuple[Fraction, Fraction]:
+def brigade_loss_thresholds(t: RffTables) -> tuple[float, float]:
+    """Shares of a brigade's stands lost for heavy casualties, and greater losses."""
     row = t.procedures["brigade_losses"]
-    return Fraction(str(row["heavy"])), Fraction(str(row["greater"]))
+    return float(Fraction(str(row["heavy"]))), float(Fraction(str(row["greater"])))
 
 
 def skirmisher_limits(t: RffTables) -> tuple[int, int, int, Fraction]:
