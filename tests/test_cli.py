@@ -391,13 +391,6 @@ def test_seed_xor_exact(extra: tuple[str, ...]) -> None:
     user_error(referee("resolve", "rff", "musketry", "--set", "fire_points=9", *extra), "exactly one of --seed", "--exact")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/plugins.py build_rules (the unknown-option Problem) strips 'unknown option ' from the "
-    "UnknownName message, and core/errors.py did_you_mean lists the valid names only when there are at "
-    "most 12 (rff has 13 options), so `--option nope` says only \"--option nope: 'nope'\": neither that it "
-    "is unknown nor what is valid. Remove this marker when fixed.",
-)
 def test_unknown_option_says_what_is_valid() -> None:
     user_error(referee("run", "drill-musketry", "--rules", "rff", "--option", "nope"), "nope", "unknown", "skirmishers")
 
