@@ -195,7 +195,7 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
         table.add_row(label, *[cell(r) for r in report["rulesets"].values()], *([history] if hist else []))
 
     for key in (*sides, "draw"):
-        row(f"{key} wins", lambda r, k=key: f"{r['win'][k]['share']:.1%} [{r['win'][k]['ci95'][0]:.1%}-{r['win'][k]['ci95'][1]:.1%}]",
+        row("draws" if key == "draw" else f"{key} wins", lambda r, k=key: f"{r['win'][k]['share']:.1%} [{r['win'][k]['ci95'][0]:.1%}-{r['win'][k]['ci95'][1]:.1%}]",
             "yes" if hist and hist["winner"] == key else "")
     for side in sides:
         row(f"{side} men lost (p10/p50/p90)",

@@ -48,9 +48,10 @@ def load_file(path: str | Path) -> ModuleType:
     """A house rule from a single Python file."""
     path = Path(path)
     if not path.is_file():
-        raise InvalidInput([Problem("no such file; --house-rule takes a path to a .py file", source=str(path))], "house rule")
+        raise InvalidInput([Problem("no such file; --house-rule takes a .py plugin or a .toml overlay", source=str(path))], "house rule")
     spec = importlib.util.spec_from_file_location(f"referee_house_rule_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
+    if spec is None or spec.loader is None or path.suffix != ".py":
+        raise InvalidInput([Problem("a house rule is a .py plugin or a .toml table overlay", source=str(path))], "house rule")
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
@@ -128,6 +129,9 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     if info is None:
         raise RefereeError(f"{name!r} has no base ruleset (no plugin implements referee_ruleset)")
     layers = tuple(call(pm, "referee_house_rule"))
+    misfits = [lay for lay in layers if lay.base is not None and lay.base != info.name]
+    if misfits:
+        raise InvalidInput([Problem(f"house rule {lay.name!r} goes on {lay.base!r}, not on {info.name!r}") for lay in misfits], "rule stack")
     specs = {o.name: o for group in call(pm, "referee_options") for o in group}
     off = {o.removeprefix("no-") for o in options if o.startswith("no-") and o.removeprefix("no-") in specs}
     on = {o for o in options if o.removeprefix("no-") not in off}

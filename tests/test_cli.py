@@ -441,7 +441,7 @@ def test_scenario_with_a_unit_off_the_map(tmp_path: Path) -> None:
 
 def test_house_rule_file_missing(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.py"
-    user_error(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", str(missing)), str(missing), "no such file", ".py file")
+    user_error(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", str(missing)), str(missing), "no such file", ".py plugin")
 
 
 def test_house_rule_with_a_syntax_error(tmp_path: Path) -> None:

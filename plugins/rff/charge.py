@@ -68,8 +68,7 @@ def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool
         mods.append(lookup.modifier(t, "charge", "attached-leader"))
     if me.formation == "extended-line":
         mods.append(lookup.modifier(t, "charge", "extended-line"))
-    if (me.status == "broken" or me.formation == "march-column" or me.limbered
-            or geo.outflanked(state, me, geo.yards(state, lookup.close_range(t))) and not attacking):
+    if me.status == "broken" or me.formation == "march-column" or me.limbered or _outflanked(state, me, foe, attacking):
         mods.append(lookup.modifier(t, "charge", "outflanked"))
     if not attacking:
         cover = geo.cover(game, me)
@@ -88,11 +87,21 @@ def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool
     return mods
 
 
+def _outflanked(state: RffState, me: Piece, foe: Piece, attacking: bool) -> bool:
+    """RFF-P18: a defender charged in its flank or rear, or either side with another fit enemy
+    on its flank within close range."""
+    if not attacking and geo.on_flank(me, foe):
+        return True
+    close = geo.yards(state, lookup.close_range(state.tables))
+    return any(e is not foe and e.parent is None and e.status != "broken" and geo.gap(me, e) <= close and geo.on_flank(me, e)
+               for e in state.enemies_of(me.side))
+
+
 def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: str, values: dict[str, Any]) -> None:
     """The results of one charge combat, as the Charge Table words them."""
     by_cavalry = lambda winner: winner.arm == "cavalry" and winner.unit.mounted  # noqa: E731
-    outflanked_d = geo.outflanked(state, defender, geo.yards(state, lookup.close_range(state.tables)))
-    outflanked_a = geo.outflanked(state, attacker, geo.yards(state, lookup.close_range(state.tables)))
+    outflanked_d = _outflanked(state, defender, attacker, attacking=False)
+    outflanked_a = _outflanked(state, attacker, defender, attacking=True)
     place = (defender.x, defender.y)
     a_lost, d_lost = int(values.get("attacker_stands_lost", 0)), int(values.get("defender_stands_lost", 0))
     if effect == "swept-from-the-field":

@@ -182,7 +182,7 @@ def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed
     if target.guns:
         maneuver.lose_stands(game, state, target, int(values.get("gun_stands_wrecked", 0)), values["effect"])
         target.damaged += int(values.get("gun_stands_damaged", 0))
-        if values.get("gun_stands_silenced", 0) and target.alive:
+        if (values.get("gun_stands_silenced", 0) or values.get("silence_remaining_guns")) and target.alive:
             target.silenced = True
     else:
         maneuver.lose_stands(game, state, target, int(values.get("stands_lost", 0)), values["effect"])

@@ -14,8 +14,8 @@ TWILIGHT_TURNS = 4  # optional rule: up to four 15-minute twilight turns after s
 
 def replace_and_place(game: Any, state: RffState, side: str) -> None:
     """Maneuver phase step 1: bring back leaders whose time out is over, replace the fallen by
-    provisional commanders (RFF-P13), attach a leader to a piece about to charge, and move the
-    others to the middle of their command."""
+    provisional commanders (RFF-P13), and move leaders who are not attached to the middle of
+    their command (RFF-P22)."""
     for leader in [ld for ld in state.leaders.values() if ld.side == side]:
         if leader.status in ("out", "dismounted"):
             leader.out_turns -= 1

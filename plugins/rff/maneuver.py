@@ -53,7 +53,7 @@ def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
 
 
 def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
-    status = "good-order" if piece.status == "good" and not piece.silenced else "disordered"
+    status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
     mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
     res = mechanics.maneuver(game.roller, state.tables, status, tuple(mods))
     res = game.settle("maneuver", piece, res, rulings=_cited(state, mods), unit=piece.id)
