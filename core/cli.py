@@ -234,7 +234,7 @@ def resolve_cmd(ruleset: str, mechanic: str | None, pairs: tuple[str, ...], seed
         res = spec.sample(seed, inputs)
         if as_json:
             return emit_json(res.as_json())
-        out.print(narrate({"kind": "resolution", **res.as_json()}).strip(), markup=False)  # "[rff ref]" is a citation
+        out.print(narrate({"kind": "resolution", **res.as_json()}).strip(), markup=False)  # a "[ruleset ref]" citation, not markup
         return None
     outcomes = spec.exact(inputs)
     data = {
