@@ -56,20 +56,23 @@ class DefaultDoctrine:
         }
 
     def intent(self, world: World, unit: UnitState, enemies: list[UnitState], memory: dict[str, int]) -> Intent:
-        intent = self.decide(world, unit, enemies, memory)
-        if intent.action in ("advance", "hold") and intent.formation == "line" and unit.spec.arm == "infantry" and unit.men >= SCREEN_MEN:
-            near = min((distance(unit.x, unit.y, e.x, e.y) for e in enemies), default=float("inf"))
-            if near <= SCREEN_YARDS:
-                return evolve(intent, skirmishers=True)
+        nearest, gap = None, float("inf")
+        for e in enemies:
+            d = distance(unit.x, unit.y, e.x, e.y)
+            if d < gap:
+                nearest, gap = e, d
+        intent = self.decide(world, unit, nearest, gap, memory)
+        if (gap <= SCREEN_YARDS and intent.action in ("advance", "hold") and intent.formation == "line"
+                and unit.spec.arm == "infantry" and unit.men >= SCREEN_MEN):
+            return evolve(intent, skirmishers=True)
         return intent
 
-    def decide(self, world: World, unit: UnitState, enemies: list[UnitState], memory: dict[str, int]) -> Intent:
+    def decide(self, world: World, unit: UnitState, nearest: UnitState | None, gap: float, memory: dict[str, int]) -> Intent:
+        """The intent from the unit's order, given its nearest fit enemy and how far it is."""
         order = _order_for(world, unit)
-        kind = _released_kind(world, unit, order, enemies)
+        kind = _released_kind(world, unit.side, order, gap)
         if unit.status in ("broken", "routed"):
             return Intent("rally", order=kind)
-        nearest = min(enemies, key=lambda e: distance(unit.x, unit.y, e.x, e.y), default=None)
-        gap = distance(unit.x, unit.y, nearest.x, nearest.y) if nearest else float("inf")
         target = nearest.id if nearest else None
         artillery = unit.spec.arm == "artillery"
         if kind == "withdraw":
@@ -113,17 +116,18 @@ def _orders_by_unit(scenario: Scenario) -> dict[str, Order]:
     return _by_unit[scenario]
 
 
-def _released_kind(world: World, unit: UnitState, order: Order | None, enemies: list[UnitState]) -> str:
+def _released_kind(world: World, side: str, order: Order | None, nearest_enemy: float) -> str:
+    """The order in force: a reserve is released by its time or by an enemy coming close."""
     if order is None:
         return "defend"
     if order.kind != "reserve":
         return order.kind
     released = order.from_minute is not None and world.minute >= order.from_minute
     if order.when_enemy_within is not None:
-        released |= any(distance(unit.x, unit.y, e.x, e.y) <= order.when_enemy_within for e in enemies)
+        released |= nearest_enemy <= order.when_enemy_within
     if not released:
         return "reserve"
-    return "attack" if order.objective and world.held.get(order.objective) != unit.side else "defend"
+    return "attack" if order.objective and world.held.get(order.objective) != side else "defend"
 
 
 def _objective_point(world: World, order: Order | None) -> Point | None:

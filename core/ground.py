@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Iterator
+from typing import Any
 
 from .world import Feature, Point, Scenario
 
@@ -32,7 +33,7 @@ class Ground:
             self._paint(area.polygon, area.kind, area.height)
         self.segments: dict[str, list[Segment]] = {}
         self._near: dict[tuple[str, int, int, float], bool] = {}
-        self._between: dict[tuple[object, ...], tuple[float, ...]] = {}
+        self._between: dict[tuple[object, ...], Any] = {}
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
 
@@ -65,13 +66,19 @@ class Ground:
         """Is there any ground of this kind (area or line) in the scenario?"""
         return kind in self.kinds or kind in self.segments
 
-    def kinds_along(self, ax: float, ay: float, bx: float, by: float) -> set[str]:
-        """Every area kind a straight move from a to b passes over (sampled every cell)."""
-        steps = max(1, int(math.hypot(bx - ax, by - ay) // CELL))
+    def kinds_along(self, ax: float, ay: float, bx: float, by: float) -> frozenset[str]:
+        """Every area kind a straight move from a to b passes over (sampled every cell; ends
+        to the nearest 5 yards; kept like :meth:`near`)."""
         if len(self.kinds) == 1:
-            return {OPEN}
-        codes = {self._code(ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps) for i in range(steps + 1)}
-        return {self.kinds[c] for c in codes}
+            return frozenset((OPEN,))
+        key = ("kinds", 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5))
+        hit = self._between.get(key)
+        if hit is None:
+            ax, ay, bx, by = key[1:]
+            steps = max(1, int(math.hypot(bx - ax, by - ay) // CELL))
+            codes = {self._code(ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps) for i in range(steps + 1)}
+            hit = self._remember(key, frozenset(self.kinds[c] for c in codes))
+        return hit
 
     def heights_of(self, kinds: tuple[str, ...], ax: float, ay: float, bx: float, by: float, skip: float) -> tuple[float, ...]:
         """Heights of the cells of these kinds between a and b (to the nearest 5 yards),
@@ -79,9 +86,7 @@ class Ground:
         key = (kinds, 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5), skip)
         hit = self._between.get(key)
         if hit is None:
-            if len(self._between) > MEMO_LIMIT:
-                self._between.clear()
-            hit = self._between[key] = tuple(h for k, h in self.samples(*key[1:5], skip) if k in kinds)
+            hit = self._remember(key, tuple(h for k, h in self.samples(*key[1:5], skip) if k in kinds))
         return hit
 
     def samples(self, ax: float, ay: float, bx: float, by: float, skip: float = 0.0) -> list[tuple[str, float]]:
@@ -98,8 +103,21 @@ class Ground:
         return out
 
     def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
-        """Does the segment a-b cross a line of this kind?"""
-        return any(_intersects(ax, ay, bx, by, s) for s in self.segments.get(kind, ()))
+        """Does the segment a-b (ends to the nearest 5 yards) cross a line of this kind?"""
+        segments = self.segments.get(kind)
+        if not segments:
+            return False
+        key = (kind, 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5))
+        hit = self._between.get(key)
+        if hit is None:
+            hit = self._remember(key, any(_intersects(*key[1:], s) for s in segments))
+        return hit
+
+    def _remember(self, key: tuple[object, ...], value: Any) -> Any:
+        if len(self._between) > MEMO_LIMIT:  # bound the memory of a long comparison
+            self._between.clear()
+        self._between[key] = value
+        return value
 
     def near(self, kind: str, x: float, y: float, within: float) -> bool:
         """Is the point (to the nearest yard) within ``within`` yards of a line of this kind?

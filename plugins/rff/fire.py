@@ -47,15 +47,18 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool) -> Shot | Non
     if not _may_fire(game, piece, defensive):
         return None
     kind = "musketry" if piece.troops else "cannonade"
-    reach = geo.yards(state, lookup.max_range(state.tables, kind, piece.weapon)) + 100.0  # + the widest depths
-    candidates = [e for e in state.enemies_of(piece.side)
-                  if abs(e.x - piece.x) <= reach and abs(e.y - piece.y) <= reach and geo.in_front(piece, e)]
-    charging_me = [e for e in candidates if e.charge_target == piece.id]
+    reach = geo.yards(state, lookup.max_range(state.tables, kind, piece.weapon))
     wanted = game.memory.get("rff.targets", {}).get(piece.unit.id)
-    ordered = charging_me + sorted(candidates, key=lambda e: (e.unit.id != wanted, geo.gap(piece, e)))
+    candidates = []
+    for e in state.enemies_of(piece.side):
+        if abs(e.x - piece.x) <= reach + 100.0 and abs(e.y - piece.y) <= reach + 100.0:  # + the widest depths
+            gap = geo.gap(piece, e)
+            if gap <= reach and (gap == 0.0 or geo.in_front(piece, e)):
+                candidates.append((e.charge_target != piece.id, e.unit.id != wanted, gap, e))
+    candidates.sort(key=lambda c: c[:3])  # anyone charging me, then my commander's target, then the nearest
     cap = leaders.range_cap(game)
-    for target in ordered:
-        rng = geo.inches(state, geo.gap(piece, target))
+    for _, _, gap, target in candidates:
+        rng = geo.inches(state, gap)
         if cap is not None and rng > cap:
             continue
         per_stand = lookup.fire_points(state.tables, kind, piece.weapon, rng)
