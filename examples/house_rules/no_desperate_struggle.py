@@ -16,6 +16,7 @@ from attrs import evolve
 
 from referee.core.events import Resolution
 from referee.core.hookspecs import hookimpl
+from referee.plugins.rff.mechanics import charge_values
 
 PLUGIN_NAME = "no-desperate-struggle"
 
@@ -24,19 +25,9 @@ PLUGIN_NAME = "no-desperate-struggle"
 def referee_resolved(game: Any, mechanic: str, situation: Any, resolution: Resolution) -> Resolution | None:
     if mechanic != "charge" or resolution.values.get("effect") != "desperate-struggle":
         return None  # keep the resolution as it is
-    hard = game.state.tables.charge.effects["hard-pressed"]  # the Charge Table row, from rff's data
-    values = {**resolution.values, "effect": "hard-pressed", "reroll": False, "drops_modifiers": []}
-    for who, side in (("attacker", hard.attacker), ("defender", hard.defender)):
-        values.update({
-            f"{who}_stands_lost": side.losses(0),
-            f"{who}_disordered": side.disordered,
-            f"{who}_loses_stand_if_disordered": side.lose_stand_if_disordered,
-            f"{who}_extra_stand_if_cavalry_or_outflanked": side.extra_stand_if_cavalry_or_outflanked,
-            f"{who}_retreat": side.retreat,
-            f"{who}_carries": side.carries,
-            f"{who}_breakthrough": side.breakthrough,
-            f"{who}_fallen_leader_check": side.fallen_leader_check,
-        })
+    tables = game.state.tables
+    hard = tables.charge.effects["hard-pressed"]  # the Charge Table row, from rff's data
+    values = charge_values(tables, "hard-pressed", 0)  # what that row does at a difference of 0
     return evolve(
         resolution,
         result=hard.effect.name,

@@ -152,19 +152,26 @@ def _charge(roller: Roller, t: RffTables, attacker: Sequence[Modifier], defender
     difference = a + net(attacker) - (d + net(defender))
     band = t.charge.bands.band(difference)
     effect = t.charge.effects[band.result]
-    values: dict[str, Any] = {
-        "effect": effect.effect.id,
-        "reroll": effect.reroll,
-        "drops_modifiers": list(effect.drops_modifiers),
-        **_side("attacker", effect.attacker, -difference),
-        **_side("defender", effect.defender, difference),
-    }
+    values = charge_values(t, effect.effect.id, difference)
     against = tuple(Modifier(f"defender: {m.name}", -m.value, m.ref, m.on) for m in defender)
     return Resolution(
         RULESET, "charge", f"{t.charge.results_ref}, {band.text()}", effect.effect.name,
         inputs=inputs, modifiers=(*attacker, *against), dice=(a, d), total=difference, values=values,
         rulings=_rulings(band.ruling, effect.effect.ruling),
     )
+
+
+def charge_values(t: RffTables, effect_id: str, difference: int) -> dict[str, Any]:
+    """What a Charge Table result does to both sides at this die-result difference (also for
+    house rules that change a result)."""
+    effect = t.charge.effects[effect_id]
+    return {
+        "effect": effect_id,
+        "reroll": effect.reroll,
+        "drops_modifiers": list(effect.drops_modifiers),
+        **_side("attacker", effect.attacker, -difference),
+        **_side("defender", effect.defender, difference),
+    }
 
 
 def _side(who: str, side: ChargeSide, margin: int) -> dict[str, Any]:
