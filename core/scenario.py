@@ -526,9 +526,7 @@ def _check_arm(t: _Table, unit: UnitSpec) -> None:
             add(t.at("gun_type"), f"missing key 'gun_type': artillery needs one of {', '.join(world.GUN_TYPES)}")
         if "weapon" in t.raw:
             add(t.at("weapon"), "artillery fights with its guns; give 'gun_type', not 'weapon'")
-        if unit.mounted:
-            add(t.at("mounted"), "only cavalry or mounted infantry can be mounted")
-        wanted = GUN_FORMATIONS
+        wanted = GUN_FORMATIONS  # mounted = true: horse artillery
     elif unit.arm in ("infantry", "cavalry"):
         if "weapon" not in t.raw:
             add(t.at("weapon"), f"missing key 'weapon': {unit.arm} needs one of {', '.join(world.WEAPONS)}")

@@ -83,7 +83,7 @@ class UnitSpec:
     weapon: str | None = None  # troops
     guns: int = 0  # artillery
     gun_type: str | None = None
-    mounted: bool = False  # cavalry (or mounted infantry)
+    mounted: bool = False  # cavalry, mounted infantry, or (artillery) horse artillery
     entry: int | None = None  # minute it may enter play; None = on the field at the start
 
 

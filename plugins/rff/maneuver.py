@@ -297,8 +297,9 @@ def _guns(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, targ
         if not well:
             return  # tardy: limber is the whole maneuver
     piece.may_fire = False
-    move.advance(game, state, piece, intent.goal, move.rate_yards(game, state, piece, "full", intent.goal))
-    piece.moved = "full"
+    pace = "double" if pace == "double" else "full"  # Double Quick: the well handled move at the double
+    move.advance(game, state, piece, intent.goal, move.rate_yards(game, state, piece, pace, intent.goal))
+    piece.moved = pace
     move.face(piece, intent.goal)
 
 
