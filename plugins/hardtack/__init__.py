@@ -1,0 +1,72 @@
+"""Hardtack: Allan Goodall's American Civil War plug-in for Stargrunt II, as a referee plugin.
+
+Companies of figures under alternate activation, two actions each; a regimental commander may
+activate his whole regimental formation at once. Opposed die types (quality, firepower, range,
+impact, armour) instead of a d10 table. Tables are data in ``rulesets/hardtack``; rulings for
+what the source leaves garbled, silent or missing (its pp.18-42) are in
+``docs/rulings/hardtack.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from referee.core.game import Step
+from referee.core.hookspecs import hookimpl
+from referee.core.rules import RulesetInfo
+
+from . import activation
+from .mechanics import mechanic_specs
+from .muster import muster, sync
+from .tables import display_tables, load_tables, load_with_overlays
+
+PLUGIN_NAME = "hardtack"
+
+
+@hookimpl
+def referee_ruleset() -> RulesetInfo:
+    return RulesetInfo("hardtack", "Hardtack plug-in for Stargrunt II (Allan Goodall, August 2002)",
+                       "hardtack-sg2-plugin.txt; Stargrunt II core (FACTS.md section A)", load_tables().scale)
+
+
+@hookimpl
+def referee_options() -> list[Any]:
+    return list(load_tables().options)
+
+
+@hookimpl
+def referee_tables(overlays: tuple[Any, ...]) -> dict[str, Any]:
+    return display_tables(load_with_overlays(*overlays))
+
+
+@hookimpl
+def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
+    return mechanic_specs(load_with_overlays(*overlays))
+
+
+@hookimpl
+def referee_muster(game: Any) -> Any:
+    return muster(game, load_with_overlays(*game.rules.overlays))
+
+
+@hookimpl
+def referee_turn_minutes(game: Any) -> int:
+    return int(game.state.tables["scale"]["minutes_per_turn"])
+
+
+@hookimpl
+def referee_turn(game: Any) -> Iterator[Step]:
+    return activation.turn(game)
+
+
+@hookimpl
+def referee_step(game: Any, step: Step) -> bool:
+    activation.play_step(game, step)
+    sync(game, game.state)
+    return True
+
+
+@hookimpl
+def referee_end_turn(game: Any) -> None:
+    sync(game, game.state)

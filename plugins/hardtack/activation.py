@@ -1,0 +1,236 @@
+"""The turn: alternate activation of companies, or of a regimental formation under Activate
+Regiment, two actions each (SG2; Hardtack pp.7-11). Rulings HT-T1, HT-T2, HT-T4.
+
+The doctrine's intents (decided once per side per turn, HT-T4) become two legal actions:
+Move, Fire, Reload, Load, Reorganise, Close Assault, Rally.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from referee.core.game import Step
+
+from . import assault, fire, geometry as geo, morale, move
+from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment
+
+COMMAND_YARDS = 60.0  # 6": regimental formation, rally and transfer distance
+ARRIVED_YARDS = 20.0
+
+
+def turn(game: Any) -> Iterator[Step]:
+    state: HardtackState = game.state
+    for c in state.companies.values():
+        c.activated = False
+    for r in state.regiments.values():
+        r.activated = False
+    sides = game.scenario.sides
+    state.intents = {s: game.intents(s) for s in sides}
+    last = sides[1]
+    while True:
+        left = {s: _left(state, s) for s in sides}
+        if not any(left.values()):
+            return
+        other = sides[0] if last == sides[1] else sides[1]
+        # HT-T2: the side with fewer units left passes; on equal counts the sides alternate
+        side = other if left[other] >= left[last] and left[other] else last
+        step = _next(state, side)
+        last = side
+        if step is not None:
+            yield step
+
+
+def _left(state: HardtackState, side: str) -> int:
+    return sum(1 for r in state.by_side.get(side, ()) for c in r.companies if c.alive and not c.activated)
+
+
+def _next(state: HardtackState, side: str) -> Step | None:
+    for reg in state.by_side.get(side, ()):
+        if reg.activated or not reg.unit.on_field:
+            continue
+        reg.activated = True
+        if len(members(reg)) >= 2:
+            return Step("activation", "activate-regiment", side, reg.id)
+        if reg.commander and any(c.alive and c.level >= SHAKEN and c.level < ROUTED for c in reg.companies):
+            return Step("activation", "rally", side, reg.id)
+    for reg in state.by_side.get(side, ()):
+        for c in reg.companies:
+            if c.alive and not c.activated:
+                return Step("activation", "activate-company", side, c.id)
+    return None
+
+
+def members(reg: Regiment) -> list[Company]:
+    """Companies that may join the Activate Regiment: close formation, not yet activated,
+    Shaken or better (p.7), within 6" of the commander."""
+    return [c for c in reg.companies if c.alive and not c.activated and c.close and c.level <= SHAKEN
+            and abs(c.x - reg.x) <= COMMAND_YARDS and abs(c.y - reg.y) <= COMMAND_YARDS
+            and math.hypot(c.x - reg.x, c.y - reg.y) <= COMMAND_YARDS]
+
+
+def play_step(game: Any, step: Step) -> None:
+    state: HardtackState = game.state
+    enemies = state.enemies(step.side)
+    if step.name == "activate-company":
+        c = state.companies[step.unit]
+        c.activated = True
+        intent = state.intents[step.side].get(c.unit.id)
+        for n in (0, 1):
+            action(game, state, c, intent, n, enemies)
+        return
+    reg = state.regiments[step.unit]
+    if step.name == "rally":
+        _rally(game, state, reg)
+        return
+    group = members(reg)
+    intent = state.intents[step.side].get(reg.id)
+    game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T1"])
+    for c in group:
+        c.activated = True
+    for n in (0, 1):  # p.10: every company's first action before any second action
+        if _formation_moves(state, reg, group, intent, n, enemies):
+            _move_formation(game, state, reg, group, intent, enemies)
+        else:
+            for c in group:
+                action(game, state, c, intent, n, enemies)
+    _follow(reg, group)
+
+
+def _rally(game: Any, state: HardtackState, reg: Regiment) -> None:
+    """The commander's two Rally actions on the worst companies within 6" (SG2 p.17; p.11)."""
+    near = sorted((c for c in reg.companies if c.alive and SHAKEN <= c.level < ROUTED
+                   and math.hypot(c.x - reg.x, c.y - reg.y) <= COMMAND_YARDS), key=lambda c: -c.level)
+    if not near:  # the commander goes to his most shaken company
+        worst = max((c for c in reg.companies if c.alive), key=lambda c: c.level, default=None)
+        if worst is not None:
+            reg.x, reg.y = worst.x, worst.y
+        return
+    for c in near[:2]:
+        morale.rally(game, state.tables, reg.lv, c)
+
+
+def _follow(reg: Regiment, group: list[Company]) -> None:
+    """p.10: the commander moves with his formation, keeping his place in it."""
+    alive = [c for c in group if c.alive]
+    if alive:
+        reg.x = sum(c.x for c in alive) / len(alive)
+        reg.y = sum(c.y for c in alive) / len(alive)
+
+
+def _formation_moves(state: HardtackState, reg: Regiment, group: list[Company], intent: Any, n: int, enemies: list[Company]) -> bool:
+    """The whole formation moves as one: its first action when advancing in the wanted
+    formation, its second too while no enemy is within its reach."""
+    if intent is None or intent.action not in ("advance", "withdraw") or any(c.formation != _formation_wanted(c, intent) for c in group):
+        return False
+    if n == 0 or intent.action == "withdraw":
+        return True
+    reach = fire.reach_inches(state.tables, group[0]) * geo.YARDS_PER_INCH + COMMAND_YARDS
+    return not any(c.reload for c in group) and not any(abs(e.x - reg.x) <= reach and abs(e.y - reg.y) <= reach for e in enemies)
+
+
+def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[Company], intent: Any, enemies: list[Company]) -> None:
+    """A regimental formation moves as one, at the rate of its slowest company (p.15); ground
+    is read along the commander's path and its wings' (HT-M1)."""
+    t = state.tables
+    gx, gy = move.rearward(game, group[0]) if intent.action == "withdraw" else (intent.goal or (reg.x, reg.y))
+    span = math.hypot(gx - reg.x, gy - reg.y)
+    if span < ARRIVED_YARDS:
+        return
+    dx, dy = (gx - reg.x) / span, (gy - reg.y) / span
+    wings = {group[0], group[-1], min(group, key=lambda c: math.hypot(c.x - reg.x, c.y - reg.y))}
+    yards, crossed = span, set()
+    for c in wings:
+        rate, kinds = move.move_yards(game, t, c, c.x + dx * 200, c.y + dy * 200, intent.action != "withdraw")
+        yards, crossed = min(yards, rate), crossed | kinds
+    starts = [(c.x, c.y) for c in group]
+    moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies) for c in group)
+    for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
+        c.x = min(max(x + dx * moved, 0.0), game.scenario.width)
+        c.y = min(max(y + dy * moved, 0.0), game.scenario.height)
+        if intent.action != "withdraw":
+            c.facing = math.degrees(math.atan2(dx, dy)) % 360.0
+    if moved and crossed & set(t["movement"]["disordering"]):
+        for c in group:
+            c.formation = "skirmish"
+        game.log.emit("disordered", unit=reg.id, text=f"{reg.id} drops into skirmish order crossing {', '.join(sorted(crossed))}", rulings=["HT-M1"])
+    reg.x, reg.y = reg.x + dx * moved, reg.y + dy * moved
+
+
+def _formation_wanted(c: Company, intent: Any) -> str:
+    if c.artillery:
+        return "limbered" if intent is not None and intent.formation == "limbered" else "unlimbered"
+    if intent is None or c.level >= BROKEN:
+        return c.formation
+    return {"line": "line", "column": "column", "skirmish": "skirmish"}.get(intent.formation or "", c.formation)
+
+
+def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, enemies: list[Company]) -> None:
+    """One action of a company, chosen from its unit's intent."""
+    if not c.alive:
+        return
+    if c.level >= BROKEN:
+        if n == 0 or c.level >= ROUTED:
+            move.flee(game, state, c)
+        return
+    wanted = _formation_wanted(c, intent)
+    kind = intent.action if intent is not None else "hold"
+    if kind in ("advance", "charge") and c.level >= SHAKEN:
+        kind = "hold"  # p.12: shaken companies may not move closer to the enemy
+    target_unit = intent.target if intent is not None else None
+    if c.artillery:
+        _gun_action(game, state, c, kind, wanted, enemies, target_unit)
+        return
+    if wanted != c.formation:
+        return _reorganise(game, c, wanted)
+    if kind == "charge" and assault.may_assault(c):
+        target = min(enemies, key=lambda e: geo.dist(c, e), default=None)
+        if target is not None and geo.dist(c, target) <= assault.reach_yards(state, c) * 2:
+            return assault.assault(game, state, c, target)
+    if kind in ("hold", "rally", "charge", "advance") and fire.may_fire(c):
+        target = fire.choose_target(game, state, c, enemies, target_unit)
+        if target is not None and (kind != "advance" or n == 1):
+            return fire.fire(game, state, c, target)
+    if c.reload and kind != "withdraw":
+        c.reload = False
+        return
+    if kind in ("advance", "charge", "withdraw") and intent is not None:
+        reg = c.regiment  # a company keeps its place in its regiment's line
+        gx, gy = move.rearward(game, c) if kind == "withdraw" else (intent.goal or (reg.x, reg.y))
+        gx, gy = gx + c.x - reg.x, gy + c.y - reg.y
+        yards, kinds = move.move_yards(game, state.tables, c, gx, gy, kind != "charge")
+        moved = move.step_toward(game, state, c, gx, gy, yards, enemies)
+        if moved and kind != "withdraw":
+            geo.face(c, gx, gy) if not c.close else None
+        if moved and kinds & set(state.tables["movement"]["disordering"]) and c.close:
+            c.formation = "skirmish"
+            game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
+
+
+def _reorganise(game: Any, c: Company, formation: str) -> None:
+    """A Reorganise action changes formation (p.11); broken companies may not close up (p.12)."""
+    if formation in ("line", "column") and c.level >= BROKEN:
+        return
+    c.formation = formation
+    game.log.emit("reorganise", unit=c.id, text=f"{c.id} forms {formation}")
+
+
+def _gun_action(game: Any, state: HardtackState, c: Company, kind: str, wanted: str, enemies: list[Company], target_unit: str | None) -> None:
+    """Limber, unlimber, move, load, fire (Hardtack pp.8-9; SG2 p.47)."""
+    if wanted != c.formation:
+        c.formation = wanted
+        game.log.emit("reorganise", unit=c.id, text=f"{c.id} is {wanted}")
+        return
+    if c.formation == "limbered":
+        if kind in ("advance", "withdraw"):
+            gx, gy = move.rearward(game, c) if kind == "withdraw" else (state.intents[c.side][c.unit.id].goal or (c.x, c.y))
+            yards, _ = move.move_yards(game, state.tables, c, gx, gy, True)
+            move.step_toward(game, state, c, gx, gy, yards, enemies)
+        return
+    target = fire.choose_target(game, state, c, enemies, target_unit)
+    if c.loaded and target is not None:
+        return fire.fire(game, state, c, target)
+    if not c.loaded and c.gun is not None:
+        canister = target is not None and geo.inches(geo.dist(c, target)) <= c.gun.canister
+        c.loaded = "canister" if canister else "shot"

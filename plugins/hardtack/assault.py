@@ -1,0 +1,85 @@
+"""Close assault (Hardtack pp.12-13 threat modifiers; rulings HT-A1..HT-A5 for the missing
+pp.25-26): reaction tests, rounds of bouts, the loser's test, captured guns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import geometry as geo
+from . import mechanics, morale, move
+from .state import BROKEN, SHAKEN, Company, HardtackState
+
+CONTACT_YARDS = 5.0
+
+
+def may_assault(c: Company) -> bool:
+    """p.12: shaken (or worse) companies must be rallied to Steady first; guns do not assault."""
+    return c.level < SHAKEN and not c.artillery
+
+
+def reach_yards(state: HardtackState, c: Company) -> float:
+    return move.base_inches(state.tables, c) * geo.YARDS_PER_INCH
+
+
+def assault(game: Any, state: HardtackState, c: Company, target: Company) -> None:
+    t = state.tables
+    cfg = t["assault"]
+    res = mechanics.test(game.roller, t, c.quality, c.lv, cfg["attacker_threat"] + (-1 if c.close else 0), "reaction")
+    res = game.settle("reaction", c, res, rulings=("HT-A1",), unit=c.id, target=target.id, why="to close assault")
+    if not res.values["passed"]:
+        return
+    gap = geo.dist(c, target)
+    if gap > reach_yards(state, c) + CONTACT_YARDS:
+        move.step_toward(game, state, c, target.x, target.y, reach_yards(state, c), state.enemies(c.side))
+        return
+    geo.face(c, target.x, target.y)
+    c.x, c.y = target.x + (c.x - target.x) * CONTACT_YARDS / max(gap, 1e-6), target.y + (c.y - target.y) * CONTACT_YARDS / max(gap, 1e-6)
+    ratio = max(1, c.figures // max(1, target.figures))
+    tl = morale.threat(t, target, [], charged_by_close=c.close)
+    stand = mechanics.test(game.roller, t, target.quality, target.lv, ratio + (tl or 0), "reaction")
+    stand = game.settle("reaction", target, stand, rulings=("HT-A1",), unit=target.id, target=c.id, why="to stand")
+    if not stand.values["passed"]:
+        morale.lose_levels(game, target, 1)
+        _beaten(game, state, target, c)
+        return
+    _fight(game, state, c, target, geo.cover(game, target) != "none")
+
+
+def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool) -> None:
+    t = state.tables
+    cfg = t["assault"]
+    shifts = [cfg["weapons"]["crew" if c.artillery else c.weapon.id if c.weapon else "crew"] + (cfg["mounted_shift"] if c.mounted else 0)
+              for c in (a, b)]
+    for rnd in range(cfg["max_rounds"]):
+        res = mechanics.close_assault(game.roller, t, a.figures, b.figures, a.quality, b.quality, shifts[0], shifts[1], rnd == 0, cover)
+        res = game.settle("close-assault", (a, b), res, rulings=("HT-A5",), unit=a.id, target=b.id, round=rnd + 1)
+        v = res.values
+        a.figures -= int(v["attackers_down"])
+        b.figures -= int(v["defenders_down"])
+        for c in (a, b):
+            if not c.artillery:
+                c.formation = "skirmish"  # p.7: disordered after the first round
+        if b.figures == 0:
+            _beaten(game, state, b, a)
+            return
+        if a.figures == 0:
+            return
+        loser, winner = (a, b) if v["loser"] == "attacker" else (b, a)
+        morale.confidence_test(game, t, loser, int(v["loser_threat"]), "close assault")
+        if loser.level >= BROKEN:
+            _beaten(game, state, loser, winner)
+            return
+    move.flee(game, state, a) if a.alive else None  # HT-A3: no decision after three rounds, the attacker falls back
+    game.log.emit("assault", unit=a.id, rulings=["HT-A3"], text=f"{a.id} falls back from {b.id}")
+
+
+def _beaten(game: Any, state: HardtackState, loser: Company, winner: Company) -> None:
+    """The loser gives ground; guns whose crew is beaten are captured (HT-S5)."""
+    if loser.artillery and loser.guns:
+        loser.guns, loser.gone = 0, True
+        game.log.emit("captured", unit=loser.id, rulings=["HT-S5"], text=f"{winner.id} captures {loser.id}'s gun")
+        return
+    if loser.alive:
+        if loser.level < BROKEN:
+            morale.lose_levels(game, loser, BROKEN - loser.level)
+        move.flee(game, state, loser)

@@ -1,0 +1,105 @@
+"""Fire actions: small arms (Hardtack pp.16-17) and artillery shot and canister (rulings
+HT-S1..HT-S5), each followed by the target's casualties and confidence test."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from attrs import frozen
+
+from . import geometry as geo
+from . import mechanics, morale
+from .state import BROKEN, Company, HardtackState
+
+BOUNCE_YARDS = 100.0  # HT-S3: a bounce carries on to the next company within 10" behind
+
+
+@frozen
+class Shot:
+    firer: Company
+    target: Company
+    kind: str  # fire, shot, canister
+    range_inches: float
+
+
+def reach_inches(t: Any, c: Company) -> float:
+    """How far the company's fire carries: five bands of its quality die, or of the gun."""
+    if c.artillery:
+        assert c.gun is not None
+        return max(c.gun.band * t["fire"]["bands"], c.gun.canister)
+    if c.weapon is not None and c.weapon.close_only:
+        return float(c.quality)
+    return float(c.quality * t["fire"]["bands"])
+
+
+def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
+    """The nearest enemy company in reach, arc and sight; the intent's target unit first."""
+    reach = reach_inches(state.tables, c) * geo.YARDS_PER_INCH
+    near = [e for e in enemies if abs(e.x - c.x) <= reach and abs(e.y - c.y) <= reach and e.alive]
+    ranked = sorted(((geo.dist(c, e), e) for e in near), key=lambda de: (de[1].unit.id != wanted, de[0]))
+    for yards, e in ranked:
+        if yards <= reach and geo.in_arc(c, e) and geo.sees(game, c, e):
+            return e
+    return None
+
+
+def firing_figures(c: Company) -> int:
+    """Dismounted cavalry leave one figure in four holding the horses (Hardtack p.9)."""
+    if c.arm == "cavalry" and not c.mounted:
+        return c.figures - math.ceil(c.figures / 4)
+    return c.figures
+
+
+def target_formation(c: Company) -> str:
+    return "skirmish" if c.artillery else c.formation  # p.5: crews count as skirmishers
+
+
+def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
+    t = state.tables
+    rng = geo.inches(geo.dist(c, target))
+    cov = geo.cover(game, target)
+    geo.face(c, target.x, target.y) if not c.close else None
+    if c.artillery:
+        assert c.gun is not None
+        kind = c.loaded
+        run = mechanics.canister if kind == "canister" else mechanics.shot
+        res = run(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target))
+        c.loaded = ""
+    else:
+        assert c.weapon is not None
+        kind = "fire"
+        skirmish = c.formation == "skirmish" or c.mounted  # HT-K1: mounted fire as skirmishers
+        res = mechanics.fire(game.roller, t, c.quality, firing_figures(c) * c.weapon.fp, rng, cov,
+                             "skirmish" if skirmish else "close", target_formation(target), c.weapon.id)
+        c.reload = c.weapon.reload
+    shot = Shot(c, target, kind, rng)
+    res = game.settle(kind, shot, res, rulings=("HT-G1", "HT-G2") + (("HT-K1",) if c.mounted else ()), unit=c.id, target=target.id)
+    values = res.values
+    if values["test"] == "none":
+        return
+    morale.casualties(game, t, target, int(values["wounded"]) + int(values["killed"]), str(values["fired_on"]))
+    if values.get("bounce"):
+        _bounce(game, state, shot)
+
+
+def _bounce(game: Any, state: HardtackState, shot: Shot) -> None:
+    """HT-S3: the ball bounces on and strikes the nearest other company behind the target."""
+    t, firer, first = state.tables, shot.firer, shot.target
+    behind = [e for e in state.living(first.side) if e is not first and geo.dist(first, e) <= BOUNCE_YARDS
+              and geo.dist(firer, e) > geo.dist(firer, first)]
+    if not behind or firer.gun is None:
+        return
+    nxt = min(behind, key=lambda e: geo.dist(first, e))
+    res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt))
+    res = game.settle("shot", shot, res, unit=firer.id, target=nxt.id)
+    morale.casualties(game, t, nxt, int(res.values["wounded"]) + int(res.values["killed"]), "fired-on")
+
+
+def may_fire(c: Company) -> bool:
+    """Broken companies fire only when fired on (not modelled: they do not fire, HT-C3)."""
+    if c.level >= BROKEN:
+        return False
+    if c.artillery:
+        return c.formation == "unlimbered" and bool(c.loaded)
+    return not c.reload

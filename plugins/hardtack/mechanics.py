@@ -1,0 +1,345 @@
+"""Hardtack mechanics on the Stargrunt II core: pure functions against a Roller, each returning a
+cited :class:`~referee.core.events.Resolution`. The game calls the same functions that
+``referee resolve hardtack`` runs (:func:`mechanic_specs`).
+
+Opposed die types, not a table: every die shift is a :class:`Modifier` with ``on="shift "``.
+Exact mode stays small because the opposed roll, the remainder roll and the impact rolls are
+memoised sub-mechanics (:mod:`.dice`), and the N impact rolls are one ``repeat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from referee.core.chance import Roller, d, ladder_shift
+from referee.core.events import Modifier, Resolution
+from referee.core.mechanics import InputSpec, MechanicSpec
+
+from . import dice
+from .tables import COVERS, HardtackTables
+
+RULESET = "hardtack"
+QUALITIES = ("d4", "d6", "d8", "d10", "d12")
+FORMATIONS = ("skirmish", "close")
+TARGET_FORMATIONS = ("skirmish", "line", "column")
+
+
+def die_size(text: str | int) -> int:
+    return text if isinstance(text, int) else int(str(text).lstrip("dD"))
+
+
+def _shift(name: str, steps: int, ref: str) -> Modifier:
+    return Modifier(name, steps, ref, on="shift ")
+
+
+def _no_effect(mechanic: str, ref: str, why: str, inputs: Mapping[str, Any], mods: tuple[Modifier, ...], rulings: tuple[str, ...]) -> Resolution:
+    return Resolution(RULESET, mechanic, ref, f"no effective fire: {why}", inputs=inputs, modifiers=mods,
+                      values={"over": 0, "potential": 0, "wounded": 0, "killed": 0, "test": "none"}, rulings=rulings)
+
+
+# ----------------------------------------------------------------------------- range die
+
+
+def range_die(t: HardtackTables, band: int, steps: list[Modifier]) -> tuple[int | None, str]:
+    """The range die of a band after the shifts (the first one first); None when the band or a
+    shift passes D12 (no effective fire, FACTS A.2)."""
+    if band > t["fire"]["bands"]:
+        return None, f"range band {band} is beyond the fifth"
+    size = (4, 6, 8, 10, 12)[band - 1]
+    for m in steps:
+        size, overflow = ladder_shift(size, int(m.value))
+        if overflow > 0:
+            return None, f"{m.name} pushes the range die past D12"
+    return size, ""
+
+
+def target_shifts(t: HardtackTables, cover: str, target_formation: str, in_position: bool, cover_steps: int | None = None) -> list[Modifier]:
+    fire = t["fire"]
+    mods = []
+    steps = fire["cover"][cover] if cover_steps is None else cover_steps
+    if steps:
+        mods.append(_shift(f"{cover} cover", steps, "Hardtack p.8, Cover"))
+    if in_position and cover != "fortification":
+        mods.append(_shift("target In Position", fire["in_position_shift"], "SG2 In Position; Hardtack p.8"))
+    if target_formation in ("line", "column") and fire["close_target_shift"]:
+        mods.append(_shift("target in close formation", fire["close_target_shift"], "Hardtack p.6 (ruling HT-F2)"))
+    return mods
+
+
+# ----------------------------------------------------------------------------- fire
+
+
+def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | int, range_inches: Fraction | int | float,
+         cover: str = "none", formation: str = "close", target_formation: str = "line", weapon: str = "rifle-musket",
+         in_position: bool = False) -> Resolution:
+    """Small arms fire: quality die and firepower die against the range die (SG2, Hardtack pp.16-17)."""
+    f = t["fire"]
+    w = t.weapons[weapon]
+    inputs = {"quality": f"d{quality}", "firepower": Fraction(firepower), "range": Fraction(range_inches).limit_denominator(100),
+              "cover": cover, "formation": formation, "target_formation": target_formation, "weapon": weapon}
+    rulings = (f["band_ruling"], "HT-F3", "HT-F4") + ((w.ruling,) if w.ruling else ())
+    ref = f"Hardtack p.16-17, SG2 fire; range bands of {quality}\""
+    band = dice.band_of(range_inches, quality)
+    if w.close_only and band > 1:
+        return _no_effect("fire", ref, f"{w.label} fires at close range (D4) only", inputs, (), rulings)
+    steps: list[Modifier] = []
+    if w.smoothbore and band > 1:
+        steps.append(_shift("smoothbore", f["smoothbore_shift"], "Hardtack p.16, Smoothbore Small Arms"))
+    steps += target_shifts(t, cover, target_formation, in_position)
+    rdie, why = range_die(t, band, steps)
+    if rdie is None:
+        return _no_effect("fire", ref, why, inputs, tuple(steps), rulings)
+    firer: list[Modifier] = []
+    fp_die = dice.nearest_die(firepower)
+    if firepower <= f["small_firepower"]:
+        quality, _ = ladder_shift(quality, -1)
+        firer.append(_shift("firepower 2 or less: quality die", -1, "Hardtack p.17, D2 Firepower"))
+    if formation == "skirmish":
+        fp_die, _ = ladder_shift(fp_die, f["skirmish_firepower_shift"])
+        firer.append(_shift("skirmishing: firepower die", f["skirmish_firepower_shift"], "Hardtack p.17, Skirmishing Company Firepower"))
+    return _resolve_volley(roller, t, "fire", ref, inputs, (*steps, *firer), rulings, quality, fp_die, rdie, band,
+                           w.impact, cover, "fired-on")
+
+
+def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
+             cover: str = "none", target_formation: str = "line") -> Resolution:
+    """Canister (ruling HT-S4): SG2 fire from the gun, five bands over its canister reach."""
+    g = t.guns[gun]
+    inputs = {"quality": f"d{quality}", "range": Fraction(range_inches).limit_denominator(100), "gun": gun, "cover": cover,
+              "target_formation": target_formation}
+    ref = f"ruling HT-S4 (Hardtack p.22 missing); {g.label} canister to {g.canister}\""
+    rulings = ("HT-S4", "HT-F3", "HT-F4")
+    band = dice.band_of(range_inches, Fraction(g.canister, t["fire"]["bands"])) if g.canister else 99
+    steps = target_shifts(t, cover, target_formation, False)
+    rdie, why = range_die(t, band, steps)
+    if rdie is None:
+        return _no_effect("canister", ref, why, inputs, tuple(steps), rulings)
+    return _resolve_volley(roller, t, "canister", ref, inputs, tuple(steps), rulings, quality, g.canister_fp, rdie, band,
+                           t["artillery"]["canister_impact"], cover, t["artillery"]["canister_fired_on"])
+
+
+def _resolve_volley(roller: Roller, t: HardtackTables, mechanic: str, ref: str, inputs: Mapping[str, Any], mods: tuple[Modifier, ...],
+                    rulings: tuple[str, ...], quality: int, fp_die: int, rdie: int, band: int, impact_die: int, cover: str,
+                    fired_on: str) -> Resolution:
+    v = roller.sub(dice.volley, quality, fp_die, rdie)
+    impact_die, armour_die, _ = dice.armour_against(impact_die, t["fire"]["armour"], t["fire"]["cover"][cover])
+    tally = dice.casualties(roller, v.potential, impact_die, armour_die)
+    wounded, killed = tally[dice.WOUNDED], tally[dice.KILLED]
+    test = "none" if v.over == 0 else "casualties" if wounded + killed else fired_on
+    if v.over == 0:
+        result = "no die over the range die: no effect"
+    elif v.over == 1:
+        result = "one die over: confidence test (fired on)"
+    else:
+        result = f"both dice over: {v.potential} potential, {wounded} wounded, {killed} killed"
+    return Resolution(
+        RULESET, mechanic, f"{ref}; band {band} D{rdie}; D{quality}+D{fp_die} vs D{rdie}; impact D{impact_die} vs armour D{armour_die}", result,
+        inputs=inputs, modifiers=mods, dice=v.dice, total=v.over,
+        values={"over": v.over, "potential": v.potential, "wounded": wounded, "killed": killed, "test": test, "fired_on": fired_on},
+        rulings=rulings,
+    )
+
+
+# ----------------------------------------------------------------------------- shot
+
+
+def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
+         cover: str = "none", target_formation: str = "line") -> Resolution:
+    """Round shot (rulings HT-S1..HT-S3): crew quality die against the range die to hit; a hit
+    strikes D(damage) figures, each impact D12 against armour; the highest damage face bounces."""
+    g, art = t.guns[gun], t["artillery"]
+    inputs = {"quality": f"d{quality}", "range": Fraction(range_inches).limit_denominator(100), "gun": gun, "cover": cover,
+              "target_formation": target_formation}
+    ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\""
+    rulings = ("HT-S1", "HT-S2", "HT-S3")
+    steps = {"hard": art["hard_cover_shift"], "fortification": art["fortification_shift"]}.get(cover, 0)
+    mods = target_shifts(t, cover, target_formation, False, cover_steps=steps)
+    band = dice.band_of(range_inches, g.band)
+    rdie, why = range_die(t, band, mods)
+    if rdie is None:
+        return _no_effect("shot", ref, why, inputs, tuple(mods), rulings)
+    aim = roller.sub(dice.opposed, quality, rdie)
+    values = {"over": int(aim.hit), "potential": 0, "wounded": 0, "killed": 0, "bounce": False, "test": "fired-on", "fired_on": "fired-on"}
+    all_dice = aim.dice
+    if not aim.hit:
+        return Resolution(RULESET, "shot", f"{ref}; band {band} D{rdie}", "miss (a near miss: confidence test)", inputs=inputs,
+                          modifiers=tuple(mods), dice=all_dice, total=0, values=values, rulings=rulings)
+    mods += _damage_shifts(target_formation)
+    hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation)
+    values.update(potential=hit.figures, wounded=wounded, killed=killed, bounce=hit.bounce, test="casualties" if wounded + killed else "fired-on")
+    bounce = " and bounces on" if hit.bounce else ""
+    return Resolution(RULESET, "shot", f"{ref}; band {band} D{rdie}; damage D{damage}; impact D{impact_die} vs D{armour_die}",
+                      f"hit: strikes {hit.figures}{bounce}, {wounded} wounded, {killed} killed", inputs=inputs, modifiers=tuple(mods),
+                      dice=all_dice + hit.dice, total=hit.figures, values=values, rulings=rulings)
+
+
+def bounce(roller: Roller, t: HardtackTables, gun: str, cover: str = "none", target_formation: str = "line") -> Resolution:
+    """A bounced shot strikes the next company behind: the damage die again, no roll to hit (HT-S3)."""
+    g = t.guns[gun]
+    hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation)
+    return Resolution(RULESET, "shot", f"ruling HT-S3, the bounce; {g.label} damage D{damage}; impact D{impact_die} vs D{armour_die}",
+                      f"the bounce strikes {hit.figures}, {wounded} wounded, {killed} killed",
+                      inputs={"gun": gun, "cover": cover, "target_formation": target_formation}, modifiers=tuple(_damage_shifts(target_formation)),
+                      dice=hit.dice, total=hit.figures,
+                      values={"over": 1, "potential": hit.figures, "wounded": wounded, "killed": killed, "bounce": False,
+                              "test": "casualties" if wounded + killed else "fired-on", "fired_on": "fired-on"},
+                      rulings=("HT-S3",))
+
+
+DAMAGE_SHIFT = {"column": 1, "skirmish": -1}
+
+
+def _damage_shifts(target_formation: str) -> list[Modifier]:
+    steps = DAMAGE_SHIFT.get(target_formation, 0)
+    return [_shift(f"target in {target_formation}: damage die", steps, "ruling HT-S3")] if steps else []
+
+
+def _strike(roller: Roller, t: HardtackTables, damage: int, cover: str, target_formation: str) -> tuple[dice.Struck, tuple[int, int], int, int, int]:
+    damage, _ = ladder_shift(damage, DAMAGE_SHIFT.get(target_formation, 0))
+    hit = roller.sub(dice.struck, damage)
+    impact_die, armour_die, _ = dice.armour_against(t["artillery"]["shot_impact"], t["fire"]["armour"], t["fire"]["cover"][cover])
+    tally = dice.casualties(roller, hit.figures, impact_die, armour_die)
+    return hit, (tally[dice.WOUNDED], tally[dice.KILLED]), damage, impact_die, armour_die
+
+
+# ----------------------------------------------------------------------------- confidence
+
+
+def test(roller: Roller, t: HardtackTables, quality: int, leadership: int, threat: int, kind: str = "confidence") -> Resolution:
+    """Confidence or reaction test: the quality die against LV + TL. Higher passes; otherwise a
+    confidence test loses a level, two on half of LV + TL or less (ruling HT-C1)."""
+    target = leadership + threat
+    roll = roller.roll(d(quality))
+    passed = roll > target
+    lost = 0 if passed else 2 if 2 * roll <= target else 1
+    if kind == "reaction":
+        result, rulings = ("passed" if passed else "failed"), ()
+    else:
+        result, rulings = ("passed" if passed else f"loses {lost} level{'s' * (lost > 1)}"), (t["confidence"]["half_ruling"],)
+    return Resolution(RULESET, kind, f"SG2 {kind} test; Hardtack p.12-13: D{quality} vs LV {leadership} + TL {threat}", result,
+                      inputs={"quality": f"d{quality}", "leadership": leadership, "threat": threat}, dice=(roll,), total=roll,
+                      values={"passed": passed, "levels_lost": lost, "target": target}, rulings=rulings)
+
+
+# ----------------------------------------------------------------------------- close assault
+
+
+def close_assault(roller: Roller, t: HardtackTables, attackers: int, defenders: int, attacker_quality: int, defender_quality: int,
+                  attacker_shift: int = 0, defender_shift: int = 0, first_round: bool = True, defender_cover: bool = False) -> Resolution:
+    """One round of close assault (rulings HT-A2..HT-A4): max(attackers, defenders) bouts, each
+    the two quality dice shifted by weapon, mounts and (first round) cover, open shifts."""
+    a_cfg = t["assault"]
+    mods = [_shift("attacker close combat", attacker_shift, "ruling HT-A2")] if attacker_shift else []
+    d_steps = defender_shift + (a_cfg["cover_shift"] if defender_cover and first_round else 0)
+    if d_steps:
+        mods.append(_shift("defender close combat" + (" and cover (first round)" if defender_cover and first_round else ""), d_steps, "ruling HT-A2; SG2"))
+    a_die, a_over = ladder_shift(attacker_quality, attacker_shift)
+    d_die, d_over = ladder_shift(defender_quality, d_steps)
+    if a_over > 0:  # open shifts: what passes D12 comes off the other die
+        d_die, _ = ladder_shift(d_die, -a_over)
+    if d_over > 0:
+        a_die, _ = ladder_shift(a_die, -d_over)
+    bouts = max(attackers, defenders)
+    tally = roller.repeat(bouts, dice.bout, a_die, d_die)
+    defenders_down = min(defenders, tally["attacker"])
+    attackers_down = min(attackers, tally["defender"])
+    loser = "attacker" if attackers_down > defenders_down else "defender"
+    lost = attackers_down if loser == "attacker" else defenders_down
+    return Resolution(
+        RULESET, "close-assault", f"rulings HT-A2..HT-A4 (Hardtack p.25 missing; SG2 close assault): {bouts} bouts D{a_die} vs D{d_die}",
+        f"attackers lose {attackers_down}, defenders lose {defenders_down}; the {loser} tests at TL {lost}",
+        inputs={"attackers": attackers, "defenders": defenders, "attacker_quality": f"d{attacker_quality}", "defender_quality": f"d{defender_quality}"},
+        modifiers=tuple(mods), total=bouts,
+        values={"attackers_down": attackers_down, "defenders_down": defenders_down, "loser": loser, "loser_threat": lost},
+        rulings=("HT-A2", "HT-A3", "HT-A4"),
+    )
+
+
+def combat_move(roller: Roller, base: int) -> Resolution:
+    """A combat move: D(base) x 2 inches (SG2; Hardtack p.13)."""
+    roll = roller.roll(d(base))
+    return Resolution(RULESET, "combat-move", f"SG2 combat move; Hardtack p.13: D{base} x 2", f'{2 * roll}"', inputs={"base": base},
+                      dice=(roll,), total=2 * roll, values={"inches": 2 * roll})
+
+
+# ----------------------------------------------------------------------------- referee resolve
+
+
+FIRE_VALUES = {
+    "over": "how many firer dice beat the range die (0, 1 or 2)",
+    "potential": "potential casualties (all the firer's dice / the range die type, the remainder rolled for)",
+    "wounded": "figures wounded (impact over armour)", "killed": "figures killed (impact over twice the armour)",
+    "test": "the target's confidence test: none | fired-on | canister | casualties", "fired_on": "the threat row if no casualties",
+}
+TEST_VALUES = {"passed": "the die beat LV + TL", "levels_lost": "confidence levels lost (0, 1, or 2 on half LV + TL or less)", "target": "LV + TL"}
+ASSAULT_VALUES = {"attackers_down": "attacking figures put down", "defenders_down": "defending figures put down",
+                  "loser": "the side that lost more (the defender on a tie)", "loser_threat": "its threat level for the test"}
+
+
+def mechanic_specs(t: HardtackTables) -> list[MechanicSpec]:
+    """What ``referee resolve hardtack`` offers."""
+    quality = InputSpec("quality", "choice", "the firer's (tester's) quality die", default="d8", choices=QUALITIES)
+    rng = InputSpec("range", "number", "range in inches (1\" = 10 yards)", minimum=0)
+    cover = InputSpec("cover", "choice", "the target's cover", default="none", choices=COVERS)
+    tform = InputSpec("target_formation", "choice", "the target's formation", default="line", choices=TARGET_FORMATIONS)
+    gun = InputSpec("gun", "choice", "the gun", default="12-pdr-napoleon", choices=tuple(t.guns))
+
+    def q(i: Mapping[str, Any], key: str = "quality") -> int:
+        return die_size(i[key])
+
+    return [
+        MechanicSpec(
+            "fire", "Small arms fire: quality die + firepower die vs the range die, impact vs armour", "Hardtack pp.16-17; SG2 fire",
+            (quality, InputSpec("firepower", "number", "total firepower of the firing figures", minimum=Fraction(1, 2), maximum=48),
+             rng, cover, InputSpec("formation", "choice", "the firer's formation", default="close", choices=FORMATIONS), tform,
+             InputSpec("weapon", "choice", "the weapon", default="rifle-musket", choices=tuple(t.weapons)),
+             InputSpec("in_position", "bool", "the target is In Position", default=False)),
+            lambda r, i: fire(r, t, q(i), i["firepower"], i["range"], i["cover"], i["formation"], i["target_formation"], i["weapon"], i["in_position"]),
+            FIRE_VALUES,
+        ),
+        MechanicSpec(
+            "confidence", "Confidence test: quality die vs leadership + threat level", "SG2; Hardtack p.13",
+            (quality, InputSpec("leadership", "int", "leadership value (1 best, 3 worst)", default=2, minimum=1, maximum=3),
+             InputSpec("threat", "int", "threat level (from the Threat Level Table)", default=1, minimum=-2, maximum=9)),
+            lambda r, i: test(r, t, q(i), i["leadership"], i["threat"]), TEST_VALUES,
+        ),
+        MechanicSpec(
+            "reaction", "Reaction test: quality die vs leadership + threat level", "SG2; Hardtack p.12",
+            (quality, InputSpec("leadership", "int", "leadership value", default=2, minimum=1, maximum=3),
+             InputSpec("threat", "int", "threat level", default=1, minimum=-2, maximum=9)),
+            lambda r, i: test(r, t, q(i), i["leadership"], i["threat"], "reaction"), TEST_VALUES,
+        ),
+        MechanicSpec(
+            "close-assault", "One round of close assault: bouts of shifted quality dice", "rulings HT-A2..HT-A4",
+            (InputSpec("attackers", "int", "attacking figures", default=8, minimum=1, maximum=24),
+             InputSpec("defenders", "int", "defending figures", default=8, minimum=1, maximum=24),
+             InputSpec("attacker_quality", "choice", "attacker's quality die", default="d8", choices=QUALITIES),
+             InputSpec("defender_quality", "choice", "defender's quality die", default="d8", choices=QUALITIES),
+             InputSpec("attacker_shift", "int", "attacker's close-combat die shift (weapon, mounted)", default=1, minimum=-4, maximum=4),
+             InputSpec("defender_shift", "int", "defender's close-combat die shift (weapon, mounted)", default=1, minimum=-4, maximum=4),
+             InputSpec("first_round", "bool", "the first round (the defender's cover counts)", default=True),
+             InputSpec("defender_cover", "bool", "the defender is in cover", default=False)),
+            lambda r, i: close_assault(r, t, i["attackers"], i["defenders"], q(i, "attacker_quality"), q(i, "defender_quality"),
+                                       i["attacker_shift"], i["defender_shift"], i["first_round"], i["defender_cover"]),
+            ASSAULT_VALUES,
+        ),
+        MechanicSpec(
+            "shot", "Artillery round shot: to hit, figures struck, impact, bounce", "rulings HT-S1..HT-S3",
+            (quality, rng, gun, cover, tform),
+            lambda r, i: shot(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"]),
+            {**FIRE_VALUES, "over": "1 on a hit", "potential": "figures struck", "bounce": "the shot bounces on to the next company"},
+        ),
+        MechanicSpec(
+            "canister", "Artillery canister: SG2 fire from the gun over its canister reach", "ruling HT-S4",
+            (quality, rng, gun, cover, tform),
+            lambda r, i: canister(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"]), FIRE_VALUES,
+        ),
+        MechanicSpec(
+            "combat-move", "Combat move distance: D(base) x 2 inches", "SG2; Hardtack p.13",
+            (InputSpec("base", "choice", "the base move (6 infantry, 12 mounted, 10 limbered, 4 unlimbered, 4 line)", default="6",
+                       choices=("4", "6", "8", "10", "12")),),
+            lambda r, i: combat_move(r, int(i["base"])), {"inches": "inches moved"},
+        ),
+    ]

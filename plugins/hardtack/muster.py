@@ -1,0 +1,123 @@
+"""From the neutral world to companies of figures, and back again after every step.
+
+Rulings HT-O1..HT-O3: a unit's men become figures (rounded, at least one); the figures are cut
+into as few companies of at most 12 as will hold them, as evenly as they go; guns are one
+"company" each, their crews the unit's men shared between the guns. Men are read back as the
+unit's men times the share of its figures still standing, so men are conserved and losses come
+in whole figures.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from referee.core.footprint import frontage
+
+from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment
+from .tables import HardtackTables
+
+NEUTRAL_FORMATION = {"line": "line", "column": "column", "skirmish": "skirmish", "limbered": "limbered", "unlimbered": "unlimbered"}
+FROM_NEUTRAL = {"line": "line", "column": "column", "march-column": "column", "skirmish": "skirmish"}
+
+
+def men_per_figure(game: Any, t: HardtackTables) -> int:
+    chosen = [t.figure_men[o] for o in sorted(t.figure_men) if game.option(o)]
+    return chosen[0] if chosen else t["scale"]["men_per_figure"]
+
+
+def split(figures: int, most: int) -> list[int]:
+    """As few companies of at most ``most`` figures as hold ``figures``, as even as they go (HT-O2)."""
+    return share(figures, max(1, math.ceil(figures / most)))
+
+
+def share(figures: int, n: int) -> list[int]:
+    """``figures`` shared as evenly as they go between ``n`` (at least one figure each)."""
+    base, extra = divmod(figures, n)
+    return [max(1, base + (i < extra)) for i in range(n)]
+
+
+def muster(game: Any, t: HardtackTables) -> HardtackState:
+    mpf = men_per_figure(game, t)
+    state = HardtackState(t, mpf)
+    leaders = {ld.attached_to: ld for ld in game.world.leaders.values() if ld.attached_to}
+    lvs = t["quality"]["leadership"]
+    for unit in game.world.units.values():
+        spec = unit.spec
+        ld = leaders.get(spec.id)
+        reg = Regiment(spec.id, unit, lvs[ld.spec.rating] if ld else lvs["unled"], unit.x, unit.y)
+        exp = t["quality"]["experience"][spec.experience]
+        figures = max(1, round(spec.men / mpf))
+        if spec.arm == "artillery":
+            sizes = share(figures, max(1, spec.guns))
+            formation = "limbered" if unit.formation == "limbered" else "unlimbered"
+        else:
+            sizes = split(figures, t["scale"]["company_most"])
+            formation = FROM_NEUTRAL.get(unit.formation, "line")
+        for i, (dx, dy) in enumerate(_layout(unit, len(sizes))):
+            c = Company(f"{spec.id}/{i + 1}", unit, reg, sizes[i], sizes[i], exp["die"], reg.lv, exp["motivation"],
+                        None if spec.arm == "artillery" else t.weapons[spec.weapon or "rifle-musket"],
+                        unit.x + dx, unit.y + dy, unit.facing, formation, mounted=spec.mounted)
+            if spec.arm == "artillery":
+                c.gun, c.guns = t.guns[spec.gun_type or "12-pdr-napoleon"], 1
+            reg.companies.append(c)
+            state.companies[c.id] = c
+        state.regiments[spec.id] = reg
+        state.by_side.setdefault(spec.side, []).append(reg)
+    return state
+
+
+COMMAND_YARDS = 100.0  # HT-O5: the width a regimental formation keeps within the commander's 6"
+ROW_YARDS = {"column": 8.0}  # yards between rows of companies (15 otherwise)
+
+
+def _layout(unit: Any, n: int) -> list[tuple[float, float]]:
+    """Offsets of n companies in yards (HT-O5): side by side at their share of the unit's
+    neutral frontage, in as many rows as keep every company within 6" of the commander;
+    in column, two companies abreast."""
+    spec = unit.spec
+    rad = math.radians(unit.facing)
+    across, ahead = (math.cos(rad), -math.sin(rad)), (math.sin(rad), math.cos(rad))
+    width = frontage(spec.arm, max(1, spec.men // n), max(1, spec.guns // n), unit.formation)
+    per_row = 2 if unit.formation in ("column", "march-column") else max(1, min(n, int(COMMAND_YARDS // width)))
+    rows = math.ceil(n / per_row)
+    gap = ROW_YARDS.get(FROM_NEUTRAL.get(unit.formation, ""), 15.0)
+    out = []
+    for i in range(n):
+        col, row = i % per_row, i // per_row
+        a, b = (col - (min(per_row, n) - 1) / 2) * width, ((rows - 1) / 2 - row) * gap
+        out.append((across[0] * a + ahead[0] * b, across[1] * a + ahead[1] * b))
+    return out
+
+
+def sync(game: Any, state: HardtackState) -> None:
+    """Write men, guns, place, facing, formation and status back to the neutral world."""
+    for reg in state.regiments.values():
+        unit, companies = reg.unit, reg.companies
+        start = sum(c.start for c in companies)
+        unit.men = unit.spec.men * sum(c.figures for c in companies) // start
+        if unit.spec.guns:
+            unit.guns = min(unit.spec.guns, sum(c.guns for c in companies))
+        alive = [c for c in companies if c.alive]
+        if not alive:
+            if unit.on_field:
+                unit.status, unit.on_field = "gone", False
+            continue
+        figs = sum(c.figures for c in alive)
+        unit.x = sum(c.x * c.figures for c in alive) / figs
+        unit.y = sum(c.y * c.figures for c in alive) / figs
+        lead = max(alive, key=lambda c: c.figures)
+        unit.facing = lead.facing
+        unit.formation = NEUTRAL_FORMATION[lead.formation]
+        unit.status = _status(alive, figs)
+
+
+def _status(alive: list[Company], figures: int) -> str:
+    """The status of the plurality of the standing figures (ruling HT-O4)."""
+    def share(test: Any) -> int:
+        return sum(c.figures for c in alive if test(c.level))
+    if 2 * share(lambda lv: lv >= BROKEN) > figures:
+        return "routed" if 2 * share(lambda lv: lv == ROUTED) > figures else "broken"
+    if 2 * share(lambda lv: lv >= SHAKEN) > figures:
+        return "disordered"
+    return "good"

@@ -1,0 +1,94 @@
+"""The Hardtack table: companies of figures (or guns with their crews) under regiments.
+
+A :class:`Company` is a Stargrunt II squad (Hardtack p.1); a :class:`Regiment` is the neutral
+unit its companies came from, with its commander (the regimental command stand). Positions are
+in yards, like the neutral world; inches appear only where a rule is read.
+"""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from referee.core.world import UnitState
+
+from .tables import LEVELS, Gun, Weapon
+
+BROKEN = LEVELS.index("broken")
+ROUTED = LEVELS.index("routed")
+SHAKEN = LEVELS.index("shaken")
+CLOSE = ("line", "column")
+
+
+@define(eq=False, slots=True)
+class Company:
+    id: str
+    unit: UnitState
+    regiment: Regiment
+    figures: int
+    start: int
+    quality: int  # quality die size
+    lv: int  # the company commander's leadership value
+    motivation: str
+    weapon: Weapon | None
+    x: float
+    y: float
+    facing: float
+    formation: str  # line, column, skirmish (troops); limbered, unlimbered (guns)
+    level: int = 0  # index in LEVELS
+    reload: bool = False  # a Reload marker
+    loaded: str = ""  # artillery ammunition marker: "", shot, canister
+    mounted: bool = False
+    gun: Gun | None = None
+    guns: int = 0
+    gone: bool = False
+    activated: bool = False
+    side: str = field(init=False, default="")
+    arm: str = field(init=False, default="")
+
+    def __attrs_post_init__(self) -> None:
+        self.side, self.arm = self.unit.side, self.unit.spec.arm
+
+    @property
+    def alive(self) -> bool:
+        return not self.gone and self.figures > 0 and self.unit.on_field
+
+    @property
+    def close(self) -> bool:
+        return self.formation in CLOSE
+
+    @property
+    def artillery(self) -> bool:
+        return self.gun is not None
+
+
+@define(eq=False, slots=True)
+class Regiment:
+    id: str
+    unit: UnitState
+    lv: int  # the regimental commander's leadership value
+    x: float
+    y: float
+    companies: list[Company] = field(factory=list)
+    activated: bool = False
+    commander: bool = True  # the command stand is on the table
+
+    @property
+    def side(self) -> str:
+        return self.unit.side
+
+
+@define(eq=False)
+class HardtackState:
+    tables: object
+    men_per_figure: int
+    regiments: dict[str, Regiment] = field(factory=dict)
+    companies: dict[str, Company] = field(factory=dict)
+    by_side: dict[str, list[Regiment]] = field(factory=dict)
+    intents: dict[str, dict[str, object]] = field(factory=dict)  # side -> this turn's intents
+    last_side: str = ""
+
+    def living(self, side: str) -> list[Company]:
+        return [c for r in self.by_side.get(side, ()) for c in r.companies if c.alive]
+
+    def enemies(self, side: str) -> list[Company]:
+        return [c for s in self.by_side if s != side for c in self.living(s)]
