@@ -124,7 +124,8 @@ def run_cmd(scenario: str, ruleset: str, options: tuple[str, ...], house_rules: 
         return emit_json(outcome.as_json())
     out.print(f"\n[bold]{outcome.winner or 'draw'}[/bold] after {outcome.minutes} minutes ({outcome.turns} turns): {outcome.reason}")
     for side in world.sides:
-        out.print(f"  {side}: {outcome.men_lost[side]} men and {outcome.guns_lost[side]} guns lost")
+        out.print(f"  {side}: {outcome.men_lost[side]} men and {outcome.guns_lost[side]} guns lost, "
+                  f"{outcome.yards_gained[side]} yards gained")
 
 
 @main.command("compare")
@@ -202,6 +203,8 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
             lambda r, s=side: f"{r['men_lost'][s]['mean']:.0f} ({r['men_lost'][s]['p10']:.0f}/{r['men_lost'][s]['p50']:.0f}/{r['men_lost'][s]['p90']:.0f})",
             str(hist["men_lost"].get(side, "")) if hist else "")
         row(f"{side} guns lost", lambda r, s=side: f"{r['guns_lost'][s]['mean']:.2f}", str(hist["guns_lost"].get(side, "")) if hist else "")
+    for side in sides:
+        row(f"{side} yards gained (p50)", lambda r, s=side: f"{r['yards_gained'][s]['mean']:.0f} ({r['yards_gained'][s]['p50']:.0f})")
     row("minutes to decision (p50)", lambda r: f"{r['minutes']['mean']:.0f} ({r['minutes']['p50']:.0f})", str(hist["minutes"] or "") if hist else "")
     if hist:
         for side in sides:

@@ -154,7 +154,7 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
     where the historical result falls."""
     n = len(outcomes)
     sides = scenario.sides
-    result: dict[str, Any] = {"replications": n, "win": {}, "men_lost": {}, "guns_lost": {}}
+    result: dict[str, Any] = {"replications": n, "win": {}, "men_lost": {}, "guns_lost": {}, "yards_gained": {}}
     for key in (*sides, "draw"):
         wins = sum(1 for o in outcomes if (o.winner or "draw") == key)
         lo, hi = wilson(wins, n)
@@ -162,6 +162,7 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
     for side in sides:
         result["men_lost"][side] = summary([o.men_lost[side] for o in outcomes])
         result["guns_lost"][side] = summary([o.guns_lost[side] for o in outcomes])
+        result["yards_gained"][side] = summary([o.yards_gained[side] for o in outcomes])
     result["minutes"] = summary([o.minutes for o in outcomes])
     history = scenario.historical
     if history is not None:

@@ -17,7 +17,7 @@ from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plugins import Rules, call
-from .victory import Verdict, guns_lost, judge, men_lost
+from .victory import Verdict, ground_gained, guns_lost, judge, men_lost
 from .world import Scenario, World
 
 MAX_TURNS = 500  # a guard against a ruleset whose clock does not advance
@@ -46,12 +46,13 @@ class Outcome:
     turns: int
     men_lost: dict[str, int]
     guns_lost: dict[str, int]
+    yards_gained: dict[str, int]  # ground gained by each side's foremost fit unit
 
     def as_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset, "scenario": self.scenario, "seed": self.seed,
             "winner": self.winner, "reason": self.reason, "minutes": self.minutes, "turns": self.turns,
-            "men_lost": self.men_lost, "guns_lost": self.guns_lost,
+            "men_lost": self.men_lost, "guns_lost": self.guns_lost, "yards_gained": self.yards_gained,
         }
 
 
@@ -112,6 +113,7 @@ class Game:
             self.rules.name, self.scenario.id, self.seed, verdict.winner, verdict.reason,
             self.world.minute - self.scenario.start, self.turn,
             {s: men_lost(self.world, s) for s in sides}, {s: guns_lost(self.world, s) for s in sides},
+            {s: max(0, ground_gained(self.world, s)) for s in sides},
         )
 
 

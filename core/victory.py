@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from attrs import frozen
 
 from .world import World, distance
@@ -35,6 +37,18 @@ def men_lost(world: World, side: str) -> int:
 def guns_lost(world: World, side: str) -> int:
     """Guns destroyed or captured (guns of a unit that is gone are lost)."""
     return sum(u.spec.guns - (0 if u.status == "gone" else u.guns) for u in world.side_units(side))
+
+
+def ground_gained(world: World, side: str) -> int:
+    """Yards the side's foremost unit still in the fight stands ahead of where it started,
+    measured toward the enemy (away from the side's own rear); 0 if none went forward."""
+    rear = math.radians(world.scenario.home_edges.get(side, 180.0))
+    ahead_x, ahead_y = -math.sin(rear), -math.cos(rear)
+    return max(
+        (round((u.x - u.spec.position[0]) * ahead_x + (u.y - u.spec.position[1]) * ahead_y)
+         for u in world.side_units(side) if u.fit),
+        default=0,
+    )
 
 
 def beaten_share(world: World, side: str) -> float:
