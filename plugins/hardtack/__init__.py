@@ -47,7 +47,9 @@ def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
 
 @hookimpl
 def referee_muster(game: Any) -> Any:
-    return muster(game, load_with_overlays(*game.rules.overlays))
+    state = muster(game, load_with_overlays(*game.rules.overlays))
+    sync(game, state, every=True)
+    return state
 
 
 @hookimpl
@@ -69,4 +71,4 @@ def referee_step(game: Any, step: Step) -> bool:
 
 @hookimpl
 def referee_end_turn(game: Any) -> None:
-    sync(game, game.state)
+    sync(game, game.state, every=True)

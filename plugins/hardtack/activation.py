@@ -72,19 +72,22 @@ def members(reg: Regiment) -> list[Company]:
 
 def play_step(game: Any, step: Step) -> None:
     state: HardtackState = game.state
-    enemies = state.enemies(step.side)
     if step.name == "activate-company":
         c = state.companies[step.unit]
         c.activated = True
+        state.touch(c)
+        enemies = _near(state, step.side, [c])
         intent = state.intents[step.side].get(c.unit.id)
         for n in (0, 1):
             action(game, state, c, intent, n, enemies)
         return
     reg = state.regiments[step.unit]
+    state.touched.add(reg.id)
     if step.name == "rally":
         _rally(game, state, reg)
         return
     group = members(reg)
+    enemies = _near(state, step.side, group)
     intent = state.intents[step.side].get(reg.id)
     game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T1"])
     for c in group:
@@ -96,6 +99,16 @@ def play_step(game: Any, step: Step) -> None:
             for c in group:
                 action(game, state, c, intent, n, enemies)
     _follow(reg, group)
+
+
+def _near(state: HardtackState, side: str, group: list[Company]) -> list[Company]:
+    """The enemy companies that any of ``group`` could reach this activation (fire, two moves)."""
+    if not group:
+        return []
+    xs, ys = [c.x for c in group], [c.y for c in group]
+    reach = max(fire.reach_inches(state.tables, c) for c in group) * geo.YARDS_PER_INCH + 300.0
+    x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+    return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
 
 
 def _rally(game: Any, state: HardtackState, reg: Regiment) -> None:

@@ -57,6 +57,7 @@ def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool)
         a.figures -= int(v["attackers_down"])
         b.figures -= int(v["defenders_down"])
         for c in (a, b):
+            state.touch(c)
             if not c.artillery:
                 c.formation = "skirmish"  # p.7: disordered after the first round
         if b.figures == 0:
@@ -75,6 +76,7 @@ def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool)
 
 def _beaten(game: Any, state: HardtackState, loser: Company, winner: Company) -> None:
     """The loser gives ground; guns whose crew is beaten are captured (HT-S5)."""
+    state.touch(loser)
     if loser.artillery and loser.guns:
         loser.guns, loser.gone = 0, True
         game.log.emit("captured", unit=loser.id, rulings=["HT-S5"], text=f"{winner.id} captures {loser.id}'s gun")

@@ -37,6 +37,8 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     """The nearest enemy company in reach, arc and sight; the intent's target unit first."""
     reach = reach_inches(state.tables, c) * geo.YARDS_PER_INCH
     near = [e for e in enemies if abs(e.x - c.x) <= reach and abs(e.y - c.y) <= reach and e.alive]
+    if not near:
+        return None
     ranked = sorted(((geo.dist(c, e), e) for e in near), key=lambda de: (de[1].unit.id != wanted, de[0]))
     for yards, e in ranked:
         if yards <= reach and geo.in_arc(c, e) and geo.sees(game, c, e):

@@ -46,6 +46,7 @@ def confidence_test(game: Any, t: HardtackTables, c: Company, tl: int | None, wh
 
 
 def lose_levels(game: Any, c: Company, n: int) -> None:
+    game.state.touch(c)
     c.level = min(ROUTED, c.level + n)
     if c.level >= BROKEN and not c.artillery:
         c.formation = "skirmish"  # p.7: broken or routed companies become disordered
@@ -55,6 +56,7 @@ def lose_levels(game: Any, c: Company, n: int) -> None:
 def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: str) -> None:
     """Remove ``lost`` figures (wounded or killed: HT-F5), then the company's test: the worst of
     fired on, more casualties than survivors, and its leader down (HT-L1)."""
+    game.state.touch(c)
     before = c.figures
     lost = min(lost, before)
     c.figures -= lost
@@ -80,5 +82,6 @@ def rally(game: Any, t: HardtackTables, leader_lv: int, c: Company) -> None:
     res = mechanics.test(game.roller, t, c.quality, c.lv, leader_lv, "reaction")
     res = game.settle("rally", c, res, rulings=("HT-R1",), unit=c.id)
     if res.values["passed"]:
+        game.state.touch(c)
         c.level -= 1
         game.log.emit("rally", unit=c.id, text=f"{c.id} rallies to {LEVELS[c.level]}")

@@ -90,9 +90,12 @@ def _layout(unit: Any, n: int) -> list[tuple[float, float]]:
     return out
 
 
-def sync(game: Any, state: HardtackState) -> None:
-    """Write men, guns, place, facing, formation and status back to the neutral world."""
-    for reg in state.regiments.values():
+def sync(game: Any, state: HardtackState, every: bool = False) -> None:
+    """Write men, guns, place, facing, formation and status back to the neutral world (the
+    regiments touched since the last sync, or ``every`` one)."""
+    regiments = state.regiments.values() if every else [state.regiments[r] for r in sorted(state.touched)]
+    state.touched.clear()
+    for reg in regiments:
         unit, companies = reg.unit, reg.companies
         start = sum(c.start for c in companies)
         unit.men = unit.spec.men * sum(c.figures for c in companies) // start
@@ -113,11 +116,12 @@ def sync(game: Any, state: HardtackState) -> None:
 
 
 def _status(alive: list[Company], figures: int) -> str:
-    """The status of the plurality of the standing figures (ruling HT-O4)."""
-    def share(test: Any) -> int:
-        return sum(c.figures for c in alive if test(c.level))
-    if 2 * share(lambda lv: lv >= BROKEN) > figures:
-        return "routed" if 2 * share(lambda lv: lv == ROUTED) > figures else "broken"
-    if 2 * share(lambda lv: lv >= SHAKEN) > figures:
-        return "disordered"
-    return "good"
+    """The status held by more than half the standing figures, worst first (ruling HT-O4)."""
+    by_level = [0] * (ROUTED + 1)
+    for c in alive:
+        by_level[c.level] += c.figures
+    if 2 * by_level[ROUTED] > figures:
+        return "routed"
+    if 2 * (by_level[BROKEN] + by_level[ROUTED]) > figures:
+        return "broken"
+    return "disordered" if 2 * sum(by_level[SHAKEN:]) > figures else "good"

@@ -85,7 +85,10 @@ class HardtackState:
     companies: dict[str, Company] = field(factory=dict)
     by_side: dict[str, list[Regiment]] = field(factory=dict)
     intents: dict[str, dict[str, object]] = field(factory=dict)  # side -> this turn's intents
-    last_side: str = ""
+    touched: set[str] = field(factory=set)  # regiments changed since the last sync
+
+    def touch(self, c: Company) -> None:
+        self.touched.add(c.regiment.id)
 
     def living(self, side: str) -> list[Company]:
         return [c for r in self.by_side.get(side, ()) for c in r.companies if c.alive]

@@ -116,7 +116,7 @@ def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: 
         _lose(game, state, defender, d_lost + extra, effect)
         if defender.troops:
             _disorder(defender)
-            _rout(game, state, defender) if extra else move.retreat_out_of_close_range(game, state, defender)
+            _give_ground(game, state, defender, rout=bool(extra), out_of_close_range=True)
         else:
             _limber_and_retreat(game, state, defender)
         _carry(game, state, attacker, place, second=attacker.combats > 1)
@@ -130,33 +130,46 @@ def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: 
         else:
             defender.silenced, defender.damaged = True, defender.damaged + 1
         if fortified:
-            move.retreat(game, state, attacker, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
+            _give_ground(game, state, attacker, rout=False, out_of_close_range=False)
             return
         if defender.troops:
-            _rout(game, state, defender) if outflanked_d else move.retreat(game, state, defender, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
+            _give_ground(game, state, defender, rout=outflanked_d, out_of_close_range=False)
         else:
             _limber_and_retreat(game, state, defender)
         _carry(game, state, attacker, place, second=attacker.combats > 1)
     elif effect == "desperate-struggle":
         for piece in (attacker, defender):
             _lose(game, state, piece, 1, effect)
-            _disorder(piece) if piece.troops else setattr(piece, "silenced", True)
+            if piece.troops:
+                _disorder(piece)
+            else:
+                piece.silenced = True
     elif effect == "falter":
         _lose(game, state, attacker, 1 if attacker.status != "good" else 0, effect)
         _disorder(attacker)
-        _rout(game, state, attacker) if outflanked_a else move.retreat(game, state, attacker, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
+        _give_ground(game, state, attacker, rout=outflanked_a, out_of_close_range=False)
         _cavalry_disordered(defender)
     elif effect == "recoil":
         extra = 1 if by_cavalry(defender) or outflanked_a else 0
         _lose(game, state, attacker, a_lost + extra, effect)
         _disorder(attacker)
-        _rout(game, state, attacker) if extra else move.retreat_out_of_close_range(game, state, attacker)
+        _give_ground(game, state, attacker, rout=bool(extra), out_of_close_range=True)
         _cavalry_disordered(defender)
     elif effect == "repulsed":
         _lose(game, state, attacker, a_lost, effect)
         _rout(game, state, attacker)
         _leader_check(game, state, attacker)
         _cavalry_disordered(defender)
+
+
+def _give_ground(game: Any, state: RffState, piece: Piece, rout: bool, out_of_close_range: bool) -> None:
+    """Full retreat broken, or retreat out of close range, or 1.5" from the enemy."""
+    if rout:
+        _rout(game, state, piece)
+    elif out_of_close_range:
+        move.retreat_out_of_close_range(game, state, piece)
+    else:
+        move.retreat(game, state, piece, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
 
 
 def _lose(game: Any, state: RffState, piece: Piece, n: int, why: str) -> None:

@@ -76,7 +76,7 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
     if piece.guns:
         return not piece.limbered and not piece.silenced and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
-        return not defensive and piece.grade == "crack" and game.option("crack-cold-steel") and piece.breakthrough is False
+        return not defensive and piece.grade == "crack" and game.option("crack-cold-steel") and not piece.breakthrough
     return True
 
 

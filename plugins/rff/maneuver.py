@@ -260,12 +260,13 @@ def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pac
     if target.parent is not None and skirmishers.evade(game, state, target, piece):
         target = state.pieces[target.parent]
         piece.charge_target = target.id
-    if target.arm == "cavalry" and target.unit.mounted and target.status == "good" and target.effect != "charged":
+    if target.arm == "cavalry" and target.unit.mounted and target.status == "good":
         target.countercharged = True
         move.advance(game, state, target, (piece.x, piece.y), geo.gap(piece, target) / 2, contact=piece)
     move.advance(game, state, piece, (target.x, target.y), reach, contact=target)
     move.face(piece, target)
-    move.face(target, piece) if target.countercharged else None
+    if target.countercharged:
+        move.face(target, piece)
     piece.moved = pace
     game.log.emit("charge", unit=piece.id, target=target.id, rulings=["RFF-P9"],
                   text=f"{piece.id} charges {target.id}" + (" with cold steel" if piece.cold_steel else ""))
