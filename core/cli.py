@@ -77,16 +77,19 @@ def rulesets_cmd(as_json: bool) -> None:
         info = layer or rules.info
         rows.append({
             "name": name, "title": info.title, "kind": info.kind, "base": info.base, "source": info.source,
-            "scale": rules.info.scale.describe(), "options": sorted(rules.option_specs),
+            "scale": rules.info.scale.describe(), "options": sorted(rules.option_specs), "options_on": sorted(rules.options),
             "hooks": rules.hooks_by_plugin(),
         })
     if as_json:
         return emit_json(rows)
-    table = RichTable("name", "title", "source", "scale", "hooks implemented", show_lines=True)
     for r in rows:
-        hooks = "\n".join(f"{p}: {', '.join(h)}" for p, h in r["hooks"].items())
-        table.add_row(r["name"], r["title"] + (f" (on {r['base']})" if r["base"] else ""), r["source"], r["scale"], hooks)
-    out.print(table)
+        on = set(r["options_on"])
+        out.print(f"[bold]{r['name']}[/bold]  {r['title']}" + (f" (house rules on {r['base']})" if r["base"] else ""), markup=True)
+        out.print(f"    source:  {r['source']}", markup=False)
+        out.print(f"    scale:   {r['scale']}", markup=False)
+        out.print("    options: " + ", ".join(f"{o} (on)" if o in on else o for o in r["options"]), markup=False)
+        for plugin, hooks in r["hooks"].items():
+            out.print(f"    hooks of {plugin}: {', '.join(hooks)}", markup=False)
 
 
 @main.command("scenarios")
