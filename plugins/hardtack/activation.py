@@ -28,22 +28,32 @@ def turn(game: Any) -> Iterator[Step]:
         r.activated = False
     sides = game.scenario.sides
     state.intents = {s: game.intents(s) for s in sides}
+    left = {s: 0 for s in sides}
     last = sides[1]
     while True:
-        left = {s: _left(state, s) for s in sides}
-        if not any(left.values()):
-            return
+        if not any(left.values()):  # (re)count exactly
+            left = {s: sum(1 for r in state.by_side.get(s, ()) for c in r.companies if c.alive and not c.activated) for s in sides}
+            if not any(left.values()):
+                return
         other = sides[0] if last == sides[1] else sides[1]
         # HT-T2: the side with fewer units left passes; on equal counts the sides alternate
         side = other if left[other] >= left[last] and left[other] else last
         step = _next(state, side)
         last = side
-        if step is not None:
-            yield step
+        if step is None:
+            left[side] = 0
+            continue
+        yield step
+        left[side] = max(0, _left(state, side, left[side], step))
 
 
-def _left(state: HardtackState, side: str) -> int:
-    return sum(1 for r in state.by_side.get(side, ()) for c in r.companies if c.alive and not c.activated)
+def _left(state: HardtackState, side: str, before: int, step: Step) -> int:
+    """Companies the side has left to activate, counted down by what the step activated."""
+    if step.name == "activate-company":
+        return before - 1
+    if step.name == "activate-regiment":
+        return before - sum(1 for c in state.regiments[step.unit].companies if c.activated)
+    return before
 
 
 def _next(state: HardtackState, side: str) -> Step | None:
@@ -201,9 +211,9 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
         target = min(enemies, key=lambda e: geo.dist(c, e), default=None)
         if target is not None and geo.dist(c, target) <= assault.reach_yards(state, c) * 2:
             return assault.assault(game, state, c, target)
-    if kind in ("hold", "rally", "charge", "advance") and fire.may_fire(c):
-        target = fire.choose_target(game, state, c, enemies, target_unit)
-        if target is not None and (kind != "advance" or n == 1):
+    if kind in ("hold", "rally", "charge") or kind == "advance" and n == 1:
+        target = fire.choose_target(game, state, c, enemies, target_unit) if enemies and fire.may_fire(c) else None
+        if target is not None:
             return fire.fire(game, state, c, target)
     if c.reload and kind != "withdraw":
         c.reload = False
