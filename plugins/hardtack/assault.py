@@ -24,7 +24,7 @@ def reach_yards(state: HardtackState, c: Company) -> float:
 def assault(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     t = state.tables
     cfg = t["assault"]
-    res = mechanics.test(game.roller, t, c.quality, c.lv, cfg["attacker_threat"] + (-1 if c.close else 0), "reaction")
+    res = mechanics.test(game.roller, t, c.quality, c.lv, cfg["attacker_threat"] + morale.formation_modifier(t, c), "reaction")
     res = game.settle("reaction", c, res, rulings=("HT-A1",), unit=c.id, target=target.id, why="to close assault")
     if not res.values["passed"]:
         return
@@ -35,8 +35,8 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
     geo.face(c, target.x, target.y)
     c.x, c.y = target.x + (c.x - target.x) * CONTACT_YARDS / max(gap, 1e-6), target.y + (c.y - target.y) * CONTACT_YARDS / max(gap, 1e-6)
     ratio = max(1, c.figures // max(1, target.figures))
-    tl = morale.threat(t, target, [], charged_by_close=c.close)
-    stand = mechanics.test(game.roller, t, target.quality, target.lv, ratio + (tl or 0), "reaction")
+    tl = ratio + morale.formation_modifier(t, target, charged_by_close=c.close)
+    stand = mechanics.test(game.roller, t, target.quality, target.lv, tl, "reaction")
     stand = game.settle("reaction", target, stand, rulings=("HT-A1",), unit=target.id, target=c.id, why="to stand")
     if not stand.values["passed"]:
         morale.lose_levels(game, target, 1)

@@ -261,7 +261,18 @@ def combat_move(roller: Roller, base: int) -> Resolution:
     """A combat move: D(base) x 2 inches (SG2; Hardtack p.13)."""
     roll = roller.roll(d(base))
     return Resolution(RULESET, "combat-move", f"SG2 combat move; Hardtack p.13: D{base} x 2", f'{2 * roll}"', inputs={"base": base},
-                      dice=(roll,), total=2 * roll, values={"inches": 2 * roll})
+                      dice=(roll,), total=2 * roll, values={"inches": 2 * roll}, rulings=("HT-M3",))
+
+
+def regimental_combat_move(roller: Roller, base: int, companies: int) -> Resolution:
+    """p.10: each company of the formation rolls its own combat move; the regimental commander
+    may take any of the distances rolled for his own."""
+    rolls = tuple(roller.roll(d(base)) for _ in range(companies))
+    inches = tuple(2 * r for r in rolls)
+    return Resolution(RULESET, "regimental-combat-move", f"Hardtack p.10, Regimental Formation Combat Moves: {companies} x D{base} x 2",
+                      f"companies move {', '.join(str(i) for i in inches)} inches; the commander may take any",
+                      inputs={"base": base, "companies": companies}, dice=rolls,
+                      values={"inches": list(inches), "commander_choices": sorted(set(inches))}, rulings=("HT-M3",))
 
 
 # ----------------------------------------------------------------------------- referee resolve
@@ -341,5 +352,12 @@ def mechanic_specs(t: HardtackTables) -> list[MechanicSpec]:
             (InputSpec("base", "choice", "the base move (6 infantry, 12 mounted, 10 limbered, 4 unlimbered, 4 line)", default="6",
                        choices=("4", "6", "8", "10", "12")),),
             lambda r, i: combat_move(r, int(i["base"])), {"inches": "inches moved"},
+        ),
+        MechanicSpec(
+            "regimental-combat-move", "A regimental formation's combat move: each company rolls; the commander takes any", "Hardtack p.10",
+            (InputSpec("base", "choice", "the base move", default="6", choices=("4", "6", "8", "10", "12")),
+             InputSpec("companies", "int", "companies in the formation", default=3, minimum=1, maximum=6)),
+            lambda r, i: regimental_combat_move(r, int(i["base"]), i["companies"]),
+            {"inches": "each company's distance", "commander_choices": "the distances the commander may take"},
         ),
     ]

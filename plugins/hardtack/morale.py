@@ -24,13 +24,13 @@ def threat(t: HardtackTables, c: Company, basics: list[str], casualties: bool = 
             tl = (tl or 0) + extra if tl is not None or added["casualties"].forces_test else None
         if tl is not None and (best is None or tl > best):
             best = tl
-    if best is None:
-        return None
-    if c.close:
-        best += added["close-formation"].by_motivation[c.motivation] or 0
-    if charged_by_close:
-        best += added["charged-by-close"].by_motivation[c.motivation] or 0
-    return best
+    return None if best is None else best + formation_modifier(t, c, charged_by_close)
+
+
+def formation_modifier(t: HardtackTables, c: Company, charged_by_close: bool = False) -> int:
+    """p.12-13: -1 in close formation; +1 when charged by a close formation."""
+    rows = [t.added["close-formation"]] * c.close + [t.added["charged-by-close"]] * charged_by_close
+    return sum(row.by_motivation[c.motivation] or 0 for row in rows)
 
 
 def confidence_test(game: Any, t: HardtackTables, c: Company, tl: int | None, why: str) -> int:

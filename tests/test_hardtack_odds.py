@@ -1,0 +1,130 @@
+"""Exact odds of the hardtack mechanics against hand computation (SG2 facts, FACTS.md A)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from referee.core.chance import exact
+from referee.core.events import Resolution
+from referee.core.plugins import build_rules
+from referee.plugins.hardtack import dice, mechanics
+from referee.plugins.hardtack.tables import load_tables
+
+T = load_tables()
+
+
+def dist(mechanic, *args, key=lambda r: r.outcome_key()):  # type: ignore[no-untyped-def]
+    return exact(mechanic, T, *args, key=key)
+
+
+def p_of(outcomes, test) -> Fraction:  # type: ignore[no-untyped-def]
+    return sum((p for r, p in outcomes if test(r)), Fraction(0))
+
+
+@pytest.mark.parametrize("quality,inches,band", [(8, 0, 1), (8, 8, 1), (8, Fraction(81, 10), 2), (8, 16, 2), (8, 40, 5), (6, 7, 2), (12, 60, 5)])
+def test_range_bands_are_the_quality_die_in_inches(quality: int, inches: Fraction, band: int) -> None:
+    assert dice.band_of(inches, quality) == band
+
+
+def test_no_effective_fire_beyond_the_fifth_band() -> None:
+    res = mechanics.fire(None, T, 8, 8, 41)  # type: ignore[arg-type]
+    assert res.result.startswith("no effective fire") and res.values["over"] == 0
+
+
+@pytest.mark.parametrize("cover,steps", [("none", 0), ("soft", 1), ("hard", 2), ("fortification", 3)])
+def test_cover_shifts_the_range_die(cover: str, steps: int) -> None:
+    mods = mechanics.target_shifts(T, cover, "skirmish", False)
+    assert sum(int(m.value) for m in mods) == steps
+
+
+def test_cover_past_d12_means_no_effective_fire() -> None:
+    # band 4 (D10) + hard cover (2) passes D12
+    res = mechanics.fire(None, T, 8, 8, 30, "hard", "close", "skirmish")  # type: ignore[arg-type]
+    assert "past D12" in res.result
+
+
+@pytest.mark.parametrize("fp,die", [(Fraction(1, 2), 4), (3, 4), (5, 6), (6, 6), (7, 8), (9, 10), (11, 12), (30, 12)])
+def test_firepower_rounds_to_the_nearest_die_ties_up(fp: Fraction, die: int) -> None:
+    assert dice.nearest_die(fp) == die
+
+
+def test_confidence_test_against_hand_computation() -> None:
+    # D8 against LV 2 + TL 1 = 3: 4-8 pass (5/8), 2-3 lose one (2/8), 1 loses two (1/8: 2 x 1 <= 3)
+    out = dist(mechanics.test, 8, 2, 1)
+    assert p_of(out, lambda r: r.values["levels_lost"] == 0) == Fraction(5, 8)
+    assert p_of(out, lambda r: r.values["levels_lost"] == 1) == Fraction(2, 8)
+    assert p_of(out, lambda r: r.values["levels_lost"] == 2) == Fraction(1, 8)
+    # D6 against 2 + 3 = 5: pass on 6 only; half or less = 1, 2
+    out = dist(mechanics.test, 6, 2, 3)
+    assert [p_of(out, lambda r, n=n: r.values["levels_lost"] == n) for n in (0, 1, 2)] == [Fraction(1, 6), Fraction(3, 6), Fraction(2, 6)]
+
+
+def test_impact_against_armour() -> None:
+    # D6 impact vs D4 armour: wounded when i > a and i <= 2a; killed when i > 2a
+    out = dict(exact(dice.impact, 6, 4))
+    assert out["killed"] == Fraction(sum(1 for i in range(1, 7) for a in range(1, 5) if i > 2 * a), 24)
+    assert out["wounded"] == Fraction(sum(1 for i in range(1, 7) for a in range(1, 5) if a < i <= 2 * a), 24)
+
+
+def _hand_fire(q: int, f: int, r: int) -> dict[str, Fraction]:
+    """Over-count distribution and the potential-casualty distribution by brute force."""
+    out: dict[str, Fraction] = {}
+    unit = Fraction(1, q * f * r)
+    for a in range(1, q + 1):
+        for b in range(1, f + 1):
+            for c in range(1, r + 1):
+                over = (a > c) + (b > c)
+                if over < 2:
+                    out[f"over{over}"] = out.get(f"over{over}", Fraction(0)) + unit
+                    continue
+                pot, rem = divmod(a + b, r)
+                for e in range(1, r + 1):
+                    k = f"pot{pot + (0 < rem and e <= rem)}"
+                    out[k] = out.get(k, Fraction(0)) + unit / r
+    return out
+
+
+def test_fire_outcome_distribution_small_case_by_hand() -> None:
+    # a Regular (D8) company of 5 rifle-musket figures (FP 5 -> D6) at 20" (band 3: D8), skirmish target
+    hand = _hand_fire(8, 6, 8)
+    out = dist(mechanics.fire, 8, 5, 20, "none", "close", "skirmish", "rifle-musket")
+    assert p_of(out, lambda r: r.values["over"] == 0) == hand["over0"]
+    assert p_of(out, lambda r: r.values["over"] == 1) == hand["over1"]
+    for n in (1, 2):
+        assert p_of(out, lambda r, n=n: r.values["potential"] == n) == hand[f"pot{n}"]
+    assert sum(p for _, p in out) == 1
+
+
+def test_repeat_equals_independent_rolls() -> None:
+    # two potential casualties: P(2 killed) = P(killed)^2
+    one = dict(exact(dice.impact, 6, 4))
+    two = exact(dice.casualties, 2, 6, 4)
+    assert p_of(two, lambda tl: tl["killed"] == 2) == one["killed"] ** 2
+
+
+def test_close_assault_one_bout() -> None:
+    # 1 v 1, D8 v D8, no shifts: attacker wins 28/64, defender 28/64, tie 8/64
+    out = dist(mechanics.close_assault, 1, 1, 8, 8, 0, 0)
+    assert p_of(out, lambda r: r.values["defenders_down"] == 1) == Fraction(28, 64)
+    assert p_of(out, lambda r: r.values["attackers_down"] == 0 and r.values["defenders_down"] == 0) == Fraction(8, 64)
+
+
+def test_shot_hits_when_crew_die_beats_range_die() -> None:
+    # 12-pdr Napoleon, 30" = band 2 (D6), skirmish target: D8 crew beats D6 with 1 - 27/48... by hand
+    hit = Fraction(sum(1 for q in range(1, 9) for r in range(1, 7) if q > r), 48)
+    out = dist(mechanics.shot, 8, 30, "12-pdr-napoleon", "none", "skirmish")
+    assert p_of(out, lambda r: r.values["over"] == 1) == hit
+
+
+def test_canister_tests_on_the_canister_row() -> None:
+    out = dist(mechanics.canister, 8, 5, "12-pdr-napoleon", "none", "line")
+    assert {r.values["test"] for r, _ in out} <= {"none", "canister", "casualties"}
+
+
+def test_exact_fire_d12_firepower_is_a_proper_distribution() -> None:
+    spec = build_rules("hardtack").mechanics["fire"]
+    out = spec.exact(spec.parse_inputs(["quality=d12", "firepower=12", "range=1", "target_formation=skirmish"]))
+    assert sum(p for _, p in out) == 1
+    assert max(r.values["potential"] for r, _ in out) == 6  # (12 + 12) // 4
