@@ -12,7 +12,6 @@ from . import geometry as geo
 from . import lookup
 from .state import Piece, RffState
 
-SUBSTEPS = 12
 
 
 def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[float, float]) -> float:
@@ -39,22 +38,31 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     if dist < 1e-6:
         return 0.0
     travel = min(yds, dist)
-    ux, uy = (goal[0] - piece.x) / math.hypot(goal[0] - piece.x, goal[1] - piece.y), (goal[1] - piece.y) / math.hypot(goal[0] - piece.x, goal[1] - piece.y)
+    length = math.hypot(goal[0] - piece.x, goal[1] - piece.y)
+    ux, uy = (goal[0] - piece.x) / length, (goal[1] - piece.y) / length
     halt = geo.yards(state, lookup.distance(state.tables, "stop-short"))
     reach = travel + halt + 200.0  # only enemies this close can halt the move
-    others = [e for e in state.enemies_of(piece.side)
-              if e is not contact and abs(e.x - piece.x) < reach and abs(e.y - piece.y) < reach]
-    x0, y0 = piece.x, piece.y
-    moved = 0.0
-    for i in range(1, SUBSTEPS + 1):
-        step = travel * i / SUBSTEPS
-        piece.x, piece.y = x0 + ux * step, y0 + uy * step
-        if any(geo.gap(piece, e) < halt for e in others):
-            piece.x, piece.y = x0 + ux * moved, y0 + uy * moved
-            break
-        moved = step
+    own = geo.shape(piece)[1] / 2
+    for e in state.enemies_of(piece.side):
+        if e is not contact and abs(e.x - piece.x) < reach and abs(e.y - piece.y) < reach:
+            travel = min(travel, _first_within(piece.x - e.x, piece.y - e.y, ux, uy, halt + own + geo.shape(e)[1] / 2))
+    moved = max(0.0, travel)
+    piece.x, piece.y = piece.x + ux * moved, piece.y + uy * moved
     _clamp(game, piece)
     return moved
+
+
+def _first_within(wx: float, wy: float, ux: float, uy: float, radius: float) -> float:
+    """How far along the unit vector u a point at w (from a centre) can go before it comes
+    within ``radius`` of that centre: infinity if it never does (moving away, passing wide)."""
+    along = wx * ux + wy * uy
+    c = wx * wx + wy * wy - radius * radius
+    if c <= 0:  # already that close: it may only draw away
+        return math.inf if along >= 0 else 0.0
+    disc = along * along - c
+    if along >= 0 or disc < 0:
+        return math.inf  # moving away, or passing wide
+    return -along - math.sqrt(disc)
 
 
 def face(piece: Piece, toward: Piece | tuple[float, float] | None) -> None:
