@@ -264,10 +264,15 @@ def combat_move(roller: Roller, base: int) -> Resolution:
                       dice=(roll,), total=2 * roll, values={"inches": 2 * roll}, rulings=("HT-M3",))
 
 
+def _roll(roller: Roller, base: int) -> int:
+    return roller.roll(d(base))
+
+
 def regimental_combat_move(roller: Roller, base: int, companies: int) -> Resolution:
     """p.10: each company of the formation rolls its own combat move; the regimental commander
     may take any of the distances rolled for his own."""
-    rolls = tuple(roller.roll(d(base)) for _ in range(companies))
+    tally = roller.repeat(companies, _roll, base)  # the order of the companies does not matter
+    rolls = tuple(sorted(face for face, n in tally.counts for _ in range(n)))
     inches = tuple(2 * r for r in rolls)
     return Resolution(RULESET, "regimental-combat-move", f"Hardtack p.10, Regimental Formation Combat Moves: {companies} x D{base} x 2",
                       f"companies move {', '.join(str(i) for i in inches)} inches; the commander may take any",
