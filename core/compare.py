@@ -9,7 +9,6 @@ keeps every finished replication.
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -18,7 +17,6 @@ from typing import Any
 
 from attrs import frozen
 
-from .errors import RefereeError
 from .game import Game, Outcome, play, replication_seed
 from .plugins import Rules, build_rules
 from .scenario import find_scenario, load_scenario
@@ -56,43 +54,6 @@ def replicate(stack: Stack, scenario_path: str, seed: int, ks: Sequence[int]) ->
     return [play(Game.new(rules, scenario, replication_seed(seed, k))) for k in ks]
 
 
-def _replicate_in_worker(stack: Stack, scenario_path: str, seed: int, ks: Sequence[int]) -> list[Outcome]:
-    """:func:`replicate` in a worker process: a user error travels back to the parent intact."""
-    try:
-        return replicate(stack, scenario_path, seed, ks)
-    except RefereeError as error:
-        raise _Carried(error) from None
-
-
-class _Carried(Exception):
-    """Carries a :class:`RefereeError` across the process boundary. The errors' own constructors
-    take more than the message, so plain pickling cannot rebuild them (a worker's
-    ``PluginFailed`` broke the whole pool); this rebuilds the same class, message and attributes."""
-
-    def __init__(self, error: RefereeError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        state = {k: v for k, v in vars(self.error).items() if _picklable(v)}
-        return (_rebuild, (type(self.error), str(self.error), state))
-
-
-def _picklable(value: Any) -> bool:
-    try:
-        pickle.dumps(value)
-    except Exception:
-        return False
-    return True
-
-
-def _rebuild(cls: type[RefereeError], message: str, state: dict[str, Any]) -> RefereeError:
-    error = cls.__new__(cls)
-    Exception.__init__(error, message)
-    error.__dict__.update(state)
-    return error
-
-
 def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
@@ -119,7 +80,7 @@ def run_replications(
     else:
         with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker) as pool:
             futures: dict[Future[list[Outcome]], int] = {
-                pool.submit(_replicate_in_worker, stack, scenario_path, seed, ks): i for i, ks in enumerate(chunks)
+                pool.submit(replicate, stack, scenario_path, seed, ks): i for i, ks in enumerate(chunks)
             }
             pending = set(futures)
             try:

@@ -6,7 +6,9 @@ Domain errors become click errors (exit code 2) only at the CLI boundary.
 from __future__ import annotations
 
 import difflib
+import pickle
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from attrs import frozen
 
@@ -30,6 +32,27 @@ class Problem:
 
 class RefereeError(Exception):
     """Root of every error that a user (not a bug) can cause."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Subclasses take other constructor arguments than the message, and errors cross
+        # process boundaries in a comparison: rebuild from the message and what pickles.
+        state = {k: v for k, v in vars(self).items() if _picklable(v)}
+        return (_rebuild, (type(self), str(self), state))
+
+
+def _picklable(value: Any) -> bool:
+    try:
+        pickle.dumps(value)
+    except Exception:
+        return False
+    return True
+
+
+def _rebuild(cls: type[RefereeError], message: str, state: dict[str, Any]) -> RefereeError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    error.__dict__.update(state)
+    return error
 
 
 class InvalidInput(RefereeError):
