@@ -23,7 +23,7 @@ from .scenario import find_scenario, load_scenario
 from .stats import percentile_rank, summary, wilson
 from .world import Scenario
 
-CHUNK = 25
+CHUNK = 25  # the most replications sent to a worker at once (what an interrupt may lose)
 
 
 @frozen
@@ -66,7 +66,9 @@ def run_replications(
 ) -> tuple[list[Outcome], bool]:
     """Play ``n`` replications. Returns the outcomes in replication order (only the leading run
     of finished ones if interrupted) and whether the run was interrupted."""
-    chunks = [list(range(i, min(i + CHUNK, n))) for i in range(0, n, CHUNK)]
+    # with several workers, about four chunks each keep them all busy to the end
+    size = CHUNK if workers <= 1 else max(1, min(CHUNK, -(-n // (4 * workers))))
+    chunks = [list(range(i, min(i + size, n))) for i in range(0, n, size)]
     done: dict[int, list[Outcome]] = {}
     interrupted = False
     if workers <= 1:
