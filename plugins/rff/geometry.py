@@ -130,6 +130,11 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
     return "blocked"
 
 
+def linear_cover(game: Any, piece: Piece) -> bool:
+    """Behind works, a wall or a fence (the maneuver table's "linear cover")."""
+    return fortified(game, piece) or any(game.ground.near(k, piece.x, piece.y, LINEAR_COVER_YARDS) for k in ("wall", "fence"))
+
+
 def enfiladed(firer: Piece, target: Piece) -> bool:
     """A line, extended line or unlimbered battery fired on from its flank (RFF-P4)."""
     return target.formation in ("line", "extended-line", "unlimbered") and on_flank(target, firer)

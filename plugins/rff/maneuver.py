@@ -82,7 +82,7 @@ def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
     mods.append(lookup.modifier(t, "maneuver", effectiveness(state, piece)))
     if piece.guns:
         mods.append(lookup.modifier(t, "maneuver", "battery"))
-    if piece.formation in ("field-column", "march-column", "limbered") or geo.cover(game, piece) == "fortified":
+    if piece.formation in ("field-column", "march-column", "limbered") or geo.linear_cover(game, piece):
         mods.append(lookup.modifier(t, "maneuver", "column-or-cover"))
     if piece.status == "broken" or geo.outflanked(state, piece, geo.yards(state, lookup.distance(t, "outflank"))):
         mods.append(lookup.modifier(t, "maneuver", "outflanked-or-broken"))
@@ -162,7 +162,7 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
         piece.silenced = False if piece.guns else piece.silenced
         _act(game, state, piece, intent, PACE[effect], reform=effect == "rally-with-elan")
     elif effect in ("double-quick", "well-handled"):
-        if piece.guns and piece.silenced and effect == "well-handled" and intent.action == "hold":
+        if piece.guns and piece.silenced and intent.action == "hold":  # double quick is well handled too
             piece.silenced = False
             piece.may_fire = False
             game.log.emit("maneuver", unit=piece.id, text="rallies and removes the silenced marker")
