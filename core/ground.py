@@ -32,10 +32,12 @@ class Ground:
         for area in scenario.areas:
             self._paint(area.polygon, area.kind, area.height)
         self.segments: dict[str, list[Segment]] = {}
+        self.lines: dict[str, list[Feature]] = {}
         self._near: dict[tuple[str, int, int, float], bool] = {}
         self._between: dict[tuple[object, ...], Any] = {}
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
+            self.lines.setdefault(feature.kind, []).append(feature)
 
     def _paint(self, polygon: tuple[Point, ...], kind: str, height: float) -> None:
         self.kinds.append(kind)
@@ -132,6 +134,17 @@ class Ground:
             hit = self._near[key] = any(_point_segment(key[1], key[2], s) <= within for s in self.segments.get(kind, ()))
         return hit
 
+    def behind(self, kind: str, x: float, y: float, within: float) -> bool:
+        """Is the point (to the nearest yard) covered by a line of this kind: inside it if it is
+        closed, within ``within`` yards behind it if it has a front, within ``within`` yards of it
+        otherwise? Kept like :meth:`near`."""
+        key = ("behind", kind, round(x), round(y), within)
+        hit = self._between.get(key)
+        if hit is None:
+            px, py = key[2], key[3]
+            hit = self._remember(key, any(_covers(line, px, py, within) for line in self.lines.get(kind, ())))
+        return hit
+
     def nearest_point(self, kind: str, x: float, y: float) -> Point | None:
         """The closest point on any line of this kind (a bridge or ford to make for)."""
         best: tuple[float, Point] | None = None
@@ -164,6 +177,23 @@ def inside(x: float, y: float, polygon: tuple[Point, ...]) -> bool:
         if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
             hit = not hit
     return hit
+
+
+def _covers(line: Feature, x: float, y: float, within: float) -> bool:
+    if line.closed:
+        return inside(x, y, line.points) or any(_point_segment(x, y, s) <= within for s in _segments(line))
+    best: tuple[float, Point] | None = None
+    for s in _segments(line):
+        p = _closest(x, y, s)
+        d = math.hypot(p[0] - x, p[1] - y)
+        if best is None or d < best[0]:
+            best = (d, p)
+    if best is None or best[0] > within:
+        return False
+    if line.front is None:
+        return True
+    fx, fy = math.sin(math.radians(line.front)), math.cos(math.radians(line.front))
+    return (x - best[1][0]) * fx + (y - best[1][1]) * fy <= 0.0  # on the side away from its front
 
 
 def _segments(feature: Feature) -> Iterator[Segment]:

@@ -46,7 +46,7 @@ LEADER_KEYS = ("id", "name", "side", "command", "rating", "traits", "attached_to
 UNIT_KEYS = ("id", "name", "side", "command", "arm", "men", "position", "facing", "formation",
              "experience", "weapon", "guns", "gun_type", "mounted", "entry")
 AREA_KEYS = ("kind", "polygon", "name", "height")
-FEATURE_KEYS = ("kind", "points", "name")
+FEATURE_KEYS = ("kind", "points", "name", "front")
 OBJECTIVE_KEYS = ("id", "name", "position", "radius", "held_by", "key", "value")
 ORDER_KEYS = ("command", "kind", "objective", "route", "from", "when_enemy_within")
 VICTORY_KEYS = ("end", "objectives", "beaten_at")
@@ -555,6 +555,7 @@ def _feature(t: _Table) -> Feature:
         kind=t.get("kind", _choice(world.LINE_KINDS, "line kind"), "a line kind"),
         points=t.get("points", _points(2), "a line of at least 2 points [x, y]"),
         name=t.get("name", _any_text, "a name", ""),
+        front=t.get("front", _degrees, "degrees clockwise from north: the way works, a wall or a fence face", None),
     )
 
 

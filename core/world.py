@@ -102,6 +102,12 @@ class Feature:
     kind: str
     points: tuple[Point, ...]
     name: str = ""
+    front: float | None = None  # works, walls, fences: the way they face (degrees); cover is behind them
+
+    @property
+    def closed(self) -> bool:
+        """A closed line (an enclosed redoubt) covers the ground inside it."""
+        return len(self.points) > 3 and self.points[0] == self.points[-1]
 
 
 @frozen

@@ -96,7 +96,8 @@ def on_road(game: Any, piece: Piece) -> bool:
 
 
 def fortified(game: Any, piece: Piece) -> bool:
-    return game.ground.near("works", piece.x, piece.y, WORKS_YARDS)
+    """In works: inside a closed work, or within 40 yards behind a line of works."""
+    return game.ground.behind("works", piece.x, piece.y, WORKS_YARDS)
 
 
 def cover(game: Any, piece: Piece) -> str:
@@ -106,9 +107,9 @@ def cover(game: Any, piece: Piece) -> str:
     kind = COVER.get(game.ground.kind_at(piece.x, piece.y))
     if kind is not None:
         return kind
-    if game.ground.near("wall", piece.x, piece.y, LINEAR_COVER_YARDS):
+    if game.ground.behind("wall", piece.x, piece.y, LINEAR_COVER_YARDS):
         return "full"
-    if game.ground.near("fence", piece.x, piece.y, LINEAR_COVER_YARDS):
+    if game.ground.behind("fence", piece.x, piece.y, LINEAR_COVER_YARDS):
         return "partial"
     return "none"
 
@@ -132,7 +133,7 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
 
 def linear_cover(game: Any, piece: Piece) -> bool:
     """Behind works, a wall or a fence (the maneuver table's "linear cover")."""
-    return fortified(game, piece) or any(game.ground.near(k, piece.x, piece.y, LINEAR_COVER_YARDS) for k in ("wall", "fence"))
+    return fortified(game, piece) or any(game.ground.behind(k, piece.x, piece.y, LINEAR_COVER_YARDS) for k in ("wall", "fence"))
 
 
 def enfiladed(firer: Piece, target: Piece) -> bool:

@@ -1,0 +1,98 @@
+"""The prepared ground: terrain under a point, lines crossed, and cover behind works."""
+
+from __future__ import annotations
+
+from referee.core.ground import Ground
+from referee.core.scenario import parse_scenario
+
+SCENARIO = """
+[scenario]
+id = "ground"
+title = "Ground"
+date = "1861-06-10"
+summary = "works with a front, a closed redoubt, a wood"
+start = "09:00"
+width = 1000
+height = 1000
+sides = ["union", "confederate"]
+
+[[commands]]
+id = "us"
+name = "US"
+side = "union"
+level = "brigade"
+
+[[commands]]
+id = "cs"
+name = "CS"
+side = "confederate"
+level = "brigade"
+
+[[units]]
+id = "a"
+name = "A"
+command = "us"
+arm = "infantry"
+men = 400
+weapon = "smoothbore"
+position = [500, 100]
+facing = 0
+formation = "line"
+
+[[units]]
+id = "b"
+name = "B"
+command = "cs"
+arm = "infantry"
+men = 400
+weapon = "smoothbore"
+position = [500, 900]
+facing = 180
+formation = "line"
+
+[[areas]]
+kind = "woods"
+polygon = [[0, 0], [200, 0], [200, 200], [0, 200]]
+
+[[features]]
+kind = "works"
+front = 180
+points = [[100, 500], [900, 500]]
+
+[[features]]
+kind = "works"
+points = [[600, 700], [700, 700], [700, 800], [600, 800], [600, 700]]
+
+[[features]]
+kind = "stream"
+points = [[0, 300], [1000, 300]]
+
+[victory]
+end = "10:00"
+objectives = []
+"""
+
+
+def ground() -> Ground:
+    return Ground(parse_scenario(SCENARIO, "ground.toml"))
+
+
+def test_works_cover_only_the_side_behind_their_front() -> None:
+    g = ground()
+    assert g.behind("works", 500, 520, 40)  # 20 yards behind works facing south
+    assert not g.behind("works", 500, 480, 40)  # 20 yards in front of them: an attacker is not covered
+    assert not g.behind("works", 500, 560, 40)  # too far behind to be in them
+
+
+def test_a_closed_work_covers_its_inside_only() -> None:
+    g = ground()
+    assert g.behind("works", 650, 750, 40)
+    assert g.behind("works", 650, 710, 40)
+    assert not g.behind("works", 650, 600, 60)  # 100 yards outside it
+
+
+def test_terrain_and_crossings() -> None:
+    g = ground()
+    assert g.kind_at(100, 100) == "woods" and g.kind_at(500, 100) == "fields"
+    assert "woods" in g.kinds_along(500, 100, 100, 100)
+    assert g.crosses("stream", 500, 100, 500, 400) and not g.crosses("stream", 500, 100, 500, 250)
