@@ -1,5 +1,5 @@
 """The turn: alternate activation of companies, or of a regimental formation under Activate
-Regiment, two actions each (SG2; Hardtack pp.7-11). Rulings HT-T1, HT-T2, HT-T4.
+Regiment, two actions each (SG2; Hardtack pp.7-11). Rulings HT-T1, HT-T2, HT-T4, HT-T5.
 
 The doctrine's intents (decided once per side per turn, HT-T4) become two legal actions:
 Move, Fire, Reload, Load, Reorganise, Close Assault, Rally.
@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.core.game import Step
 
-from . import assault, fire, geometry as geo, morale, move
+from . import assault, fire, geometry as geo, mechanics, morale, move
 from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment
 
 COMMAND_YARDS = 60.0  # 6": regimental formation, rally and transfer distance
@@ -29,7 +29,8 @@ def turn(game: Any) -> Iterator[Step]:
     sides = game.scenario.sides
     state.intents = {s: game.intents(s) for s in sides}
     left = {s: 0 for s in sides}
-    last = sides[1]
+    opens = game.settle("initiative", sides, mechanics.initiative(game.roller, (sides[0], sides[1]))).values["first"]
+    last = sides[0] if opens == sides[1] else sides[1]  # HT-T1: the roll-off's winner opens the turn
     while True:
         if not any(left.values()):  # (re)count exactly
             left = {s: sum(1 for r in state.by_side.get(s, ()) for c in r.companies if c.alive and not c.activated) for s in sides}
@@ -99,7 +100,7 @@ def play_step(game: Any, step: Step) -> None:
     group = members(reg)
     enemies = _near(state, step.side, group)
     intent = state.intents[step.side].get(reg.id)
-    game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T1"])
+    game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
     for c in group:
         c.activated = True
     for n in (0, 1):  # p.10: every company's first action before any second action

@@ -223,6 +223,25 @@ def test(roller: Roller, t: HardtackTables, quality: int, leadership: int, threa
                       values={"passed": passed, "levels_lost": lost, "target": target}, rulings=rulings)
 
 
+# ----------------------------------------------------------------------------- initiative
+
+
+def initiative(roller: Roller, sides: tuple[str, str], most_rolls: int = 20) -> Resolution:
+    """Ruling HT-T1: at the start of each turn each side rolls a D6; the higher opens the turn,
+    a tie is rolled again (after ``most_rolls`` ties in a row the second side opens)."""
+    dice: list[int] = []
+    first = sides[1]
+    for _ in range(most_rolls):
+        a, b = roller.roll(d(6)), roller.roll(d(6))
+        dice += [a, b]
+        if a != b:
+            first = sides[0] if a > b else sides[1]
+            break
+    return Resolution(RULESET, "initiative", "ruling HT-T1 (SG2 alternate activation; FACTS A.4): D6 each, the higher opens, ties rolled again",
+                      f"{first} activates first", inputs={"sides": list(sides)}, dice=tuple(dice), total=len(dice) // 2,
+                      values={"first": first}, rulings=("HT-T1",))
+
+
 # ----------------------------------------------------------------------------- close assault
 
 
