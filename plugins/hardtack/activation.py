@@ -18,15 +18,19 @@ from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment
 
 COMMAND_YARDS = 60.0  # 6": regimental formation, rally and transfer distance
 ARRIVED_YARDS = 20.0
+REJOIN_YARDS = 30.0  # HT-T6: a commander this far from the centre of his companies goes to them
 
 
 def turn(game: Any) -> Iterator[Step]:
     state: HardtackState = game.state
+    state.forget()  # reinforcements may have entered
     for c in state.companies.values():
         c.activated = False
     for r in state.regiments.values():
         r.activated = False
     sides = game.scenario.sides
+    state.queue = {s: [c for r in state.by_side.get(s, ()) for c in r.companies] for s in sides}
+    state.cursor = {s: 0 for s in sides}
     state.intents = {s: game.intents(s) for s in sides}
     left = {s: 0 for s in sides}
     opens = game.settle("initiative", sides, mechanics.initiative(game.roller, (sides[0], sides[1]))).values["first"]
@@ -66,11 +70,13 @@ def _next(state: HardtackState, side: str) -> Step | None:
             return Step("activation", "activate-regiment", side, reg.id)
         if reg.commander and any(c.alive and c.level >= SHAKEN and c.level < ROUTED for c in reg.companies):
             return Step("activation", "rally", side, reg.id)
-    for reg in state.by_side.get(side, ()):
-        for c in reg.companies:
-            if c.alive and not c.activated:
-                return Step("activation", "activate-company", side, c.id)
-    return None
+        if reg.commander and math.dist((reg.x, reg.y), centre(state, reg)) > REJOIN_YARDS:
+            return Step("activation", "command-move", side, reg.id)
+    queue, i = state.queue[side], state.cursor[side]
+    while i < len(queue) and (queue[i].activated or not queue[i].alive):  # passed over for good this turn
+        i += 1
+    state.cursor[side] = i
+    return Step("activation", "activate-company", side, queue[i].id) if i < len(queue) else None
 
 
 def members(reg: Regiment) -> list[Company]:
@@ -83,6 +89,7 @@ def members(reg: Regiment) -> list[Company]:
 
 def play_step(game: Any, step: Step) -> None:
     state: HardtackState = game.state
+    state.centres.clear()
     if step.name == "activate-company":
         c = state.companies[step.unit]
         c.activated = True
@@ -96,6 +103,9 @@ def play_step(game: Any, step: Step) -> None:
     state.touched.add(reg.id)
     if step.name == "rally":
         _rally(game, state, reg)
+        return
+    if step.name == "command-move":
+        _commander_moves(game, reg, centre(state, reg))
         return
     group = members(reg)
     enemies = _near(state, step.side, group)
@@ -126,13 +136,35 @@ def _rally(game: Any, state: HardtackState, reg: Regiment) -> None:
     """The commander's two Rally actions on the worst companies within 6" (SG2 p.17; p.11)."""
     near = sorted((c for c in reg.companies if c.alive and SHAKEN <= c.level < ROUTED
                    and math.hypot(c.x - reg.x, c.y - reg.y) <= COMMAND_YARDS), key=lambda c: -c.level)
-    if not near:  # the commander goes to his most shaken company
+    if not near:  # the commander goes to his most shaken company: two Move actions (HT-R1)
         worst = max((c for c in reg.companies if c.alive), key=lambda c: c.level, default=None)
         if worst is not None:
-            reg.x, reg.y = worst.x, worst.y
+            _commander_moves(game, reg, (worst.x, worst.y))
         return
     for c in near[:2]:
         morale.rally(game, state.tables, reg.lv, c)
+
+
+def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:
+    """The centre of a regiment's standing companies (weighted by figures), or its commander;
+    reckoned once per step (HT-M5)."""
+    hit = state.centres.get(reg.id)
+    if hit is None:
+        alive = [c for c in reg.companies if c.alive]
+        figs = sum(c.figures for c in alive)
+        hit = (sum(c.x * c.figures for c in alive) / figs, sum(c.y * c.figures for c in alive) / figs) if figs else (reg.x, reg.y)
+        state.centres[reg.id] = hit
+    return hit
+
+
+def _commander_moves(game: Any, reg: Regiment, to: tuple[float, float]) -> None:
+    """The command stand's own activation: two Move actions (12") toward ``to`` (HT-T6)."""
+    gap = math.dist((reg.x, reg.y), to)
+    yards = min(gap, 2 * game.state.tables["movement"]["base"]["infantry"] * geo.YARDS_PER_INCH)
+    if gap > 0:
+        reg.x += (to[0] - reg.x) * yards / gap
+        reg.y += (to[1] - reg.y) * yards / gap
+        game.log.emit("commander", unit=reg.id, rulings=["HT-T6"], text=f"{reg.id}'s commander moves {yards:.0f} yards to his companies")
 
 
 def _follow(reg: Regiment, group: list[Company]) -> None:
@@ -146,7 +178,7 @@ def _follow(reg: Regiment, group: list[Company]) -> None:
 def _formation_moves(state: HardtackState, reg: Regiment, group: list[Company], intent: Any, n: int, enemies: list[Company]) -> bool:
     """The whole formation moves as one: its first action when advancing in the wanted
     formation, its second too while no enemy is within its reach."""
-    if intent is None or intent.action not in ("advance", "withdraw") or any(c.formation != _formation_wanted(c, intent) for c in group):
+    if intent is None or intent.action not in ("advance", "withdraw") or any(c.formation != _formation_wanted(c, intent) or c.in_position for c in group):
         return False
     if n == 0 or intent.action == "withdraw":
         return True
@@ -163,13 +195,15 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     if span < ARRIVED_YARDS:
         return
     dx, dy = (gx - reg.x) / span, (gy - reg.y) / span
-    wings = {group[0], group[-1], min(group, key=lambda c: math.hypot(c.x - reg.x, c.y - reg.y))}
-    yards, crossed = span, set()
-    for c in wings:
-        rate, kinds = move.move_yards(game, t, c, c.x + dx * 200, c.y + dy * 200, intent.action != "withdraw")
-        yards, crossed = min(yards, rate), crossed | kinds
+    wings = [group[0], group[-1], min(group, key=lambda c: math.hypot(c.x - reg.x, c.y - reg.y))]
+    travel = intent.action != "withdraw"
+    yards = min([span] + [move.move_yards(game, t, c, c.x + dx * span, c.y + dy * span, travel)[0] for c in wings])
     starts = [(c.x, c.y) for c in group]
     moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies) for c in group)
+    crossed: set[str] = set()
+    for c, (x, y) in zip(wings, [starts[group.index(w)] for w in wings]):  # ground the wings cross (HT-M1, HT-M4)
+        c.x, c.y = x, y
+        crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / geo.YARDS_PER_INCH)[1]
     for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
         c.x = min(max(x + dx * moved, 0.0), game.scenario.width)
         c.y = min(max(y + dy * moved, 0.0), game.scenario.height)
@@ -208,7 +242,7 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
         return
     if wanted != c.formation:
         return _reorganise(game, c, wanted)
-    if kind == "charge" and assault.may_assault(c):
+    if kind == "charge" and assault.may_assault(c) and not c.in_position:
         target = min(enemies, key=lambda e: geo.dist(c, e), default=None)
         if target is not None and geo.dist(c, target) <= assault.reach_yards(state, c) * 2:
             return assault.assault(game, state, c, target)
@@ -219,10 +253,18 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     if c.reload and kind != "withdraw":
         c.reload = False
         return
+    if c.in_position and kind in ("advance", "charge", "withdraw"):
+        c.in_position = False  # SG2: an action removes the In Position marker (p.8; HT-G3)
+        game.log.emit("in-position", unit=c.id, rulings=["HT-G3"], text=f"{c.id} leaves its position")
+        return
+    if kind == "hold" and not c.in_position and geo.cover(game, c) == "hard":
+        c.in_position = True  # HT-G3: a company holding hard cover goes In Position
+        game.log.emit("in-position", unit=c.id, rulings=["HT-G3"], text=f"{c.id} is In Position")
+        return
     if kind in ("advance", "charge", "withdraw") and intent is not None:
-        reg = c.regiment  # a company keeps its place in its regiment's line
-        gx, gy = move.rearward(game, c) if kind == "withdraw" else (intent.goal or (reg.x, reg.y))
-        gx, gy = gx + c.x - reg.x, gy + c.y - reg.y
+        cx, cy = centre(state, c.regiment)  # a company keeps its place in its regiment's line (HT-M5)
+        gx, gy = move.rearward(game, c) if kind == "withdraw" else (intent.goal or (cx, cy))
+        gx, gy = gx + c.x - cx, gy + c.y - cy
         yards, kinds = move.move_yards(game, state.tables, c, gx, gy, kind != "charge")
         moved = move.step_toward(game, state, c, gx, gy, yards, enemies)
         if moved and kind != "withdraw":

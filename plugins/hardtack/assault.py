@@ -56,6 +56,7 @@ def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool)
         v = res.values
         a.figures -= int(v["attackers_down"])
         b.figures -= int(v["defenders_down"])
+        state.forget()
         for c in (a, b):
             state.touch(c)
             if not c.artillery:
@@ -79,6 +80,7 @@ def _beaten(game: Any, state: HardtackState, loser: Company, winner: Company) ->
     state.touch(loser)
     if loser.artillery and loser.guns:
         loser.guns, loser.gone = 0, True
+        state.forget()
         game.log.emit("captured", unit=loser.id, rulings=["HT-S5"], text=f"{winner.id} captures {loser.id}'s gun")
         return
     if loser.alive:

@@ -45,7 +45,10 @@ def nearest_die(total: Fraction | int) -> int:
 
 
 def band_of(inches: Fraction | int | float, width: Fraction | int) -> int:
-    """Range band 1, 2, ... of a distance for bands ``width`` inches wide ("0-8", ">8-16"...)."""
+    """Range band 1, 2, ... of a distance for bands ``width`` inches wide ("0-8", ">8-16"...).
+    Exact for fractions; a float range (a measured distance) is divided as a float."""
+    if isinstance(inches, float) and isinstance(width, int):
+        return max(1, math.ceil(inches / width))
     return max(1, math.ceil(Fraction(inches) / Fraction(width)))
 
 

@@ -34,16 +34,37 @@ def reach_inches(t: Any, c: Company) -> float:
 
 
 def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
-    """The nearest enemy company in reach, arc and sight; the intent's target unit first."""
+    """The nearest enemy company in reach, arc and sight that the fire can affect (HT-F6); the
+    intent's target unit first."""
     reach = reach_inches(state.tables, c) * geo.YARDS_PER_INCH
-    near = [e for e in enemies if abs(e.x - c.x) <= reach and abs(e.y - c.y) <= reach and e.alive]
-    if not near:
+    reach2, cx, cy = reach * reach, c.x, c.y
+    ranked = []
+    for i, e in enumerate(enemies):
+        dx = e.x - cx
+        if -reach <= dx <= reach:
+            dy = e.y - cy
+            if -reach <= dy <= reach and dx * dx + dy * dy <= reach2:
+                ranked.append((e.unit.id != wanted, dx * dx + dy * dy, i))
+    if not ranked:
         return None
-    ranked = sorted(((geo.dist(c, e), e) for e in near), key=lambda de: (de[1].unit.id != wanted, de[0]))
-    for yards, e in ranked:
-        if yards <= reach and geo.in_arc(c, e) and geo.sees(game, c, e):
+    ranked.sort()
+    for _, d2, i in ranked:
+        e = enemies[i]
+        if e.alive and geo.in_arc(c, e) and effective(game, state, c, e, math.sqrt(d2)) and geo.sees(game, c, e):
             return e
     return None
+
+
+def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: float) -> bool:
+    """HT-F6: would fire at ``e`` have any effect (a range die on the ladder after every shift)?"""
+    t, rng, cov, tform = state.tables, geo.inches(yards), geo.cover(game, e), target_formation(e)
+    if c.artillery:
+        assert c.gun is not None
+        if c.loaded != "canister" and mechanics.shot_range_die(t, rng, c.gun.id, cov, tform, e.in_position)[0] is not None:
+            return True
+        return c.loaded != "shot" and mechanics.canister_range_die(t, rng, c.gun.id, cov, tform, e.in_position)[0] is not None
+    assert c.weapon is not None
+    return mechanics.fire_range_die(t, c.quality, rng, cov, tform, c.weapon.id, e.in_position)[0] is not None
 
 
 def firing_figures(c: Company) -> int:
@@ -66,14 +87,14 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
         assert c.gun is not None
         kind = c.loaded
         run = mechanics.canister if kind == "canister" else mechanics.shot
-        res = run(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target))
+        res = run(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position)
         c.loaded = ""
     else:
         assert c.weapon is not None
         kind = "fire"
         skirmish = c.formation == "skirmish" or c.mounted  # HT-K1: mounted fire as skirmishers
         res = mechanics.fire(game.roller, t, c.quality, firing_figures(c) * c.weapon.fp, rng, cov,
-                             "skirmish" if skirmish else "close", target_formation(target), c.weapon.id)
+                             "skirmish" if skirmish else "close", target_formation(target), c.weapon.id, target.in_position)
         c.reload = c.weapon.reload
     shot = Shot(c, target, kind, rng)
     res = game.settle(kind, shot, res, rulings=("HT-G1", "HT-G2") + (("HT-K1",) if c.mounted else ()), unit=c.id, target=target.id)

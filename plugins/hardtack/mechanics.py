@@ -71,6 +71,43 @@ def target_shifts(t: HardtackTables, cover: str, target_formation: str, in_posit
 # ----------------------------------------------------------------------------- fire
 
 
+def fire_range_die(t: HardtackTables, quality: int, range_inches: Fraction | int | float, cover: str, target_formation: str,
+                   weapon: str, in_position: bool = False) -> tuple[int | None, str, list[Modifier], int]:
+    """The range die of small arms fire after every shift, or None (with why) when the fire has
+    no effect: (die, why, shifts, band). The game asks it before choosing a target."""
+    f, w = t["fire"], t.weapons[weapon]
+    band = dice.band_of(range_inches, quality)
+    if w.close_only and band > 1:
+        return None, f"{w.label} fires at close range (D4) only", [], band
+    steps: list[Modifier] = []
+    if w.smoothbore and band > 1:
+        steps.append(_shift("smoothbore", f["smoothbore_shift"], "Hardtack p.16, Smoothbore Small Arms"))
+    steps += target_shifts(t, cover, target_formation, in_position)
+    rdie, why = range_die(t, band, steps)
+    return rdie, why, steps, band
+
+
+def shot_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
+                   in_position: bool = False) -> tuple[int | None, str, list[Modifier], int]:
+    """The range die of round shot (HT-S1, HT-S2), as :func:`fire_range_die`."""
+    g, art = t.guns[gun], t["artillery"]
+    steps = {"hard": art["hard_cover_shift"], "fortification": art["fortification_shift"]}.get(cover, 0)
+    mods = target_shifts(t, cover, target_formation, in_position, cover_steps=steps)
+    band = dice.band_of(range_inches, g.band)
+    rdie, why = range_die(t, band, mods)
+    return rdie, why, mods, band
+
+
+def canister_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
+                       in_position: bool = False) -> tuple[int | None, str, list[Modifier], int]:
+    """The range die of canister (HT-S4), as :func:`fire_range_die`."""
+    g = t.guns[gun]
+    band = dice.band_of(range_inches * t["fire"]["bands"], g.canister) if g.canister else 99  # five bands over the reach
+    steps = target_shifts(t, cover, target_formation, in_position)
+    rdie, why = range_die(t, band, steps)
+    return rdie, why, steps, band
+
+
 def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | int, range_inches: Fraction | int | float,
          cover: str = "none", formation: str = "close", target_formation: str = "line", weapon: str = "rifle-musket",
          in_position: bool = False) -> Resolution:
@@ -81,14 +118,7 @@ def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | 
               "cover": cover, "formation": formation, "target_formation": target_formation, "weapon": weapon}
     rulings = (f["band_ruling"], "HT-F3", "HT-F4") + ((w.ruling,) if w.ruling else ())
     ref = f"Hardtack p.16-17, SG2 fire; range bands of {quality}\""
-    band = dice.band_of(range_inches, quality)
-    if w.close_only and band > 1:
-        return _no_effect("fire", ref, f"{w.label} fires at close range (D4) only", inputs, (), rulings)
-    steps: list[Modifier] = []
-    if w.smoothbore and band > 1:
-        steps.append(_shift("smoothbore", f["smoothbore_shift"], "Hardtack p.16, Smoothbore Small Arms"))
-    steps += target_shifts(t, cover, target_formation, in_position)
-    rdie, why = range_die(t, band, steps)
+    rdie, why, steps, band = fire_range_die(t, quality, range_inches, cover, target_formation, weapon, in_position)
     if rdie is None:
         return _no_effect("fire", ref, why, inputs, tuple(steps), rulings)
     firer: list[Modifier] = []
@@ -104,16 +134,14 @@ def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | 
 
 
 def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
-             cover: str = "none", target_formation: str = "line") -> Resolution:
+             cover: str = "none", target_formation: str = "line", in_position: bool = False) -> Resolution:
     """Canister (ruling HT-S4): SG2 fire from the gun, five bands over its canister reach."""
     g = t.guns[gun]
     inputs = {"quality": f"d{quality}", "range": Fraction(range_inches).limit_denominator(100), "gun": gun, "cover": cover,
               "target_formation": target_formation}
     ref = f"ruling HT-S4 (Hardtack p.22 missing); {g.label} canister to {g.canister}\""
     rulings = ("HT-S4", "HT-F3", "HT-F4")
-    band = dice.band_of(range_inches, Fraction(g.canister, t["fire"]["bands"])) if g.canister else 99
-    steps = target_shifts(t, cover, target_formation, False)
-    rdie, why = range_die(t, band, steps)
+    rdie, why, steps, band = canister_range_die(t, range_inches, gun, cover, target_formation, in_position)
     if rdie is None:
         return _no_effect("canister", ref, why, inputs, tuple(steps), rulings)
     return _resolve_volley(roller, t, "canister", ref, inputs, tuple(steps), rulings, quality, g.canister_fp, rdie, band,
@@ -146,7 +174,7 @@ def _resolve_volley(roller: Roller, t: HardtackTables, mechanic: str, ref: str, 
 
 
 def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
-         cover: str = "none", target_formation: str = "line") -> Resolution:
+         cover: str = "none", target_formation: str = "line", in_position: bool = False) -> Resolution:
     """Round shot (rulings HT-S1..HT-S3): crew quality die against the range die to hit; a hit
     strikes D(damage) figures, each impact D12 against armour; the highest damage face bounces."""
     g, art = t.guns[gun], t["artillery"]
@@ -154,17 +182,15 @@ def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction
               "target_formation": target_formation}
     ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\""
     rulings = ("HT-S1", "HT-S2", "HT-S3")
-    steps = {"hard": art["hard_cover_shift"], "fortification": art["fortification_shift"]}.get(cover, 0)
-    mods = target_shifts(t, cover, target_formation, False, cover_steps=steps)
-    band = dice.band_of(range_inches, g.band)
-    rdie, why = range_die(t, band, mods)
+    rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position)
     if rdie is None:
         return _no_effect("shot", ref, why, inputs, tuple(mods), rulings)
     aim = roller.sub(dice.opposed, quality, rdie)
-    values = {"over": int(aim.hit), "potential": 0, "wounded": 0, "killed": 0, "bounce": False, "test": "fired-on", "fired_on": "fired-on"}
+    values = {"over": int(aim.hit), "potential": 0, "wounded": 0, "killed": 0, "bounce": False,
+              "test": "fired-on" if aim.hit else "none", "fired_on": "fired-on"}
     all_dice = aim.dice
-    if not aim.hit:
-        return Resolution(RULESET, "shot", f"{ref}; band {band} D{rdie}", "miss (a near miss: confidence test)", inputs=inputs,
+    if not aim.hit:  # SG2: no die over the range die, no effect (as small arms fire)
+        return Resolution(RULESET, "shot", f"{ref}; band {band} D{rdie}", "miss: no effect", inputs=inputs,
                           modifiers=tuple(mods), dice=all_dice, total=0, values=values, rulings=rulings)
     mods += _damage_shifts(target_formation)
     hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation)

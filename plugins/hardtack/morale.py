@@ -60,6 +60,7 @@ def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: st
     before = c.figures
     lost = min(lost, before)
     c.figures -= lost
+    game.state.forget()
     basics = [fired_on]
     if lost:
         if lost > c.figures:

@@ -29,37 +29,104 @@ def mover(c: Company) -> str:
     return "mounted" if c.mounted else "infantry"
 
 
-def terrain_class(game: Any, t: Any, c: Company, x: float, y: float) -> tuple[str, set[str]]:
-    """The worst terrain class on the way (and the ground kinds crossed)."""
-    kinds = game.ground.kinds_along(c.x, c.y, x, y)
-    if game.ground.crosses("stream", c.x, c.y, x, y) and not any(
-            game.ground.near(k, (c.x + x) / 2, (c.y + y) / 2, 60.0) or game.ground.crosses(k, c.x, c.y, x, y) for k in ("bridge", "ford")):
-        kinds = kinds | {"stream"}
-    for kind in ("works", "wall", "fence"):
-        if game.ground.segments.get(kind) and game.ground.crosses(kind, c.x, c.y, x, y):
-            kinds = kinds | {kind}
-    table = t["movement"]["terrain"][mover(c)]
-    classes = {table.get(k, "clear") for k in kinds}
-    for worst in ("impassable", "difficult", "poor"):
-        if worst in classes:
-            return worst, kinds
-    return "clear", kinds
+LINES = ("stream", "works", "wall", "fence")
+WALK_YARDS = 5.0  # the ground under a move is read every 5 yards (HT-M4)
+CROSSING_YARDS = 60.0  # a stream crossed this close to a bridge or ford costs nothing extra
+
+
+def _crossings(game: Any, kind: str, ax: float, ay: float, bx: float, by: float) -> list[float]:
+    """Distances (yards from a) at which the segment a-b crosses lines of this kind."""
+    out = []
+    rx, ry = bx - ax, by - ay
+    for x1, y1, x2, y2 in game.ground.segments.get(kind, ()):
+        sx, sy = x2 - x1, y2 - y1
+        den = rx * sy - ry * sx
+        if den == 0:
+            continue
+        u = ((x1 - ax) * sy - (y1 - ay) * sx) / den
+        v = ((x1 - ax) * ry - (y1 - ay) * rx) / den
+        if 0.0 <= u <= 1.0 and 0.0 <= v <= 1.0:
+            out.append(u * math.hypot(rx, ry))
+    return out
+
+
+def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road: bool = False) -> tuple[float, set[str], str]:
+    """HT-M4: spend ``inches`` of movement points toward (x, y) over the ground actually crossed:
+    every inch of area costs its class (clear 1, poor 2, difficult 3; SG2), each line crossed
+    costs one inch of its class, impassable ground stops the move. Returns (yards, ground kinds
+    crossed, worst class met). On a road (travel mode, HT-M2) the ground is clear (p.14). Computed
+    from the rounded ends, so it never depends on history."""
+    ax, ay, bx, by = round(c.x), round(c.y), round(x), round(y)
+    span = math.hypot(bx - ax, by - ay)
+    reach = min(span, inches * geo.YARDS_PER_INCH)
+    if reach <= 0:
+        return 0.0, set(), "clear"
+    ux, uy = (bx - ax) / span, (by - ay) / span
+    ex, ey = ax + ux * reach, ay + uy * reach
+    table, costs = t["movement"]["terrain"][mover(c)], t["movement"]["costs"]
+    events: list[tuple[float, str]] = []
+    for kind in () if road else LINES:
+        if table.get(kind, "clear") == "clear" or not game.ground.segments.get(kind):
+            continue
+        for at in _crossings(game, kind, ax, ay, ex, ey):
+            px, py = ax + ux * at, ay + uy * at
+            if kind == "stream" and any(game.ground.near(k, px, py, CROSSING_YARDS) for k in ("bridge", "ford")):
+                continue
+            events.append((at, kind))
+    if not events and (road or all(table.get(k, "clear") == "clear" for k in game.ground.kinds_along(ax, ay, ex, ey))):
+        return reach, set(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
+    events.sort()
+    points = inches * geo.YARDS_PER_INCH  # movement points in yards of clear ground
+    kinds: set[str] = set()
+    worst = "clear"
+    done, nxt = 0.0, 0
+    rank = ("clear", "poor", "difficult", "impassable")
+    while done < reach:
+        step = min(WALK_YARDS, reach - done)
+        while nxt < len(events) and events[nxt][0] <= done + step:
+            kind = events[nxt][1]
+            cls = table.get(kind, "clear")
+            kinds.add(kind)
+            worst = max(worst, cls, key=rank.index)
+            if cls == "impassable":
+                return done, kinds, worst
+            points -= (costs[cls] - 1) * geo.YARDS_PER_INCH
+            nxt += 1
+        kind = "road" if road else game.ground.kind_at(ax + ux * (done + step / 2), ay + uy * (done + step / 2))
+        cls = table.get(kind, "clear")
+        if cls == "impassable":
+            return done, kinds, worst
+        if cls != "clear":
+            kinds.add(kind)
+            worst = max(worst, cls, key=rank.index)
+        cost = step * costs.get(cls, 1) if cls != "clear" else step
+        if cost > points:
+            done += max(0.0, points) / costs.get(cls, 1) if cls != "clear" else max(0.0, points)
+            break
+        points -= cost
+        done += step
+    return done, kinds, worst
 
 
 def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) -> tuple[float, set[str]]:
-    """Yards one Move action covers toward (x, y); travel mode for columns (p.14)."""
-    cls, kinds = terrain_class(game, t, c, x, y)
-    if cls == "impassable":
-        return 0.0, kinds
-    inches = base_inches(t, c) / t["movement"]["costs"][cls]
-    if travel and cls == "clear" and (c.formation == "column" and not c.artillery or c.formation == "limbered"):
+    """Yards one Move action covers toward (x, y) over the ground crossed (HT-M4); travel mode
+    for columns and limbered guns while the ground stays clear (p.14, HT-M2)."""
+    base = base_inches(t, c)
+    if travel and (c.formation == "column" and not c.artillery or c.formation == "limbered"):
         mv = t["movement"]
-        on_road = game.ground.near("road", c.x, c.y, mv["road_yards"]) and game.ground.near("road", x, y, mv["road_yards"])
-        if on_road:
-            inches *= mv["road_travel"]
+        span = math.hypot(x - c.x, y - c.y)
+        far = min(1.0, base * mv["road_travel"] * geo.YARDS_PER_INCH / span) if span else 0.0
+        ex, ey = c.x + (x - c.x) * far, c.y + (y - c.y) * far
+        if game.ground.near("road", c.x, c.y, mv["road_yards"]) and game.ground.near("road", ex, ey, mv["road_yards"]):
+            yards, kinds, worst = walk(game, t, c, x, y, base * mv["road_travel"], road=True)
+            if worst == "clear":
+                return yards, kinds
         elif not c.artillery:
-            inches *= mv["clear_travel"]
-    return inches * geo.YARDS_PER_INCH, kinds
+            yards, kinds, worst = walk(game, t, c, x, y, base * mv["clear_travel"])
+            if worst == "clear":
+                return yards, kinds
+    yards, kinds, _ = walk(game, t, c, x, y, base)
+    return yards, kinds
 
 
 def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
@@ -81,6 +148,8 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
             travel = max(0.0, min(travel, along - math.sqrt(max(halt * halt - across * across, 0.0))))
     c.x = min(max(c.x + ux * travel, 0.0), game.scenario.width)
     c.y = min(max(c.y + uy * travel, 0.0), game.scenario.height)
+    if travel:
+        c.in_position = False
     return travel
 
 
@@ -93,12 +162,14 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     """A broken or routed company runs for its own rear (SG2); off the map it is gone, its men
     not casualties."""
     state.touch(c)
+    c.in_position = False
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
     yards = base_inches(game.state.tables, c) * geo.YARDS_PER_INCH
     c.x += yards * math.sin(rad)
     c.y += yards * math.cos(rad)
     if not (0 <= c.x <= game.scenario.width and 0 <= c.y <= game.scenario.height):
         c.gone = True
+        state.forget()
         c.x = min(max(c.x, 0.0), game.scenario.width)
         c.y = min(max(c.y, 0.0), game.scenario.height)
         game.log.emit("leaves", unit=c.id, text=f"{c.id} leaves the field")

@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.core.footprint import frontage
 
+from . import geometry as geo
 from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment
 from .tables import HardtackTables
 
@@ -64,6 +65,8 @@ def muster(game: Any, t: HardtackTables) -> HardtackState:
             state.companies[c.id] = c
         state.regiments[spec.id] = reg
         state.by_side.setdefault(spec.side, []).append(reg)
+    for c in state.companies.values():  # HT-G3: companies placed in hard cover begin In Position
+        c.in_position = c.unit.on_field and geo.cover(game, c) == "hard"
     return state
 
 

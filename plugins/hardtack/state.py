@@ -42,6 +42,7 @@ class Company:
     guns: int = 0
     gone: bool = False
     activated: bool = False
+    in_position: bool = False  # an In Position marker (SG2; Hardtack p.8; ruling HT-G3)
     side: str = field(init=False, default="")
     arm: str = field(init=False, default="")
 
@@ -87,11 +88,29 @@ class HardtackState:
     intents: dict[str, dict[str, object]] = field(factory=dict)  # side -> this turn's intents
     touched: set[str] = field(factory=set)  # regiments changed since the last sync
 
+    queue: dict[str, list[Company]] = field(factory=dict)  # side -> its companies in order, this turn
+    cursor: dict[str, int] = field(factory=dict)  # side -> the first company not yet passed over
+    centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step
+    _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
+    _enemies: dict[str, list[Company]] = field(factory=dict)
+
     def touch(self, c: Company) -> None:
         self.touched.add(c.regiment.id)
 
+    def forget(self) -> None:
+        """Drop the kept lists of living companies (something changed who stands)."""
+        if self._living:
+            self._living.clear()
+            self._enemies.clear()
+
     def living(self, side: str) -> list[Company]:
-        return [c for r in self.by_side.get(side, ()) for c in r.companies if c.alive]
+        hit = self._living.get(side)
+        if hit is None:
+            hit = self._living[side] = [c for r in self.by_side.get(side, ()) for c in r.companies if c.alive]
+        return hit
 
     def enemies(self, side: str) -> list[Company]:
-        return [c for s in self.by_side if s != side for c in self.living(s)]
+        hit = self._enemies.get(side)
+        if hit is None:
+            hit = self._enemies[side] = [c for s in self.by_side if s != side for c in self.living(s)]
+        return hit
