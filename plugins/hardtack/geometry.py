@@ -9,8 +9,7 @@ import math
 import weakref
 from typing import Any
 
-from referee.core.ground import inside
-from referee.core.world import Point, Scenario, angle_between, bearing
+from referee.core.world import Scenario, angle_between, bearing
 
 from .state import Company
 
@@ -36,8 +35,8 @@ MEMO_LIMIT = 100_000
 
 
 def cover(game: Any, c: Company) -> str:
-    """HT-G1: works and walls hard, fences soft (within 25 yards, or inside a work that closes
-    on itself, like a redoubt); woods, broken and rough ground soft; dense woods and buildings
+    """HT-G1: works and walls hard, fences soft (within 25 yards behind them, or inside a work
+    that closes on itself, like a redoubt); woods, broken and rough ground soft; dense woods and buildings
     hard; the better cover counts. Read at the company's place to the nearest yard, and kept:
     computed from the rounded point, so it never depends on which game asked first."""
     memo = _covers.get(game.scenario)
@@ -55,26 +54,9 @@ def cover(game: Any, c: Company) -> str:
 def _cover_at(game: Any, x: float, y: float) -> str:
     best = AREA_COVER.get(game.ground.kind_at(x, y), "none")
     for kind, value in LINE_COVER:
-        if RANK.index(value) > RANK.index(best) and (game.ground.near(kind, x, y, LINE_COVER_YARDS)
-                                                     or enclosed(game.scenario, kind, x, y)):
+        if RANK.index(value) > RANK.index(best) and game.ground.behind(kind, x, y, LINE_COVER_YARDS):
             best = value
     return best
-
-
-_enclosures: weakref.WeakKeyDictionary[Scenario, dict[str, tuple[tuple[Point, ...], ...]]] = weakref.WeakKeyDictionary()
-
-
-def enclosed(scenario: Scenario, kind: str, x: float, y: float) -> bool:
-    """Is the point inside a line of this kind that closes on itself (an enclosed redoubt)?
-    The closed lines are read once per scenario, from the scenario alone."""
-    rings = _enclosures.get(scenario)
-    if rings is None:
-        found: dict[str, list[tuple[Point, ...]]] = {}
-        for f in scenario.features:
-            if len(f.points) >= 4 and tuple(f.points[0]) == tuple(f.points[-1]):
-                found.setdefault(f.kind, []).append(tuple(f.points))
-        rings = _enclosures[scenario] = {k: tuple(v) for k, v in found.items()}
-    return any(inside(x, y, ring) for ring in rings.get(kind, ()))
 
 
 def in_arc(firer: Company, target: Company) -> bool:
