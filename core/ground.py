@@ -145,15 +145,6 @@ class Ground:
             hit = self._remember(key, any(_covers(line, px, py, within) for line in self.lines.get(kind, ())))
         return hit
 
-    def nearest_point(self, kind: str, x: float, y: float) -> Point | None:
-        """The closest point on any line of this kind (a bridge or ford to make for)."""
-        best: tuple[float, Point] | None = None
-        for s in self.segments.get(kind, ()):
-            p = _closest(x, y, s)
-            d = math.hypot(p[0] - x, p[1] - y)
-            if best is None or d < best[0]:
-                best = (d, p)
-        return best[1] if best else None
 
 
 _cache: weakref.WeakKeyDictionary[Scenario, Ground] = weakref.WeakKeyDictionary()
