@@ -182,3 +182,12 @@ loss_samples = st.lists(st.integers(min_value=0, max_value=1_000_000), min_size=
 
 percents = st.floats(min_value=0, max_value=100, allow_nan=False)
 """A percentile's q, 0-100."""
+
+
+# --------------------------------------------------------------------------- games and dice
+
+seeds = st.integers(min_value=0, max_value=2**32)
+"""A game's seed."""
+
+ladder_steps = st.integers(min_value=-6, max_value=6)
+"""A shift along Stargrunt's die ladder, past its ends included."""

@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from strategies import ladder_steps, seeds
+
 from referee.core.chance import AVERAGE, D6, D10, LADDER, SampledRoller, Tally, d, dice_sum, exact, ladder_shift
 
 
@@ -67,7 +69,7 @@ def test_sub_mechanics_are_memoised_and_branch_once() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(0, 8), seed=st.integers(0, 2**32))
+@given(n=st.integers(0, 8), seed=seeds)
 def test_a_sampled_volley_is_always_a_possible_outcome(n: int, seed: int) -> None:
     possible = dict(exact(volley, n))
     assert sum(possible.values()) == 1
@@ -75,7 +77,7 @@ def test_a_sampled_volley_is_always_a_possible_outcome(n: int, seed: int) -> Non
 
 
 @settings(max_examples=25, deadline=None)
-@given(size=st.sampled_from(LADDER), steps=st.integers(-6, 6))
+@given(size=st.sampled_from(LADDER), steps=ladder_steps)
 def test_ladder_shift_is_conserved(size: int, steps: int) -> None:
     new, overflow = ladder_shift(size, steps)
     assert new in LADDER
