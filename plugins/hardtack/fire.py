@@ -9,7 +9,7 @@ from typing import Any
 from attrs import frozen
 
 from . import geometry as geo
-from . import mechanics, morale
+from . import dice, mechanics, morale
 from .state import BROKEN, Company, HardtackState
 
 BOUNCE_YARDS = 100.0  # HT-S3: a bounce carries on to the next company within 10" behind
@@ -56,15 +56,34 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
 
 
 def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: float) -> bool:
-    """HT-F6: would fire at ``e`` have any effect (a range die on the ladder after every shift)?"""
+    """HT-F6: would fire at ``e`` have any effect (a range die on the ladder after every shift)?
+    The answer depends only on the range bands, the cover, the target's formation and marker and
+    the firer's weapon, so it is kept per game under exactly those (the bands computed as the
+    fire itself computes them)."""
     t, rng, cov, tform = state.tables, geo.inches(yards), geo.cover(game, e), target_formation(e)
     if c.artillery:
         assert c.gun is not None
-        if c.loaded != "canister" and mechanics.shot_range_die(t, rng, c.gun.id, cov, tform, e.in_position)[0] is not None:
+        g = c.gun
+        key: tuple[Any, ...] = (g.id, c.loaded, dice.band_of(rng, g.band),
+                                dice.band_of(rng * t["fire"]["bands"], g.canister) if g.canister else 99, cov, tform, e.in_position)
+    else:
+        assert c.weapon is not None
+        key = (c.quality, c.weapon.id, dice.band_of(rng, c.quality), cov, tform, e.in_position)
+    memo = state.effective
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _effective(t, c, rng, cov, tform, e.in_position)
+    return hit
+
+
+def _effective(t: Any, c: Company, rng: float, cov: str, tform: str, in_position: bool) -> bool:
+    if c.artillery:
+        assert c.gun is not None
+        if c.loaded != "canister" and mechanics.shot_range_die(t, rng, c.gun.id, cov, tform, in_position)[0] is not None:
             return True
-        return c.loaded != "shot" and mechanics.canister_range_die(t, rng, c.gun.id, cov, tform, e.in_position)[0] is not None
+        return c.loaded != "shot" and mechanics.canister_range_die(t, rng, c.gun.id, cov, tform, in_position)[0] is not None
     assert c.weapon is not None
-    return mechanics.fire_range_die(t, c.quality, rng, cov, tform, c.weapon.id, e.in_position)[0] is not None
+    return mechanics.fire_range_die(t, c.quality, rng, cov, tform, c.weapon.id, in_position)[0] is not None
 
 
 def firing_figures(c: Company) -> int:

@@ -64,9 +64,23 @@ def in_arc(firer: Company, target: Company) -> bool:
     return not firer.close or angle_between(firer.facing, bearing(firer.x, firer.y, target.x, target.y)) <= 90.0
 
 
+_sight: weakref.WeakKeyDictionary[Scenario, dict[tuple[float, float, float, float], bool]] = weakref.WeakKeyDictionary()
+
+
 def sees(game: Any, a: Company, b: Company) -> bool:
-    """HT-G2: woods, dense woods and buildings between two companies block sight."""
-    return not any(kind in BLOCKING for kind, _ in game.ground.samples(a.x, a.y, b.x, b.y, SIGHT_SKIP))
+    """HT-G2: woods, dense woods and buildings between two companies block sight. Kept per
+    scenario under the two exact places (a pure function of them, so it never depends on which
+    game asked first): companies standing still ask again every activation."""
+    memo = _sight.get(game.scenario)
+    if memo is None:
+        memo = _sight[game.scenario] = {}
+    key = (a.x, a.y, b.x, b.y)
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        hit = memo[key] = not any(kind in BLOCKING for kind, _ in game.ground.samples(a.x, a.y, b.x, b.y, SIGHT_SKIP))
+    return hit
 
 
 def face(c: Company, x: float, y: float) -> None:

@@ -93,6 +93,7 @@ class HardtackState:
     centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
     _enemies: dict[str, list[Company]] = field(factory=dict)
+    effective: dict[tuple[object, ...], bool] = field(factory=dict)  # HT-F6 answers by their inputs, this game
 
     def touch(self, c: Company) -> None:
         self.touched.add(c.regiment.id)
