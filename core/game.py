@@ -6,6 +6,7 @@ supplies a turn as an ordered sequence of :class:`Step` s and plays each one.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import random
 from typing import Any
@@ -16,7 +17,7 @@ from .chance import SampledRoller
 from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
-from .plugins import Rules, call
+from .plugins import Rules, call, installed
 from .victory import Verdict, ground_gained, guns_lost, judge, men_lost
 from .world import Scenario, World
 
@@ -119,11 +120,21 @@ class Game:
 
 def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
     """The stack's options plus those the scenario switches on for this ruleset."""
+    rulesets = sorted(installed())
+    problems = [  # an option for a ruleset not installed here is skipped, unless it looks like a typo
+        Problem(f"{o!r} names no installed ruleset{did_you_mean(o.split(':', 1)[0], rulesets)}",
+                path="scenario.options", source=scenario.source)
+        for o in scenario.options
+        if o.split(":", 1)[0] not in rulesets and difflib.get_close_matches(o.split(":", 1)[0], rulesets, n=1, cutoff=0.6)
+    ]
     mine = [o.split(":", 1)[1] for o in scenario.options if o.split(":", 1)[0] == rules.info.name]
-    unknown = [o for o in mine if o not in rules.option_specs]
-    if unknown:
-        raise InvalidInput([Problem(f"unknown option {o!r} for {rules.info.name}{did_you_mean(o, sorted(rules.option_specs))}",
-                                    path="scenario.options", source=scenario.source) for o in unknown], f"scenario {scenario.id}")
+    problems += [
+        Problem(f"unknown option {o!r} for {rules.info.name}{did_you_mean(o, sorted(rules.option_specs))}",
+                path="scenario.options", source=scenario.source)
+        for o in mine if o not in rules.option_specs
+    ]
+    if problems:
+        raise InvalidInput(problems, f"scenario {scenario.id}")
     return rules.options | frozenset(mine)
 
 

@@ -512,3 +512,13 @@ def test_help_of_every_command() -> None:
     for command in ("rulesets", "scenarios", "run", "compare", "resolve", "tables"):
         out = ok(referee(command, "--help")).stdout
         assert "--json" in out, command
+
+
+def test_scenario_option_with_a_misspelt_ruleset(tmp_path: Path) -> None:
+    path = write_scenario(tmp_path, lambda s: s["scenario"].update(options=["rf:skirmishers"]))
+    user_error(referee("run", str(path), "--rules", "rff"), "scenario.options", "'rf:skirmishers' names no installed ruleset", "did you mean 'rff'")
+
+
+def test_scenario_option_for_a_ruleset_not_installed_is_skipped(tmp_path: Path) -> None:
+    path = write_scenario(tmp_path, lambda s: s["scenario"].update(options=["sumter:grand-battery", "rff:skirmishers"]))
+    ok(referee("run", str(path), "--rules", "rff", "--quiet"))
