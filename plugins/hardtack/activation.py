@@ -14,7 +14,7 @@ from typing import Any
 from referee.core.game import Step
 
 from . import assault, fire, geometry as geo, mechanics, morale, move
-from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment
+from .state import BROKEN, CLOSE, ROUTED, SHAKEN, Company, HardtackState, Regiment
 
 COMMAND_YARDS = 60.0  # 6": regimental formation, rally and transfer distance
 ARRIVED_YARDS = 20.0
@@ -82,9 +82,10 @@ def _next(state: HardtackState, side: str) -> Step | None:
 def members(reg: Regiment) -> list[Company]:
     """Companies that may join the Activate Regiment: close formation, not yet activated,
     Shaken or better (p.7), within 6" of the commander."""
-    return [c for c in reg.companies if c.alive and not c.activated and c.close and c.level <= SHAKEN
-            and abs(c.x - reg.x) <= COMMAND_YARDS and abs(c.y - reg.y) <= COMMAND_YARDS
-            and math.hypot(c.x - reg.x, c.y - reg.y) <= COMMAND_YARDS]
+    rx, ry = reg.x, reg.y
+    return [c for c in reg.companies if not c.activated and c.formation in CLOSE and c.level <= SHAKEN
+            and -COMMAND_YARDS <= c.x - rx <= COMMAND_YARDS and -COMMAND_YARDS <= c.y - ry <= COMMAND_YARDS
+            and c.alive and math.hypot(c.x - rx, c.y - ry) <= COMMAND_YARDS]
 
 
 def play_step(game: Any, step: Step) -> None:
@@ -127,7 +128,7 @@ def _near(state: HardtackState, side: str, group: list[Company]) -> list[Company
     if not group:
         return []
     xs, ys = [c.x for c in group], [c.y for c in group]
-    reach = max(fire.reach_inches(state.tables, c) for c in group) * geo.YARDS_PER_INCH + 300.0
+    reach = max(fire.reach_yards(state.tables, c) for c in group) + 300.0
     x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
     return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
 
@@ -182,7 +183,7 @@ def _formation_moves(state: HardtackState, reg: Regiment, group: list[Company], 
         return False
     if n == 0 or intent.action == "withdraw":
         return True
-    reach = fire.reach_inches(state.tables, group[0]) * geo.YARDS_PER_INCH + COMMAND_YARDS
+    reach = fire.reach_yards(state.tables, group[0]) + COMMAND_YARDS
     return not any(c.reload for c in group) and not any(abs(e.x - reg.x) <= reach and abs(e.y - reg.y) <= reach for e in enemies)
 
 

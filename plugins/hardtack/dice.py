@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import cache
 
 from attrs import field, frozen
 
@@ -39,8 +40,10 @@ class Struck:
     dice: tuple[int, ...] = field(eq=False, default=())
 
 
+@cache
 def nearest_die(total: Fraction | int) -> int:
-    """A total rounded to the nearest die type, ties up, D4 to D12 (SG2 firepower die)."""
+    """A total rounded to the nearest die type, ties up, D4 to D12 (SG2 firepower die); kept
+    by the total (a pure function of it)."""
     return min(LADDER, key=lambda size: (abs(size - total), -size))
 
 

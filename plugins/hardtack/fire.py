@@ -33,18 +33,30 @@ def reach_inches(t: Any, c: Company) -> float:
     return float(c.quality * t["fire"]["bands"])
 
 
+def reach_yards(t: Any, c: Company) -> float:
+    """:func:`reach_inches` in yards, kept on the company (its quality and arms do not change)."""
+    if c.reach < 0:
+        c.reach = reach_inches(t, c) * geo.YARDS_PER_INCH
+    return c.reach
+
+
 def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
     """The nearest enemy company in reach, arc and sight that the fire can affect (HT-F6); the
     intent's target unit first."""
-    reach = reach_inches(state.tables, c) * geo.YARDS_PER_INCH
+    reach = reach_yards(state.tables, c)
     reach2, cx, cy = reach * reach, c.x, c.y
+    lo_x, hi_x, lo_y, hi_y = cx - reach - 1.0, cx + reach + 1.0, cy - reach - 1.0, cy + reach + 1.0  # a loose box first
     ranked = []
     for i, e in enumerate(enemies):
-        dx = e.x - cx
-        if -reach <= dx <= reach:
-            dy = e.y - cy
-            if -reach <= dy <= reach and dx * dx + dy * dy <= reach2:
-                ranked.append((e.unit.id != wanted, dx * dx + dy * dy, i))
+        ex = e.x
+        if lo_x <= ex <= hi_x:
+            ey = e.y
+            if lo_y <= ey <= hi_y:
+                dx, dy = ex - cx, ey - cy
+                if -reach <= dx <= reach and -reach <= dy <= reach:
+                    d2 = dx * dx + dy * dy
+                    if d2 <= reach2:
+                        ranked.append((e.unit.id != wanted, d2, i))
     if not ranked:
         return None
     ranked.sort()

@@ -39,9 +39,7 @@ def cover(game: Any, c: Company) -> str:
     that closes on itself, like a redoubt); woods, broken and rough ground soft; dense woods and buildings
     hard; the better cover counts. Read at the company's place to the nearest yard, and kept:
     computed from the rounded point, so it never depends on which game asked first."""
-    memo = _covers.get(game.scenario)
-    if memo is None:
-        memo = _covers[game.scenario] = {}
+    memo = cover_memo(game)
     key = (round(c.x), round(c.y))
     hit = memo.get(key)
     if hit is None:
@@ -49,6 +47,25 @@ def cover(game: Any, c: Company) -> str:
             memo.clear()
         hit = memo[key] = _cover_at(game, float(key[0]), float(key[1]))
     return hit
+
+
+def cover_memo(game: Any) -> dict[tuple[int, int], str]:
+    """The scenario's kept cover answers (held by the game's state once mustered)."""
+    memo = getattr(game.state, "covers", None)
+    if memo is None:
+        memo = _covers.get(game.scenario)
+        if memo is None:
+            memo = _covers[game.scenario] = {}
+    return memo
+
+
+def sight_memo(game: Any) -> dict[tuple[float, float, float, float], bool]:
+    memo = getattr(game.state, "sights", None)
+    if memo is None:
+        memo = _sight.get(game.scenario)
+        if memo is None:
+            memo = _sight[game.scenario] = {}
+    return memo
 
 
 def _cover_at(game: Any, x: float, y: float) -> str:
@@ -71,9 +88,7 @@ def sees(game: Any, a: Company, b: Company) -> bool:
     """HT-G2: woods, dense woods and buildings between two companies block sight. Kept per
     scenario under the two exact places (a pure function of them, so it never depends on which
     game asked first): companies standing still ask again every activation."""
-    memo = _sight.get(game.scenario)
-    if memo is None:
-        memo = _sight[game.scenario] = {}
+    memo = sight_memo(game)
     key = (a.x, a.y, b.x, b.y)
     hit = memo.get(key)
     if hit is None:

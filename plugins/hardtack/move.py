@@ -4,6 +4,7 @@ classes, disordering ground, and the flight of broken and routed companies."""
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 from referee.core.chance import ladder_shift
@@ -34,11 +35,30 @@ WALK_YARDS = 5.0  # the ground under a move is read every 5 yards (HT-M4)
 CROSSING_YARDS = 60.0  # a stream crossed this close to a bridge or ford costs nothing extra
 
 
+_boxed: weakref.WeakKeyDictionary[Any, dict[str, list[tuple[float, float, float, float, float, float, float, float]]]] = weakref.WeakKeyDictionary()
+
+
+def _segments(game: Any, kind: str) -> list[tuple[float, float, float, float, float, float, float, float]]:
+    """The ground's segments of a kind with their bounding boxes, read once per scenario."""
+    per = _boxed.get(game.scenario)
+    if per is None:
+        per = _boxed[game.scenario] = {}
+    hit = per.get(kind)
+    if hit is None:
+        hit = per[kind] = [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2))
+                           for x1, y1, x2, y2 in game.ground.segments.get(kind, ())]
+    return hit
+
+
 def _crossings(game: Any, kind: str, ax: float, ay: float, bx: float, by: float) -> list[float]:
-    """Distances (yards from a) at which the segment a-b crosses lines of this kind."""
+    """Distances (yards from a) at which the segment a-b crosses lines of this kind (segments
+    whose box the move's box misses are skipped: they cannot cross it)."""
     out = []
     rx, ry = bx - ax, by - ay
-    for x1, y1, x2, y2 in game.ground.segments.get(kind, ()):
+    lox, hix, loy, hiy = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+    for x1, y1, x2, y2, sx0, sx1, sy0, sy1 in _segments(game, kind):
+        if sx1 < lox or sx0 > hix or sy1 < loy or sy0 > hiy:
+            continue
         sx, sy = x2 - x1, y2 - y1
         den = rx * sy - ry * sx
         if den == 0:

@@ -65,6 +65,7 @@ def muster(game: Any, t: HardtackTables) -> HardtackState:
             state.companies[c.id] = c
         state.regiments[spec.id] = reg
         state.by_side.setdefault(spec.side, []).append(reg)
+    state.covers, state.sights = geo.cover_memo(game), geo.sight_memo(game)
     for c in state.companies.values():  # HT-G3: companies placed in hard cover begin In Position
         c.in_position = c.unit.on_field and geo.cover(game, c) == "hard"
     return state
@@ -100,19 +101,31 @@ def sync(game: Any, state: HardtackState, every: bool = False) -> None:
     state.touched.clear()
     for reg in regiments:
         unit, companies = reg.unit, reg.companies
-        start = sum(c.start for c in companies)
-        unit.men = unit.spec.men * sum(c.figures for c in companies) // start
+        on_field = unit.on_field
+        start = figures = figs = 0
+        sx = sy = 0.0
+        lead: Company | None = None
+        alive = []
+        for c in companies:  # one pass: the sums of every company, and of the standing ones
+            f = c.figures
+            start += c.start
+            figures += f
+            if on_field and f > 0 and not c.gone:
+                alive.append(c)
+                figs += f
+                sx += c.x * f
+                sy += c.y * f
+                if lead is None or f > lead.figures:
+                    lead = c
+        unit.men = unit.spec.men * figures // start
         if unit.spec.guns:
             unit.guns = min(unit.spec.guns, sum(c.guns for c in companies))
-        alive = [c for c in companies if c.alive]
-        if not alive:
-            if unit.on_field:
+        if lead is None:
+            if on_field:
                 unit.status, unit.on_field = "gone", False
             continue
-        figs = sum(c.figures for c in alive)
-        unit.x = sum(c.x * c.figures for c in alive) / figs
-        unit.y = sum(c.y * c.figures for c in alive) / figs
-        lead = max(alive, key=lambda c: c.figures)
+        unit.x = sx / figs
+        unit.y = sy / figs
         unit.facing = lead.facing
         unit.formation = NEUTRAL_FORMATION[lead.formation]
         unit.status = _status(alive, figs)

@@ -43,6 +43,7 @@ class Company:
     gone: bool = False
     activated: bool = False
     in_position: bool = False  # an In Position marker (SG2; Hardtack p.8; ruling HT-G3)
+    reach: float = -1.0  # yards its fire carries (fire.reach_yards), kept once known
     side: str = field(init=False, default="")
     arm: str = field(init=False, default="")
 
@@ -94,6 +95,8 @@ class HardtackState:
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
     _enemies: dict[str, list[Company]] = field(factory=dict)
     effective: dict[tuple[object, ...], bool] = field(factory=dict)  # HT-F6 answers by their inputs, this game
+    covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
+    sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
 
     def touch(self, c: Company) -> None:
         self.touched.add(c.regiment.id)
