@@ -64,8 +64,12 @@ def referee_turn(game: Any) -> Iterator[Step]:
 
 @hookimpl
 def referee_step(game: Any, step: Step) -> bool:
+    """Play the step. The neutral world is written back after it only when something looks at
+    it between steps (a ``referee_step_done`` observer); otherwise once, at the end of the turn,
+    before the core reads it (intents, victory): nothing in the hardtack turn reads it."""
     activation.play_step(game, step)
-    sync(game, game.state)
+    if game.rules.implements("referee_step_done"):
+        sync(game, game.state)
     return True
 
 

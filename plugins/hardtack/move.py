@@ -70,20 +70,37 @@ def _crossings(game: Any, kind: str, ax: float, ay: float, bx: float, by: float)
     return out
 
 
-def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road: bool = False) -> tuple[float, set[str], str]:
+def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road: bool = False) -> tuple[float, frozenset[str], str]:
     """HT-M4: spend ``inches`` of movement points toward (x, y) over the ground actually crossed:
     every inch of area costs its class (clear 1, poor 2, difficult 3; SG2), each line crossed
     costs one inch of its class, impassable ground stops the move. Returns (yards, ground kinds
     crossed, worst class met). On a road (travel mode, HT-M2) the ground is clear (p.14). Computed
-    from the rounded ends, so it never depends on history."""
-    ax, ay, bx, by = round(c.x), round(c.y), round(x), round(y)
+    from the rounded ends, so it never depends on history; the answers are kept per scenario
+    under exactly those inputs."""
+    per = _walks.get(game.scenario)
+    if per is None:
+        per = _walks[game.scenario] = {}
+    key = (t, mover(c), round(c.x), round(c.y), round(x), round(y), inches, road)
+    hit = per.get(key)
+    if hit is None:
+        if len(per) > MEMO_LIMIT:
+            per.clear()
+        hit = per[key] = _walk(game, t, *key[1:])
+    return hit
+
+
+_walks: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[float, frozenset[str], str]]] = weakref.WeakKeyDictionary()
+MEMO_LIMIT = 200_000
+
+
+def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
     span = math.hypot(bx - ax, by - ay)
     reach = min(span, inches * geo.YARDS_PER_INCH)
     if reach <= 0:
-        return 0.0, set(), "clear"
+        return 0.0, frozenset(), "clear"
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
-    table, costs = t["movement"]["terrain"][mover(c)], t["movement"]["costs"]
+    table, costs = t["movement"]["terrain"][who], t["movement"]["costs"]
     events: list[tuple[float, str]] = []
     for kind in () if road else LINES:
         if table.get(kind, "clear") == "clear" or not game.ground.segments.get(kind):
@@ -94,7 +111,7 @@ def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road:
                 continue
             events.append((at, kind))
     if not events and (road or all(table.get(k, "clear") == "clear" for k in game.ground.kinds_along(ax, ay, ex, ey))):
-        return reach, set(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
+        return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
     points = inches * geo.YARDS_PER_INCH  # movement points in yards of clear ground
     kinds: set[str] = set()
@@ -109,13 +126,13 @@ def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road:
             kinds.add(kind)
             worst = max(worst, cls, key=rank.index)
             if cls == "impassable":
-                return done, kinds, worst
+                return done, frozenset(kinds), worst
             points -= (costs[cls] - 1) * geo.YARDS_PER_INCH
             nxt += 1
         kind = "road" if road else game.ground.kind_at(ax + ux * (done + step / 2), ay + uy * (done + step / 2))
         cls = table.get(kind, "clear")
         if cls == "impassable":
-            return done, kinds, worst
+            return done, frozenset(kinds), worst
         if cls != "clear":
             kinds.add(kind)
             worst = max(worst, cls, key=rank.index)
@@ -125,10 +142,10 @@ def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road:
             break
         points -= cost
         done += step
-    return done, kinds, worst
+    return done, frozenset(kinds), worst
 
 
-def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) -> tuple[float, set[str]]:
+def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) -> tuple[float, frozenset[str]]:
     """Yards one Move action covers toward (x, y) over the ground crossed (HT-M4); travel mode
     for columns and limbered guns while the ground stays clear (p.14, HT-M2)."""
     base = base_inches(t, c)

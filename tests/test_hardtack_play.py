@@ -1,0 +1,80 @@
+"""Hardtack in play: the neutral world written back, golden Big Bethel, and the speed-ups
+changing nothing (memoised geometry, deferred sync)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from referee.core.events import EventLog
+from referee.core.game import Game, play
+from referee.core.hookspecs import hookimpl
+from referee.core.plugins import build_rules
+from referee.core.scenario import find_scenario, load_scenario
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+class StepWatcher:
+    """A ``referee_step_done`` observer: records the neutral world after every step."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, int, float, float, str]] = []
+
+    @hookimpl
+    def referee_step_done(self, game, step):  # type: ignore[no-untyped-def]
+        for uid, unit in sorted(game.world.units.items()):
+            self.seen.append((uid, unit.men, round(unit.x, 6), round(unit.y, 6), unit.status))
+
+
+def played(scenario_id: str, seed: int, watcher: StepWatcher | None = None) -> tuple[Game, EventLog]:
+    rules = build_rules("hardtack")
+    if watcher is not None:
+        rules.register(watcher, "watcher")
+    log = EventLog(enabled=True)
+    game = Game.new(rules, load_scenario(find_scenario(scenario_id)), seed, log)
+    play(game)
+    return game, log
+
+
+def test_an_observer_sees_the_world_after_every_step_and_changes_nothing() -> None:
+    """Without a step observer the neutral world is written back once a turn (a speed-up);
+    with one, after every step. The game is the same either way."""
+    watcher = StepWatcher()
+    game, watched = played("drill-musketry", 3, watcher)
+    _, plain = played("drill-musketry", 3)
+    assert watched.jsonl() == plain.jsonl()
+    men = {uid: [m for u, m, *_ in watcher.seen if u == uid] for uid in game.world.units}
+    assert all(a >= b for seq in men.values() for a, b in zip(seq, seq[1:]))  # men only fall
+    assert any(seq[0] > seq[-1] for seq in men.values())  # and they are seen falling mid-turn
+    state = game.state
+    for unit in game.world.units.values():  # after the last turn the world matches the table
+        companies = state.regiments[unit.spec.id].companies
+        assert unit.men == unit.spec.men * sum(c.figures for c in companies) // sum(c.start for c in companies)
+
+
+def test_geometry_kept_across_games_does_not_change_a_game() -> None:
+    """Memoised cover, sight and ground walks are computed from their keys alone: a game played
+    after others (memos full) is the game played first (memos empty)."""
+    from referee.plugins.hardtack import geometry, move
+
+    for memo in (geometry._covers, geometry._sight, move._walks):
+        memo.clear()
+    _, first = played("big-bethel", 5)
+    played("big-bethel", 6)
+    _, again = played("big-bethel", 5)
+    assert first.jsonl() == again.jsonl()
+
+
+@pytest.mark.parametrize("seed", [7])
+def test_big_bethel_golden_log(seed: int) -> None:
+    path = GOLDEN / f"big-bethel-hardtack-seed{seed}.jsonl"
+    fresh = played("big-bethel", seed)[1].jsonl().encode()
+    if os.environ.get("REFEREE_UPDATE_GOLDEN") == "1":
+        path.write_bytes(fresh)
+    assert path.exists(), f"{path} is missing; write it with REFEREE_UPDATE_GOLDEN=1"
+    old, new = path.read_bytes().decode().splitlines(), fresh.decode().splitlines()
+    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), None)
+    assert old == new, f"{path.name}: the game played differently from line {first} ({len(old)} lines golden, {len(new)} now)"
