@@ -78,3 +78,48 @@ def test_big_bethel_golden_log(seed: int) -> None:
     old, new = path.read_bytes().decode().splitlines(), fresh.decode().splitlines()
     first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), None)
     assert old == new, f"{path.name}: the game played differently from line {first} ({len(old)} lines golden, {len(new)} now)"
+
+
+def test_a_regiment_in_line_holds_its_real_frontage_in_its_works() -> None:
+    """HT-O5: the 1st North Carolina (790 men, line) stands in one row over its neutral frontage
+    (about 240 yards), every company behind the works and In Position (HT-G3)."""
+    from referee.core.footprint import frontage
+    from referee.plugins.hardtack import geometry
+
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("big-bethel")), 1)
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    nc = game.state.regiments["1st-nc"].companies
+    xs, ys = [c.x for c in nc], [c.y for c in nc]
+    width = frontage("infantry", 790, 0, "line")
+    assert len(set(ys)) == 1 and max(xs) - min(xs) == pytest.approx(width * (len(nc) - 1) / len(nc), rel=0.05)
+    assert all(geometry.cover(game, c) == "hard" and c.in_position for c in nc)
+
+
+def test_a_broken_company_keeps_to_its_cover_and_routs_when_assaulted() -> None:
+    """HT-C3 (SG2 Broken): in cover it stays; in the open it falls back; assaulted, it routs."""
+    from referee.plugins.hardtack import activation, assault
+    from referee.plugins.hardtack.state import BROKEN, ROUTED
+
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("big-bethel")), 1)
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    state = game.state
+    held, open_ = state.regiments["1st-nc"].companies[0], state.regiments["montague"].companies[0]
+    for c in (held, open_):
+        c.level = BROKEN
+        before = (c.x, c.y)
+        activation.action(game, state, c, None, 0, [])
+        assert ((c.x, c.y) == before) is (c is held)
+    for seed in range(30):  # until the attacker passes its own reaction test (HT-A1)
+        game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("big-bethel")), seed, EventLog(enabled=True))
+        game.state = state = game.rules.pm.hook.referee_muster(game=game)
+        held = state.regiments["1st-nc"].companies[0]
+        held.level = BROKEN
+        attacker = state.regiments["3rd-ny"].companies[0]
+        attacker.x, attacker.y = held.x, held.y - 20
+        before = held.y
+        assault.assault(game, state, attacker, held)
+        if any("routs before" in e.get("text", "") for e in game.log.events):
+            assert held.level == ROUTED and held.y > before  # routed, and gone to its rear (north)
+            assert not any(e.get("mechanic") == "close-assault" for e in game.log.events)  # no fight
+            return
+    pytest.fail("no attacker passed its reaction test in 30 seeds")

@@ -229,9 +229,11 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     """One action of a company, chosen from its unit's intent."""
     if not c.alive:
         return
-    if c.level >= BROKEN:
-        if n == 0 or c.level >= ROUTED:
+    if c.level >= BROKEN:  # HT-C3: routed run; broken seek cover, and stay in it
+        if c.level >= ROUTED or n == 0 and (c.artillery or geo.cover(game, c) == "none"):
             move.flee(game, state, c)
+        elif n == 0 and c.level < ROUTED and not c.artillery:
+            game.log.emit("broken", unit=c.id, rulings=["HT-C3"], text=f"{c.id}, broken, keeps to its cover")
         return
     wanted = _formation_wanted(c, intent)
     kind = intent.action if intent is not None else "hold"
@@ -244,7 +246,7 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     if wanted != c.formation:
         return _reorganise(game, c, wanted)
     if kind == "charge" and assault.may_assault(c) and not c.in_position:
-        target = min(enemies, key=lambda e: geo.dist(c, e), default=None)
+        target = min((e for e in enemies if e.alive), key=lambda e: geo.dist(c, e), default=None)  # not one already down
         if target is not None and geo.dist(c, target) <= assault.reach_yards(state, c) * 2:
             return assault.assault(game, state, c, target)
     if kind in ("hold", "rally", "charge") or kind == "advance" and n == 1:

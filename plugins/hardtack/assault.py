@@ -7,7 +7,7 @@ from typing import Any
 
 from . import geometry as geo
 from . import mechanics, morale, move
-from .state import BROKEN, SHAKEN, Company, HardtackState
+from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState
 
 CONTACT_YARDS = 5.0
 
@@ -34,6 +34,11 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
         return
     geo.face(c, target.x, target.y)
     c.x, c.y = target.x + (c.x - target.x) * CONTACT_YARDS / max(gap, 1e-6), target.y + (c.y - target.y) * CONTACT_YARDS / max(gap, 1e-6)
+    if target.level >= BROKEN:  # SG2: a Broken unit close assaulted is Routed (HT-C3)
+        morale.lose_levels(game, target, ROUTED - target.level)
+        game.log.emit("assault", unit=c.id, rulings=["HT-C3"], text=f"{target.id}, broken, routs before {c.id}'s assault")
+        _beaten(game, state, target, c)
+        return
     ratio = max(1, c.figures // max(1, target.figures))
     tl = ratio + morale.formation_modifier(t, target, charged_by_close=c.close)
     stand = mechanics.test(game.roller, t, target.quality, target.lv, tl, "reaction")

@@ -63,6 +63,9 @@ def muster(game: Any, t: HardtackTables) -> HardtackState:
                 c.gun, c.guns = t.guns[spec.gun_type or "12-pdr-napoleon"], 1
             reg.companies.append(c)
             state.companies[c.id] = c
+        if len(sizes) > 1:
+            game.log.emit("muster", unit=spec.id, rulings=["HT-O5"],
+                          text=f"{spec.id}: {len(sizes)} companies in {formation}, {_span(unit, len(sizes)):.0f} yards of front")
         state.regiments[spec.id] = reg
         state.by_side.setdefault(spec.side, []).append(reg)
     state.covers, state.sights = geo.cover_memo(game), geo.sight_memo(game)
@@ -71,25 +74,32 @@ def muster(game: Any, t: HardtackTables) -> HardtackState:
     return state
 
 
-COMMAND_YARDS = 100.0  # HT-O5: the width a regimental formation keeps within the commander's 6"
-ROW_YARDS = {"column": 8.0}  # yards between rows of companies (15 otherwise)
+ROW_YARDS = 8.0  # yards between the rows of a column of companies
+
+
+def _span(unit: Any, n: int) -> float:
+    """Yards from the first company's centre to the last's, across the facing (HT-O5)."""
+    pts = _layout(unit, n)
+    rad = math.radians(unit.facing)
+    across = [x * math.cos(rad) - y * math.sin(rad) for x, y in pts]
+    return max(across) - min(across)
 
 
 def _layout(unit: Any, n: int) -> list[tuple[float, float]]:
-    """Offsets of n companies in yards (HT-O5): side by side at their share of the unit's
-    neutral frontage, in as many rows as keep every company within 6" of the commander;
-    in column, two companies abreast."""
+    """Offsets of n companies in yards (HT-O5): a regiment in line (or skirmish order) stands
+    as the neutral world has it, its companies side by side in one row across its facing, each
+    at its share of the unit's neutral frontage; in column, two companies abreast, the rows
+    8 yards apart. Companies beyond the commander's 6" simply act on their own (p.7)."""
     spec = unit.spec
     rad = math.radians(unit.facing)
     across, ahead = (math.cos(rad), -math.sin(rad)), (math.sin(rad), math.cos(rad))
     width = frontage(spec.arm, max(1, spec.men // n), max(1, spec.guns // n), unit.formation)
-    per_row = 2 if unit.formation in ("column", "march-column") else max(1, min(n, int(COMMAND_YARDS // width)))
+    per_row = 2 if unit.formation in ("column", "march-column") else n
     rows = math.ceil(n / per_row)
-    gap = ROW_YARDS.get(FROM_NEUTRAL.get(unit.formation, ""), 15.0)
     out = []
     for i in range(n):
         col, row = i % per_row, i // per_row
-        a, b = (col - (min(per_row, n) - 1) / 2) * width, ((rows - 1) / 2 - row) * gap
+        a, b = (col - (min(per_row, n) - 1) / 2) * width, ((rows - 1) / 2 - row) * ROW_YARDS
         out.append((across[0] * a + ahead[0] * b, across[1] * a + ahead[1] * b))
     return out
 
