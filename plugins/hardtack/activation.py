@@ -91,6 +91,7 @@ def members(reg: Regiment) -> list[Company]:
 def play_step(game: Any, step: Step) -> None:
     state: HardtackState = game.state
     state.centres.clear()
+    state.out_of_reach.clear()
     if step.name == "activate-company":
         c = state.companies[step.unit]
         c.activated = True

@@ -95,6 +95,8 @@ class HardtackState:
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
     _enemies: dict[str, list[Company]] = field(factory=dict)
     effective: dict[tuple[object, ...], bool] = field(factory=dict)  # HT-F6 answers by their inputs, this game
+    out_of_reach: dict[str, tuple[object, float, float, int]] = field(factory=dict)  # fire.choose_target, this step
+    fled: int = 0  # companies that fled (moved out of turn) so far: enemies move only so within a step
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
     sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
 
