@@ -31,6 +31,7 @@ def turn(game: Any) -> Iterator[Step]:
     sides = game.scenario.sides
     state.queue = {s: [c for r in state.by_side.get(s, ()) for c in r.companies] for s in sides}
     state.cursor = {s: 0 for s in sides}
+    state.reg_cursor = {s: 0 for s in sides}
     state.intents = {s: game.intents(s) for s in sides}
     left = {s: 0 for s in sides}
     opens = game.settle("initiative", sides, mechanics.initiative(game.roller, (sides[0], sides[1]))).values["first"]
@@ -62,7 +63,12 @@ def _left(state: HardtackState, side: str, before: int, step: Step) -> int:
 
 
 def _next(state: HardtackState, side: str) -> Step | None:
-    for reg in state.by_side.get(side, ()):
+    regs = state.by_side.get(side, ())
+    k = state.reg_cursor.get(side, 0)
+    while k < len(regs) and (regs[k].activated or not regs[k].unit.on_field):  # passed for good this turn
+        k += 1  # (on_field changes only between turns: reinforcements, and the end-of-turn sync)
+    state.reg_cursor[side] = k
+    for reg in regs[k:]:
         if reg.activated or not reg.unit.on_field:
             continue
         reg.activated = True
@@ -128,6 +134,11 @@ def _near(state: HardtackState, side: str, group: list[Company]) -> list[Company
     """The enemy companies that any of ``group`` could reach this activation (fire, two moves)."""
     if not group:
         return []
+    if len(group) == 1:  # a lone company: the same box, without the lists
+        c = group[0]
+        reach = fire.reach_yards(state.tables, c) + 300.0
+        x0, x1, y0, y1 = c.x - reach, c.x + reach, c.y - reach, c.y + reach
+        return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
     xs, ys = [c.x for c in group], [c.y for c in group]
     reach = max(fire.reach_yards(state.tables, c) for c in group) + 300.0
     x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach

@@ -40,10 +40,28 @@ def reach_yards(t: Any, c: Company) -> float:
     return c.reach
 
 
+def fire_reach_yards(state: HardtackState, c: Company) -> float:
+    """How far the company's fire can tell at all (HT-F6): the top of the last range band whose
+    range die stays on the ladder with nothing in the way (no cover, no In Position; cover and
+    In Position only push the die further up, and the close-formation shift comes last, after
+    the die has already passed D12). A yard is added, so a target just past the edge is still
+    put to :func:`effective`, which decides. Small arms only; guns reach as :func:`reach_yards`."""
+    if c.artillery or c.weapon is None:
+        return reach_yards(state.tables, c)
+    key = (c.quality, c.weapon.id)
+    hit = state.fire_reach.get(key)
+    if hit is None:
+        t, width = state.tables, c.quality
+        bands = [b for b in range(1, t["fire"]["bands"] + 1)
+                 if mechanics.fire_range_die(t, c.quality, b * width, "none", "skirmish", c.weapon.id)[0] is not None]
+        hit = state.fire_reach[key] = min(reach_yards(t, c), max(bands, default=0) * width * geo.YARDS_PER_INCH) + 1.0
+    return hit
+
+
 def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
     """The nearest enemy company in reach, arc and sight that the fire can affect (HT-F6); the
     intent's target unit first."""
-    reach = reach_yards(state.tables, c)
+    reach = fire_reach_yards(state, c)
     reach2, cx, cy = reach * reach, c.x, c.y
     kept = state.out_of_reach.get(c.id)
     if kept is not None and kept[0] is enemies and kept[1] == cx and kept[2] == cy and kept[3] == state.fled:

@@ -91,10 +91,12 @@ class HardtackState:
 
     queue: dict[str, list[Company]] = field(factory=dict)  # side -> its companies in order, this turn
     cursor: dict[str, int] = field(factory=dict)  # side -> the first company not yet passed over
+    reg_cursor: dict[str, int] = field(factory=dict)  # side -> the first regiment not yet passed over
     centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
     _enemies: dict[str, list[Company]] = field(factory=dict)
     effective: dict[tuple[object, ...], bool] = field(factory=dict)  # HT-F6 answers by their inputs, this game
+    fire_reach: dict[tuple[int, str], float] = field(factory=dict)  # fire.fire_reach_yards by quality and weapon
     out_of_reach: dict[str, tuple[object, float, float, int]] = field(factory=dict)  # fire.choose_target, this step
     fled: int = 0  # companies that fled (moved out of turn) so far: enemies move only so within a step
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
