@@ -72,7 +72,9 @@ def _next(state: HardtackState, side: str) -> Step | None:
         if reg.activated or not reg.unit.on_field:
             continue
         reg.activated = True
-        if len(members(reg)) >= 2:
+        group = members(reg)
+        if len(group) >= 2:
+            state.group = (reg.id, group)  # kept for the step that follows at once
             return Step("activation", "activate-regiment", side, reg.id)
         if reg.commander and any(c.alive and c.level >= SHAKEN and c.level < ROUTED for c in reg.companies):
             return Step("activation", "rally", side, reg.id)
@@ -115,7 +117,8 @@ def play_step(game: Any, step: Step) -> None:
     if step.name == "command-move":
         _commander_moves(game, reg, centre(state, reg))
         return
-    group = members(reg)
+    kept, state.group = state.group, None
+    group = kept[1] if kept is not None and kept[0] == reg.id else members(reg)
     enemies = _near(state, step.side, group)
     intent = state.intents[step.side].get(reg.id)
     game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])

@@ -60,7 +60,8 @@ def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: st
     before = c.figures
     lost = min(lost, before)
     c.figures -= lost
-    game.state.forget()
+    if not c.figures:
+        game.state.forget()  # it no longer stands: the kept lists of the living are stale
     basics = [fired_on]
     if lost:
         if lost > c.figures:

@@ -60,7 +60,7 @@ def muster(game: Any, t: HardtackTables) -> HardtackState:
                         None if spec.arm == "artillery" else t.weapons[spec.weapon or "rifle-musket"],
                         unit.x + dx, unit.y + dy, unit.facing, formation, mounted=spec.mounted)
             if spec.arm == "artillery":
-                c.gun, c.guns = t.guns[spec.gun_type or "12-pdr-napoleon"], 1
+                c.set_gun(t.guns[spec.gun_type or "12-pdr-napoleon"])
             reg.companies.append(c)
             state.companies[c.id] = c
         if len(sizes) > 1:

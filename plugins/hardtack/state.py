@@ -46,9 +46,14 @@ class Company:
     reach: float = -1.0  # yards its fire carries (fire.reach_yards), kept once known
     side: str = field(init=False, default="")
     arm: str = field(init=False, default="")
+    artillery: bool = field(init=False, default=False)  # a gun and its crew (kept with ``gun``: see set_gun)
 
     def __attrs_post_init__(self) -> None:
         self.side, self.arm = self.unit.side, self.unit.spec.arm
+        self.artillery = self.gun is not None
+
+    def set_gun(self, gun: Gun) -> None:
+        self.gun, self.guns, self.artillery = gun, 1, True
 
     @property
     def alive(self) -> bool:
@@ -58,9 +63,6 @@ class Company:
     def close(self) -> bool:
         return self.formation in CLOSE
 
-    @property
-    def artillery(self) -> bool:
-        return self.gun is not None
 
 
 @define(eq=False, slots=True)
@@ -91,6 +93,7 @@ class HardtackState:
 
     queue: dict[str, list[Company]] = field(factory=dict)  # side -> its companies in order, this turn
     cursor: dict[str, int] = field(factory=dict)  # side -> the first company not yet passed over
+    group: tuple[str, list[Company]] | None = None  # the Activate Regiment's companies, from _next to its step
     reg_cursor: dict[str, int] = field(factory=dict)  # side -> the first regiment not yet passed over
     centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
