@@ -24,6 +24,7 @@ REJOIN_YARDS = 30.0  # HT-T6: a commander this far from the centre of his compan
 def turn(game: Any) -> Iterator[Step]:
     state: HardtackState = game.state
     state.forget()  # reinforcements may have entered
+    state.moves_total += 1  # (and kept "nothing in reach" answers no longer hold)
     for c in state.companies.values():
         c.activated = False
     for r in state.regiments.values():
@@ -99,7 +100,6 @@ def members(reg: Regiment) -> list[Company]:
 def play_step(game: Any, step: Step) -> None:
     state: HardtackState = game.state
     state.centres.clear()
-    state.out_of_reach.clear()
     if step.name == "activate-company":
         c = state.companies[step.unit]
         c.activated = True
@@ -141,10 +141,12 @@ def _near(state: HardtackState, side: str, group: list[Company]) -> list[Company
         c = group[0]
         reach = fire.reach_yards(state.tables, c) + 300.0
         x0, x1, y0, y1 = c.x - reach, c.x + reach, c.y - reach, c.y + reach
+        state.near_box = (x0, x1, y0, y1)
         return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
     xs, ys = [c.x for c in group], [c.y for c in group]
     reach = max(fire.reach_yards(state.tables, c) for c in group) + 300.0
     x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+    state.near_box = (x0, x1, y0, y1)
     return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
 
 
@@ -221,6 +223,7 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
         c.x, c.y = x, y
         crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / geo.YARDS_PER_INCH)[1]
     for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
+        state.moved(c)
         c.x = min(max(x + dx * moved, 0.0), game.scenario.width)
         c.y = min(max(y + dy * moved, 0.0), game.scenario.height)
         if intent.action != "withdraw":

@@ -33,6 +33,7 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
         move.step_toward(game, state, c, target.x, target.y, reach_yards(state, c), state.enemies(c.side))
         return
     geo.face(c, target.x, target.y)
+    state.moved(c)
     c.x, c.y = target.x + (c.x - target.x) * CONTACT_YARDS / max(gap, 1e-6), target.y + (c.y - target.y) * CONTACT_YARDS / max(gap, 1e-6)
     if target.level >= BROKEN:  # SG2: a Broken unit close assaulted is Routed (HT-C3)
         morale.lose_levels(game, target, ROUTED - target.level)

@@ -64,8 +64,8 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     reach = fire_reach_yards(state, c)
     reach2, cx, cy = reach * reach, c.x, c.y
     kept = state.out_of_reach.get(c.id)
-    if kept is not None and kept[0] is enemies and kept[1] == cx and kept[2] == cy and kept[3] == state.fled:
-        return None  # asked already this step, from here, and no enemy has moved since: none in reach
+    if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == state.others_moved(c.side):
+        return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
     lo_x, hi_x, lo_y, hi_y = cx - reach - 1.0, cx + reach + 1.0, cy - reach - 1.0, cy + reach + 1.0  # a loose box first
     ranked = []
     for i, e in enumerate(enemies):
@@ -79,7 +79,9 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
                     if d2 <= reach2:
                         ranked.append((e.unit.id != wanted, d2, i))
     if not ranked:
-        state.out_of_reach[c.id] = (enemies, cx, cy, state.fled)
+        x0, x1, y0, y1 = state.near_box
+        if x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1:  # every enemy in reach was asked
+            state.out_of_reach[c.id] = (cx, cy, state.others_moved(c.side))
         return None
     ranked.sort()
     for _, d2, i in ranked:

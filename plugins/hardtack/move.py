@@ -187,6 +187,7 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
     c.y = min(max(c.y + uy * travel, 0.0), game.scenario.height)
     if travel:
         c.in_position = False
+        state.moved(c)
     return travel
 
 
@@ -199,7 +200,7 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     """A broken or routed company runs for its own rear (SG2); off the map it is gone, its men
     not casualties."""
     state.touch(c)
-    state.fled += 1
+    state.moved(c)
     c.in_position = False
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
     yards = base_inches(game.state.tables, c) * geo.YARDS_PER_INCH

@@ -100,10 +100,21 @@ class HardtackState:
     _enemies: dict[str, list[Company]] = field(factory=dict)
     effective: dict[tuple[object, ...], bool] = field(factory=dict)  # HT-F6 answers by their inputs, this game
     fire_reach: dict[tuple[int, str], float] = field(factory=dict)  # fire.fire_reach_yards by quality and weapon
-    out_of_reach: dict[str, tuple[object, float, float, int]] = field(factory=dict)  # fire.choose_target, this step
-    fled: int = 0  # companies that fled (moved out of turn) so far: enemies move only so within a step
+    out_of_reach: dict[str, tuple[float, float, int]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
+    moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
+    moves_total: int = 0
+    near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
     sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
+
+    def moved(self, c: Company) -> None:
+        """A company changed its place: answers kept about its side's places are stale."""
+        self.moves[c.side] = self.moves.get(c.side, 0) + 1
+        self.moves_total += 1
+
+    def others_moved(self, side: str) -> int:
+        """How many moves the other sides' companies have made so far."""
+        return self.moves_total - self.moves.get(side, 0)
 
     def touch(self, c: Company) -> None:
         self.touched.add(c.regiment.id)
