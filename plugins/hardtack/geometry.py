@@ -39,6 +39,9 @@ def cover(game: Any, c: Company) -> str:
     that closes on itself, like a redoubt); woods, broken and rough ground soft; dense woods and buildings
     hard; the better cover counts. Read at the company's place to the nearest yard, and kept:
     computed from the rounded point, so it never depends on which game asked first."""
+    kept = c.cover_at
+    if kept is not None and kept[0] == c.x and kept[1] == c.y:  # asked before from this very place
+        return kept[2]
     memo = cover_memo(game)
     key = (round(c.x), round(c.y))
     hit = memo.get(key)
@@ -46,6 +49,7 @@ def cover(game: Any, c: Company) -> str:
         if len(memo) > MEMO_LIMIT:
             memo.clear()
         hit = memo[key] = _cover_at(game, float(key[0]), float(key[1]))
+    c.cover_at = (c.x, c.y, hit)
     return hit
 
 

@@ -44,6 +44,7 @@ class Company:
     activated: bool = False
     in_position: bool = False  # an In Position marker (SG2; Hardtack p.8; ruling HT-G3)
     reach: float = -1.0  # yards its fire carries (fire.reach_yards), kept once known
+    cover_at: tuple[float, float, str] | None = None  # geometry.cover: its last place and the cover there
     side: str = field(init=False, default="")
     arm: str = field(init=False, default="")
     artillery: bool = field(init=False, default=False)  # a gun and its crew (kept with ``gun``: see set_gun)
