@@ -123,3 +123,14 @@ def test_a_broken_company_keeps_to_its_cover_and_routs_when_assaulted() -> None:
             assert not any(e.get("mechanic") == "close-assault" for e in game.log.events)  # no fight
             return
     pytest.fail("no attacker passed its reaction test in 30 seeds")
+
+
+def test_replications_do_not_depend_on_the_worker_count() -> None:
+    """Kept geometry (cover, sight, walks) is computed from its key, never from whichever game
+    asked first: one worker and two play the same games."""
+    from referee.core.compare import Stack, run_replications
+
+    path = str(find_scenario("big-bethel"))
+    one, _ = run_replications(Stack("hardtack"), path, 6, 3, workers=1)
+    two, _ = run_replications(Stack("hardtack"), path, 6, 3, workers=2)
+    assert one == two and len(one) == 6
