@@ -107,7 +107,8 @@ def play_step(game: Any, step: Step) -> None:
         intent = state.intents[step.side].get(c.unit.id)
         kept = state.out_of_reach.get(c.id)
         if (not c.artillery and (intent is None or intent.action in ("hold", "rally")) and kept is not None
-                and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)):
+                and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)
+                and kept[3] == fire.fire_reach_yards(state, c)):
             enemies: list[Company] = []  # it holds, and nothing is in its reach (fire.choose_target): nobody to look at
         else:
             enemies = _near(state, step.side, [c])

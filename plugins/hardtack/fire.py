@@ -45,7 +45,11 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
     range die stays on the ladder with nothing in the way (no cover, no In Position; cover and
     In Position only push the die further up, and the close-formation shift comes last, after
     the die has already passed D12). A yard is added, so a target just past the edge is still
-    put to :func:`effective`, which decides. Small arms only; guns reach as :func:`reach_yards`."""
+    put to :func:`effective`, which decides. A loaded gun: five shot bands, or its canister reach
+    (HT-S1, HT-S4); an unloaded one both (:func:`reach_yards`)."""
+    if c.artillery and c.gun is not None and c.loaded:  # a loaded gun reaches as far as its load
+        g, bands = c.gun, state.tables["fire"]["bands"]
+        return (g.band * bands if c.loaded == "shot" else g.canister) * geo.YARDS_PER_INCH + 1.0
     if c.artillery or c.weapon is None:
         return reach_yards(state.tables, c)
     key = (c.quality, c.weapon.id)
@@ -64,7 +68,7 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     reach = fire_reach_yards(state, c)
     reach2, cx, cy = reach * reach, c.x, c.y
     kept = state.out_of_reach.get(c.id)
-    if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == state.others_moved(c.side):
+    if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == state.others_moved(c.side) and kept[3] == reach:
         return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
     lo_x, hi_x, lo_y, hi_y = cx - reach - 1.0, cx + reach + 1.0, cy - reach - 1.0, cy + reach + 1.0  # a loose box first
     ranked = []
@@ -81,7 +85,7 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     if not ranked:
         x0, x1, y0, y1 = state.near_box
         if x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1:  # every enemy in reach was asked
-            state.out_of_reach[c.id] = (cx, cy, state.others_moved(c.side))
+            state.out_of_reach[c.id] = (cx, cy, state.others_moved(c.side), reach)
         return None
     ranked.sort()
     for _, d2, i in ranked:

@@ -101,7 +101,7 @@ class HardtackState:
     _enemies: dict[str, list[Company]] = field(factory=dict)
     effective: dict[tuple[object, ...], bool] = field(factory=dict)  # HT-F6 answers by their inputs, this game
     fire_reach: dict[tuple[int, str], float] = field(factory=dict)  # fire.fire_reach_yards by quality and weapon
-    out_of_reach: dict[str, tuple[float, float, int]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
+    out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
     moves_total: int = 0
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
