@@ -159,7 +159,8 @@ def play(game: Game) -> Outcome:
         _enter_reinforcements(game)
         for step in call(pm, "referee_turn", game=game):
             game.step = step
-            game.log.emit("step", text=f"{step.side} {step.kind} {step.name}" + (f" ({step.unit})" if step.unit else ""))
+            if game.log.enabled:
+                game.log.emit("step", text=f"{step.side} {step.kind} {step.name}" + (f" ({step.unit})" if step.unit else ""))
             call(pm, "referee_step", game=game, step=step)
             if game.rules.implements("referee_step_done"):
                 call(pm, "referee_step_done", game=game, step=step)
