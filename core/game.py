@@ -63,8 +63,7 @@ class Game:
     scenario: Scenario
     world: World
     seed: int
-    roller: SampledRoller
-    rng: random.Random
+    roller: SampledRoller  # the game's own seeded stream: every die of the game comes from it
     log: EventLog
     ground: Ground
     options: frozenset[str]
@@ -75,13 +74,8 @@ class Game:
 
     @classmethod
     def new(cls, rules: Rules, scenario: Scenario, seed: int, log: EventLog | None = None) -> Game:
-        rng = random.Random(seed)
-        return cls(rules, scenario, World.start(scenario), seed, SampledRoller(rng), rng,
+        return cls(rules, scenario, World.start(scenario), seed, SampledRoller(random.Random(seed)),
                    log or EventLog(enabled=False), ground_of(scenario), scenario_options(rules, scenario))
-
-    @property
-    def hook(self) -> Any:
-        return self.rules.hook
 
     def option(self, name: str) -> bool:
         return name in self.options

@@ -77,13 +77,6 @@ class Rules:
     mechanics: dict[str, MechanicSpec]
     implemented: frozenset[str]
 
-    @property
-    def hook(self) -> Any:
-        return self.pm.hook
-
-    def enabled(self, option: str) -> bool:
-        return option in self.options
-
     def implements(self, hook_name: str) -> bool:
         return hook_name in self.implemented
 
