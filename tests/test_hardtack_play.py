@@ -134,3 +134,46 @@ def test_replications_do_not_depend_on_the_worker_count() -> None:
     one, _ = run_replications(Stack("hardtack"), path, 6, 3, workers=1)
     two, _ = run_replications(Stack("hardtack"), path, 6, 3, workers=2)
     assert one == two and len(one) == 6
+
+
+def _bethel(seed: int):  # type: ignore[no-untyped-def]
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("big-bethel")), seed, EventLog(enabled=True))
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    return game, game.state
+
+
+@pytest.mark.parametrize("gap, reaches", [(60.0, False), (50.0, True)])
+def test_a_close_assault_pays_for_crossing_the_works(gap: float, reaches: bool) -> None:
+    """HT-A6 (p.14: linear obstacles are poor ground for infantry; HT-M4): a skirmishing company
+    (6", 60 yards) 60 yards in front of the 1st North Carolina's works would reach contact
+    (55 yards) over open ground, but crossing the works costs an inch more: it gets 50 yards and
+    stops short; from 50 yards it goes in."""
+    from referee.plugins.hardtack import assault
+
+    for seed in range(30):  # until the attacker passes its own reaction test (HT-A1)
+        game, state = _bethel(seed)
+        held, attacker = state.regiments["1st-nc"].companies[0], state.regiments["3rd-ny"].companies[0]
+        attacker.formation = "skirmish"
+        attacker.x, attacker.y = held.x, held.y - gap
+        assault.assault(game, state, attacker, held)
+        if attacker.y != held.y - gap:  # it passed and moved
+            fought = any(e.get("mechanic") == "close-assault" or e.get("why") == "to stand" for e in game.log.events)
+            assert fought is reaches
+            if not reaches:
+                assert any("cannot reach" in e.get("text", "") and "works" in e.get("text", "") for e in game.log.events)
+                assert held.y - attacker.y >= assault.CONTACT_YARDS + 5  # short of contact
+            return
+    pytest.fail("no attacker passed its reaction test in 30 seeds")
+
+
+def test_a_flight_pays_for_the_ground_it_crosses() -> None:
+    """HT-M6: a broken company runs one move for its rear, over the ground as any move (HT-M4):
+    a Union company in the marsh before the works (poor ground) covers less than its 60 yards."""
+    from referee.plugins.hardtack import move
+
+    game, state = _bethel(1)
+    held, c = state.regiments["1st-nc"].companies[0], state.regiments["3rd-ny"].companies[0]
+    c.formation, c.x, c.y = "skirmish", held.x, held.y - 70
+    assert game.ground.kind_at(c.x, c.y) == "marsh"
+    move.flee(game, state, c)
+    assert 0 < held.y - 70 - c.y < 60

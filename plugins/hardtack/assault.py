@@ -3,6 +3,7 @@ pp.25-26): reaction tests, rounds of bouts, the loser's test, captured guns."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import geometry as geo
@@ -29,12 +30,21 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
     if not res.values["passed"]:
         return
     gap = geo.dist(c, target)
-    if gap > reach_yards(state, c) + CONTACT_YARDS:
-        move.step_toward(game, state, c, target.x, target.y, reach_yards(state, c), state.enemies(c.side))
-        return
+    tx = target.x + (c.x - target.x) * CONTACT_YARDS / max(gap, 1e-6)
+    ty = target.y + (c.y - target.y) * CONTACT_YARDS / max(gap, 1e-6)
+    if gap > CONTACT_YARDS:  # HT-A6: the assault move pays for the ground it crosses (HT-M4, p.14)
+        yards, kinds, _ = move.walk(game, t, c, tx, ty, move.base_inches(t, c))
+        reached = yards >= math.hypot(round(tx) - round(c.x), round(ty) - round(c.y)) - 1e-6
+        if not reached:
+            move.step_toward(game, state, c, target.x, target.y, yards, state.enemies(c.side))
+        _disorder(game, t, c, kinds)
+        if not reached:
+            game.log.emit("assault", unit=c.id, rulings=["HT-A6"],
+                          text=f"{c.id} cannot reach {target.id} this move ({', '.join(sorted(kinds)) or 'too far'})")
+            return
     geo.face(c, target.x, target.y)
     state.moved(c)
-    c.x, c.y = target.x + (c.x - target.x) * CONTACT_YARDS / max(gap, 1e-6), target.y + (c.y - target.y) * CONTACT_YARDS / max(gap, 1e-6)
+    c.x, c.y = tx, ty
     if target.level >= BROKEN:  # SG2: a Broken unit close assaulted is Routed (HT-C3)
         morale.lose_levels(game, target, ROUTED - target.level)
         game.log.emit("assault", unit=c.id, rulings=["HT-C3"], text=f"{target.id}, broken, routs before {c.id}'s assault")
@@ -49,6 +59,16 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
         _beaten(game, state, target, c)
         return
     _fight(game, state, c, target, geo.cover(game, target) != "none")
+
+
+def _disorder(game: Any, t: Any, c: Company, kinds: frozenset[str]) -> None:
+    """p.7, p.15: a close formation crossing dense woods, swamp, a stream or abatis on its way in
+    drops into skirmish order (HT-A6, HT-M4)."""
+    crossed = kinds & set(t["movement"]["disordering"])
+    if crossed and c.close:
+        c.formation = "skirmish"
+        game.log.emit("disordered", unit=c.id, rulings=["HT-A6"],
+                      text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(crossed))}")
 
 
 def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool) -> None:

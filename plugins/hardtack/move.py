@@ -32,7 +32,8 @@ def mover(c: Company) -> str:
 
 LINES = ("stream", "works", "wall", "fence")
 WALK_YARDS = 5.0  # the ground under a move is read every 5 yards (HT-M4)
-CROSSING_YARDS = 60.0  # a stream crossed this close to a bridge or ford costs nothing extra
+CROSSING_YARDS = 60.0
+FLEE_YARDS = 1000.0  # a flight heads this far toward the side's own edge (off the map if need be)  # a stream crossed this close to a bridge or ford costs nothing extra
 
 
 _boxed: weakref.WeakKeyDictionary[Any, dict[str, list[tuple[float, float, float, float, float, float, float, float]]]] = weakref.WeakKeyDictionary()
@@ -197,13 +198,16 @@ def rearward(game: Any, c: Company) -> tuple[float, float]:
 
 
 def flee(game: Any, state: HardtackState, c: Company) -> None:
-    """A broken or routed company runs for its own rear (SG2); off the map it is gone, its men
-    not casualties."""
+    """A broken or routed company runs for its own rear (SG2), paying for the ground it crosses
+    (HT-M6; gun crews as before); off the map it is gone, its men not casualties."""
     state.touch(c)
     state.moved(c)
     c.in_position = False
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
-    yards = base_inches(game.state.tables, c) * geo.YARDS_PER_INCH
+    t = game.state.tables
+    yards = base_inches(t, c) * geo.YARDS_PER_INCH
+    if not c.artillery:  # HT-M6: the flight pays for the ground it crosses, as any move (HT-M4, p.14)
+        yards = walk(game, t, c, c.x + FLEE_YARDS * math.sin(rad), c.y + FLEE_YARDS * math.cos(rad), base_inches(t, c))[0]
     c.x += yards * math.sin(rad)
     c.y += yards * math.cos(rad)
     if not (0 <= c.x <= game.scenario.width and 0 <= c.y <= game.scenario.height):
