@@ -177,3 +177,17 @@ def test_a_flight_pays_for_the_ground_it_crosses() -> None:
     assert game.ground.kind_at(c.x, c.y) == "marsh"
     move.flee(game, state, c)
     assert 0 < held.y - 70 - c.y < 60
+
+
+def test_logged_ranges_are_kept_by_their_own_value() -> None:
+    """The fire mechanics keep each logged range's Fraction by the value itself: a float and a
+    Fraction of equal value give the same answer, whichever asked first."""
+    from fractions import Fraction
+
+    from referee.plugins.hardtack import mechanics
+
+    for x in (10.0, 13.337, Fraction(27, 2), 7, 1 / 3):
+        mechanics._ranges.clear()
+        assert mechanics._inches(x) == Fraction(x).limit_denominator(100)
+        assert mechanics._inches(Fraction(x)) == Fraction(x).limit_denominator(100)
+        assert mechanics._fraction(x) == Fraction(x)

@@ -25,6 +25,31 @@ QUALITIES = ("d4", "d6", "d8", "d10", "d12")
 FORMATIONS = ("skirmish", "close")
 TARGET_FORMATIONS = ("skirmish", "line", "column")
 
+_fractions: dict[Any, Fraction] = {}
+_ranges: dict[Any, Fraction] = {}
+FRACTION_MEMO = 50_000
+
+
+def _fraction(x: Fraction | int | float) -> Fraction:
+    """``Fraction(x)``, kept by the value itself (equal values give equal fractions)."""
+    hit = _fractions.get(x)
+    if hit is None:
+        if len(_fractions) > FRACTION_MEMO:
+            _fractions.clear()
+        hit = _fractions[x] = Fraction(x)
+    return hit
+
+
+def _inches(x: Fraction | int | float) -> Fraction:
+    """A logged range: ``Fraction(x).limit_denominator(100)``, kept by the value itself (a pure
+    function of it: a float and a Fraction of equal value give the same answer)."""
+    hit = _ranges.get(x)
+    if hit is None:
+        if len(_ranges) > FRACTION_MEMO:
+            _ranges.clear()
+        hit = _ranges[x] = Fraction(x).limit_denominator(100)
+    return hit
+
 
 def die_size(text: str | int) -> int:
     return text if isinstance(text, int) else int(str(text).lstrip("dD"))
@@ -114,7 +139,7 @@ def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | 
     """Small arms fire: quality die and firepower die against the range die (SG2, Hardtack pp.16-17)."""
     f = t["fire"]
     w = t.weapons[weapon]
-    inputs = {"quality": f"d{quality}", "firepower": Fraction(firepower), "range": Fraction(range_inches).limit_denominator(100),
+    inputs = {"quality": f"d{quality}", "firepower": _fraction(firepower), "range": _inches(range_inches),
               "cover": cover, "formation": formation, "target_formation": target_formation, "weapon": weapon}
     rulings = (f["band_ruling"], "HT-F3", "HT-F4") + ((w.ruling,) if w.ruling else ())
     ref = f"Hardtack p.16-17, SG2 fire; range bands of {quality}\""
@@ -137,7 +162,7 @@ def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Frac
              cover: str = "none", target_formation: str = "line", in_position: bool = False) -> Resolution:
     """Canister (ruling HT-S4): SG2 fire from the gun, five bands over its canister reach."""
     g = t.guns[gun]
-    inputs = {"quality": f"d{quality}", "range": Fraction(range_inches).limit_denominator(100), "gun": gun, "cover": cover,
+    inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
               "target_formation": target_formation}
     ref = f"ruling HT-S4 (Hardtack p.22 missing); {g.label} canister to {g.canister}\""
     rulings = ("HT-S4", "HT-F3", "HT-F4")
@@ -178,7 +203,7 @@ def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction
     """Round shot (rulings HT-S1..HT-S3): crew quality die against the range die to hit; a hit
     strikes D(damage) figures, each impact D12 against armour; the highest damage face bounces."""
     g, art = t.guns[gun], t["artillery"]
-    inputs = {"quality": f"d{quality}", "range": Fraction(range_inches).limit_denominator(100), "gun": gun, "cover": cover,
+    inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
               "target_formation": target_formation}
     ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\""
     rulings = ("HT-S1", "HT-S2", "HT-S3")
