@@ -145,7 +145,8 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     """Play SCENARIO N times under each ruleset and compare the outcomes with history."""
     path = str(find_scenario(scenario))
     world = load_scenario(find_scenario(scenario))
-    names = [r.strip() for r in rulesets.split(",")] if rulesets else sorted(n for n in installed() if _is_base(n))
+    given = [r.strip() for r in rulesets.split(",") if r.strip()] if rulesets else []
+    names = list(dict.fromkeys(given)) or sorted(n for n in installed() if _is_base(n))  # each once, in order
     stacks = []
     for name in names:
         rules = build_rules(name, options, house_rules)  # fail fast on a bad name or option

@@ -522,3 +522,8 @@ def test_scenario_option_with_a_misspelt_ruleset(tmp_path: Path) -> None:
 def test_scenario_option_for_a_ruleset_not_installed_is_skipped(tmp_path: Path) -> None:
     path = write_scenario(tmp_path, lambda s: s["scenario"].update(options=["sumter:grand-battery", "rff:skirmishers"]))
     ok(referee("run", str(path), "--rules", "rff", "--quiet"))
+
+
+def test_compare_names_each_ruleset_once() -> None:
+    report = data(referee("compare", "drill-musketry", "--rules", "rff, rff,", "-n", "3", "--json"))
+    assert list(report["rulesets"]) == ["rff"]
