@@ -191,3 +191,39 @@ def test_logged_ranges_are_kept_by_their_own_value() -> None:
         assert mechanics._inches(x) == Fraction(x).limit_denominator(100)
         assert mechanics._inches(Fraction(x)) == Fraction(x).limit_denominator(100)
         assert mechanics._fraction(x) == Fraction(x)
+
+
+@pytest.mark.parametrize("friend, masks", [("line", True), ("column", True), ("skirmish", False), (None, False)])
+def test_a_company_does_not_fire_through_a_friendly_close_formation(friend: str | None, masks: bool) -> None:
+    """HT-G4 (p.17): a company may fire through a friendly company in skirmish order, not through
+    one in line or column; masked, the commander fires at the nearest target he may (HT-F6)."""
+    from referee.plugins.hardtack import fire
+
+    game, state = _bethel(1)
+    c, f = state.regiments["3rd-ny"].companies[0], state.regiments["3rd-ny"].companies[1]
+    e, other = state.regiments["1st-nc"].companies[0], state.regiments["1st-nc"].companies[1]
+    c.formation, c.facing = "line", 0.0  # in the open south of the creek, facing north
+    e.x, e.y, e.in_position = c.x, c.y + 80, False  # an enemy 80 yards ahead
+    other.x, other.y, other.in_position = c.x + 90, c.y + 80, False  # another, further off, to one side
+    if friend is None:
+        f.x = f.y = 0.0
+    else:
+        f.formation, f.facing, f.x, f.y = friend, 0.0, c.x, c.y + 30  # across the line of fire
+    chosen = fire.choose_target(game, state, c, [e, other], None)
+    assert chosen is (other if masks else e)
+    assert any(ev["kind"] == "masked" and "HT-G4" in ev["rulings"] for ev in game.log.events) is masks
+
+
+def test_a_column_does_not_fire() -> None:
+    """HT-G4 (p.17): every member of a close formation must see the target without firing
+    through another member of his company; a column (three or more rows, p.6) cannot."""
+    from referee.plugins.hardtack import fire
+
+    game, state = _bethel(1)
+    c, e = state.regiments["3rd-ny"].companies[0], state.regiments["1st-nc"].companies[0]
+    c.facing, c.formation = 0.0, "line"
+    e.x, e.y, e.in_position = c.x, c.y + 80, False
+    assert fire.choose_target(game, state, c, [e], None) is e
+    c.formation = "column"
+    assert fire.choose_target(game, state, c, [e], None) is None
+    assert any(ev["kind"] == "masked" and "column" in ev["text"] for ev in game.log.events)

@@ -88,11 +88,29 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
             state.out_of_reach[c.id] = (cx, cy, state.others_moved(c.side), reach)
         return None
     ranked.sort()
+    passed: list[tuple[str, str]] = []  # (target, why) passed over under HT-G4
     for _, d2, i in ranked:
         e = enemies[i]
         if e.alive and geo.in_arc(c, e) and effective(game, state, c, e, math.sqrt(d2)) and geo.sees(game, c, e):
-            return e
+            why = geo.masked(state, c, e)
+            if why is None:
+                _log_masked(game, c, passed, e)
+                return e
+            passed.append((e.id, why))
+            if why == "column":
+                break  # a column fires at nothing
+    _log_masked(game, c, passed, None)
     return None
+
+
+def _log_masked(game: Any, c: Company, passed: list[tuple[str, str]], chosen: Company | None) -> None:
+    """HT-G4 in the log: the targets a company could not fire at, and why."""
+    if not passed:
+        return
+    e, why = passed[0]
+    cause = "in column, its rear ranks would fire through its front" if why == "column" else f"{why} is in the line of fire"
+    then = f"; it fires at {chosen.id}" if chosen is not None else ""
+    game.log.emit("masked", unit=c.id, target=e, rulings=["HT-G4"], text=f"{c.id} cannot fire at {e}: {cause}{then}")
 
 
 def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: float) -> bool:

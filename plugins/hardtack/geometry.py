@@ -1,6 +1,7 @@
 """What Hardtack asks of the ground: inches, cover, terrain classes, arcs and sight.
 
-Rulings HT-G1 (cover from the neutral ground) and HT-G2 (sight).
+Rulings HT-G1 (cover from the neutral ground), HT-G2 (sight) and HT-G4 (the close-formation arc
+of fire and firing through friendly companies, p.17).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import math
 import weakref
 from typing import Any
 
+from referee.core.footprint import depth, frontage
 from referee.core.world import Scenario, angle_between, bearing
 
 from .state import Company
@@ -83,6 +85,59 @@ def _cover_at(game: Any, x: float, y: float) -> str:
 def in_arc(firer: Company, target: Company) -> bool:
     """Hardtack p.17: a close formation fires out of its front half only."""
     return not firer.close or angle_between(firer.facing, bearing(firer.x, firer.y, target.x, target.y)) <= 90.0
+
+
+MASK_MARGIN = 40.0  # yards: no company's half-footprint is larger (a 12-figure line of 5-man figures is 18)
+
+
+def masked(state: Any, c: Company, e: Company) -> str | None:
+    """HT-G4 (p.17): why ``c`` may not fire at ``e``, or None. A column does not fire (every
+    member must see the target without firing through another member of his own company); a
+    line of fire, traced from the firer's centre to the target's, may not pass through a
+    friendly company in close formation (line or column). Skirmishers, gun crews and broken or
+    routed companies (in skirmish order, p.12) do not mask; nor does a company whose footprint
+    holds the firer's or the target's centre (it stands among them, not across the line)."""
+    if c.formation == "column":
+        return "column"
+    ax, ay, bx, by = c.x, c.y, e.x, e.y
+    lo_x, hi_x = min(ax, bx) - MASK_MARGIN, max(ax, bx) + MASK_MARGIN
+    lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
+    for f in state.living(c.side):
+        if f is c or not f.close or not (lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y):
+            continue
+        men = f.figures * state.men_per_figure
+        hw = frontage(f.arm, men, f.guns, f.formation) / 2.0
+        hd = depth(f.arm, men, f.guns, f.formation) / 2.0
+        if _crosses(f, hw, hd, ax, ay, bx, by):
+            return f.id
+    return None
+
+
+def _crosses(f: Company, hw: float, hd: float, ax: float, ay: float, bx: float, by: float) -> bool:
+    """Does the segment a-b pass through f's footprint (hw across, hd ahead of its centre, turned
+    to its facing), neither end standing inside it?"""
+    rad = math.radians(f.facing)
+    cs, sn = math.cos(rad), math.sin(rad)
+
+    def local(x: float, y: float) -> tuple[float, float]:
+        dx, dy = x - f.x, y - f.y
+        return dx * cs - dy * sn, dx * sn + dy * cs  # (across, ahead)
+
+    (u0, v0), (u1, v1) = local(ax, ay), local(bx, by)
+    if abs(u0) <= hw and abs(v0) <= hd or abs(u1) <= hw and abs(v1) <= hd:
+        return False
+    t0, t1 = 0.0, 1.0  # Liang-Barsky clipping against the box
+    for p, q in ((-(u1 - u0), u0 + hw), (u1 - u0, hw - u0), (-(v1 - v0), v0 + hd), (v1 - v0, hd - v0)):
+        if p == 0.0:
+            if q < 0.0:
+                return False
+        elif p < 0.0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+        if t0 > t1:
+            return False
+    return True
 
 
 _sight: weakref.WeakKeyDictionary[Scenario, dict[tuple[float, float, float, float], bool]] = weakref.WeakKeyDictionary()
