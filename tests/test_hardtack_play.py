@@ -227,3 +227,30 @@ def test_a_column_does_not_fire() -> None:
     c.formation = "column"
     assert fire.choose_target(game, state, c, [e], None) is None
     assert any(ev["kind"] == "masked" and "column" in ev["text"] for ev in game.log.events)
+
+
+@pytest.mark.parametrize("gap, transfers", [(50.0, True), (70.0, False)])
+def test_a_commander_transfers_a_fire_action_to_a_company_within_6_inches(gap: float, transfers: bool) -> None:
+    """HT-T7 (SG2 Transfer; Hardtack pp.9, 11): a regimental commander with nothing else to do
+    gives an action to a company within 6" that has a target, even one already activated; it is
+    that company's Fire. Beyond 6" he cannot."""
+    from referee.plugins.hardtack import activation
+
+    game, state = _bethel(1)
+    reg = state.regiments["3rd-ny"]
+    c, d, e = reg.companies[0], reg.companies[1], state.regiments["1st-nc"].companies[0]
+    for other in reg.companies[2:]:
+        other.gone = True
+    state.forget()
+    c.formation, c.facing, c.activated = "line", 0.0, True  # it has had its own activation
+    e.x, e.y, e.in_position = c.x, c.y + 80, False
+    reg.x, reg.y = c.x - gap, c.y  # the commander at the centre of c and d (HT-T6: he stays)
+    d.formation, d.x, d.y = "column", c.x - 2 * gap, c.y  # a column does not fire (HT-G4)
+    state.intents = {s: {} for s in game.scenario.sides}
+    step = activation._next(game, state, "union")
+    assert (step is not None and step.name == "transfer") is transfers
+    if transfers:
+        assert step is not None
+        activation.play_step(game, step)
+        assert c.reload  # it fired
+        assert any(ev["kind"] == "transfer" and "HT-T7" in ev["rulings"] for ev in game.log.events)

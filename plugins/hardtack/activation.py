@@ -1,5 +1,5 @@
 """The turn: alternate activation of companies, or of a regimental formation under Activate
-Regiment, two actions each (SG2; Hardtack pp.7-11). Rulings HT-T1, HT-T2, HT-T4, HT-T5.
+Regiment, two actions each (SG2; Hardtack pp.7-11). Rulings HT-T1, HT-T2, HT-T4, HT-T5, HT-T7.
 
 The doctrine's intents (decided once per side per turn, HT-T4) become two legal actions:
 Move, Fire, Reload, Load, Reorganise, Close Assault, Rally.
@@ -45,7 +45,7 @@ def turn(game: Any) -> Iterator[Step]:
         other = sides[0] if last == sides[1] else sides[1]
         # HT-T2: the side with fewer units left passes; on equal counts the sides alternate
         side = other if left[other] >= left[last] and left[other] else last
-        step = _next(state, side)
+        step = _next(game, state, side)
         last = side
         if step is None:
             left[side] = 0
@@ -63,7 +63,7 @@ def _left(state: HardtackState, side: str, before: int, step: Step) -> int:
     return before
 
 
-def _next(state: HardtackState, side: str) -> Step | None:
+def _next(game: Any, state: HardtackState, side: str) -> Step | None:
     regs = state.by_side.get(side, ())
     k = state.reg_cursor.get(side, 0)
     while k < len(regs) and (regs[k].activated or not regs[k].unit.on_field):  # passed for good this turn
@@ -81,6 +81,10 @@ def _next(state: HardtackState, side: str) -> Step | None:
             return Step("activation", "rally", side, reg.id)
         if reg.commander and math.dist((reg.x, reg.y), centre(state, reg)) > REJOIN_YARDS:
             return Step("activation", "command-move", side, reg.id)
+        pick = _transfer_pick(game, state, reg) if reg.commander else None
+        if pick is not None:
+            state.transfer = (reg.id, pick)  # kept for the step that follows at once
+            return Step("activation", "transfer", side, reg.id)
     queue, i = state.queue[side], state.cursor[side]
     while i < len(queue) and (queue[i].activated or not queue[i].alive):  # passed over for good this turn
         i += 1
@@ -122,6 +126,10 @@ def play_step(game: Any, step: Step) -> None:
         return
     if step.name == "command-move":
         _commander_moves(game, reg, centre(state, reg))
+        return
+    if step.name == "transfer":
+        kept_pick, state.transfer = state.transfer, None
+        _transfer(game, state, reg, 2, kept_pick[1] if kept_pick is not None and kept_pick[0] == reg.id else None)
         return
     kept, state.group = state.group, None
     group = kept[1] if kept is not None and kept[0] == reg.id else members(reg)
@@ -167,6 +175,48 @@ def _rally(game: Any, state: HardtackState, reg: Regiment) -> None:
         return
     for c in near[:2]:
         morale.rally(game, state.tables, reg.lv, c)
+    if len(near) < 2:  # one company to rally: the second action may be transferred (HT-T7)
+        _transfer(game, state, reg, 1)
+
+
+def _transfer_pick(game: Any, state: HardtackState, reg: Regiment) -> tuple[Company, Company] | None:
+    """HT-T7: the company within the commander's 6" with the most firing figures that has a
+    target it may fire at (HT-F6, HT-G4), and that target; none while the intent is to withdraw."""
+    intent = state.intents.get(reg.side, {}).get(reg.id)
+    if intent is not None and intent.action == "withdraw":
+        return None
+    rx, ry = reg.x, reg.y
+    near = [c for c in reg.companies if c.alive and fire.may_fire(c) and c.formation != "column"
+            and math.hypot(c.x - rx, c.y - ry) <= COMMAND_YARDS]
+    if not near:
+        return None
+    near.sort(key=lambda c: -fire.firing_figures(c))
+    enemies = _near(state, reg.side, near)
+    if not enemies:
+        return None
+    wanted = intent.target if intent is not None else None
+    for c in near:
+        target = fire.choose_target(game, state, c, enemies, wanted)
+        if target is not None:
+            return c, target
+    return None
+
+
+def _transfer(game: Any, state: HardtackState, reg: Regiment, actions: int, first: tuple[Company, Company] | None = None) -> None:
+    """HT-T7 (SG2 Transfer; Hardtack p.11: no communication roll, the receiver within 6"; p.9:
+    even a company already activated): each of the commander's spare actions goes, as a Fire,
+    to the company :func:`_transfer_pick` finds; with none, the action is not spent."""
+    if not reg.commander:
+        return
+    for n in range(actions):
+        pick = first if n == 0 and first is not None else _transfer_pick(game, state, reg)
+        if pick is None:
+            return
+        c, target = pick
+        game.log.emit("transfer", unit=reg.id, target=c.id, rulings=["HT-T7"],
+                      text=f"{reg.id}'s commander transfers an action to {c.id}: it fires at {target.id}")
+        state.touch(c)
+        fire.fire(game, state, c, target)
 
 
 def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:

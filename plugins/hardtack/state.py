@@ -95,6 +95,7 @@ class HardtackState:
     queue: dict[str, list[Company]] = field(factory=dict)  # side -> its companies in order, this turn
     cursor: dict[str, int] = field(factory=dict)  # side -> the first company not yet passed over
     group: tuple[str, list[Company]] | None = None  # the Activate Regiment's companies, from _next to its step
+    transfer: tuple[str, tuple[Company, Company]] | None = None  # HT-T7: the first transfer's company and target, from _next to its step
     reg_cursor: dict[str, int] = field(factory=dict)  # side -> the first regiment not yet passed over
     centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
