@@ -17,7 +17,7 @@ from .chance import SampledRoller
 from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
-from .plugins import Rules, call, installed
+from .plugins import Rules, call, exclusive_clashes, installed
 from .victory import Verdict, ground_gained, guns_lost, judge, men_lost
 from .world import Scenario, World
 
@@ -113,7 +113,8 @@ class Game:
 
 
 def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
-    """The stack's options plus those the scenario switches on for this ruleset."""
+    """The stack's options plus those the scenario switches on for this ruleset, less those the
+    user switched off (``--option no-NAME``)."""
     rulesets = sorted(installed())
     problems = [  # an option for a ruleset not installed here is skipped, unless it looks like a typo
         Problem(f"{o!r} names no installed ruleset{did_you_mean(o.split(':', 1)[0], rulesets)}",
@@ -121,7 +122,8 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
         for o in scenario.options
         if o.split(":", 1)[0] not in rulesets and difflib.get_close_matches(o.split(":", 1)[0], rulesets, n=1, cutoff=0.6)
     ]
-    mine = [o.split(":", 1)[1] for o in scenario.options if o.split(":", 1)[0] == rules.info.name]
+    mine = [o.split(":", 1)[1] for o in scenario.options
+            if o.split(":", 1)[0] == rules.info.name and o.split(":", 1)[1] not in rules.switched_off]
     problems += [
         Problem(f"unknown option {o!r} for {rules.info.name}{did_you_mean(o, sorted(rules.option_specs))}",
                 path="scenario.options", source=scenario.source)
@@ -129,7 +131,11 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
     ]
     if problems:
         raise InvalidInput(problems, f"scenario {scenario.id}")
-    return rules.options | frozenset(mine)
+    chosen = rules.options | frozenset(mine)
+    clashes = exclusive_clashes(chosen, rules.option_specs)
+    if clashes:
+        raise InvalidInput(clashes, f"options for {rules.name} with scenario {scenario.id}")
+    return chosen
 
 
 def replication_seed(seed: int, k: int) -> int:

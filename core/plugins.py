@@ -73,6 +73,7 @@ class Rules:
     options: frozenset[str]
     option_specs: dict[str, OptionSpec]
     overlays: tuple[Path, ...]  # data house rules (TOML), in order
+    switched_off: frozenset[str]  # options the user switched off (no-NAME), the scenario's too
     tables: dict[str, Any]
     mechanics: dict[str, MechanicSpec]
     implemented: frozenset[str]
@@ -130,6 +131,10 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     on = {o for o in options if o.removeprefix("no-") not in off}
     wanted = (on | {o.name for o in specs.values() if o.default}) - off
     unknown = sorted(on - specs.keys())
+    if not unknown:
+        clashes = exclusive_clashes(wanted, specs)
+        if clashes:
+            raise InvalidInput(clashes, f"options for {name}")
     if unknown:
         raise InvalidInput([Problem(f"unknown option{did_you_mean(u, sorted(specs))}", path=f"--option {u}") for u in unknown], f"options for {name}")
     tables: dict[str, Any] = {}
@@ -140,7 +145,20 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
         mechanics.update({m.name: m for m in group or ()})
     implemented = _implemented(pm)
     stack_name = "+".join([name, *(Path(p).stem for p in house_rules)])
-    return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, overlays, tables, mechanics, implemented)
+    return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, overlays, frozenset(off), tables, mechanics, implemented)
+
+
+def exclusive_clashes(options: Iterable[str], specs: dict[str, OptionSpec]) -> list[Problem]:
+    """A problem for each group of mutually exclusive options with more than one switched on."""
+    groups: dict[str, list[str]] = {}
+    for name in sorted(options):
+        if name in specs and specs[name].group:
+            groups.setdefault(specs[name].group, []).append(name)
+    return [
+        Problem(f"{' and '.join(names)} exclude one another ({group}): keep one "
+                "(--option no-NAME switches off one that is on by default or set by the scenario)", path="--option")
+        for group, names in groups.items() if len(names) > 1
+    ]
 
 
 def _implemented(pm: pluggy.PluginManager) -> frozenset[str]:

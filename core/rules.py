@@ -32,6 +32,7 @@ class OptionSpec:
     ref: str  # where the rule is in the source
     summary: str
     default: bool = False
+    group: str = ""  # options sharing a group exclude one another (e.g. one figure scale)
 
 
 @frozen

@@ -527,3 +527,14 @@ def test_scenario_option_for_a_ruleset_not_installed_is_skipped(tmp_path: Path) 
 def test_compare_names_each_ruleset_once() -> None:
     report = data(referee("compare", "drill-musketry", "--rules", "rff, rff,", "-n", "3", "--json"))
     assert list(report["rulesets"]) == ["rff"]
+
+
+def test_two_figure_scales_are_refused() -> None:
+    user_error(referee("run", "drill-musketry", "--rules", "hardtack", "--option", "figure-3-men", "--option", "figure-5-men"),
+               "figure-3-men and figure-5-men exclude one another", "no-NAME")
+
+
+def test_no_option_overrides_the_scenario() -> None:
+    # big-bethel switches on hardtack:figure-5-men; the user may replace it, but only by switching it off
+    user_error(referee("run", "big-bethel", "--rules", "hardtack", "--option", "figure-3-men"), "exclude one another")
+    ok(referee("run", "big-bethel", "--rules", "hardtack", "--option", "figure-3-men", "--option", "no-figure-5-men", "--quiet"))

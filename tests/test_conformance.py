@@ -10,7 +10,7 @@ from strategies import seeds
 
 from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl
-from referee.core.plugins import build_rules, installed
+from referee.core.plugins import build_rules, exclusive_clashes, installed
 from referee.core.scenario import bundled, find_scenario, load_scenario
 
 RULESETS = sorted(installed())
@@ -69,9 +69,16 @@ def test_any_seed_and_options_play_to_the_end(data: st.DataObject) -> None:
     bundled scenario to a decision with the invariants intact."""
     ruleset = data.draw(st.sampled_from(RULESETS), label="ruleset")
     names = sorted(build_rules(ruleset).option_specs)
-    options = data.draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names)), label="options")
+    specs = build_rules(ruleset).option_specs
+    options = data.draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names))
+                        .filter(lambda chosen: not exclusive_clashes(chosen, specs)), label="options")
+    scenario_id = data.draw(st.sampled_from(SCENARIOS), label="scenario")
+    # where the user picks another option of a group the scenario sets, he switches the scenario's off
+    set_by_scenario = [o.split(":", 1)[1] for o in load_scenario(find_scenario(scenario_id)).options if o.startswith(f"{ruleset}:")]
+    options += [f"no-{o}" for o in set_by_scenario
+                if specs[o].group and any(c != o and specs[c].group == specs[o].group for c in options)]
     rules = build_rules(ruleset, options)
     rules.register(Invariants(), name="invariants")
-    scenario = load_scenario(find_scenario(data.draw(st.sampled_from(SCENARIOS), label="scenario")))
+    scenario = load_scenario(find_scenario(scenario_id))
     outcome = play(Game.new(rules, scenario, data.draw(seeds, label="seed")))
     assert outcome.winner in (*scenario.sides, None)

@@ -57,20 +57,20 @@ def cover(game: Any, c: Company) -> str:
 
 def cover_memo(game: Any) -> dict[tuple[int, int], str]:
     """The scenario's kept cover answers (held by the game's state once mustered)."""
-    memo = getattr(game.state, "covers", None)
-    if memo is None:
-        memo = _covers.get(game.scenario)
-        if memo is None:
-            memo = _covers[game.scenario] = {}
-    return memo
+    return _kept(game, "covers", _covers)
 
 
 def sight_memo(game: Any) -> dict[tuple[float, float, float, float], bool]:
-    memo = getattr(game.state, "sights", None)
+    """The scenario's kept sight answers (held by the game's state once mustered)."""
+    return _kept(game, "sights", _sight)
+
+
+def _kept(game: Any, attr: str, store: weakref.WeakKeyDictionary[Scenario, Any]) -> Any:
+    memo = getattr(game.state, attr, None)
     if memo is None:
-        memo = _sight.get(game.scenario)
+        memo = store.get(game.scenario)
         if memo is None:
-            memo = _sight[game.scenario] = {}
+            memo = store[game.scenario] = {}
     return memo
 
 

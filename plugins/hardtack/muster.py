@@ -23,8 +23,10 @@ FROM_NEUTRAL = {"line": "line", "column": "column", "march-column": "column", "s
 
 
 def men_per_figure(game: Any, t: HardtackTables) -> int:
-    chosen = [t.figure_men[o] for o in sorted(t.figure_men) if game.option(o)]
-    return chosen[0] if chosen else t["scale"]["men_per_figure"]
+    """Men a figure stands for: the default (HT-O1), or the figure option switched on (the
+    options form one exclusive group, which the core checks)."""
+    chosen = [o for o in sorted(t.figure_men) if game.option(o)]
+    return t.figure_men[chosen[0]] if chosen else t["scale"]["men_per_figure"]
 
 
 def split(figures: int, most: int) -> list[int]:

@@ -86,7 +86,7 @@ SCHEMA: dict[str, Spec] = {
         **HEAD, "max_rounds": Int(minimum=1), "cover_shift": Int(), "mounted_shift": Int(), "attacker_threat": Int(),
         "weapons": MapOf(Int()),
     }),
-    "options": Record({**HEAD, "options": MapOf(Record({"title": TEXT, "ref": TEXT, "summary": TEXT, "men": Int(minimum=1)}))}),
+    "options": Record({**HEAD, "options": MapOf(Record({"title": TEXT, "ref": TEXT, "summary": TEXT, "men": Int(minimum=1), "group": TEXT}))}),
 }
 
 
@@ -152,7 +152,7 @@ class HardtackTables:
         threats = {part: {k: Threat(k, v["label"], _ro({m: v.get(m) for m in MOTIVATIONS}), v.get("forces_test", False))
                           for k, v in raw["confidence"][part].items()} for part in ("basic", "added")}
         opts = raw["options"]["options"]
-        options = tuple(OptionSpec(k, v["title"], v["ref"], v["summary"]) for k, v in opts.items())
+        options = tuple(OptionSpec(k, v["title"], v["ref"], v["summary"], group=v["group"]) for k, v in opts.items())
         return cls(raw, _ro(weapons), _ro(guns), _ro(threats["basic"]), _ro(threats["added"]), options,
                    _ro({k: v["men"] for k, v in opts.items()}))
 
