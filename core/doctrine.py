@@ -11,6 +11,7 @@ Distances here are neutral judgements in yards, not any ruleset's ranges.
 from __future__ import annotations
 
 import weakref
+from math import hypot
 
 from attrs import evolve, frozen
 
@@ -57,8 +58,9 @@ class DefaultDoctrine:
 
     def intent(self, world: World, unit: UnitState, enemies: list[UnitState], memory: dict[str, int]) -> Intent:
         nearest, gap = None, float("inf")
+        x, y = unit.x, unit.y
         for e in enemies:
-            d = distance(unit.x, unit.y, e.x, e.y)
+            d = hypot(e.x - x, e.y - y)
             if d < gap:
                 nearest, gap = e, d
         intent = self.decide(world, unit, nearest, gap, memory)
@@ -133,13 +135,13 @@ def _released_kind(world: World, side: str, order: Order | None, nearest_enemy: 
 def _objective_point(world: World, order: Order | None) -> Point | None:
     if order is None or order.objective is None:
         return None
-    return next(o.position for o in world.scenario.objectives if o.id == order.objective)
+    return world.scenario.objective(order.objective).position
 
 
 def _objective_radius(world: World, order: Order | None) -> float:
     if order is None or order.objective is None:
         return REACHED_YARDS
-    return next(o.radius for o in world.scenario.objectives if o.id == order.objective)
+    return world.scenario.objective(order.objective).radius
 
 
 def _next_goal(world: World, unit: UnitState, order: Order | None, memory: dict[str, int]) -> Point:

@@ -90,10 +90,18 @@ class Game:
         groups = call(self.rules.pm, "referee_modifiers", game=self, mechanic=mechanic, situation=situation)
         return [m for group in groups for m in group]
 
+    @property
+    def seen(self) -> bool:
+        """Does anything see a resolution's citations (the log, a house rule)? If not, a
+        procedure need not gather them."""
+        return self.log.enabled or self.rules.implements("referee_resolved")
+
     def settle(self, mechanic: str, situation: Any, resolution: Resolution, rulings: tuple[str, ...] = (),
                **about: Any) -> Resolution:
         """Add the procedure's rulings to a resolution, let house rules replace it, log it."""
-        if rulings and (self.log.enabled or self.rules.implements("referee_resolved")):  # else unseen
+        if not self.seen:
+            return resolution
+        if rulings:
             resolution = evolve(resolution, rulings=tuple(dict.fromkeys(resolution.rulings + rulings)))
         if self.rules.implements("referee_resolved"):
             replaced = call(self.rules.pm, "referee_resolved", game=self, mechanic=mechanic,

@@ -185,10 +185,15 @@ class Scenario:
     def unit(self, unit_id: str) -> UnitSpec:
         return next(u for u in self.units if u.id == unit_id)
 
+    def objective(self, objective_id: str) -> Objective:
+        return self.objectives_by_id[objective_id]
+
     chains: Mapping[str, tuple[Command, ...]] = field(init=False, repr=False)
     subordinates: Mapping[str, frozenset[str]] = field(init=False, repr=False)  # a command and all under it
+    objectives_by_id: Mapping[str, Objective] = field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "objectives_by_id", {o.id: o for o in self.objectives})
         by_id = {c.id: c for c in self.commands}
         chains = {}
         for command in self.commands:

@@ -7,6 +7,7 @@ pieces are listed does not matter (RFF-P14). Each piece fires alone at one targe
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from attrs import frozen
@@ -95,20 +96,23 @@ def firing_stands(game: Any, piece: Piece) -> int:
     return n
 
 
-def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction, list[Modifier]]:
+def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction, tuple[Modifier, ...]]:
     """Fire points with the x 1/2 multipliers, each cited."""
-    t = state.tables
-    multipliers: list[Modifier] = []
-    points = shot.per_stand * shot.stands
-    if shot.firer.guns and shot.firer.damaged:
-        damaged = min(shot.firer.damaged, shot.stands)
-        points -= shot.per_stand * damaged / 2
-        multipliers.append(lookup.multiplier(t, "damaged-gun"))
-    for flag, name in ((shot.firer.status == "disordered", "disordered"), (shot.firer.low_ammo, "low-on-ammo")):
+    firer = shot.firer
+    damaged = min(firer.damaged, shot.stands) if firer.guns else 0
+    return _fire_points(state.tables, shot.per_stand, shot.stands, damaged, firer.status == "disordered", firer.low_ammo)
+
+
+@cache
+def _fire_points(t: Any, per_stand: Fraction, stands: int, damaged: int, disordered: bool,
+                 low_ammo: bool) -> tuple[Fraction, tuple[Modifier, ...]]:
+    points = per_stand * stands - per_stand * damaged / 2
+    multipliers = [lookup.multiplier(t, "damaged-gun")] if damaged else []
+    for flag, name in ((disordered, "disordered"), (low_ammo, "low-on-ammo")):
         if flag:
             points /= 2
             multipliers.append(lookup.multiplier(t, name))
-    return points, multipliers
+    return points, tuple(multipliers)
 
 
 def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
@@ -172,10 +176,11 @@ def resolve(game: Any, state: RffState, shot: Shot) -> None:
     if points <= 0:
         return
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
-    res = mechanics.fire(game.roller, state.tables, shot.kind, points, shot.target.grade, tuple(multipliers + mods),
+    res = mechanics.fire(game.roller, state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods),
                          target_disordered=shot.target.status != "good", target_is_guns=shot.target.guns)
-    cited = ("RFF-P3", "RFF-P14", "RFF-P15", "RFF-P16", "RFF-P17") + (("RFF-P4",) if geo.enfiladed(shot.firer, shot.target) else ())
-    res = game.settle(shot.kind, shot, res, rulings=cited, unit=shot.firer.id, target=shot.target.id)
+    if game.seen:
+        cited = ("RFF-P3", "RFF-P14", "RFF-P15", "RFF-P16", "RFF-P17") + (("RFF-P4",) if geo.enfiladed(shot.firer, shot.target) else ())
+        res = game.settle(shot.kind, shot, res, rulings=cited, unit=shot.firer.id, target=shot.target.id)
     apply(game, state, shot, res.values)
 
 

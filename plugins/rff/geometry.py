@@ -91,25 +91,44 @@ def _at_crossing(game: Any, ax: float, ay: float, bx: float, by: float) -> bool:
                for k in ("bridge", "ford"))
 
 
+def _here(piece: Piece) -> dict[str, Any]:
+    """Facts about the ground at the piece's place, kept until it moves (they depend on the
+    place alone, so pieces that share a place may share them)."""
+    spot = piece.spot
+    if spot is None or spot[0] != piece.x or spot[1] != piece.y:
+        spot = piece.spot = (piece.x, piece.y, {})
+    return spot[2]
+
+
 def on_road(game: Any, piece: Piece) -> bool:
-    return game.ground.near("road", piece.x, piece.y, 30.0)
+    here = _here(piece)
+    if "road" not in here:
+        here["road"] = game.ground.near("road", piece.x, piece.y, 30.0)
+    return here["road"]
 
 
-def fortified(game: Any, piece: Piece) -> bool:
+def fortified(game: Any, x: float, y: float) -> bool:
     """In works: inside a closed work, or within 40 yards behind a line of works."""
-    return game.ground.behind("works", piece.x, piece.y, WORKS_YARDS)
+    return game.ground.behind("works", x, y, WORKS_YARDS)
 
 
 def cover(game: Any, piece: Piece) -> str:
     """none, partial, full or fortified (RFF-P5)."""
-    if fortified(game, piece):
+    here = _here(piece)
+    if "cover" not in here:
+        here["cover"] = _cover_at(game, piece.x, piece.y)
+    return here["cover"]
+
+
+def _cover_at(game: Any, x: float, y: float) -> str:
+    if fortified(game, x, y):
         return "fortified"
-    kind = COVER.get(game.ground.kind_at(piece.x, piece.y))
+    kind = COVER.get(game.ground.kind_at(x, y))
     if kind is not None:
         return kind
-    if game.ground.behind("wall", piece.x, piece.y, LINEAR_COVER_YARDS):
+    if game.ground.behind("wall", x, y, LINEAR_COVER_YARDS):
         return "full"
-    if game.ground.behind("fence", piece.x, piece.y, LINEAR_COVER_YARDS):
+    if game.ground.behind("fence", x, y, LINEAR_COVER_YARDS):
         return "partial"
     return "none"
 
@@ -133,7 +152,11 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
 
 def linear_cover(game: Any, piece: Piece) -> bool:
     """Behind works, a wall or a fence (the maneuver table's "linear cover")."""
-    return fortified(game, piece) or any(game.ground.behind(k, piece.x, piece.y, LINEAR_COVER_YARDS) for k in ("wall", "fence"))
+    here = _here(piece)
+    if "linear" not in here:
+        x, y = piece.x, piece.y
+        here["linear"] = fortified(game, x, y) or any(game.ground.behind(k, x, y, LINEAR_COVER_YARDS) for k in ("wall", "fence"))
+    return here["linear"]
 
 
 def enfiladed(firer: Piece, target: Piece) -> bool:

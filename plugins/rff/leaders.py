@@ -36,7 +36,7 @@ def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
 
 
 def _place(game: Any, state: RffState, leader: LeaderState) -> None:
-    mine = [p for p in state.of_side(leader.side) if _commands(game, leader, p)]
+    mine = [p for p in state.of_side(leader.side) if game.scenario.under(p.unit.spec.command, leader.command)]
     if leader.attached is not None:
         piece = state.pieces.get(leader.attached)
         if piece is None or not piece.alive:
@@ -54,12 +54,11 @@ def _place(game: Any, state: RffState, leader: LeaderState) -> None:
     leader.x, leader.y = cx, cy
 
 
-def _commands(game: Any, leader: LeaderState, piece: Piece) -> bool:
-    return game.scenario.under(piece.unit.spec.command, leader.command)
-
-
 def attached_to(state: RffState, piece: Piece) -> LeaderState | None:
-    return next((ld for ld in state.leaders.values() if ld.attached == piece.id and ld.status != "removed"), None)
+    for ld in state.leaders.values():
+        if ld.attached == piece.id and ld.status != "removed":
+            return ld
+    return None
 
 
 def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
@@ -71,10 +70,11 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
         return attached
     if game.option("twilight-and-night") and is_night(game):
         return None
-    candidates = [ld for ld in state.leaders.values()
-                  if ld.side == piece.side and ld.status in ("active", "dismounted") and _commands(game, ld, piece)]
-    for leader in sorted(candidates, key=lambda ld: math.hypot(ld.x - piece.x, ld.y - piece.y)):
-        if math.hypot(leader.x - piece.x, leader.y - piece.y) <= geo.yards(state, radius(game, state, leader, piece)):
+    command = piece.unit.spec.command
+    candidates = [(math.hypot(ld.x - piece.x, ld.y - piece.y), i, ld) for i, ld in enumerate(state.leaders.values())
+                  if ld.side == piece.side and ld.status in ("active", "dismounted") and game.scenario.under(command, ld.command)]
+    for dist, _, leader in sorted(candidates):  # nearest first; ties in the order the leaders are listed
+        if dist <= geo.yards(state, radius(game, state, leader, piece)):
             return leader
     return None
 

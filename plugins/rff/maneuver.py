@@ -56,7 +56,7 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
     mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
     res = mechanics.maneuver(game.roller, state.tables, status, tuple(mods))
-    res = game.settle("maneuver", piece, res, rulings=_cited(state, mods), unit=piece.id)
+    res = game.settle("maneuver", piece, res, rulings=_cited(state, mods) if game.seen else (), unit=piece.id)
     effect = res.values["effect"]
     if game.option("twilight-and-night") and leaders.is_night(game) and effect in ("double-quick", "well-handled"):
         game.log.emit("ruling", unit=piece.id, text="night: a Double Quick or Well Handled effect performs only a Tardy maneuver")

@@ -13,6 +13,7 @@ import math
 from functools import cache
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from referee.core.chance import D10, Roller
@@ -96,32 +97,40 @@ def fire(
     die = roller.roll(D10)
     total = die + net(mods)
     band = t.fire.grades[target].band(total)
-    effect = t.fire.effects[band.result]
-    low_on_ammo, fallen = (t.fire.additional[k] for k in ("low-on-ammo", "fallen-leader"))
+    effect = t.fire.effects[band.result].effect
+    low_on_ammo, fallen = t.fire.additional["low-on-ammo"], t.fire.additional["fallen-leader"]
     values: dict[str, Any] = {
-        "effect": effect.effect.id,
+        "effect": effect.id,
         "column_modifier": column.value,
-        **effect_values(t, kind, effect.effect.id, total, target_disordered, target_is_guns),
-        "massed_target_effect": t.fire.next_lower(effect.effect.id),
+        **effect_values(t, kind, effect.id, total, target_disordered, target_is_guns),
+        "massed_target_effect": t.fire.next_lower(effect.id),
         "low_on_ammo": die == low_on_ammo[1],
         "fallen_leader_check": die == fallen[1],
     }
-    base_die_rulings = [e.ruling for e, base in (low_on_ammo, fallen) if die == base]
     return Resolution(
-        RULESET, kind, f"{t.fire.ref}, {target} column, {band.text()}", effect.effect.name,
+        RULESET, kind, f"{t.fire.ref}, {target} column, {band.text()}", effect.name,
         inputs={"fire_points": Fraction(fire_points), "target": target, "target_disordered": target_disordered, "target_is_guns": target_is_guns},
         modifiers=mods, dice=(die,), total=total, values=values,
-        rulings=_rulings(column_ruling, band.ruling, effect.effect.ruling, *base_die_rulings),
+        rulings=_rulings(column_ruling, band.ruling, effect.ruling,
+                         *(e.ruling for e, base in (low_on_ammo, fallen) if die == base)),
     )
 
 
 def effect_values(t: RffTables, kind: str, effect_id: str, total: int | None, target_disordered: bool, target_is_guns: bool) -> dict[str, Any]:
     """What a fire effect does to its target (also used, with no total, for a massed target)."""
+    extra_at = t.fire.effects[effect_id].extra_stand_at
+    return _effect_values(t, kind, effect_id, total is not None and extra_at is not None and total >= extra_at,
+                          target_disordered, target_is_guns)
+
+
+@cache
+def _effect_values(t: RffTables, kind: str, effect_id: str, extra_stand: bool, target_disordered: bool,
+                   target_is_guns: bool) -> Mapping[str, Any]:
     effect = t.fire.effects[effect_id]
     applies = kind in effect.kinds
-    extra = int(applies and total is not None and effect.extra_stand_at is not None and total >= effect.extra_stand_at)
+    extra = int(applies and extra_stand)
     troops, guns = applies and not target_is_guns, applies and target_is_guns
-    return {
+    return MappingProxyType({
         "stands_lost": (effect.stands_lost + effect.stands_lost_if_disordered * target_disordered + extra) if troops else 0,
         "disordered": troops and effect.troops_disordered,
         "gun_stands_wrecked": (effect.guns_wrecked + extra) if guns else 0,
@@ -129,7 +138,7 @@ def effect_values(t: RffTables, kind: str, effect_id: str, total: int | None, ta
         "gun_stands_silenced": effect.guns_silenced if guns else 0,
         "silence_remaining_guns": guns and effect.silence_remaining,
         "charge": effect.charge,
-    }
+    })
 
 
 # ----------------------------------------------------------------------------- charge

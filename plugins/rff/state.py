@@ -53,6 +53,7 @@ class Piece:
     breakthrough: bool = False
     combats: int = 0
     stands_lost_turn: int = 0
+    spot: tuple[float, float, dict[str, Any]] | None = None  # ground facts where it stands (geometry)
     side: str = field(init=False, default="")  # copied from the unit: read on every hot path
     arm: str = field(init=False, default="")
 
