@@ -13,7 +13,7 @@ from __future__ import annotations
 import weakref
 from math import hypot
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from .hookspecs import hookimpl
 from .world import Order, Point, Scenario, UnitState, World, distance
@@ -50,28 +50,30 @@ class DefaultDoctrine:
         world: World = game.world
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
         enemies = [u for u in world.units.values() if u.side != side and u.fit]
+        orders = _orders_by_unit(world.scenario)
         return {
-            u.id: self.intent(world, u, enemies, memory)
+            u.id: self.intent(world, u, orders.get(u.id), enemies, memory)
             for u in world.units.values()
             if u.side == side and u.on_field and u.status != "gone"
         }
 
-    def intent(self, world: World, unit: UnitState, enemies: list[UnitState], memory: dict[str, int]) -> Intent:
+    def intent(self, world: World, unit: UnitState, order: Order | None, enemies: list[UnitState],
+               memory: dict[str, int]) -> Intent:
         nearest, gap = None, float("inf")
         x, y = unit.x, unit.y
         for e in enemies:
             d = hypot(e.x - x, e.y - y)
             if d < gap:
                 nearest, gap = e, d
-        intent = self.decide(world, unit, nearest, gap, memory)
+        intent = self.decide(world, unit, order, nearest, gap, memory)
         if (gap <= SCREEN_YARDS and intent.action in ("advance", "hold") and intent.formation == "line"
                 and unit.spec.arm == "infantry" and unit.men >= SCREEN_MEN):
-            return evolve(intent, skirmishers=True)
+            return Intent(intent.action, intent.goal, intent.target, intent.formation, intent.order, skirmishers=True)
         return intent
 
-    def decide(self, world: World, unit: UnitState, nearest: UnitState | None, gap: float, memory: dict[str, int]) -> Intent:
+    def decide(self, world: World, unit: UnitState, order: Order | None, nearest: UnitState | None, gap: float,
+               memory: dict[str, int]) -> Intent:
         """The intent from the unit's order, given its nearest fit enemy and how far it is."""
-        order = _order_for(world, unit)
         kind = _released_kind(world, unit.side, order, gap)
         if unit.status in ("broken", "routed"):
             return Intent("rally", order=kind)
@@ -98,10 +100,6 @@ class DefaultDoctrine:
         if distance(unit.x, unit.y, *post) > objective_radius and kind != "reserve":
             return Intent("advance", post, target, "limbered" if artillery else formation, kind)
         return Intent("hold", (unit.x, unit.y), target, formation, kind)
-
-
-def _order_for(world: World, unit: UnitState) -> Order | None:
-    return _orders_by_unit(world.scenario).get(unit.id)
 
 
 _by_unit: weakref.WeakKeyDictionary[Scenario, dict[str, Order]] = weakref.WeakKeyDictionary()

@@ -209,10 +209,6 @@ class Scenario:
                 under[superior.id].add(cid)
         object.__setattr__(self, "subordinates", {k: frozenset(v) for k, v in under.items()})
 
-    def under(self, command_id: str, superior: str) -> bool:
-        """Is ``command_id`` the command ``superior`` or one of its subordinates?"""
-        return command_id in self.subordinates.get(superior, ())
-
     def command_chain(self, command_id: str) -> Iterator[Command]:
         """The command and its superiors, up to the army (worked out once per scenario)."""
         return iter(self.chains.get(command_id, ()))

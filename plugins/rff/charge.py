@@ -60,7 +60,7 @@ def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool
     if outnumbered:
         mods.append(lookup.modifier(t, "charge", outnumbered))
     if me.guns:
-        supported = any(p.troops and geo.gap(me, p) <= geo.yards(state, lookup.close_range(t)) for p in state.of_side(me.side))
+        supported = any(p.troops for _, p in geo.within(state, me, state.of_side(me.side), geo.yards(state, lookup.close_range(t))))
         mods.append(lookup.modifier(t, "charge", "supported-guns" if supported else "unsupported-guns"))
     if me.status == "disordered" or me.silenced:
         mods.append(lookup.modifier(t, "charge", "disordered"))
@@ -93,8 +93,8 @@ def _outflanked(state: RffState, me: Piece, foe: Piece, attacking: bool) -> bool
     if not attacking and geo.on_flank(me, foe):
         return True
     close = geo.yards(state, lookup.close_range(state.tables))
-    return any(e is not foe and e.parent is None and e.status != "broken" and geo.gap(me, e) <= close and geo.on_flank(me, e)
-               for e in state.enemies_of(me.side))
+    return any(e is not foe and e.parent is None and e.status != "broken" and geo.on_flank(me, e)
+               for _, e in geo.within(state, me, state.enemies_of(me.side), close))
 
 
 def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: str, values: dict[str, Any]) -> None:

@@ -36,28 +36,26 @@ class Shot:
 
 def phase(game: Any, state: RffState, side: str) -> None:
     enemy = game.world.enemy(side)
+    wanted = game.memory.get("rff.targets", {})
+    cap = leaders.range_cap(game)
     for shooters, defensive in ((enemy, True), (side, False)):
-        shots = [s for s in (aim(game, state, p, defensive) for p in state.of_side(shooters)) if s is not None]
+        shots = [s for p in state.of_side(shooters) if (s := aim(game, state, p, defensive, wanted.get(p.unit.id), cap))]
         for shot in _massed_artillery(game, state, shots):
             if shot.firer.alive and shot.target.alive:
                 resolve(game, state, shot)
 
 
-def aim(game: Any, state: RffState, piece: Piece, defensive: bool) -> Shot | None:
-    """The piece's shot this half-phase, or None if it cannot fire (RFF-P16 for targets)."""
+def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str | None, cap: float | None) -> Shot | None:
+    """The piece's shot this half-phase, or None if it cannot fire (RFF-P16 for targets):
+    anyone charging it first, then its commander's target (``wanted``), then the nearest;
+    ``cap`` is the longest range light allows, in inches."""
     if not _may_fire(game, piece, defensive):
         return None
     kind = "musketry" if piece.troops else "cannonade"
     reach = geo.yards(state, lookup.max_range(state.tables, kind, piece.weapon))
-    wanted = game.memory.get("rff.targets", {}).get(piece.unit.id)
-    candidates = []
-    for e in state.enemies_of(piece.side):
-        if abs(e.x - piece.x) <= reach + 100.0 and abs(e.y - piece.y) <= reach + 100.0:  # + the widest depths
-            gap = geo.gap(piece, e)
-            if gap <= reach and (gap == 0.0 or geo.in_front(piece, e)):
-                candidates.append((e.charge_target != piece.id, e.unit.id != wanted, gap, e))
-    candidates.sort(key=lambda c: c[:3])  # anyone charging me, then my commander's target, then the nearest
-    cap = leaders.range_cap(game)
+    candidates = [(e.charge_target != piece.id, e.unit.id != wanted, gap, e)
+                  for gap, e in geo.in_front_within(state, piece, state.enemies_of(piece.side), reach)]
+    candidates.sort(key=lambda c: c[:3])
     for _, _, gap, target in candidates:
         rng = geo.inches(state, gap)
         if cap is not None and rng > cap:
@@ -221,10 +219,8 @@ def _massed_behind(state: RffState, shot: Shot) -> list[Piece]:
     """Friendly pieces within 1.5" behind the target, seen from the firer."""
     reach = geo.yards(state, lookup.distance(state.tables, "massed-target"))
     target, line = shot.target, bearing(shot.firer.x, shot.firer.y, shot.target.x, shot.target.y)
-    return [p for p in state.of_side(target.side)
-            if p is not target and abs(p.x - target.x) <= reach + 120 and abs(p.y - target.y) <= reach + 120
-            and geo.gap(target, p) <= reach
-            and angle_between(line, bearing(target.x, target.y, p.x, p.y)) <= geo.FRONT_ARC]
+    return [p for _, p in geo.within(state, target, state.of_side(target.side), reach)
+            if p is not target and angle_between(line, bearing(target.x, target.y, p.x, p.y)) <= geo.FRONT_ARC]
 
 
 def _check_charge(game: Any, state: RffState, charger: Piece, by: Piece) -> None:

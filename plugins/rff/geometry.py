@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from collections.abc import Iterable
 from typing import Any
 
 from referee.core.footprint import depth, frontage
@@ -51,10 +52,42 @@ def _shape(arm: str, stands: int, men_per_stand: float, formation: str) -> tuple
     return frontage(arm, men_, stands * 2, neutral), depth(arm, men_, stands * 2, neutral)
 
 
+def depth_of(piece: Piece) -> float:
+    """Depth in yards (kept on the piece until its stands or formation change)."""
+    kept = piece.depth
+    if kept[0] != piece.stands or kept[1] != piece.formation:
+        kept = piece.depth = (piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation)[1])
+    return kept[2]
+
+
 def gap(a: Piece, b: Piece) -> float:
     """Yards edge to edge."""
-    half = (_shape(a.arm, a.stands, a.men_per_stand, a.formation)[1] + _shape(b.arm, b.stands, b.men_per_stand, b.formation)[1]) / 2
-    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - half)
+    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - (depth_of(a) + depth_of(b)) / 2)
+
+
+def deepest(pieces: Iterable[Piece]) -> float:
+    """The greatest depth any of these pieces can take in any formation (stands only fall)."""
+    return max((_shape(p.arm, p.start_stands, p.men_per_stand, f)[1] for p in pieces for f in TO_NEUTRAL), default=0.0)
+
+
+def within(state: RffState, a: Piece, pieces: list[Piece], yards: float) -> list[tuple[float, Piece]]:
+    """(gap, piece) for each of ``pieces`` no more than ``yards`` from a, edge to edge, in order."""
+    x, y, depth = a.x, a.y, depth_of(a)
+    box = yards + (depth + state.deepest) / 2  # no piece further off on either axis can be that close
+    found = []
+    for b in pieces:
+        dx, dy = b.x - x, b.y - y
+        if abs(dx) <= box and abs(dy) <= box:
+            gap_ = max(0.0, math.hypot(dx, dy) - (depth + depth_of(b)) / 2)
+            if gap_ <= yards:
+                found.append((gap_, b))
+    return found
+
+
+def in_front_within(state: RffState, a: Piece, pieces: list[Piece], yards: float) -> list[tuple[float, Piece]]:
+    """(gap, piece) for each of ``pieces`` within ``yards`` of a and in its front arc (or touching it)."""
+    return [(gap_, b) for gap_, b in within(state, a, pieces, yards)
+            if gap_ == 0.0 or angle_between(a.facing, bearing(a.x, a.y, b.x, b.y)) <= FRONT_ARC]
 
 
 def in_front(a: Piece, b: Piece) -> bool:
@@ -178,9 +211,5 @@ def counted_stands(game: Any, state: RffState, defender: Piece, charger: Piece) 
 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear."""
-    reach = within_yards + 120.0  # + the deepest footprints
-    return any(
-        abs(e.x - piece.x) <= reach and abs(e.y - piece.y) <= reach
-        and e.status != "broken" and e.parent is None and gap(piece, e) <= within_yards and on_flank(piece, e)
-        for e in state.enemies_of(piece.side)
-    )
+    return any(e.status != "broken" and e.parent is None and on_flank(piece, e)
+               for _, e in within(state, piece, state.enemies_of(piece.side), within_yards))

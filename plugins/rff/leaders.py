@@ -29,14 +29,14 @@ def replace_and_place(game: Any, state: RffState, side: str) -> None:
 
 def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
     stand_in = LeaderState(f"{fallen.id}-provisional", fallen.side, fallen.command, "able", (), fallen.x, fallen.y,
-                           None, provisional=True)
+                           None, fallen.commands, provisional=True)
     fallen.provisional = True  # replaced: he is not replaced again
     state.leaders[stand_in.id] = stand_in
     game.log.emit("leader", rulings=["RFF-P13"], text=f"a provisional commander takes over from {fallen.id}")
 
 
 def _place(game: Any, state: RffState, leader: LeaderState) -> None:
-    mine = [p for p in state.of_side(leader.side) if game.scenario.under(p.unit.spec.command, leader.command)]
+    mine = [p for p in state.of_side(leader.side) if p.unit.spec.command in leader.commands]
     if leader.attached is not None:
         piece = state.pieces.get(leader.attached)
         if piece is None or not piece.alive:
@@ -72,7 +72,7 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
         return None
     command = piece.unit.spec.command
     candidates = [(math.hypot(ld.x - piece.x, ld.y - piece.y), i, ld) for i, ld in enumerate(state.leaders.values())
-                  if ld.side == piece.side and ld.status in ("active", "dismounted") and game.scenario.under(command, ld.command)]
+                  if ld.side == piece.side and ld.status in ("active", "dismounted") and command in ld.commands]
     for dist, _, leader in sorted(candidates):  # nearest first; ties in the order the leaders are listed
         if dist <= geo.yards(state, radius(game, state, leader, piece)):
             return leader

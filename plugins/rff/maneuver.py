@@ -197,7 +197,7 @@ def _far(state: RffState, piece: Piece, intent: Any) -> bool:
 
 def _in_close_range(state: RffState, piece: Piece) -> bool:
     close = geo.yards(state, lookup.close_range(state.tables))
-    return any(geo.gap(piece, e) <= close for e in state.enemies_of(piece.side))
+    return bool(geo.within(state, piece, state.enemies_of(piece.side), close))
 
 
 def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, reform: bool | str) -> None:

@@ -114,10 +114,9 @@ def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
 
 def retreat_out_of_close_range(game: Any, state: RffState, piece: Piece) -> None:
     close = geo.yards(state, lookup.close_range(state.tables))
-    near = [geo.gap(piece, e) for e in state.enemies_of(piece.side)]
-    closest = min(near, default=math.inf)
-    if closest <= close:
-        retreat(game, state, piece, close - closest + 5.0)
+    near = geo.within(state, piece, state.enemies_of(piece.side), close)
+    if near:
+        retreat(game, state, piece, close - min(gap for gap, _ in near) + 5.0)
 
 
 def full_retreat(game: Any, state: RffState, piece: Piece) -> None:

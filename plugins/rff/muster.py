@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from . import lookup
+from .geometry import deepest
 from .state import FROM_NEUTRAL, TO_NEUTRAL, LeaderState, Piece, RffState
 
 LEADER_RATING = {"superior": "gallant", "average": "able", "poor": "poor"}
@@ -34,10 +35,12 @@ def muster(game: Any, tables: Any) -> RffState:
         spec = ld.spec
         rating = "gallant" if "gallant" in spec.traits else LEADER_RATING[spec.rating]
         attached = ld.attached_to if ld.attached_to in state.pieces else None
-        state.leaders[spec.id] = LeaderState(spec.id, spec.side, spec.command, rating, spec.traits, ld.x, ld.y, attached)
+        state.leaders[spec.id] = LeaderState(spec.id, spec.side, spec.command, rating, spec.traits, ld.x, ld.y, attached,
+                                             game.scenario.subordinates.get(spec.command, frozenset()))
     for piece in state.pieces.values():
         for command in game.scenario.command_chain(piece.unit.spec.command):
             state.start_stands_by_command[command.id] = state.start_stands_by_command.get(command.id, 0) + piece.stands
+    state.deepest = deepest(state.pieces.values())
     return state
 
 

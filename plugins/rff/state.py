@@ -54,6 +54,7 @@ class Piece:
     combats: int = 0
     stands_lost_turn: int = 0
     spot: tuple[float, float, dict[str, Any]] | None = None  # ground facts where it stands (geometry)
+    depth: tuple[int, str, float] = (0, "", 0.0)  # (stands, formation, yards deep): geometry.depth_of
     side: str = field(init=False, default="")  # copied from the unit: read on every hot path
     arm: str = field(init=False, default="")
 
@@ -83,6 +84,7 @@ class LeaderState:
     x: float
     y: float
     attached: str | None  # piece id
+    commands: frozenset[str]  # his command and every command under it
     status: str = "active"  # active, out, dismounted, removed
     out_turns: int = 0
     provisional: bool = False  # a replacement after the leader fell
@@ -96,6 +98,7 @@ class RffState:
     phasing: str = ""
     start_stands_by_command: dict[str, int] = field(factory=dict)
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
+    deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
