@@ -24,6 +24,7 @@ from .tables import GRADES, KINDS, STATUSES, ChargeSide, ModifierRow, RffTables
 
 RULESET = "rff"
 GIVEN = "net die modifier (given)"
+Reading = tuple[str, str, Mapping[str, Any], tuple[str, ...]]  # what a table gives for a total: ref, result, values, rulings
 
 
 def pick(rows: Mapping[str, ModifierRow], *ids: str) -> tuple[Modifier, ...]:
@@ -47,18 +48,21 @@ def maneuver(roller: Roller, t: RffTables, status: str = "good-order", modifiers
     disordered/broken column. A disordered panic loses a stand per point below 0 (RFF-T10)."""
     if status not in STATUSES:
         raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
-    column = t.maneuver.columns[status]
     die = roller.roll(D10)
     total = die + net(modifiers)
+    ref, result, values, rulings = _maneuver_reading(t, status, total)
+    return Resolution(RULESET, "maneuver", ref, result, inputs={"status": status}, modifiers=tuple(modifiers),
+                      dice=(die,), total=total, values=values, rulings=rulings)
+
+
+@cache
+def _maneuver_reading(t: RffTables, status: str, total: int) -> Reading:
+    column = t.maneuver.columns[status]
     band = column.bands.band(total)
     effect = column.effects[band.result]
     below = effect.stands_lost_below
-    return Resolution(
-        RULESET, "maneuver", f"{column.ref}, {band.text()}", effect.effect.name,
-        inputs={"status": status}, modifiers=tuple(modifiers), dice=(die,), total=total,
-        values={"effect": effect.effect.id, "stands_lost": 0 if below is None else max(0, below - total)},
-        rulings=_rulings(band.ruling, effect.effect.ruling),
-    )
+    values = {"effect": effect.effect.id, "stands_lost": 0 if below is None else max(0, below - total)}
+    return f"{column.ref}, {band.text()}", effect.effect.name, MappingProxyType(values), _rulings(band.ruling, effect.effect.ruling)
 
 
 # ----------------------------------------------------------------------------- fire
@@ -96,41 +100,39 @@ def fire(
     mods = (column, *modifiers)
     die = roller.roll(D10)
     total = die + net(mods)
+    ref, result, values, rulings = _fire_reading(t, kind, target, total, die, column.value, column_ruling,
+                                                 target_disordered, target_is_guns)
+    inputs = {"fire_points": Fraction(fire_points), "target": target, "target_disordered": target_disordered,
+              "target_is_guns": target_is_guns}
+    return Resolution(RULESET, kind, ref, result, inputs=inputs, modifiers=mods, dice=(die,), total=total,
+                      values=values, rulings=rulings)
+
+
+@cache
+def _fire_reading(t: RffTables, kind: str, target: str, total: int, die: int, column_value: int, column_ruling: str,
+                  target_disordered: bool, target_is_guns: bool) -> Reading:
     band = t.fire.grades[target].band(total)
     effect = t.fire.effects[band.result].effect
     low_on_ammo, fallen = t.fire.additional["low-on-ammo"], t.fire.additional["fallen-leader"]
-    values: dict[str, Any] = {
+    values = {
         "effect": effect.id,
-        "column_modifier": column.value,
+        "column_modifier": column_value,
         **effect_values(t, kind, effect.id, total, target_disordered, target_is_guns),
         "massed_target_effect": t.fire.next_lower(effect.id),
         "low_on_ammo": die == low_on_ammo[1],
         "fallen_leader_check": die == fallen[1],
     }
-    return Resolution(
-        RULESET, kind, f"{t.fire.ref}, {target} column, {band.text()}", effect.name,
-        inputs={"fire_points": Fraction(fire_points), "target": target, "target_disordered": target_disordered, "target_is_guns": target_is_guns},
-        modifiers=mods, dice=(die,), total=total, values=values,
-        rulings=_rulings(column_ruling, band.ruling, effect.ruling,
-                         *(e.ruling for e, base in (low_on_ammo, fallen) if die == base)),
-    )
+    rulings = _rulings(column_ruling, band.ruling, effect.ruling, *(e.ruling for e, base in (low_on_ammo, fallen) if die == base))
+    return f"{t.fire.ref}, {target} column, {band.text()}", effect.name, MappingProxyType(values), rulings
 
 
 def effect_values(t: RffTables, kind: str, effect_id: str, total: int | None, target_disordered: bool, target_is_guns: bool) -> dict[str, Any]:
     """What a fire effect does to its target (also used, with no total, for a massed target)."""
-    extra_at = t.fire.effects[effect_id].extra_stand_at
-    return _effect_values(t, kind, effect_id, total is not None and extra_at is not None and total >= extra_at,
-                          target_disordered, target_is_guns)
-
-
-@cache
-def _effect_values(t: RffTables, kind: str, effect_id: str, extra_stand: bool, target_disordered: bool,
-                   target_is_guns: bool) -> Mapping[str, Any]:
     effect = t.fire.effects[effect_id]
     applies = kind in effect.kinds
-    extra = int(applies and extra_stand)
+    extra = int(applies and total is not None and effect.extra_stand_at is not None and total >= effect.extra_stand_at)
     troops, guns = applies and not target_is_guns, applies and target_is_guns
-    return MappingProxyType({
+    return {
         "stands_lost": (effect.stands_lost + effect.stands_lost_if_disordered * target_disordered + extra) if troops else 0,
         "disordered": troops and effect.troops_disordered,
         "gun_stands_wrecked": (effect.guns_wrecked + extra) if guns else 0,
@@ -138,7 +140,7 @@ def _effect_values(t: RffTables, kind: str, effect_id: str, extra_stand: bool, t
         "gun_stands_silenced": effect.guns_silenced if guns else 0,
         "silence_remaining_guns": guns and effect.silence_remaining,
         "charge": effect.charge,
-    })
+    }
 
 
 # ----------------------------------------------------------------------------- charge
