@@ -81,8 +81,9 @@ def test_big_bethel_golden_log(seed: int) -> None:
 
 
 def test_a_regiment_in_line_holds_its_real_frontage_in_its_works() -> None:
-    """HT-O5: the 1st North Carolina (790 men, line) stands in one row over its neutral frontage
-    (about 240 yards), every company behind the works and In Position (HT-G3)."""
+    """HT-O5: the 1st North Carolina's main body in Hill's work (592 men, line) stands in one row
+    over its neutral frontage (about 180 yards), every company behind the works and In Position
+    (HT-G3)."""
     from referee.core.footprint import frontage
     from referee.plugins.hardtack import geometry
 
@@ -90,7 +91,7 @@ def test_a_regiment_in_line_holds_its_real_frontage_in_its_works() -> None:
     game.state = game.rules.pm.hook.referee_muster(game=game)
     nc = game.state.regiments["1st-nc"].companies
     xs, ys = [c.x for c in nc], [c.y for c in nc]
-    width = frontage("infantry", 790, 0, "line")
+    width = frontage("infantry", 592, 0, "line")
     assert len(set(ys)) == 1 and max(xs) - min(xs) == pytest.approx(width * (len(nc) - 1) / len(nc), rel=0.05)
     assert all(geometry.cover(game, c) == "hard" and c.in_position for c in nc)
 
@@ -103,7 +104,7 @@ def test_a_broken_company_keeps_to_its_cover_and_routs_when_assaulted() -> None:
     game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("big-bethel")), 1)
     game.state = game.rules.pm.hook.referee_muster(game=game)
     state = game.state
-    held, open_ = state.regiments["1st-nc"].companies[0], state.regiments["montague"].companies[0]
+    held, open_ = state.regiments["1st-nc"].companies[0], state.regiments["wythe-rifles"].companies[0]
     for c in (held, open_):
         c.level = BROKEN
         before = (c.x, c.y)
@@ -145,16 +146,18 @@ def _bethel(seed: int):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("gap, reaches", [(60.0, False), (50.0, True)])
 def test_a_close_assault_pays_for_crossing_the_works(gap: float, reaches: bool) -> None:
     """HT-A6 (p.14: linear obstacles are poor ground for infantry; HT-M4): a skirmishing company
-    (6", 60 yards) 60 yards in front of the 1st North Carolina's works would reach contact
-    (55 yards) over open ground, but crossing the works costs an inch more: it gets 50 yards and
-    stops short; from 50 yards it goes in."""
+    (6", 60 yards) 60 yards in front of the 3rd Virginia's breastwork on the hill beyond the
+    creek would reach contact (55 yards) over open ground, but crossing the works costs an inch
+    more: it gets 50 yards and stops short; from 50 yards it goes in. (The 1st North Carolina's
+    work has the creek's marsh in front of it, which costs ground of its own.)"""
     from referee.plugins.hardtack import assault
 
     for seed in range(30):  # until the attacker passes its own reaction test (HT-A1)
         game, state = _bethel(seed)
-        held, attacker = state.regiments["1st-nc"].companies[0], state.regiments["3rd-ny"].companies[0]
+        held, attacker = state.regiments["3rd-va"].companies[0], state.regiments["3rd-ny"].companies[0]
         attacker.formation = "skirmish"
         attacker.x, attacker.y = held.x, held.y - gap
+        assert game.ground.kind_at(attacker.x, attacker.y) == "fields"  # open ground
         assault.assault(game, state, attacker, held)
         if attacker.y != held.y - gap:  # it passed and moved
             fought = any(e.get("mechanic") == "close-assault" or e.get("why") == "to stand" for e in game.log.events)
