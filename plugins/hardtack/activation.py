@@ -19,6 +19,7 @@ from .state import BROKEN, CLOSE, ROUTED, SHAKEN, Company, HardtackState, Regime
 COMMAND_YARDS = 60.0  # 6": regimental formation, rally and transfer distance
 ARRIVED_YARDS = 20.0
 REJOIN_YARDS = 30.0  # HT-T6: a commander this far from the centre of his companies goes to them
+TROOP_FORMATIONS = frozenset(("line", "column", "skirmish"))  # the intent's formations a company takes up
 
 
 def turn(game: Any) -> Iterator[Step]:
@@ -39,7 +40,7 @@ def turn(game: Any) -> Iterator[Step]:
     last = sides[0] if opens == sides[1] else sides[1]  # HT-T1: the roll-off's winner opens the turn
     while True:
         if not any(left.values()):  # (re)count exactly
-            left = {s: sum(1 for r in state.by_side.get(s, ()) for c in r.companies if c.alive and not c.activated) for s in sides}
+            left = {s: sum(1 for r in state.by_side.get(s, ()) for c in r.companies if not c.activated and c.alive) for s in sides}
             if not any(left.values()):
                 return
         other = sides[0] if last == sides[1] else sides[1]
@@ -110,10 +111,12 @@ def play_step(game: Any, step: Step) -> None:
         state.touch(c)
         intent = state.intents[step.side].get(c.unit.id)
         kept = state.out_of_reach.get(c.id)
-        if (not c.artillery and (intent is None or intent.action in ("hold", "rally")) and kept is not None
-                and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)
-                and kept[3] == fire.fire_reach_yards(state, c)):
-            enemies: list[Company] = []  # it holds, and nothing is in its reach (fire.choose_target): nobody to look at
+        if c.level >= BROKEN or (not c.artillery and (intent is None or intent.action in ("hold", "rally")) and kept is not None
+                                 and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)
+                                 and kept[3] == fire.fire_reach_yards(state, c)):
+            # broken, it only flees or keeps to its cover (action); or it holds, and nothing is in
+            # its reach (fire.choose_target): nobody to look at
+            enemies: list[Company] = []
         else:
             enemies = _near(state, step.side, [c])
         for n in (0, 1):
@@ -225,8 +228,9 @@ def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:
     hit = state.centres.get(reg.id)
     if hit is None:
         alive = [c for c in reg.companies if c.alive]
-        figs = sum(c.figures for c in alive)
-        hit = (sum(c.x * c.figures for c in alive) / figs, sum(c.y * c.figures for c in alive) / figs) if figs else (reg.x, reg.y)
+        figs = sum([c.figures for c in alive])
+        hit = ((sum([c.x * c.figures for c in alive]) / figs, sum([c.y * c.figures for c in alive]) / figs) if figs
+               else (reg.x, reg.y))
         state.centres[reg.id] = hit
     return hit
 
@@ -294,9 +298,9 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
 def _formation_wanted(c: Company, intent: Any) -> str:
     if c.artillery:
         return "limbered" if intent is not None and intent.formation == "limbered" else "unlimbered"
-    if intent is None or c.level >= BROKEN:
+    if intent is None or c.level >= BROKEN or intent.formation not in TROOP_FORMATIONS:
         return c.formation
-    return {"line": "line", "column": "column", "skirmish": "skirmish"}.get(intent.formation or "", c.formation)
+    return intent.formation
 
 
 def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, enemies: list[Company]) -> None:

@@ -115,9 +115,9 @@ def _log_masked(game: Any, c: Company, passed: list[tuple[str, str]], chosen: Co
 
 def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: float) -> bool:
     """HT-F6: would fire at ``e`` have any effect (a range die on the ladder after every shift)?
-    The answer depends only on the range bands, the cover, the target's formation and marker and
-    the firer's weapon, so it is kept per game under exactly those (the bands computed as the
-    fire itself computes them)."""
+    The answer depends only on the tables, the range bands, the cover, the target's formation and
+    marker and the firer's weapon, so it is kept, across games, under exactly those (the bands
+    computed as the fire itself computes them)."""
     t, rng, cov, tform = state.tables, geo.inches(yards), geo.cover(game, e), target_formation(e)
     if c.artillery:
         assert c.gun is not None
@@ -127,11 +127,16 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
     else:
         assert c.weapon is not None
         key = (c.quality, c.weapon.id, dice.band_of(rng, c.quality), cov, tform, e.in_position)
-    memo = state.effective
+    memo = _effects.get(t)
+    if memo is None:
+        memo = _effects[t] = {}
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = _effective(t, c, rng, cov, tform, e.in_position)
     return hit
+
+
+_effects: dict[Any, dict[tuple[Any, ...], bool]] = {}  # tables -> HT-F6 answers by their inputs
 
 
 def _effective(t: Any, c: Company, rng: float, cov: str, tform: str, in_position: bool) -> bool:

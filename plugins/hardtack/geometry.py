@@ -13,7 +13,7 @@ from typing import Any
 from referee.core.footprint import depth, frontage
 from referee.core.world import Scenario, angle_between, bearing
 
-from .state import Company
+from .state import CLOSE, Company
 
 YARDS_PER_INCH = 10.0
 LINE_COVER_YARDS = 25.0
@@ -57,15 +57,16 @@ def cover(game: Any, c: Company) -> str:
 
 def cover_memo(game: Any) -> dict[tuple[int, int], str]:
     """The scenario's kept cover answers (held by the game's state once mustered)."""
-    return _kept(game, "covers", _covers)
+    return scenario_memo(game, "covers", _covers)
 
 
 def sight_memo(game: Any) -> dict[tuple[float, float, float, float], bool]:
     """The scenario's kept sight answers (held by the game's state once mustered)."""
-    return _kept(game, "sights", _sight)
+    return scenario_memo(game, "sights", _sight)
 
 
-def _kept(game: Any, attr: str, store: weakref.WeakKeyDictionary[Scenario, Any]) -> Any:
+def scenario_memo(game: Any, attr: str, store: weakref.WeakKeyDictionary[Scenario, Any]) -> Any:
+    """The scenario's memo ``attr`` from ``store``, held by the game's state once mustered."""
     memo = getattr(game.state, attr, None)
     if memo is None:
         memo = store.get(game.scenario)
@@ -103,14 +104,23 @@ def masked(state: Any, c: Company, e: Company) -> str | None:
     lo_x, hi_x = min(ax, bx) - MASK_MARGIN, max(ax, bx) + MASK_MARGIN
     lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
     for f in state.living(c.side):
-        if f is c or not f.close or not (lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y):
-            continue
-        men = f.figures * state.men_per_figure
-        hw = frontage(f.arm, men, f.guns, f.formation) / 2.0
-        hd = depth(f.arm, men, f.guns, f.formation) / 2.0
-        if _crosses(f, hw, hd, ax, ay, bx, by):
-            return f.id
+        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
+            hw, hd = _half_footprint(f.arm, f.figures * state.men_per_figure, f.guns, f.formation)
+            if _crosses(f, hw, hd, ax, ay, bx, by):
+                return f.id
     return None
+
+
+_halves: dict[tuple[str, int, int, str], tuple[float, float]] = {}
+
+
+def _half_footprint(arm: str, men: int, guns: int, formation: str) -> tuple[float, float]:
+    """Half the frontage and half the depth of a footprint, kept by its inputs (a pure function of them)."""
+    key = (arm, men, guns, formation)
+    hit = _halves.get(key)
+    if hit is None:
+        hit = _halves[key] = (frontage(arm, men, guns, formation) / 2.0, depth(arm, men, guns, formation) / 2.0)
+    return hit
 
 
 def _crosses(f: Company, hw: float, hd: float, ax: float, ay: float, bx: float, by: float) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from referee.core.chance import Roller, d, ladder_shift
@@ -100,27 +101,43 @@ def fire_range_die(t: HardtackTables, quality: int, range_inches: Fraction | int
                    weapon: str, in_position: bool = False) -> tuple[int | None, str, list[Modifier], int]:
     """The range die of small arms fire after every shift, or None (with why) when the fire has
     no effect: (die, why, shifts, band). The game asks it before choosing a target."""
-    f, w = t["fire"], t.weapons[weapon]
     band = dice.band_of(range_inches, quality)
+    rdie, why, steps = _fire_band_die(t, band, cover, target_formation, weapon, in_position)
+    return rdie, why, list(steps), band
+
+
+@cache
+def _fire_band_die(t: HardtackTables, band: int, cover: str, target_formation: str, weapon: str,
+                   in_position: bool) -> tuple[int | None, str, tuple[Modifier, ...]]:
+    """:func:`fire_range_die` for a band, kept by its inputs (the shifts are frozen)."""
+    f, w = t["fire"], t.weapons[weapon]
     if w.close_only and band > 1:
-        return None, f"{w.label} fires at close range (D4) only", [], band
+        return None, f"{w.label} fires at close range (D4) only", ()
     steps: list[Modifier] = []
     if w.smoothbore and band > 1:
         steps.append(_shift("smoothbore", f["smoothbore_shift"], "Hardtack p.16, Smoothbore Small Arms"))
     steps += target_shifts(t, cover, target_formation, in_position)
     rdie, why = range_die(t, band, steps)
-    return rdie, why, steps, band
+    return rdie, why, tuple(steps)
 
 
 def shot_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
                    in_position: bool = False) -> tuple[int | None, str, list[Modifier], int]:
     """The range die of round shot (HT-S1, HT-S2), as :func:`fire_range_die`."""
-    g, art = t.guns[gun], t["artillery"]
+    band = dice.band_of(range_inches, t.guns[gun].band)
+    rdie, why, mods = _shot_band_die(t, band, cover, target_formation, in_position)
+    return rdie, why, list(mods), band
+
+
+@cache
+def _shot_band_die(t: HardtackTables, band: int, cover: str, target_formation: str,
+                   in_position: bool) -> tuple[int | None, str, tuple[Modifier, ...]]:
+    """:func:`shot_range_die` for a band, kept by its inputs."""
+    art = t["artillery"]
     steps = {"hard": art["hard_cover_shift"], "fortification": art["fortification_shift"]}.get(cover, 0)
     mods = target_shifts(t, cover, target_formation, in_position, cover_steps=steps)
-    band = dice.band_of(range_inches, g.band)
     rdie, why = range_die(t, band, mods)
-    return rdie, why, mods, band
+    return rdie, why, tuple(mods)
 
 
 def canister_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
@@ -128,9 +145,17 @@ def canister_range_die(t: HardtackTables, range_inches: Fraction | int | float, 
     """The range die of canister (HT-S4), as :func:`fire_range_die`."""
     g = t.guns[gun]
     band = dice.band_of(range_inches * t["fire"]["bands"], g.canister) if g.canister else 99  # five bands over the reach
+    rdie, why, steps = _canister_band_die(t, band, cover, target_formation, in_position)
+    return rdie, why, list(steps), band
+
+
+@cache
+def _canister_band_die(t: HardtackTables, band: int, cover: str, target_formation: str,
+                       in_position: bool) -> tuple[int | None, str, tuple[Modifier, ...]]:
+    """:func:`canister_range_die` for a band, kept by its inputs."""
     steps = target_shifts(t, cover, target_formation, in_position)
     rdie, why = range_die(t, band, steps)
-    return rdie, why, steps, band
+    return rdie, why, tuple(steps)
 
 
 def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | int, range_inches: Fraction | int | float,

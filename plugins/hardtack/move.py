@@ -78,9 +78,7 @@ def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road:
     crossed, worst class met). On a road (travel mode, HT-M2) the ground is clear (p.14). Computed
     from the rounded ends, so it never depends on history; the answers are kept per scenario
     under exactly those inputs."""
-    per = _walks.get(game.scenario)
-    if per is None:
-        per = _walks[game.scenario] = {}
+    per = walk_memo(game)
     key = (t, mover(c), round(c.x), round(c.y), round(x), round(y), inches, road)
     hit = per.get(key)
     if hit is None:
@@ -92,6 +90,11 @@ def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road:
 
 _walks: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[float, frozenset[str], str]]] = weakref.WeakKeyDictionary()
 MEMO_LIMIT = 200_000
+
+
+def walk_memo(game: Any) -> dict[tuple[Any, ...], tuple[float, frozenset[str], str]]:
+    """The scenario's kept walks (held by the game's state once mustered)."""
+    return geo.scenario_memo(game, "walks", _walks)
 
 
 def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:

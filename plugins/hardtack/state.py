@@ -100,7 +100,6 @@ class HardtackState:
     centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
     _enemies: dict[str, list[Company]] = field(factory=dict)
-    effective: dict[tuple[object, ...], bool] = field(factory=dict)  # HT-F6 answers by their inputs, this game
     fire_reach: dict[tuple[int, str], float] = field(factory=dict)  # fire.fire_reach_yards by quality and weapon
     out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
@@ -108,6 +107,7 @@ class HardtackState:
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
     sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
+    walks: dict[tuple[object, ...], tuple[float, frozenset[str], str]] | None = None  # the scenario's kept ground walks (move.walk)
 
     def moved(self, c: Company) -> None:
         """A company changed its place: answers kept about its side's places are stale."""
