@@ -81,7 +81,7 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
                 if -reach <= dx <= reach and -reach <= dy <= reach:
                     d2 = dx * dx + dy * dy
                     if d2 <= reach2:
-                        ranked.append((e.unit.id != wanted, d2, i))
+                        ranked.append((e.regiment.id != wanted, d2, i))
     if not ranked:
         x0, x1, y0, y1 = state.near_box
         if x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1:  # every enemy in reach was asked

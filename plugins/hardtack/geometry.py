@@ -101,25 +101,31 @@ def masked(state: Any, c: Company, e: Company) -> str | None:
     if c.formation == "column":
         return "column"
     ax, ay, bx, by = c.x, c.y, e.x, e.y
+    rx, ry = bx - ax, by - ay
+    span = math.hypot(rx, ry)
     lo_x, hi_x = min(ax, bx) - MASK_MARGIN, max(ax, bx) + MASK_MARGIN
     lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
     for f in state.living(c.side):
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
-            hw, hd = _half_footprint(f.arm, f.figures * state.men_per_figure, f.guns, f.formation)
-            if _crosses(f, hw, hd, ax, ay, bx, by):
+            hw, hd, radius = _half_footprint(f.arm, f.figures * state.men_per_figure, f.guns, f.formation)
+            # a footprint whose centre stands further from the line of fire than its corners (and
+            # a yard to spare) cannot be crossed: the exact test is left for the others
+            if abs((f.x - ax) * ry - (f.y - ay) * rx) <= (radius + 1.0) * span and _crosses(f, hw, hd, ax, ay, bx, by):
                 return f.id
     return None
 
 
-_halves: dict[tuple[str, int, int, str], tuple[float, float]] = {}
+_halves: dict[tuple[str, int, int, str], tuple[float, float, float]] = {}
 
 
-def _half_footprint(arm: str, men: int, guns: int, formation: str) -> tuple[float, float]:
-    """Half the frontage and half the depth of a footprint, kept by its inputs (a pure function of them)."""
+def _half_footprint(arm: str, men: int, guns: int, formation: str) -> tuple[float, float, float]:
+    """Half the frontage, half the depth and the half-diagonal of a footprint, kept by its
+    inputs (a pure function of them)."""
     key = (arm, men, guns, formation)
     hit = _halves.get(key)
     if hit is None:
-        hit = _halves[key] = (frontage(arm, men, guns, formation) / 2.0, depth(arm, men, guns, formation) / 2.0)
+        hw, hd = frontage(arm, men, guns, formation) / 2.0, depth(arm, men, guns, formation) / 2.0
+        hit = _halves[key] = (hw, hd, math.hypot(hw, hd))
     return hit
 
 
@@ -128,12 +134,9 @@ def _crosses(f: Company, hw: float, hd: float, ax: float, ay: float, bx: float, 
     to its facing), neither end standing inside it?"""
     rad = math.radians(f.facing)
     cs, sn = math.cos(rad), math.sin(rad)
-
-    def local(x: float, y: float) -> tuple[float, float]:
-        dx, dy = x - f.x, y - f.y
-        return dx * cs - dy * sn, dx * sn + dy * cs  # (across, ahead)
-
-    (u0, v0), (u1, v1) = local(ax, ay), local(bx, by)
+    dx0, dy0, dx1, dy1 = ax - f.x, ay - f.y, bx - f.x, by - f.y
+    u0, v0 = dx0 * cs - dy0 * sn, dx0 * sn + dy0 * cs  # (across, ahead) of each end
+    u1, v1 = dx1 * cs - dy1 * sn, dx1 * sn + dy1 * cs
     if abs(u0) <= hw and abs(v0) <= hd or abs(u1) <= hw and abs(v1) <= hd:
         return False
     t0, t1 = 0.0, 1.0  # Liang-Barsky clipping against the box
