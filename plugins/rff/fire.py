@@ -118,8 +118,8 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     t = state.tables
     firer, target = shot.firer, shot.target
     mods: list[Modifier] = []
-    in_charge = firer.charge_target is not None or any(e.charge_target == firer.id for e in state.enemies_of(firer.side))
-    charge_bonus = in_charge and any(f in firer.flags for f in ("buck-and-ball", "repeater"))
+    charge_bonus = any(f in firer.flags for f in ("buck-and-ball", "repeater")) and (  # ... and in a charge
+        firer.charge_target is not None or any(e.charge_target == firer.id for e in state.enemies_of(firer.side)))
     if firer.troops and (charge_bonus or "sharpshooters" in firer.flags):
         mods.append(lookup.modifier(t, "fire", "repeaters-buck-and-ball-sharpshooters"))
     if firer.grade == "green":

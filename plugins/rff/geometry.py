@@ -29,11 +29,11 @@ COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildi
 
 
 def yards(state: RffState, inches: float) -> float:
-    return inches * lookup.scale(state.tables).yards_per_inch
+    return inches * state.tables.scale.yards_per_inch
 
 
 def inches(state: RffState, yds: float) -> float:
-    return yds / lookup.scale(state.tables).yards_per_inch
+    return yds / state.tables.scale.yards_per_inch
 
 
 def men(piece: Piece) -> int:
