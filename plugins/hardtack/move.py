@@ -32,32 +32,37 @@ def mover(c: Company) -> str:
 
 LINES = ("stream", "works", "wall", "fence")
 WALK_YARDS = 5.0  # the ground under a move is read every 5 yards (HT-M4)
-CROSSING_YARDS = 60.0
-FLEE_YARDS = 1000.0  # a flight heads this far toward the side's own edge (off the map if need be)  # a stream crossed this close to a bridge or ford costs nothing extra
+CROSSING_YARDS = 60.0  # a stream crossed this close to a bridge or ford costs nothing extra
+FLEE_YARDS = 1000.0  # a flight heads this far toward the side's own edge (off the map if need be)
 
 
-_boxed: weakref.WeakKeyDictionary[Any, dict[str, list[tuple[float, float, float, float, float, float, float, float]]]] = weakref.WeakKeyDictionary()
+Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box
+_going: weakref.WeakKeyDictionary[Any, dict[tuple[Any, str], tuple[frozenset[str], list[tuple[str, list[Boxed]]]]]] = weakref.WeakKeyDictionary()
 
 
-def _segments(game: Any, kind: str) -> list[tuple[float, float, float, float, float, float, float, float]]:
-    """The ground's segments of a kind with their bounding boxes, read once per scenario."""
-    per = _boxed.get(game.scenario)
+def going(game: Any, t: Any, who: str) -> tuple[frozenset[str], list[tuple[str, list[Boxed]]]]:
+    """What a mover's walk reads of the ground, once per scenario: the area kinds that are not
+    clear going for it, and the line kinds that cost it something, with their segments boxed."""
+    per = _going.get(game.scenario)
     if per is None:
-        per = _boxed[game.scenario] = {}
-    hit = per.get(kind)
+        per = _going[game.scenario] = {}
+    hit = per.get((t, who))
     if hit is None:
-        hit = per[kind] = [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2))
-                           for x1, y1, x2, y2 in game.ground.segments.get(kind, ())]
+        table, segments = t["movement"]["terrain"][who], game.ground.segments
+        hard = frozenset(k for k, cls in table.items() if cls != "clear")
+        lines = [(kind, [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)) for x1, y1, x2, y2 in segments[kind]])
+                 for kind in LINES if table.get(kind, "clear") != "clear" and segments.get(kind)]
+        hit = per[(t, who)] = (hard, lines)
     return hit
 
 
-def _crossings(game: Any, kind: str, ax: float, ay: float, bx: float, by: float) -> list[float]:
-    """Distances (yards from a) at which the segment a-b crosses lines of this kind (segments
-    whose box the move's box misses are skipped: they cannot cross it)."""
+def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float) -> list[float]:
+    """Distances (yards from a) at which the segment a-b crosses these segments (those whose box
+    the move's box misses are skipped: they cannot cross it)."""
     out = []
     rx, ry = bx - ax, by - ay
     lox, hix, loy, hiy = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
-    for x1, y1, x2, y2, sx0, sx1, sy0, sy1 in _segments(game, kind):
+    for x1, y1, x2, y2, sx0, sx1, sy0, sy1 in segments:
         if sx1 < lox or sx0 > hix or sy1 < loy or sy0 > hiy:
             continue
         sx, sy = x2 - x1, y2 - y1
@@ -105,16 +110,15 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
     table, costs = t["movement"]["terrain"][who], t["movement"]["costs"]
+    hard, lines = going(game, t, who)
     events: list[tuple[float, str]] = []
-    for kind in () if road else LINES:
-        if table.get(kind, "clear") == "clear" or not game.ground.segments.get(kind):
-            continue
-        for at in _crossings(game, kind, ax, ay, ex, ey):
+    for kind, segments in () if road else lines:
+        for at in _crossings(segments, ax, ay, ex, ey):
             px, py = ax + ux * at, ay + uy * at
             if kind == "stream" and any(game.ground.near(k, px, py, CROSSING_YARDS) for k in ("bridge", "ford")):
                 continue
             events.append((at, kind))
-    if not events and (road or all(table.get(k, "clear") == "clear" for k in game.ground.kinds_along(ax, ay, ex, ey))):
+    if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):
         return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
     points = inches * geo.YARDS_PER_INCH  # movement points in yards of clear ground
