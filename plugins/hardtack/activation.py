@@ -119,8 +119,10 @@ def play_step(game: Any, step: Step) -> None:
             enemies: list[Company] = []
         else:
             enemies = _near(state, step.side, [c])
+        state.masks = {}  # only the company acts, its friends stand still: geometry.masked may keep its answers
         for n in (0, 1):
             action(game, state, c, intent, n, enemies)
+        state.masks = None
         return
     reg = state.regiments[step.unit]
     state.touch_regiment(reg)

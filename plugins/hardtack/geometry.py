@@ -97,9 +97,22 @@ def masked(state: Any, c: Company, e: Company) -> str | None:
     line of fire, traced from the firer's centre to the target's, may not pass through a
     friendly company in close formation (line or column). Skirmishers, gun crews and broken or
     routed companies (in skirmish order, p.12) do not mask; nor does a company whose footprint
-    holds the firer's or the target's centre (it stands among them, not across the line)."""
+    holds the firer's or the target's centre (it stands among them, not across the line).
+
+    While only one company acts (``state.masks`` is set), its friends stand still, so the
+    answers are kept under the firer's place and formation and the target's place."""
     if c.formation == "column":
         return "column"
+    memo = state.masks
+    if memo is None:
+        return _masked(state, c, e)
+    key = (c.id, c.x, c.y, c.formation, e.id, e.x, e.y)
+    if key not in memo:
+        memo[key] = _masked(state, c, e)
+    return memo[key]
+
+
+def _masked(state: Any, c: Company, e: Company) -> str | None:
     ax, ay, bx, by = c.x, c.y, e.x, e.y
     rx, ry = bx - ax, by - ay
     span = math.hypot(rx, ry)

@@ -107,6 +107,7 @@ class HardtackState:
     changes: dict[str, int] = field(factory=dict)  # side -> how many times its companies were touched (touch)
     changes_total: int = 0
     no_target: dict[str, tuple[object, ...]] = field(factory=dict)  # fire.choose_target: none it may fire at from here
+    masks: dict[tuple[object, ...], str | None] | None = None  # geometry.masked answers kept through a lone company's step
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
     sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
