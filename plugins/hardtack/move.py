@@ -8,6 +8,7 @@ import weakref
 from typing import Any
 
 from referee.core.chance import ladder_shift
+from referee.core.ground import CELL
 
 from . import geometry as geo
 from .state import Company, HardtackState
@@ -33,16 +34,19 @@ def mover(c: Company) -> str:
 LINES = ("stream", "works", "wall", "fence")
 WALK_YARDS = 5.0  # the ground under a move is read every 5 yards (HT-M4)
 CROSSING_YARDS = 60.0  # a stream crossed this close to a bridge or ford costs nothing extra
+ROUNDING = 5.0  # yards: the ground reads the ends of a path to the nearest 5 (Ground.kinds_along)
 FLEE_YARDS = 1000.0  # a flight heads this far toward the side's own edge (off the map if need be)
 
 
 Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box
-_going: weakref.WeakKeyDictionary[Any, dict[tuple[Any, str], tuple[frozenset[str], list[tuple[str, list[Boxed]]]]]] = weakref.WeakKeyDictionary()
+Going = tuple[frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]
+_going: weakref.WeakKeyDictionary[Any, dict[tuple[Any, str], Going]] = weakref.WeakKeyDictionary()
 
 
-def going(game: Any, t: Any, who: str) -> tuple[frozenset[str], list[tuple[str, list[Boxed]]]]:
+def going(game: Any, t: Any, who: str) -> Going:
     """What a mover's walk reads of the ground, once per scenario: the area kinds that are not
-    clear going for it, and the line kinds that cost it something, with their segments boxed."""
+    clear going for it, the line kinds that cost it something (their segments boxed), and the
+    count of its rough cells (:func:`_rough_counts`)."""
     per = _going.get(game.scenario)
     if per is None:
         per = _going[game.scenario] = {}
@@ -52,8 +56,38 @@ def going(game: Any, t: Any, who: str) -> tuple[frozenset[str], list[tuple[str, 
         hard = frozenset(k for k, cls in table.items() if cls != "clear")
         lines = [(kind, [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)) for x1, y1, x2, y2 in segments[kind]])
                  for kind in LINES if table.get(kind, "clear") != "clear" and segments.get(kind)]
-        hit = per[(t, who)] = (hard, lines)
+        hit = per[(t, who)] = (hard, lines, _rough_counts(game.ground, hard, lines))
     return hit
+
+
+def _cell(v: float, n: int) -> int:
+    """The ground cell (column or row) of a coordinate, as the ground reads it."""
+    return min(n - 1, max(0, int(v // CELL)))
+
+
+def _rough_counts(ground: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
+    """Running counts (a summed-area table) of the ground's cells a mover finds rough: an area
+    kind that is not clear going for it, or within the box of a line that costs it something."""
+    cols, rows = ground.cols, ground.rows
+    rough = [[ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL) in hard for c in range(cols)] for r in range(rows)]
+    for _, segments in lines:
+        for *_, sx0, sx1, sy0, sy1 in segments:
+            for r in range(_cell(sy0, rows), _cell(sy1, rows) + 1):
+                for c in range(_cell(sx0, cols), _cell(sx1, cols) + 1):
+                    rough[r][c] = True
+    counts = [[0] * (cols + 1) for _ in range(rows + 1)]
+    for r in range(rows):
+        run = 0
+        for c in range(cols):
+            run += rough[r][c]
+            counts[r + 1][c + 1] = counts[r][c + 1] + run
+    return counts
+
+
+def _smooth(ground: Any, counts: list[list[int]], x0: float, x1: float, y0: float, y1: float) -> bool:
+    """Does the box hold no rough cell (no area to pay for, no line to cross)?"""
+    c0, c1, r0, r1 = _cell(x0, ground.cols), _cell(x1, ground.cols), _cell(y0, ground.rows), _cell(y1, ground.rows)
+    return counts[r1 + 1][c1 + 1] - counts[r0][c1 + 1] - counts[r1 + 1][c0] + counts[r0][c0] == 0
 
 
 def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float) -> list[float]:
@@ -110,7 +144,9 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
     table, costs = t["movement"]["terrain"][who], t["movement"]["costs"]
-    hard, lines = going(game, t, who)
+    hard, lines, counts = going(game, t, who)
+    if _smooth(game.ground, counts, min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING):
+        return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
         for at in _crossings(segments, ax, ay, ex, ey):
