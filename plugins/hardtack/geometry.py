@@ -11,6 +11,7 @@ import weakref
 from typing import Any
 
 from referee.core.footprint import depth, frontage
+from referee.core.ground import CELL
 from referee.core.world import Scenario, angle_between, bearing
 
 from .state import CLOSE, Company
@@ -179,8 +180,50 @@ def sees(game: Any, a: Company, b: Company) -> bool:
     if hit is None:
         if len(memo) > MEMO_LIMIT:
             memo.clear()
-        hit = memo[key] = not any(kind in BLOCKING for kind, _ in game.ground.samples(a.x, a.y, b.x, b.y, SIGHT_SKIP))
+        ground = game.ground
+        hit = memo[key] = (none_in_box(ground, _blocking_counts(game), min(a.x, b.x), max(a.x, b.x), min(a.y, b.y), max(a.y, b.y))
+                           or not any(kind in BLOCKING for kind, _ in ground.samples(a.x, a.y, b.x, b.y, SIGHT_SKIP)))
     return hit
+
+
+_blocking: weakref.WeakKeyDictionary[Scenario, list[list[int]]] = weakref.WeakKeyDictionary()
+
+
+def _blocking_counts(game: Any) -> list[list[int]]:
+    """The scenario's cells of ground that blocks sight, counted (:func:`cell_counts`): a line of
+    sight whose box holds none is clear, whatever the ground samples along it."""
+    hit = _blocking.get(game.scenario)
+    if hit is None:
+        hit = _blocking[game.scenario] = cell_counts(kind_cells(game.ground, BLOCKING))
+    return hit
+
+
+def cell(v: float, n: int) -> int:
+    """The ground cell (column or row) of a coordinate, as the ground reads it."""
+    return min(n - 1, max(0, int(v // CELL)))
+
+
+def kind_cells(ground: Any, kinds: frozenset[str]) -> list[list[bool]]:
+    """Which of the ground's cells (by row, then column) are of these area kinds."""
+    return [[ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL) in kinds for c in range(ground.cols)] for r in range(ground.rows)]
+
+
+def cell_counts(marked: list[list[bool]]) -> list[list[int]]:
+    """Running counts of marked cells (a summed-area table): any box is counted in four look-ups."""
+    rows, cols = len(marked), len(marked[0])
+    counts = [[0] * (cols + 1) for _ in range(rows + 1)]
+    for r in range(rows):
+        run = 0
+        for c in range(cols):
+            run += marked[r][c]
+            counts[r + 1][c + 1] = counts[r][c + 1] + run
+    return counts
+
+
+def none_in_box(ground: Any, counts: list[list[int]], x0: float, x1: float, y0: float, y1: float) -> bool:
+    """Does the box (in yards) hold no marked cell?"""
+    c0, c1, r0, r1 = cell(x0, ground.cols), cell(x1, ground.cols), cell(y0, ground.rows), cell(y1, ground.rows)
+    return counts[r1 + 1][c1 + 1] - counts[r0][c1 + 1] - counts[r1 + 1][c0] + counts[r0][c0] == 0
 
 
 def face(c: Company, x: float, y: float) -> None:

@@ -8,7 +8,6 @@ import weakref
 from typing import Any
 
 from referee.core.chance import ladder_shift
-from referee.core.ground import CELL
 
 from . import geometry as geo
 from .state import Company, HardtackState
@@ -60,34 +59,16 @@ def going(game: Any, t: Any, who: str) -> Going:
     return hit
 
 
-def _cell(v: float, n: int) -> int:
-    """The ground cell (column or row) of a coordinate, as the ground reads it."""
-    return min(n - 1, max(0, int(v // CELL)))
-
-
 def _rough_counts(ground: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
-    """Running counts (a summed-area table) of the ground's cells a mover finds rough: an area
-    kind that is not clear going for it, or within the box of a line that costs it something."""
-    cols, rows = ground.cols, ground.rows
-    rough = [[ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL) in hard for c in range(cols)] for r in range(rows)]
+    """The ground's cells a mover finds rough, counted (geometry.cell_counts): an area kind that
+    is not clear going for it, or within the box of a line that costs it something."""
+    rough = geo.kind_cells(ground, hard)
     for _, segments in lines:
         for *_, sx0, sx1, sy0, sy1 in segments:
-            for r in range(_cell(sy0, rows), _cell(sy1, rows) + 1):
-                for c in range(_cell(sx0, cols), _cell(sx1, cols) + 1):
+            for r in range(geo.cell(sy0, ground.rows), geo.cell(sy1, ground.rows) + 1):
+                for c in range(geo.cell(sx0, ground.cols), geo.cell(sx1, ground.cols) + 1):
                     rough[r][c] = True
-    counts = [[0] * (cols + 1) for _ in range(rows + 1)]
-    for r in range(rows):
-        run = 0
-        for c in range(cols):
-            run += rough[r][c]
-            counts[r + 1][c + 1] = counts[r][c + 1] + run
-    return counts
-
-
-def _smooth(ground: Any, counts: list[list[int]], x0: float, x1: float, y0: float, y1: float) -> bool:
-    """Does the box hold no rough cell (no area to pay for, no line to cross)?"""
-    c0, c1, r0, r1 = _cell(x0, ground.cols), _cell(x1, ground.cols), _cell(y0, ground.rows), _cell(y1, ground.rows)
-    return counts[r1 + 1][c1 + 1] - counts[r0][c1 + 1] - counts[r1 + 1][c0] + counts[r0][c0] == 0
+    return geo.cell_counts(rough)
 
 
 def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float) -> list[float]:
@@ -145,7 +126,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     ex, ey = ax + ux * reach, ay + uy * reach
     table, costs = t["movement"]["terrain"][who], t["movement"]["costs"]
     hard, lines, counts = going(game, t, who)
-    if _smooth(game.ground, counts, min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING):
+    if geo.none_in_box(game.ground, counts, min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING):
         return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
