@@ -80,18 +80,15 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, state.others_moved(c.side), state.others_changed(c.side))
     if state.no_target.get(c.id) == stamp:
         return None
-    lo_x, hi_x, lo_y, hi_y = cx - reach - 1.0, cx + reach + 1.0, cy - reach - 1.0, cy + reach + 1.0  # a loose box first
     ranked = []
-    for i, e in enumerate(enemies):
-        ex = e.x
-        if lo_x <= ex <= hi_x:
-            ey = e.y
-            if lo_y <= ey <= hi_y:
-                dx, dy = ex - cx, ey - cy
-                if -reach <= dx <= reach and -reach <= dy <= reach:
-                    d2 = dx * dx + dy * dy
-                    if d2 <= reach2:
-                        ranked.append((e.regiment.id != wanted, d2, i))
+    for i, e in enumerate(enemies):  # the box first, then the circle
+        dx = e.x - cx
+        if -reach <= dx <= reach:
+            dy = e.y - cy
+            if -reach <= dy <= reach:
+                d2 = dx * dx + dy * dy
+                if d2 <= reach2:
+                    ranked.append((e.regiment.id != wanted, d2, i))
     x0, x1, y0, y1 = state.near_box
     asked = x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1  # every enemy in reach
     if not ranked:
