@@ -137,9 +137,7 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
     else:
         assert c.weapon is not None
         key = (c.quality, c.weapon.id, dice.band_of(rng, c.quality), cov, tform, e.in_position)
-    memo = _effects.get(t)
-    if memo is None:
-        memo = _effects[t] = {}
+    memo = state.effects
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = _effective(t, c, rng, cov, tform, e.in_position)
@@ -147,6 +145,14 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
 
 
 _effects: dict[Any, dict[tuple[Any, ...], bool]] = {}  # tables -> HT-F6 answers by their inputs
+
+
+def effect_memo(t: Any) -> dict[tuple[Any, ...], bool]:
+    """The HT-F6 answers kept for these tables (held by the game's state once mustered)."""
+    memo = _effects.get(t)
+    if memo is None:
+        memo = _effects[t] = {}
+    return memo
 
 
 def _effective(t: Any, c: Company, rng: float, cov: str, tform: str, in_position: bool) -> bool:

@@ -200,14 +200,16 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
         return 0.0
     travel = min(span, yards)
     ux, uy = dx / span, dy / span
+    cx, cy, near = c.x, c.y, travel + halt
     for e in enemies:
-        ex, ey = e.x - c.x, e.y - c.y
-        if abs(ex) > travel + halt or abs(ey) > travel + halt:
+        ex, ey = e.x - cx, e.y - cy
+        if abs(ex) > near or abs(ey) > near:
             continue
         along = ex * ux + ey * uy
         across = abs(ex * uy - ey * ux)
         if along > 0 and across < halt:
             travel = max(0.0, min(travel, along - math.sqrt(max(halt * halt - across * across, 0.0))))
+            near = travel + halt
     c.x = min(max(c.x + ux * travel, 0.0), game.scenario.width)
     c.y = min(max(c.y + uy * travel, 0.0), game.scenario.height)
     if travel:

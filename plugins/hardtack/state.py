@@ -112,6 +112,7 @@ class HardtackState:
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
     sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
     walks: dict[tuple[object, ...], tuple[float, frozenset[str], str]] | None = None  # the scenario's kept ground walks (move.walk)
+    effects: dict[tuple[object, ...], bool] = field(factory=dict)  # the tables' kept HT-F6 answers (fire.effective)
 
     def moved(self, c: Company) -> None:
         """A company changed its place: answers kept about its side's places are stale."""
