@@ -67,7 +67,8 @@ def referee_step(game: Any, step: Step) -> bool:
     state = game.state
     state.phasing = step.side
     dict(PHASES)[step.name](game, state, step.side)
-    sync(game, state)
+    if step.name == PHASES[-1][0] or game.rules.implements("referee_step_done"):
+        sync(game, state)  # the doctrine reads the neutral world at the next maneuver phase, victory at the turn's end
     return True
 
 
