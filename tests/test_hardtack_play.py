@@ -257,3 +257,60 @@ def test_a_commander_transfers_a_fire_action_to_a_company_within_6_inches(gap: f
         activation.play_step(game, step)
         assert c.reload  # it fired
         assert any(ev["kind"] == "transfer" and "HT-T7" in ev["rulings"] for ev in game.log.events)
+
+
+@pytest.mark.parametrize("mover, friend, passes", [
+    ("line", "line", False), ("column", "line", False), ("line", "skirmish", True),
+    ("skirmish", "line", True), ("skirmish", "skirmish", True),
+])
+def test_movement_through_friendly_formations(mover: str, friend: str, passes: bool) -> None:
+    """HT-M7 (p.15): a skirmisher may move through any friendly company, a close formation
+    through a friendly skirmisher but not through another close formation, where it halts, its
+    footprint touching the other's. A close formation that moves through a company, or has one
+    move through it, is disordered (skirmish order, p.7)."""
+    from referee.plugins.hardtack import move
+
+    game, state = _bethel(1)
+    c, f = state.regiments["3rd-ny"].companies[0], state.regiments["5th-ny-2nd"].companies[0]
+    c.formation, f.formation, c.facing, f.facing = mover, friend, 0.0, 0.0
+    f.x, f.y = c.x, c.y + 40  # 40 yards ahead, across its way
+    start = c.y
+    moved = move.step_toward(game, state, c, c.x, c.y + 80, 80, [])
+    assert (moved == 80) is passes
+    if not passes:
+        assert c.y - start == pytest.approx(40 - sum(move.geo.half_footprint(state, x)[1] for x in (c, f)) + move.TOUCH_YARDS)
+    assert c.formation == ("skirmish" if passes else mover)
+    assert f.formation == ("skirmish" if passes else friend)
+    assert any("HT-M7" in e.get("rulings", ()) for e in game.log.events) is (passes and "line" in (mover, friend))
+
+
+def test_moving_beside_a_friend_or_among_its_own_regiment_is_not_moving_through() -> None:
+    """HT-M7: footprints that only touch (companies side by side) and the companies of one's own
+    regiment (their places kept in its line, HT-M5) are never passed through."""
+    from referee.plugins.hardtack import move
+
+    game, state = _bethel(1)
+    c, own, other = state.regiments["3rd-ny"].companies[0], state.regiments["3rd-ny"].companies[1], state.regiments["5th-ny-2nd"].companies[0]
+    for x in (c, own, other):
+        x.formation, x.facing = "line", 0.0
+    own.x, own.y = c.x, c.y + 40
+    width = 2 * move.geo.half_footprint(state, c)[0]
+    other.x, other.y = c.x + width, c.y + 40  # beside the path, footprints touching
+    assert move.step_toward(game, state, c, c.x, c.y + 80, 80, []) == 80
+    assert {x.formation for x in (c, own, other)} == {"line"}
+
+
+def test_a_routed_company_runs_through_a_close_formation_and_disorders_it() -> None:
+    """HT-M7 (p.15): broken and routed companies take the shortest way, through close
+    formations too; the formation they pass through is disordered."""
+    from referee.plugins.hardtack import move
+    from referee.plugins.hardtack.state import ROUTED
+
+    game, state = _bethel(1)
+    c, f = state.regiments["3rd-ny"].companies[0], state.regiments["5th-ny-2nd"].companies[0]
+    c.level, c.formation = ROUTED, "skirmish"
+    f.formation, f.facing = "line", 0.0
+    f.x, f.y = c.x, c.y - 30  # just behind it (the Union's rear is south)
+    before = c.y
+    move.flee(game, state, c)
+    assert c.y < f.y < before and f.formation == "skirmish"
