@@ -314,3 +314,57 @@ def test_a_routed_company_runs_through_a_close_formation_and_disorders_it() -> N
     before = c.y
     move.flee(game, state, c)
     assert c.y < f.y < before and f.formation == "skirmish"
+
+
+def _drill_cavalry():  # type: ignore[no-untyped-def]
+    """The drill's mounted carbine company (trained, D8: its fire reaches 40", 400 yards) and an
+    enemy infantry company."""
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-cavalry")), 1, EventLog(enabled=True))
+    game.state = state = game.rules.pm.hook.referee_muster(game=game)
+    c, e = state.regiments["us-cavalry"].companies[0], state.regiments["cs-regiment"].companies[0]
+    c.formation, c.facing = "line", 0.0
+    return game, state, c, e
+
+
+@pytest.mark.parametrize("gap, dismounts", [(350.0, True), (450.0, False)])
+def test_holding_cavalry_dismount_when_an_enemy_comes_within_their_fire(gap: float, dismounts: bool) -> None:
+    """HT-K2 (pp.6, 9): cavalry holding dismount with a Reorganise action once an enemy is within
+    the reach of their fire (five 8" bands of a D8 company's carbines); the same action takes up
+    the formation wanted."""
+    from referee.core.doctrine import Intent
+    from referee.plugins.hardtack import activation
+
+    game, state, c, e = _drill_cavalry()
+    assert c.mounted
+    e.x, e.y = c.x, c.y + gap
+    activation.action(game, state, c, Intent("hold", (c.x, c.y), e.unit.id, "line", "defend"), 0, [e])
+    assert c.mounted is not dismounts
+    assert any("HT-K2" in ev.get("rulings", ()) and "dismounts" in ev["text"] for ev in game.log.events) is dismounts
+
+
+@pytest.mark.parametrize("kind, ahead, mounts", [("charge", 100.0, True), ("withdraw", -300.0, True), ("advance", 300.0, True),
+                                                 ("advance", 100.0, False)])
+def test_dismounted_cavalry_mount_to_charge_withdraw_or_advance_far(kind: str, ahead: float, mounts: bool) -> None:
+    """HT-K2: dismounted cavalry mount (one Reorganise) to charge, to withdraw, or to advance
+    further than two dismounted Moves (120 yards); a shorter advance is made on foot."""
+    from referee.core.doctrine import Intent
+    from referee.plugins.hardtack import activation
+
+    game, state, c, _ = _drill_cavalry()
+    c.mounted = False
+    start = (c.x, c.y)
+    activation.action(game, state, c, Intent(kind, (c.x, c.y + ahead), None, "line", "attack"), 0, [])
+    assert c.mounted is mounts
+    assert ((c.x, c.y) == start) is mounts  # mounting is the action; on foot, it moves
+
+
+def test_dismounted_cavalry_leave_one_figure_in_four_holding_horses() -> None:
+    """p.9: one horse holder for every four figures or fraction, who cannot fire."""
+    from referee.plugins.hardtack import fire
+
+    game, state, c, e = _drill_cavalry()
+    c.figures, c.mounted = 9, False
+    e.x, e.y, e.formation = c.x, c.y + 100, "line"
+    fire.fire(game, state, c, e)
+    shot = next(ev for ev in game.log.events if ev.get("mechanic") == "fire")
+    assert fire.firing_figures(c) == 6 and shot["inputs"]["firepower"] == 6

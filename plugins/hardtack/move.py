@@ -20,7 +20,7 @@ def base_inches(t: Any, c: Company) -> int:
     base = t["movement"]["base"]
     if c.artillery:
         return base[c.formation]
-    rate = base["mounted"] if c.mounted else base["infantry"]
+    rate = base["mounted" if c.mounted else "dismounted" if c.arm == "cavalry" else "infantry"]
     return ladder_shift(rate, t["movement"]["line_shift"])[0] if c.formation == "line" else rate
 
 
