@@ -368,3 +368,50 @@ def test_dismounted_cavalry_leave_one_figure_in_four_holding_horses() -> None:
     fire.fire(game, state, c, e)
     shot = next(ev for ev in game.log.events if ev.get("mechanic") == "fire")
     assert fire.firing_figures(c) == 6 and shot["inputs"]["firepower"] == 6
+
+
+def _colonel_with(state, n: int):  # type: ignore[no-untyped-def]
+    """The 3rd New York's first ``n`` companies in line side by side, its commander at the first."""
+    reg = state.regiments["3rd-ny"]
+    for i, c in enumerate(reg.companies):
+        c.formation, c.facing, c.x, c.y, c.level = "line", 0.0, 500.0 + 20 * i, 500.0, 0
+        c.gone = i >= n
+    state.forget()
+    reg.x, reg.y = reg.companies[0].x, reg.companies[0].y
+    return reg
+
+
+@pytest.mark.parametrize("away, hit", [(0.0, True), (40.0, False)])
+def test_a_regimental_commander_is_hit_only_with_the_company_he_stands_with(away: float, hit: bool) -> None:
+    """HT-L2 (SG2: hits fall on random figures): a commander standing with a company is one more
+    figure among its figures when it takes casualties; 40 yards off he is with none of them."""
+    from referee.plugins.hardtack import morale
+
+    seen = False
+    for seed in range(40):
+        game, state = _bethel(seed)
+        reg = _colonel_with(state, 3)
+        reg.x += away
+        morale.casualties(game, state.tables, reg.companies[0], 4, "fired-on")
+        seen |= any(ev["kind"] == "commander" and "HT-L2" in ev["rulings"] for ev in game.log.events)
+    assert seen is hit
+
+
+def test_a_fallen_regimental_commander_is_replaced_and_his_formation_tests() -> None:
+    """p.7 (HT-L2): the best-quality company leader of the formation takes the regiment, his
+    company's leader replaced as though killed, with no further test; every other company of the
+    formation tests at "Unit Leader becomes casualty"; companies outside it (in skirmish order,
+    or beyond 6") do not."""
+    from referee.plugins.hardtack import morale
+
+    game, state = _bethel(1)
+    reg = _colonel_with(state, 5)
+    hit, best, other, skirmish, far = reg.companies[:5]
+    best.quality, best.lv, reg.lv = 10, 1, 2
+    skirmish.formation = "skirmish"
+    far.x = reg.x + 70
+    assert morale.commander_falls(game, state.tables, hit)  # the hit company is in the formation
+    assert (reg.lv, best.lv) == (1, 2) and reg.commander
+    tested = [ev["unit"] for ev in game.log.events if ev.get("why") == "regimental commander hit"]
+    assert tested == [best.id, other.id]
+    assert all(ev["inputs"]["threat"] == 3 - 1 for ev in game.log.events if ev.get("why") == "regimental commander hit")
