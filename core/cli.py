@@ -127,7 +127,8 @@ def run_cmd(scenario: str, ruleset: str, options: tuple[str, ...], house_rules: 
         return emit_json(outcome.as_json())
     out.print(f"\n[bold]{outcome.winner or 'draw'}[/bold] after {outcome.minutes} minutes ({outcome.turns} turns): {outcome.reason}")
     for side in world.sides:
-        out.print(f"  {side}: {outcome.men_lost[side]} men and {outcome.guns_lost[side]} guns lost, "
+        guns = outcome.guns_lost[side]
+        out.print(f"  {side}: {outcome.men_lost[side]} men and {guns} gun{'' if guns == 1 else 's'} lost, "
                   f"{outcome.yards_gained[side]} yards gained")
 
 

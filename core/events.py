@@ -75,7 +75,7 @@ class Resolution:
 
 def net(modifiers: Iterable[Modifier]) -> int:
     """The sum of the die modifiers."""
-    return sum(int(m.value) for m in modifiers if m.on == "die")
+    return sum([int(m.value) for m in modifiers if m.on == "die"])
 
 
 def jsonable(value: Any) -> Any:

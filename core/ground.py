@@ -38,6 +38,11 @@ class Ground:
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
             self.lines.setdefault(feature.kind, []).append(feature)
+        self.extents = {  # kind -> (least x, greatest x, least y, greatest y) of its lines
+            kind: (min(x for f in fs for x, _ in f.points), max(x for f in fs for x, _ in f.points),
+                   min(y for f in fs for _, y in f.points), max(y for f in fs for _, y in f.points))
+            for kind, fs in self.lines.items()
+        }
 
     def _paint(self, polygon: tuple[Point, ...], kind: str, height: float) -> None:
         self.kinds.append(kind)
@@ -106,10 +111,12 @@ class Ground:
 
     def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
         """Does the segment a-b (ends to the nearest 5 yards) cross a line of this kind?"""
-        segments = self.segments.get(kind)
-        if not segments:
-            return False
         key = (kind, 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5))
+        box = self.extents.get(kind)
+        if (box is None or max(key[1], key[3]) < box[0] or min(key[1], key[3]) > box[1]
+                or max(key[2], key[4]) < box[2] or min(key[2], key[4]) > box[3]):
+            return False  # the segment's box misses every line of this kind
+        segments = self.segments[kind]
         hit = self._between.get(key)
         if hit is None:
             hit = self._remember(key, any(_intersects(*key[1:], s) for s in segments))
@@ -126,7 +133,10 @@ class Ground:
 
         Answers are kept, so a unit standing still costs one look-up; they are computed from
         the rounded point itself, so they never depend on which game asked first."""
-        key = (kind, round(x), round(y), within)
+        px, py = round(x), round(y)
+        if self._far_from(kind, px, py, within):
+            return False
+        key = (kind, px, py, within)
         hit = self._near.get(key)
         if hit is None:
             if len(self._near) > MEMO_LIMIT:  # bound the memory of a long comparison
@@ -134,14 +144,22 @@ class Ground:
             hit = self._near[key] = any(_point_segment(key[1], key[2], s) <= within for s in self.segments.get(kind, ()))
         return hit
 
+    def _far_from(self, kind: str, x: int, y: int, within: float) -> bool:
+        """Is the point more than ``within`` yards outside the box round every line of this kind
+        (so neither near one nor inside a closed one)?"""
+        box = self.extents.get(kind)
+        return box is None or x < box[0] - within or x > box[1] + within or y < box[2] - within or y > box[3] + within
+
     def behind(self, kind: str, x: float, y: float, within: float) -> bool:
         """Is the point (to the nearest yard) covered by a line of this kind: inside it if it is
         closed, within ``within`` yards behind it if it has a front, within ``within`` yards of it
         otherwise? Kept like :meth:`near`."""
-        key = ("behind", kind, round(x), round(y), within)
+        px, py = round(x), round(y)
+        if self._far_from(kind, px, py, within):
+            return False
+        key = ("behind", kind, px, py, within)
         hit = self._between.get(key)
         if hit is None:
-            px, py = key[2], key[3]
             hit = self._remember(key, any(_covers(line, px, py, within) for line in self.lines.get(kind, ())))
         return hit
 

@@ -6,7 +6,7 @@ import math
 
 from attrs import frozen
 
-from .world import World, distance
+from .world import World
 
 
 @frozen
@@ -21,10 +21,7 @@ def update_holders(world: World) -> None:
     contested or empty, it stays with its last holder."""
     for objective in world.scenario.objectives:
         ox, oy = objective.position
-        present = {
-            u.side for u in world.units.values()
-            if u.fit and distance(u.x, u.y, ox, oy) <= objective.radius
-        }
+        present = {u.side for u in world.units.values() if u.fit and math.hypot(ox - u.x, oy - u.y) <= objective.radius}
         if len(present) == 1:
             world.held[objective.id] = present.pop()
 

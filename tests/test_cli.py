@@ -119,7 +119,7 @@ def test_run_narrates_every_roll_and_the_result() -> None:
     assert "Musketry & Cannonade Table" in out  # cites the table
     assert re.search(r"^(union|confederate|draw) after \d+ minutes \(\d+ turns\)", out, re.M), out
     for side in SIDES:
-        assert re.search(rf"^  {side}: \d+ men and \d+ guns lost, \d+ yards gained$", out, re.M), out
+        assert re.search(rf"^  {side}: \d+ men and \d+ guns? lost, \d+ yards gained$", out, re.M), out
 
 
 def test_run_json_gives_the_outcome_in_men_guns_and_minutes() -> None:

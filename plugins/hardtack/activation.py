@@ -123,7 +123,7 @@ def play_step(game: Any, step: Step) -> None:
             action(game, state, c, intent, n, enemies)
         return
     reg = state.regiments[step.unit]
-    state.touched.add(reg.id)
+    state.touch_regiment(reg)
     if step.name == "rally":
         _rally(game, state, reg)
         return

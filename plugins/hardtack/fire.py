@@ -64,12 +64,22 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
 
 def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
     """The nearest enemy company in reach, arc and sight that the fire can affect (HT-F6); the
-    intent's target unit first."""
+    intent's target unit first.
+
+    Two answers are kept per company. "Nothing in reach" holds while the company stands where it
+    asked and no enemy has moved (or come on). "None it may fire at" (enemies in reach, none in
+    its arc and sight that the fire can affect; no friend in the way was asked about) holds
+    while, besides, the company keeps its facing, formation and load and no enemy company has
+    been touched (fired on, activated ...). Either is kept only when every enemy in reach was
+    asked (the step's near box holds the company's reach)."""
     reach = fire_reach_yards(state, c)
     reach2, cx, cy = reach * reach, c.x, c.y
     kept = state.out_of_reach.get(c.id)
     if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == state.others_moved(c.side) and kept[3] == reach:
         return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
+    stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, state.others_moved(c.side), state.others_changed(c.side))
+    if state.no_target.get(c.id) == stamp:
+        return None
     lo_x, hi_x, lo_y, hi_y = cx - reach - 1.0, cx + reach + 1.0, cy - reach - 1.0, cy + reach + 1.0  # a loose box first
     ranked = []
     for i, e in enumerate(enemies):
@@ -81,10 +91,11 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
                 if -reach <= dx <= reach and -reach <= dy <= reach:
                     d2 = dx * dx + dy * dy
                     if d2 <= reach2:
-                        ranked.append((e.unit.id != wanted, d2, i))
+                        ranked.append((e.regiment.id != wanted, d2, i))
+    x0, x1, y0, y1 = state.near_box
+    asked = x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1  # every enemy in reach
     if not ranked:
-        x0, x1, y0, y1 = state.near_box
-        if x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1:  # every enemy in reach was asked
+        if asked:
             state.out_of_reach[c.id] = (cx, cy, state.others_moved(c.side), reach)
         return None
     ranked.sort()
@@ -100,6 +111,8 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
             if why == "column":
                 break  # a column fires at nothing
     _log_masked(game, c, passed, None)
+    if asked and not passed:
+        state.no_target[c.id] = stamp
     return None
 
 
@@ -169,14 +182,15 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
         assert c.gun is not None
         kind = c.loaded
         run = mechanics.canister if kind == "canister" else mechanics.shot
-        res = run(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position)
+        res = run(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen)
         c.loaded = ""
     else:
         assert c.weapon is not None
         kind = "fire"
         skirmish = c.formation == "skirmish" or c.mounted  # HT-K1: mounted fire as skirmishers
         res = mechanics.fire(game.roller, t, c.quality, firing_figures(c) * c.weapon.fp, rng, cov,
-                             "skirmish" if skirmish else "close", target_formation(target), c.weapon.id, target.in_position)
+                             "skirmish" if skirmish else "close", target_formation(target), c.weapon.id, target.in_position,
+                             cite=game.seen)
         c.reload = c.weapon.reload
     shot = Shot(c, target, kind, rng)
     res = game.settle(kind, shot, res, rulings=("HT-G1", "HT-G2") + (("HT-K1",) if c.mounted else ()), unit=c.id, target=target.id)

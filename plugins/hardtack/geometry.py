@@ -101,12 +101,16 @@ def masked(state: Any, c: Company, e: Company) -> str | None:
     if c.formation == "column":
         return "column"
     ax, ay, bx, by = c.x, c.y, e.x, e.y
+    rx, ry = bx - ax, by - ay
+    span = math.hypot(rx, ry)
     lo_x, hi_x = min(ax, bx) - MASK_MARGIN, max(ax, bx) + MASK_MARGIN
     lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
     for f in state.living(c.side):
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
-            hw, hd = half_footprint(state, f)
-            if _crosses(f, hw, hd, ax, ay, bx, by):
+            hw, hd, radius = _half_footprint(f.arm, f.figures * state.men_per_figure, f.guns, f.formation)
+            # a footprint whose centre stands further from the line of fire than its corners (and
+            # a yard to spare) cannot be crossed: the exact test is left for the others
+            if abs((f.x - ax) * ry - (f.y - ay) * rx) <= (radius + 1.0) * span and _crosses(f, hw, hd, ax, ay, bx, by):
                 return f.id
     return None
 
@@ -114,18 +118,21 @@ def masked(state: Any, c: Company, e: Company) -> str | None:
 def half_footprint(state: Any, c: Company) -> tuple[float, float]:
     """Half the frontage and half the depth of a company's footprint (its men = figures x men
     per figure; ``core/footprint.py``)."""
-    return _half_footprint(c.arm, c.figures * state.men_per_figure, c.guns, c.formation)
+    hw, hd, _ = _half_footprint(c.arm, c.figures * state.men_per_figure, c.guns, c.formation)
+    return hw, hd
 
 
-_halves: dict[tuple[str, int, int, str], tuple[float, float]] = {}
+_halves: dict[tuple[str, int, int, str], tuple[float, float, float]] = {}
 
 
-def _half_footprint(arm: str, men: int, guns: int, formation: str) -> tuple[float, float]:
-    """Half the frontage and half the depth of a footprint, kept by its inputs (a pure function of them)."""
+def _half_footprint(arm: str, men: int, guns: int, formation: str) -> tuple[float, float, float]:
+    """Half the frontage, half the depth and the half-diagonal of a footprint, kept by its
+    inputs (a pure function of them)."""
     key = (arm, men, guns, formation)
     hit = _halves.get(key)
     if hit is None:
-        hit = _halves[key] = (frontage(arm, men, guns, formation) / 2.0, depth(arm, men, guns, formation) / 2.0)
+        hw, hd = frontage(arm, men, guns, formation) / 2.0, depth(arm, men, guns, formation) / 2.0
+        hit = _halves[key] = (hw, hd, math.hypot(hw, hd))
     return hit
 
 

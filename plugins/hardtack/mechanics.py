@@ -160,12 +160,13 @@ def _canister_band_die(t: HardtackTables, band: int, cover: str, target_formatio
 
 def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | int, range_inches: Fraction | int | float,
          cover: str = "none", formation: str = "close", target_formation: str = "line", weapon: str = "rifle-musket",
-         in_position: bool = False) -> Resolution:
-    """Small arms fire: quality die and firepower die against the range die (SG2, Hardtack pp.16-17)."""
+         in_position: bool = False, cite: bool = True) -> Resolution:
+    """Small arms fire: quality die and firepower die against the range die (SG2, Hardtack pp.16-17).
+    ``cite=False`` (nothing sees the citation: ``Game.seen``) leaves the inputs out of it."""
     f = t["fire"]
     w = t.weapons[weapon]
     inputs = {"quality": f"d{quality}", "firepower": _fraction(firepower), "range": _inches(range_inches),
-              "cover": cover, "formation": formation, "target_formation": target_formation, "weapon": weapon}
+              "cover": cover, "formation": formation, "target_formation": target_formation, "weapon": weapon} if cite else {}
     rulings = (f["band_ruling"], "HT-F3", "HT-F4") + ((w.ruling,) if w.ruling else ())
     ref = f"Hardtack p.16-17, SG2 fire; range bands of {quality}\""
     rdie, why, steps, band = fire_range_die(t, quality, range_inches, cover, target_formation, weapon, in_position)
@@ -184,11 +185,11 @@ def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | 
 
 
 def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
-             cover: str = "none", target_formation: str = "line", in_position: bool = False) -> Resolution:
-    """Canister (ruling HT-S4): SG2 fire from the gun, five bands over its canister reach."""
+             cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True) -> Resolution:
+    """Canister (ruling HT-S4): SG2 fire from the gun, five bands over its canister reach (``cite`` as :func:`fire`)."""
     g = t.guns[gun]
     inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
-              "target_formation": target_formation}
+              "target_formation": target_formation} if cite else {}
     ref = f"ruling HT-S4 (Hardtack p.22 missing); {g.label} canister to {g.canister}\""
     rulings = ("HT-S4", "HT-F3", "HT-F4")
     rdie, why, steps, band = canister_range_die(t, range_inches, gun, cover, target_formation, in_position)
@@ -224,12 +225,13 @@ def _resolve_volley(roller: Roller, t: HardtackTables, mechanic: str, ref: str, 
 
 
 def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
-         cover: str = "none", target_formation: str = "line", in_position: bool = False) -> Resolution:
+         cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True) -> Resolution:
     """Round shot (rulings HT-S1..HT-S3): crew quality die against the range die to hit; a hit
-    strikes D(damage) figures, each impact D12 against armour; the highest damage face bounces."""
+    strikes D(damage) figures, each impact D12 against armour; the highest damage face bounces
+    (``cite`` as :func:`fire`)."""
     g, art = t.guns[gun], t["artillery"]
     inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
-              "target_formation": target_formation}
+              "target_formation": target_formation} if cite else {}
     ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\""
     rulings = ("HT-S1", "HT-S2", "HT-S3")
     rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position)

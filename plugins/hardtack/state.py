@@ -104,6 +104,9 @@ class HardtackState:
     out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
     moves_total: int = 0
+    changes: dict[str, int] = field(factory=dict)  # side -> how many times its companies were touched (touch)
+    changes_total: int = 0
+    no_target: dict[str, tuple[object, ...]] = field(factory=dict)  # fire.choose_target: none it may fire at from here
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
     sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
@@ -119,7 +122,19 @@ class HardtackState:
         return self.moves_total - self.moves.get(side, 0)
 
     def touch(self, c: Company) -> None:
-        self.touched.add(c.regiment.id)
+        """Anything about ``c`` may change (its regiment is written back at the next sync)."""
+        self.touch_regiment(c.regiment)
+
+    def touch_regiment(self, reg: Regiment) -> None:
+        """Anything about the regiment's companies may change."""
+        self.touched.add(reg.id)
+        side = reg.unit.side
+        self.changes[side] = self.changes.get(side, 0) + 1
+        self.changes_total += 1
+
+    def others_changed(self, side: str) -> int:
+        """How many times the other sides' companies have been touched so far."""
+        return self.changes_total - self.changes.get(side, 0)
 
     def forget(self) -> None:
         """Drop the kept lists of living companies (something changed who stands)."""

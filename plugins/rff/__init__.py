@@ -58,13 +58,13 @@ def referee_turn_minutes(game: Any) -> int:
 
 @hookimpl
 def referee_turn(game: Any) -> list[Step]:
+    game.state.changed()  # reinforcements may have entered
     return [Step("phase", name, side) for side in game.scenario.sides for name, _ in PHASES]
 
 
 @hookimpl
 def referee_step(game: Any, step: Step) -> bool:
     state = game.state
-    state.changed()  # reinforcements may have entered since the last step
     state.phasing = step.side
     dict(PHASES)[step.name](game, state, step.side)
     sync(game, state)

@@ -29,7 +29,7 @@ class Shot:
     kind: str  # musketry or cannonade
     range_inches: float
     stands: int
-    per_stand: Fraction
+    per_stand: Fraction | int
     defensive: bool
     sight: str = "clear"  # or "plunging" (optional rule)
 
@@ -94,7 +94,7 @@ def firing_stands(game: Any, piece: Piece) -> int:
     return n
 
 
-def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction, tuple[Modifier, ...]]:
+def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction | int, tuple[Modifier, ...]]:
     """Fire points with the x 1/2 multipliers, each cited."""
     firer = shot.firer
     damaged = min(firer.damaged, shot.stands) if firer.guns else 0
@@ -102,13 +102,16 @@ def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction, tuple
 
 
 @cache
-def _fire_points(t: Any, per_stand: Fraction, stands: int, damaged: int, disordered: bool,
-                 low_ammo: bool) -> tuple[Fraction, tuple[Modifier, ...]]:
-    points = per_stand * stands - per_stand * damaged / 2
-    multipliers = [lookup.multiplier(t, "damaged-gun")] if damaged else []
+def _fire_points(t: Any, per_stand: Fraction | int, stands: int, damaged: int, disordered: bool,
+                 low_ammo: bool) -> tuple[Fraction | int, tuple[Modifier, ...]]:
+    points: Fraction | int = per_stand * stands
+    multipliers = []
+    if damaged:
+        points -= Fraction(per_stand * damaged, 2)
+        multipliers.append(lookup.multiplier(t, "damaged-gun"))
     for flag, name in ((disordered, "disordered"), (low_ammo, "low-on-ammo")):
         if flag:
-            points /= 2
+            points = Fraction(points) / 2
             multipliers.append(lookup.multiplier(t, name))
     return points, tuple(multipliers)
 
@@ -118,8 +121,8 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     t = state.tables
     firer, target = shot.firer, shot.target
     mods: list[Modifier] = []
-    in_charge = firer.charge_target is not None or any(e.charge_target == firer.id for e in state.enemies_of(firer.side))
-    charge_bonus = in_charge and any(f in firer.flags for f in ("buck-and-ball", "repeater"))
+    charge_bonus = any(f in firer.flags for f in ("buck-and-ball", "repeater")) and (  # ... and in a charge
+        firer.charge_target is not None or any(e.charge_target == firer.id for e in state.enemies_of(firer.side)))
     if firer.troops and (charge_bonus or "sharpshooters" in firer.flags):
         mods.append(lookup.modifier(t, "fire", "repeaters-buck-and-ball-sharpshooters"))
     if firer.grade == "green":

@@ -29,11 +29,11 @@ COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildi
 
 
 def yards(state: RffState, inches: float) -> float:
-    return inches * lookup.scale(state.tables).yards_per_inch
+    return inches * state.tables.scale.yards_per_inch
 
 
 def inches(state: RffState, yds: float) -> float:
-    return yds / lookup.scale(state.tables).yards_per_inch
+    return yds / state.tables.scale.yards_per_inch
 
 
 def men(piece: Piece) -> int:
@@ -86,8 +86,15 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float) -> list
 
 def in_front_within(state: RffState, a: Piece, pieces: list[Piece], yards: float) -> list[tuple[float, Piece]]:
     """(gap, piece) for each of ``pieces`` within ``yards`` of a and in its front arc (or touching it)."""
-    return [(gap_, b) for gap_, b in within(state, a, pieces, yards)
-            if gap_ == 0.0 or angle_between(a.facing, bearing(a.x, a.y, b.x, b.y)) <= FRONT_ARC]
+    x, y, facing = a.x, a.y, a.facing
+    found = []
+    for gap_, b in within(state, a, pieces, yards):
+        if gap_ > 0.0:
+            off = abs(facing - math.degrees(math.atan2(b.x - x, b.y - y)) % 360.0) % 360.0  # angle_between, bearing
+            if (360.0 - off if off > 180.0 else off) > FRONT_ARC:
+                continue
+        found.append((gap_, b))
+    return found
 
 
 def in_front(a: Piece, b: Piece) -> bool:

@@ -131,8 +131,9 @@ def max_range(t: RffTables, kind: str, code: str) -> float:
     return max((limit for limit, points in _fire_bands(t, kind, code) if points), default=0.0)
 
 
-def fire_points(t: RffTables, kind: str, code: str, inches: float) -> Fraction | None:
-    """Fire points of one stand of ``code`` at ``inches`` (None: out of range)."""
+def fire_points(t: RffTables, kind: str, code: str, inches: float) -> Fraction | int | None:
+    """Fire points of one stand of ``code`` at ``inches`` (None: out of range); whole numbers
+    come as ints, which are much cheaper to hash in the caches that use them."""
     for limit, points in _fire_bands(t, kind, code):
         if inches <= limit:
             return points
@@ -140,9 +141,10 @@ def fire_points(t: RffTables, kind: str, code: str, inches: float) -> Fraction |
 
 
 @cache
-def _fire_bands(t: RffTables, kind: str, code: str) -> tuple[tuple[float, Fraction | None], ...]:
+def _fire_bands(t: RffTables, kind: str, code: str) -> tuple[tuple[float, Fraction | int | None], ...]:
     table = t.fire.points(kind)
-    return tuple((float(limit), points) for limit, points in zip(table.bands_inches, table.row(code).points))
+    return tuple((float(limit), int(points) if points is not None and points.denominator == 1 else points)
+                 for limit, points in zip(table.bands_inches, table.row(code).points))
 
 
 def close_range(t: RffTables) -> float:

@@ -102,7 +102,8 @@ def fire(
     total = die + net(mods)
     ref, result, values, rulings = _fire_reading(t, kind, target, total, die, column.value, column_ruling,
                                                  target_disordered, target_is_guns)
-    inputs = {"fire_points": Fraction(fire_points), "target": target, "target_disordered": target_disordered,
+    points = fire_points if isinstance(fire_points, Fraction) else Fraction(fire_points)
+    inputs = {"fire_points": points, "target": target, "target_disordered": target_disordered,
               "target_is_guns": target_is_guns}
     return Resolution(RULESET, kind, ref, result, inputs=inputs, modifiers=mods, dice=(die,), total=total,
                       values=values, rulings=rulings)
