@@ -415,3 +415,24 @@ def test_a_fallen_regimental_commander_is_replaced_and_his_formation_tests() -> 
     tested = [ev["unit"] for ev in game.log.events if ev.get("why") == "regimental commander hit"]
     assert tested == [best.id, other.id]
     assert all(ev["inputs"]["threat"] == 3 - 1 for ev in game.log.events if ev.get("why") == "regimental commander hit")
+
+
+@pytest.mark.parametrize("formation, hit", [("limbered", True), ("unlimbered", False)])
+def test_a_limbered_guns_team_is_hit_with_its_crew_and_moves_slower(formation: str, hit: bool) -> None:
+    """HT-S6 (p.13): a limbered gun's team stands among its crew's figures when it takes
+    casualties; hit, its movement die shifts down one (D10 to D8). An unlimbered gun's team is
+    away from the gun (a detached element) and is not hit with its crew."""
+    from referee.plugins.hardtack import morale, move
+
+    seen = False
+    for seed in range(20):
+        game, state = _bethel(seed)
+        gun = state.regiments["greble-guns"].companies[0]
+        gun.formation, gun.figures = formation, 6
+        assert move.base_inches(state.tables, gun) == (10 if formation == "limbered" else 4)
+        morale.casualties(game, state.tables, gun, 2, "fired-on")
+        if gun.team_hit:
+            seen = True
+            assert move.base_inches(state.tables, gun) == 8
+            assert any(ev["kind"] == "team" and "HT-S6" in ev["rulings"] for ev in game.log.events)
+    assert seen is hit

@@ -75,12 +75,26 @@ def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: st
             game.log.emit("leader", unit=c.id, rulings=["HT-L1"], text=f"{c.id}'s commander is hit; LV now {c.lv}")
         if stands_with(game.state, c) and game.roller.roll(d(before + 1)) <= lost and commander_falls(game, t, c):
             basics.append("leader-casualty")
+        if c.artillery and c.formation == "limbered" and not c.team_hit:
+            _team(game, c, before, lost)
     if c.figures == 0:
         c.gone = c.artillery  # a gun with no crew is lost (HT-S5); a company with no figures is no more
         c.guns = 0
         game.log.emit("destroyed", unit=c.id, text=f"{c.id} has no figures left")
         return
     confidence_test(game, t, c, threat(t, c, basics, casualties=lost > 0), "fire")
+
+
+TEAM_FIGURES = 2  # p.13: a full team of six horses is two horse figures
+
+
+def _team(game: Any, c: Company, before: int, lost: int) -> None:
+    """HT-S6: the limbered gun's two team figures stand among its crew's; the team is hit if a
+    die of all of them shows no more than two per crew figure lost (p.13: its movement die
+    shifts down one, once)."""
+    if game.roller.roll(d(before + TEAM_FIGURES)) <= TEAM_FIGURES * lost:
+        c.team_hit = True
+        game.log.emit("team", unit=c.id, rulings=["HT-S6"], text=f"{c.id}'s horse team is hit: it moves a die type slower")
 
 
 WITH_YARDS = 10.0  # HT-L2: a commander within 1" of a company's frontage stands with it

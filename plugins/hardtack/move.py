@@ -16,10 +16,11 @@ STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assa
 
 
 def base_inches(t: Any, c: Company) -> int:
-    """The base move: by arm and mount, limbered or not; a line shifts it down one (p.15)."""
+    """The base move: by arm and mount, limbered or not (a hit team one die lower); a line shifts
+    it down one (p.15)."""
     base = t["movement"]["base"]
-    if c.artillery:
-        return base[c.formation]
+    if c.artillery:  # p.13: a limbered gun whose team has taken casualties moves a die type slower (HT-S6)
+        return ladder_shift(base["limbered"], -1)[0] if c.team_hit and c.formation == "limbered" else base[c.formation]
     rate = base["mounted" if c.mounted else "dismounted" if c.arm == "cavalry" else "infantry"]
     return ladder_shift(rate, t["movement"]["line_shift"])[0] if c.formation == "line" else rate
 
