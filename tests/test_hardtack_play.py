@@ -257,3 +257,182 @@ def test_a_commander_transfers_a_fire_action_to_a_company_within_6_inches(gap: f
         activation.play_step(game, step)
         assert c.reload  # it fired
         assert any(ev["kind"] == "transfer" and "HT-T7" in ev["rulings"] for ev in game.log.events)
+
+
+@pytest.mark.parametrize("mover, friend, passes", [
+    ("line", "line", False), ("column", "line", False), ("line", "skirmish", True),
+    ("skirmish", "line", True), ("skirmish", "skirmish", True),
+])
+def test_movement_through_friendly_formations(mover: str, friend: str, passes: bool) -> None:
+    """HT-M7 (p.15): a skirmisher may move through any friendly company, a close formation
+    through a friendly skirmisher but not through another close formation, where it halts, its
+    footprint touching the other's. A close formation that moves through a company, or has one
+    move through it, is disordered (skirmish order, p.7)."""
+    from referee.plugins.hardtack import move
+
+    game, state = _bethel(1)
+    c, f = state.regiments["3rd-ny"].companies[0], state.regiments["5th-ny-2nd"].companies[0]
+    c.formation, f.formation, c.facing, f.facing = mover, friend, 0.0, 0.0
+    f.x, f.y = c.x, c.y + 40  # 40 yards ahead, across its way
+    start = c.y
+    moved = move.step_toward(game, state, c, c.x, c.y + 80, 80, [])
+    assert (moved == 80) is passes
+    if not passes:
+        assert c.y - start == pytest.approx(40 - sum(move.geo.half_footprint(state, x)[1] for x in (c, f)) + move.TOUCH_YARDS)
+    assert c.formation == ("skirmish" if passes else mover)
+    assert f.formation == ("skirmish" if passes else friend)
+    assert any("HT-M7" in e.get("rulings", ()) for e in game.log.events) is (passes and "line" in (mover, friend))
+
+
+def test_moving_beside_a_friend_or_among_its_own_regiment_is_not_moving_through() -> None:
+    """HT-M7: footprints that only touch (companies side by side) and the companies of one's own
+    regiment (their places kept in its line, HT-M5) are never passed through."""
+    from referee.plugins.hardtack import move
+
+    game, state = _bethel(1)
+    c, own, other = state.regiments["3rd-ny"].companies[0], state.regiments["3rd-ny"].companies[1], state.regiments["5th-ny-2nd"].companies[0]
+    for x in (c, own, other):
+        x.formation, x.facing = "line", 0.0
+    own.x, own.y = c.x, c.y + 40
+    width = 2 * move.geo.half_footprint(state, c)[0]
+    other.x, other.y = c.x + width, c.y + 40  # beside the path, footprints touching
+    assert move.step_toward(game, state, c, c.x, c.y + 80, 80, []) == 80
+    assert {x.formation for x in (c, own, other)} == {"line"}
+
+
+def test_a_routed_company_runs_through_a_close_formation_and_disorders_it() -> None:
+    """HT-M7 (p.15): broken and routed companies take the shortest way, through close
+    formations too; the formation they pass through is disordered."""
+    from referee.plugins.hardtack import move
+    from referee.plugins.hardtack.state import ROUTED
+
+    game, state = _bethel(1)
+    c, f = state.regiments["3rd-ny"].companies[0], state.regiments["5th-ny-2nd"].companies[0]
+    c.level, c.formation = ROUTED, "skirmish"
+    f.formation, f.facing = "line", 0.0
+    f.x, f.y = c.x, c.y - 30  # just behind it (the Union's rear is south)
+    before = c.y
+    move.flee(game, state, c)
+    assert c.y < f.y < before and f.formation == "skirmish"
+
+
+def _drill_cavalry():  # type: ignore[no-untyped-def]
+    """The drill's mounted carbine company (trained, D8: its fire reaches 40", 400 yards) and an
+    enemy infantry company."""
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-cavalry")), 1, EventLog(enabled=True))
+    game.state = state = game.rules.pm.hook.referee_muster(game=game)
+    c, e = state.regiments["us-cavalry"].companies[0], state.regiments["cs-regiment"].companies[0]
+    c.formation, c.facing = "line", 0.0
+    return game, state, c, e
+
+
+@pytest.mark.parametrize("gap, dismounts", [(350.0, True), (450.0, False)])
+def test_holding_cavalry_dismount_when_an_enemy_comes_within_their_fire(gap: float, dismounts: bool) -> None:
+    """HT-K2 (pp.6, 9): cavalry holding dismount with a Reorganise action once an enemy is within
+    the reach of their fire (five 8" bands of a D8 company's carbines); the same action takes up
+    the formation wanted."""
+    from referee.core.doctrine import Intent
+    from referee.plugins.hardtack import activation
+
+    game, state, c, e = _drill_cavalry()
+    assert c.mounted
+    e.x, e.y = c.x, c.y + gap
+    activation.action(game, state, c, Intent("hold", (c.x, c.y), e.unit.id, "line", "defend"), 0, [e])
+    assert c.mounted is not dismounts
+    assert any("HT-K2" in ev.get("rulings", ()) and "dismounts" in ev["text"] for ev in game.log.events) is dismounts
+
+
+@pytest.mark.parametrize("kind, ahead, mounts", [("charge", 100.0, True), ("withdraw", -300.0, True), ("advance", 300.0, True),
+                                                 ("advance", 100.0, False)])
+def test_dismounted_cavalry_mount_to_charge_withdraw_or_advance_far(kind: str, ahead: float, mounts: bool) -> None:
+    """HT-K2: dismounted cavalry mount (one Reorganise) to charge, to withdraw, or to advance
+    further than two dismounted Moves (120 yards); a shorter advance is made on foot."""
+    from referee.core.doctrine import Intent
+    from referee.plugins.hardtack import activation
+
+    game, state, c, _ = _drill_cavalry()
+    c.mounted = False
+    start = (c.x, c.y)
+    activation.action(game, state, c, Intent(kind, (c.x, c.y + ahead), None, "line", "attack"), 0, [])
+    assert c.mounted is mounts
+    assert ((c.x, c.y) == start) is mounts  # mounting is the action; on foot, it moves
+
+
+def test_dismounted_cavalry_leave_one_figure_in_four_holding_horses() -> None:
+    """p.9: one horse holder for every four figures or fraction, who cannot fire."""
+    from referee.plugins.hardtack import fire
+
+    game, state, c, e = _drill_cavalry()
+    c.figures, c.mounted = 9, False
+    e.x, e.y, e.formation = c.x, c.y + 100, "line"
+    fire.fire(game, state, c, e)
+    shot = next(ev for ev in game.log.events if ev.get("mechanic") == "fire")
+    assert fire.firing_figures(c) == 6 and shot["inputs"]["firepower"] == 6
+
+
+def _colonel_with(state, n: int):  # type: ignore[no-untyped-def]
+    """The 3rd New York's first ``n`` companies in line side by side, its commander at the first."""
+    reg = state.regiments["3rd-ny"]
+    for i, c in enumerate(reg.companies):
+        c.formation, c.facing, c.x, c.y, c.level = "line", 0.0, 500.0 + 20 * i, 500.0, 0
+        c.gone = i >= n
+    state.forget()
+    reg.x, reg.y = reg.companies[0].x, reg.companies[0].y
+    return reg
+
+
+@pytest.mark.parametrize("away, hit", [(0.0, True), (40.0, False)])
+def test_a_regimental_commander_is_hit_only_with_the_company_he_stands_with(away: float, hit: bool) -> None:
+    """HT-L2 (SG2: hits fall on random figures): a commander standing with a company is one more
+    figure among its figures when it takes casualties; 40 yards off he is with none of them."""
+    from referee.plugins.hardtack import morale
+
+    seen = False
+    for seed in range(40):
+        game, state = _bethel(seed)
+        reg = _colonel_with(state, 3)
+        reg.x += away
+        morale.casualties(game, state.tables, reg.companies[0], 4, "fired-on")
+        seen |= any(ev["kind"] == "commander" and "HT-L2" in ev["rulings"] for ev in game.log.events)
+    assert seen is hit
+
+
+def test_a_fallen_regimental_commander_is_replaced_and_his_formation_tests() -> None:
+    """p.7 (HT-L2): the best-quality company leader of the formation takes the regiment, his
+    company's leader replaced as though killed, with no further test; every other company of the
+    formation tests at "Unit Leader becomes casualty"; companies outside it (in skirmish order,
+    or beyond 6") do not."""
+    from referee.plugins.hardtack import morale
+
+    game, state = _bethel(1)
+    reg = _colonel_with(state, 5)
+    hit, best, other, skirmish, far = reg.companies[:5]
+    best.quality, best.lv, reg.lv = 10, 1, 2
+    skirmish.formation = "skirmish"
+    far.x = reg.x + 70
+    assert morale.commander_falls(game, state.tables, hit)  # the hit company is in the formation
+    assert (reg.lv, best.lv) == (1, 2) and reg.commander
+    tested = [ev["unit"] for ev in game.log.events if ev.get("why") == "regimental commander hit"]
+    assert tested == [best.id, other.id]
+    assert all(ev["inputs"]["threat"] == 3 - 1 for ev in game.log.events if ev.get("why") == "regimental commander hit")
+
+
+@pytest.mark.parametrize("formation, hit", [("limbered", True), ("unlimbered", False)])
+def test_a_limbered_guns_team_is_hit_with_its_crew_and_moves_slower(formation: str, hit: bool) -> None:
+    """HT-S6 (p.13): a limbered gun's team stands among its crew's figures when it takes
+    casualties; hit, its movement die shifts down one (D10 to D8). An unlimbered gun's team is
+    away from the gun (a detached element) and is not hit with its crew."""
+    from referee.plugins.hardtack import morale, move
+
+    seen = False
+    for seed in range(20):
+        game, state = _bethel(seed)
+        gun = state.regiments["greble-guns"].companies[0]
+        gun.formation, gun.figures = formation, 6
+        assert move.base_inches(state.tables, gun) == (10 if formation == "limbered" else 4)
+        morale.casualties(game, state.tables, gun, 2, "fired-on")
+        if gun.team_hit:
+            seen = True
+            assert move.base_inches(state.tables, gun) == 8
+            assert any(ev["kind"] == "team" and "HT-S6" in ev["rulings"] for ev in game.log.events)
+    assert seen is hit

@@ -258,7 +258,9 @@ def _follow(reg: Regiment, group: list[Company]) -> None:
 def _formation_moves(state: HardtackState, reg: Regiment, group: list[Company], intent: Any, n: int, enemies: list[Company]) -> bool:
     """The whole formation moves as one: its first action when advancing in the wanted
     formation, its second too while no enemy is within its reach."""
-    if intent is None or intent.action not in ("advance", "withdraw") or any(c.formation != _formation_wanted(c, intent) or c.in_position for c in group):
+    if intent is None or intent.action not in ("advance", "withdraw") or any(
+            c.formation != _formation_wanted(c, intent) or c.in_position or c.mounted != _mounted_wanted(state, c, intent.action, intent, enemies)
+            for c in group):
         return False
     if n == 0 or intent.action == "withdraw":
         return True
@@ -279,17 +281,20 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     travel = intent.action != "withdraw"
     yards = min([span] + [move.move_yards(game, t, c, c.x + dx * span, c.y + dy * span, travel)[0] for c in wings])
     starts = [(c.x, c.y) for c in group]
-    moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies) for c in group)
+    moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, alone=False) for c in group)
     crossed: set[str] = set()
     for c, (x, y) in zip(wings, [starts[group.index(w)] for w in wings]):  # ground the wings cross (HT-M1, HT-M4)
         c.x, c.y = x, y
         crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / geo.YARDS_PER_INCH)[1]
     for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
         state.moved(c)
+        c.x, c.y = x, y
+        passed = move.friends_in_way(state, c, dx, dy, moved)[1]  # HT-M7
         c.x = min(max(x + dx * moved, 0.0), game.scenario.width)
         c.y = min(max(y + dy * moved, 0.0), game.scenario.height)
         if intent.action != "withdraw":
             c.facing = math.degrees(math.atan2(dx, dy)) % 360.0
+        move.pass_through(game, state, c, passed)
     if moved and crossed & set(t["movement"]["disordering"]):
         for c in group:
             c.formation = "skirmish"
@@ -323,8 +328,9 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     if c.artillery:
         _gun_action(game, state, c, kind, wanted, enemies, target_unit)
         return
-    if wanted != c.formation:
-        return _reorganise(game, c, wanted)
+    mounted = _mounted_wanted(state, c, kind, intent, enemies)
+    if wanted != c.formation or mounted != c.mounted:
+        return _reorganise(game, c, wanted, mounted)
     if kind == "charge" and assault.may_assault(c) and not c.in_position:
         target = min((e for e in enemies if e.alive), key=lambda e: geo.dist(c, e), default=None)  # not one already down
         if target is not None and geo.dist(c, target) <= assault.reach_yards(state, c) * 2:
@@ -357,12 +363,36 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
             game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
 
 
-def _reorganise(game: Any, c: Company, formation: str) -> None:
-    """A Reorganise action changes formation (p.11); broken companies may not close up (p.12)."""
+def _reorganise(game: Any, c: Company, formation: str, mounted: bool) -> None:
+    """A Reorganise action changes formation (p.11), and mounts or dismounts cavalry with the
+    same action (p.9; HT-K2); broken companies may not close up (p.12)."""
     if formation in ("line", "column") and c.level >= BROKEN:
         return
+    if mounted != c.mounted:
+        c.mounted = mounted
+        game.log.emit("reorganise", unit=c.id, rulings=["HT-K2"], text=f"{c.id} {'mounts' if mounted else 'dismounts'} and forms {formation}")
+    else:
+        game.log.emit("reorganise", unit=c.id, text=f"{c.id} forms {formation}")
     c.formation = formation
-    game.log.emit("reorganise", unit=c.id, text=f"{c.id} forms {formation}")
+
+
+MOUNT_MOVES = 2  # HT-K2: an advance further than this many dismounted Moves is made mounted
+
+
+def _mounted_wanted(state: HardtackState, c: Company, kind: str, intent: Any, enemies: list[Company]) -> bool:
+    """HT-K2: cavalry mount to charge, to withdraw, or to advance further than two dismounted
+    Moves (one activation afoot); holding, they dismount once an enemy is within the reach of
+    their fire (fire.fire_reach_yards: five bands of the quality die with their weapon, or its
+    close range); otherwise they stay as they are."""
+    if c.arm != "cavalry":
+        return c.mounted
+    if kind in ("charge", "withdraw"):
+        return True
+    if kind == "advance":
+        far = MOUNT_MOVES * state.tables["movement"]["base"]["dismounted"] * geo.YARDS_PER_INCH
+        return c.mounted or intent.goal is not None and math.dist((c.x, c.y), intent.goal) > far
+    reach = fire.fire_reach_yards(state, c)
+    return c.mounted and not any(geo.dist(c, e) <= reach for e in enemies)
 
 
 def _gun_action(game: Any, state: HardtackState, c: Company, kind: str, wanted: str, enemies: list[Company], target_unit: str | None) -> None:

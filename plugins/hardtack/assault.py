@@ -43,6 +43,9 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
                           text=f"{c.id} cannot reach {target.id} this move ({', '.join(sorted(kinds)) or 'too far'})")
             return
     geo.face(c, target.x, target.y)
+    if gap > CONTACT_YARDS and move.step_toward(game, state, c, tx, ty, gap, [], 0.0) < gap - CONTACT_YARDS - 1e-6:
+        game.log.emit("assault", unit=c.id, rulings=["HT-M7"], text=f"{c.id} cannot reach {target.id}: a friendly close formation is in the way")
+        return  # HT-M7: a close formation halts where it would meet another
     state.moved(c)
     c.x, c.y = tx, ty
     if target.level >= BROKEN:  # SG2: a Broken unit close assaulted is Routed (HT-C3)

@@ -129,6 +129,13 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
     return None
 
 
+def half_footprint(state: Any, c: Company) -> tuple[float, float]:
+    """Half the frontage and half the depth of a company's footprint (its men = figures x men
+    per figure; ``core/footprint.py``)."""
+    hw, hd, _ = _half_footprint(c.arm, c.figures * state.men_per_figure, c.guns, c.formation)
+    return hw, hd
+
+
 _halves: dict[tuple[str, int, int, str], tuple[float, float, float]] = {}
 
 
@@ -143,28 +150,46 @@ def _half_footprint(arm: str, men: int, guns: int, formation: str) -> tuple[floa
     return hit
 
 
+def _ends(f: Company, ax: float, ay: float, bx: float, by: float) -> tuple[float, float, float, float]:
+    """The segment a-b as (across, ahead) from f's centre, turned to its facing: (u0, v0, u1, v1)."""
+    rad = math.radians(f.facing)
+    cs, sn = math.cos(rad), math.sin(rad)
+    ax, ay, bx, by = ax - f.x, ay - f.y, bx - f.x, by - f.y
+    return ax * cs - ay * sn, ax * sn + ay * cs, bx * cs - by * sn, bx * sn + by * cs
+
+
 def _crosses(f: Company, hw: float, hd: float, ax: float, ay: float, bx: float, by: float) -> bool:
     """Does the segment a-b pass through f's footprint (hw across, hd ahead of its centre, turned
     to its facing), neither end standing inside it?"""
-    rad = math.radians(f.facing)
-    cs, sn = math.cos(rad), math.sin(rad)
-    dx0, dy0, dx1, dy1 = ax - f.x, ay - f.y, bx - f.x, by - f.y
-    u0, v0 = dx0 * cs - dy0 * sn, dx0 * sn + dy0 * cs  # (across, ahead) of each end
-    u1, v1 = dx1 * cs - dy1 * sn, dx1 * sn + dy1 * cs
+    u0, v0, u1, v1 = _ends(f, ax, ay, bx, by)
     if abs(u0) <= hw and abs(v0) <= hd or abs(u1) <= hw and abs(v1) <= hd:
         return False
-    t0, t1 = 0.0, 1.0  # Liang-Barsky clipping against the box
+    return _clip(u0, v0, u1, v1, hw, hd) is not None
+
+
+def entry(f: Company, hw: float, hd: float, ax: float, ay: float, bx: float, by: float) -> float | None:
+    """Where (0 to 1 along it) the segment a-b enters f's footprint box (hw across, hd ahead,
+    turned to its facing); None if it misses the box or a already stands in it."""
+    u0, v0, u1, v1 = _ends(f, ax, ay, bx, by)
+    if abs(u0) <= hw and abs(v0) <= hd:
+        return None
+    return _clip(u0, v0, u1, v1, hw, hd)
+
+
+def _clip(u0: float, v0: float, u1: float, v1: float, hw: float, hd: float) -> float | None:
+    """Liang-Barsky: where the segment (u0, v0)-(u1, v1) enters the box |u| <= hw, |v| <= hd, or None."""
+    t0, t1 = 0.0, 1.0
     for p, q in ((-(u1 - u0), u0 + hw), (u1 - u0, hw - u0), (-(v1 - v0), v0 + hd), (v1 - v0, hd - v0)):
         if p == 0.0:
             if q < 0.0:
-                return False
+                return None
         elif p < 0.0:
             t0 = max(t0, q / p)
         else:
             t1 = min(t1, q / p)
         if t0 > t1:
-            return False
-    return True
+            return None
+    return t0
 
 
 _sight: weakref.WeakKeyDictionary[Scenario, dict[tuple[float, float, float, float], bool]] = weakref.WeakKeyDictionary()

@@ -3,12 +3,14 @@ and rally (SG2 with Hardtack pp.7, 11-13)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from referee.core.chance import d
 
+from . import geometry as geo
 from . import mechanics
-from .state import BROKEN, ROUTED, Company
+from .state import BROKEN, ROUTED, SHAKEN, Company, Regiment
 from .tables import LEVELS, HardtackTables
 
 
@@ -55,7 +57,8 @@ def lose_levels(game: Any, c: Company, n: int) -> None:
 
 def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: str) -> None:
     """Remove ``lost`` figures (wounded or killed: HT-F5), then the company's test: the worst of
-    fired on, more casualties than survivors, and its leader down (HT-L1)."""
+    fired on, more casualties than survivors, and its leader or its regimental commander down
+    (HT-L1, HT-L2)."""
     game.state.touch(c)
     before = c.figures
     lost = min(lost, before)
@@ -70,12 +73,74 @@ def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: st
             c.lv = min(3, c.lv + 1)
             basics.append("leader-casualty")
             game.log.emit("leader", unit=c.id, rulings=["HT-L1"], text=f"{c.id}'s commander is hit; LV now {c.lv}")
+        if stands_with(game.state, c) and game.roller.roll(d(before + 1)) <= lost and commander_falls(game, t, c):
+            basics.append("leader-casualty")
+        if c.artillery and c.formation == "limbered" and not c.team_hit:
+            _team(game, c, before, lost)
     if c.figures == 0:
         c.gone = c.artillery  # a gun with no crew is lost (HT-S5); a company with no figures is no more
         c.guns = 0
         game.log.emit("destroyed", unit=c.id, text=f"{c.id} has no figures left")
         return
     confidence_test(game, t, c, threat(t, c, basics, casualties=lost > 0), "fire")
+
+
+TEAM_FIGURES = 2  # p.13: a full team of six horses is two horse figures
+
+
+def _team(game: Any, c: Company, before: int, lost: int) -> None:
+    """HT-S6: the limbered gun's two team figures stand among its crew's; the team is hit if a
+    die of all of them shows no more than two per crew figure lost (p.13: its movement die
+    shifts down one, once)."""
+    if game.roller.roll(d(before + TEAM_FIGURES)) <= TEAM_FIGURES * lost:
+        c.team_hit = True
+        game.log.emit("team", unit=c.id, rulings=["HT-S6"], text=f"{c.id}'s horse team is hit: it moves a die type slower")
+
+
+WITH_YARDS = 10.0  # HT-L2: a commander within 1" of a company's frontage stands with it
+
+
+def stands_with(state: Any, c: Company) -> bool:
+    """HT-L2: the regimental commander stands with ``c``: within its half frontage and 1" of its centre."""
+    reg = c.regiment
+    return reg.commander and math.hypot(reg.x - c.x, reg.y - c.y) <= geo.half_footprint(state, c)[0] + WITH_YARDS
+
+
+def commander_falls(game: Any, t: HardtackTables, hit: Company) -> bool:
+    """p.7 (HT-L2): the regimental commander is hit. The companies of his regimental formation
+    test at "Unit Leader becomes casualty"; the best company leader of it (of the regiment if it
+    has no formation) takes his place, that company's own replaced as though killed (no further
+    test). Returns whether ``hit`` is in the formation (its test takes that row, HT-C2)."""
+    reg = hit.regiment
+    formation = regimental_formation(t, reg)
+    new = _successor(game, formation or [c for c in reg.companies if c.alive])
+    if new is None:
+        reg.commander = False
+        game.log.emit("commander", unit=reg.id, rulings=["HT-L2"], text=f"{reg.id}'s commander is hit with {hit.id}; nobody is left to replace him")
+    else:
+        reg.lv, new.lv = new.lv, min(3, new.lv + 1)
+        game.log.emit("commander", unit=reg.id, rulings=["HT-L2"],
+                      text=f"{reg.id}'s commander is hit with {hit.id}; {new.id}'s commander takes the regiment (LV {reg.lv}), his company's LV now {new.lv}")
+    for c in formation:
+        if c is not hit:
+            confidence_test(game, t, c, threat(t, c, ["leader-casualty"]), "regimental commander hit")
+    return hit in formation
+
+
+def regimental_formation(t: HardtackTables, reg: Regiment) -> list[Company]:
+    """p.7: the standing companies in close formation, Shaken or better, within 6" of the commander."""
+    reach = t["scale"]["command_inches"] * geo.YARDS_PER_INCH
+    return [c for c in reg.companies if c.alive and c.close and c.level <= SHAKEN and math.hypot(c.x - reg.x, c.y - reg.y) <= reach]
+
+
+def _successor(game: Any, companies: list[Company]) -> Company | None:
+    """p.7: the company leader of the highest quality from a Confident, Steady or Shaken company;
+    ties, or none of them Shaken or better, picked by a die."""
+    fit = [c for c in companies if c.level <= SHAKEN] or companies
+    if not fit:
+        return None
+    best = [c for c in fit if c.quality == max(f.quality for f in fit)]
+    return best[game.roller.roll(d(len(best))) - 1] if len(best) > 1 else best[0]
 
 
 def rally(game: Any, t: HardtackTables, leader_lv: int, c: Company) -> None:

@@ -16,11 +16,12 @@ STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assa
 
 
 def base_inches(t: Any, c: Company) -> int:
-    """The base move: by arm and mount, limbered or not; a line shifts it down one (p.15)."""
+    """The base move: by arm and mount, limbered or not (a hit team one die lower); a line shifts
+    it down one (p.15)."""
     base = t["movement"]["base"]
-    if c.artillery:
-        return base[c.formation]
-    rate = base["mounted"] if c.mounted else base["infantry"]
+    if c.artillery:  # p.13: a limbered gun whose team has taken casualties moves a die type slower (HT-S6)
+        return ladder_shift(base["limbered"], -1)[0] if c.team_hit and c.formation == "limbered" else base[c.formation]
+    rate = base["mounted" if c.mounted else "dismounted" if c.arm == "cavalry" else "infantry"]
     return ladder_shift(rate, t["movement"]["line_shift"])[0] if c.formation == "line" else rate
 
 
@@ -192,8 +193,11 @@ def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) 
 
 
 def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
-                halt: float = STOP_SHORT) -> float:
-    """Move straight toward (x, y) up to ``yards``, halting ``halt`` yards short of any enemy."""
+                halt: float = STOP_SHORT, alone: bool = True) -> float:
+    """Move straight toward (x, y) up to ``yards``, halting ``halt`` yards short of any enemy and
+    where a close formation would meet another (HT-M7). A company moving ``alone`` is disordered
+    by the companies it passes through here; a regimental formation moving as one is disordered
+    by its caller, once it has moved as far as its most hindered company."""
     dx, dy = x - c.x, y - c.y
     span = math.hypot(dx, dy)
     if span < 1e-6 or yards <= 0:
@@ -210,12 +214,60 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
         if along > 0 and across < halt:
             travel = max(0.0, min(travel, along - math.sqrt(max(halt * halt - across * across, 0.0))))
             near = travel + halt
+    travel, passed = friends_in_way(state, c, ux, uy, travel)
     c.x = min(max(c.x + ux * travel, 0.0), game.scenario.width)
     c.y = min(max(c.y + uy * travel, 0.0), game.scenario.height)
     if travel:
         c.in_position = False
         state.moved(c)
+        if alone:
+            pass_through(game, state, c, passed)
     return travel
+
+
+TOUCH_YARDS = 1.0  # HT-M7: footprints that overlap by no more than this only touch (companies side by side)
+WAY_MARGIN = 100.0  # yards: no two half-footprints add up to more (two 12-figure cavalry skirmish lines of 5-man figures: 90)
+
+
+def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, travel: float) -> tuple[float, list[Company]]:
+    """HT-M7 (p.15): how far ``c`` may go along (ux, uy) among the companies of other friendly
+    regiments, and those it passes through on the way. It passes through a company when its
+    footprint, carried along the move, comes to overlap that company's (by more than a touch)
+    where it did not at the start. Anyone may pass through a company not in close formation, and anyone not in
+    close formation (skirmishers, broken and routed companies, guns) through a close one; a close
+    formation halts where it would meet another."""
+    if travel <= 0:
+        return travel, []
+    hw, hd = geo.half_footprint(state, c)
+    ax, ay = c.x, c.y
+    bx, by = ax + ux * travel, ay + uy * travel
+    lo_x, hi_x, lo_y, hi_y = min(ax, bx) - WAY_MARGIN, max(ax, bx) + WAY_MARGIN, min(ay, by) - WAY_MARGIN, max(ay, by) + WAY_MARGIN
+    met = []
+    for f in state.living(c.side):
+        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.regiment is not c.regiment:
+            fw, fd = geo.half_footprint(state, f)
+            at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
+            if at is not None:
+                met.append((at, f.id, f))
+    passed = []
+    for at, _, f in sorted(met):
+        if c.close and f.close:
+            return at * travel, passed
+        passed.append(f)
+    return travel, passed
+
+
+def pass_through(game: Any, state: HardtackState, c: Company, passed: list[Company]) -> None:
+    """HT-M7 (p.15, p.7): a close formation that moves through a company, or has one move
+    through it, is disordered (it drops into skirmish order)."""
+    if not passed:
+        return
+    names = ", ".join(f.id for f in passed)
+    for f in ([c] if c.close else []) + [f for f in passed if f.close]:
+        f.formation = "skirmish"
+        state.touch(f)
+        text = f"{c.id} is disordered moving through {names}" if f is c else f"{f.id} is disordered: {c.id} moves through it"
+        game.log.emit("disordered", unit=f.id, rulings=["HT-M7"], text=text)
 
 
 def rearward(game: Any, c: Company) -> tuple[float, float]:
@@ -234,8 +286,10 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     yards = base_inches(t, c) * geo.YARDS_PER_INCH
     if not c.artillery:  # HT-M6: the flight pays for the ground it crosses, as any move (HT-M4, p.14)
         yards = walk(game, t, c, c.x + FLEE_YARDS * math.sin(rad), c.y + FLEE_YARDS * math.cos(rad), base_inches(t, c))[0]
+    passed = friends_in_way(state, c, math.sin(rad), math.cos(rad), yards)[1]  # HT-M7: by the shortest way
     c.x += yards * math.sin(rad)
     c.y += yards * math.cos(rad)
+    pass_through(game, state, c, passed)
     if not (0 <= c.x <= game.scenario.width and 0 <= c.y <= game.scenario.height):
         c.gone = True
         state.forget()

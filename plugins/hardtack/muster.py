@@ -142,6 +142,7 @@ def sync(game: Any, state: HardtackState, every: bool = False) -> None:
         unit.y = sy / figs
         unit.facing = lead.facing
         unit.formation = NEUTRAL_FORMATION[lead.formation]
+        unit.mounted = lead.mounted
         unit.status = _status(alive, figs)
 
 

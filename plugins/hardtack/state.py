@@ -43,6 +43,7 @@ class Company:
     gone: bool = False
     activated: bool = False
     in_position: bool = False  # an In Position marker (SG2; Hardtack p.8; ruling HT-G3)
+    team_hit: bool = False  # its horse team has taken casualties (p.13; ruling HT-S6)
     reach: float = -1.0  # yards its fire carries (fire.reach_yards), kept once known
     cover_at: tuple[float, float, str] | None = None  # geometry.cover: its last place and the cover there
     side: str = field(init=False, default="")
