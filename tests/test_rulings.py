@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-RULING = re.compile(r"\b(RFF-[TP]\d+)\b")
+RULING = {"rff": re.compile(r"\b(RFF-[TP]\d+)\b"), "hardtack": re.compile(r"\b(HT-[A-Z]\d+)\b")}
 
 
 def documented(ruleset: str) -> list[str]:
@@ -18,16 +18,16 @@ def documented(ruleset: str) -> list[str]:
 
 def cited(ruleset: str) -> set[str]:
     files = [*(ROOT / "plugins" / ruleset).glob("*.py"), *(ROOT / "rulesets" / ruleset).glob("*.toml")]
-    return {m for f in files for m in RULING.findall(f.read_text(encoding="utf-8"))}
+    return {m for f in files for m in RULING[ruleset].findall(f.read_text(encoding="utf-8"))}
 
 
-@pytest.mark.parametrize("ruleset", ["rff"])
+@pytest.mark.parametrize("ruleset", sorted(RULING))
 def test_every_cited_ruling_is_documented(ruleset: str) -> None:
     missing = cited(ruleset) - set(documented(ruleset))
     assert not missing, f"cited but not in docs/rulings/{ruleset}.md: {sorted(missing)}"
 
 
-@pytest.mark.parametrize("ruleset", ["rff"])
+@pytest.mark.parametrize("ruleset", sorted(RULING))
 def test_ruling_ids_are_unique(ruleset: str) -> None:
     ids = documented(ruleset)
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
