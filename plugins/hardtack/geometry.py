@@ -129,11 +129,10 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
     return None
 
 
-def half_footprint(state: Any, c: Company) -> tuple[float, float]:
-    """Half the frontage and half the depth of a company's footprint (its men = figures x men
-    per figure; ``core/footprint.py``)."""
-    hw, hd, _ = _half_footprint(c.arm, c.figures * state.men_per_figure, c.guns, c.formation)
-    return hw, hd
+def half_footprint(state: Any, c: Company) -> tuple[float, float, float]:
+    """Half the frontage, half the depth and the half-diagonal of a company's footprint (its men
+    = figures x men per figure; ``core/footprint.py``)."""
+    return _half_footprint(c.arm, c.figures * state.men_per_figure, c.guns, c.formation)
 
 
 _halves: dict[tuple[str, int, int, str], tuple[float, float, float]] = {}

@@ -238,14 +238,22 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     formation halts where it would meet another."""
     if travel <= 0:
         return travel, []
-    hw, hd = geo.half_footprint(state, c)
+    hw, hd, radius = geo.half_footprint(state, c)
     ax, ay = c.x, c.y
     bx, by = ax + ux * travel, ay + uy * travel
     lo_x, hi_x, lo_y, hi_y = min(ax, bx) - WAY_MARGIN, max(ax, bx) + WAY_MARGIN, min(ay, by) - WAY_MARGIN, max(ay, by) + WAY_MARGIN
+    close, reg = c.close, c.regiment
     met = []
     for f in state.living(c.side):
-        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.regiment is not c.regiment:
-            fw, fd = geo.half_footprint(state, f)
+        # a company not in close formation passing one not in close formation changes nothing
+        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.regiment is not reg and (close or f.close):
+            fw, fd, f_radius = geo.half_footprint(state, f)
+            # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
+            # that keeps further away cannot enter it, and the exact test is left for the others
+            reach = radius + f_radius + 2.0
+            px, py = f.x - ax, f.y - ay
+            if abs(px * uy - py * ux) > reach or not -reach <= px * ux + py * uy <= travel + reach:
+                continue
             at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
             if at is not None:
                 met.append((at, f.id, f))
