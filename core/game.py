@@ -17,7 +17,7 @@ from .chance import SampledRoller
 from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
-from .plugins import Rules, call, exclusive_clashes, installed
+from .plugins import Rules, call, exclusive_clashes, installed, sole_caller
 from .victory import Verdict, ground_gained, guns_lost, judge, men_lost
 from .world import Scenario, World
 
@@ -158,6 +158,7 @@ def play(game: Game) -> Outcome:
     game.state = call(pm, "referee_muster", game=game)
     game.log.emit("start", minute=game.world.minute, text=f"{game.scenario.title} under {game.rules.name}, seed {game.seed}")
     verdict = Verdict(False, None, "")
+    play_step = sole_caller(pm, "referee_step")
     while not verdict.over:
         game.turn += 1
         if game.turn > MAX_TURNS:
@@ -169,7 +170,7 @@ def play(game: Game) -> Outcome:
             game.step = step
             if game.log.enabled:
                 game.log.emit("step", text=f"{step.side} {step.kind} {step.name}" + (f" ({step.unit})" if step.unit else ""))
-            call(pm, "referee_step", game=game, step=step)
+            play_step(game=game, step=step)
             if game.rules.implements("referee_step_done"):
                 call(pm, "referee_step_done", game=game, step=step)
         call(pm, "referee_end_turn", game=game)

@@ -12,8 +12,8 @@ import importlib.util
 import os
 import sys
 import traceback
-from collections.abc import Iterable, Sequence
-from functools import cache
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache, partial
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
@@ -100,10 +100,14 @@ def new_manager() -> pluggy.PluginManager:
     pm = pluggy.PluginManager("referee")
     pm.add_hookspecs(hookspecs)
     pm.register(doctrine.DefaultDoctrine(), name="doctrine")
-    if os.environ.get("REFEREE_TRACE_HOOKS") == "1":
+    if _tracing():
         pm.trace.root.setwriter(sys.stderr.write)
         pm.enable_tracing()
     return pm
+
+
+def _tracing() -> bool:
+    return os.environ.get("REFEREE_TRACE_HOOKS") == "1"
 
 
 def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[str | Path] = ()) -> Rules:
@@ -187,8 +191,27 @@ def _in_registration_order(pm: pluggy.PluginManager, hook_name: str, **kwargs: A
 
 
 def call(pm: pluggy.PluginManager, hook_name: str, **kwargs: Any) -> Any:
+    return _guarded(pm, getattr(pm.hook, hook_name), **kwargs)
+
+
+def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
+    """:func:`call` for a firstresult hook the core calls very often (every step): while one
+    plain implementation is registered and hooks are not traced, that one is called without
+    pluggy's dispatch, which is most of the cost of a cheap step."""
+    impls = getattr(pm.hook, hook_name).get_hookimpls()
+    if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper or _tracing():
+        return partial(call, pm, hook_name)
+    impl = impls[0]
+
+    def sole(**kwargs: Any) -> Any:
+        return impl.function(*[kwargs[name] for name in impl.argnames])
+
+    return partial(_guarded, pm, sole)
+
+
+def _guarded(pm: pluggy.PluginManager, hook: Callable[..., Any], **kwargs: Any) -> Any:
     try:
-        return getattr(pm.hook, hook_name)(**kwargs)
+        return hook(**kwargs)
     except (RefereeError, BrokenPipeError):  # a user error, or the reader of our output went away
         raise
     except Exception as err:

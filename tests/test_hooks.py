@@ -17,9 +17,10 @@ import pytest
 
 import referee.plugins
 from referee.core import hookspecs
+from referee.core.errors import PluginFailed
 from referee.core.events import EventLog
 from referee.core.game import Game, play
-from referee.core.plugins import build_rules, installed, new_manager
+from referee.core.plugins import build_rules, call, installed, new_manager, sole_caller
 from referee.core.scenario import find_scenario, load_scenario
 
 SPECS = {
@@ -209,3 +210,15 @@ def test_trace_hooks_prints_hook_calls() -> None:
     assert "draw" in traced.stdout or "union" in traced.stdout or "confederate" in traced.stdout
     untraced = run_quietly(env)
     assert "referee_turn" not in untraced.stderr
+
+
+@pytest.mark.parametrize("ruleset", sorted(installed()))
+def test_a_ruleset_failing_inside_its_step_is_named(ruleset: str) -> None:
+    """The core calls a ruleset's sole step implementation without pluggy's dispatch: a failure
+    there is still reported as the plugin's, in its hook."""
+    rules = build_rules(ruleset)
+    game = Game.new(rules, load_scenario(find_scenario("drill-musketry")), 1)
+    game.state = call(rules.pm, "referee_muster", game=game)
+    with pytest.raises(PluginFailed) as failed:
+        sole_caller(rules.pm, "referee_step")(game=game, step=None)  # no step: the plugin fails reading it
+    assert (failed.value.plugin, failed.value.hook) == (ruleset, "referee_step")
