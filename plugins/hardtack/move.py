@@ -217,9 +217,10 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
     travel, passed = friends_in_way(state, c, ux, uy, travel)
     c.x = min(max(c.x + ux * travel, 0.0), game.scenario.width)
     c.y = min(max(c.y + uy * travel, 0.0), game.scenario.height)
+    if travel or c.x != cx or c.y != cy:  # (a company off the table is set on its edge even where it cannot move)
+        state.moved(c)
     if travel:
         c.in_position = False
-        state.moved(c)
         if alone:
             pass_through(game, state, c, passed)
     return travel
@@ -231,7 +232,8 @@ WAY_MARGIN = 100.0  # yards: no two half-footprints add up to more (two 12-figur
 
 def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, travel: float) -> tuple[float, list[Company]]:
     """HT-M7 (p.15): how far ``c`` may go along (ux, uy) among the companies of other friendly
-    regiments, and those it passes through on the way. It passes through a company when its
+    regiments, and those it passes through on the way (only close formations, when ``c`` is not
+    in one: :func:`pass_through` does nothing else with them). It passes through a company when its
     footprint, carried along the move, comes to overlap that company's (by more than a touch)
     where it did not at the start. Anyone may pass through a company not in close formation, and anyone not in
     close formation (skirmishers, broken and routed companies, guns) through a close one; a close
@@ -242,21 +244,22 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     ax, ay = c.x, c.y
     bx, by = ax + ux * travel, ay + uy * travel
     lo_x, hi_x, lo_y, hi_y = min(ax, bx) - WAY_MARGIN, max(ax, bx) + WAY_MARGIN, min(ay, by) - WAY_MARGIN, max(ay, by) + WAY_MARGIN
-    close, reg = c.close, c.regiment
+    close = c.close
     met = []
-    for f in state.living(c.side):
-        # a company not in close formation passing one not in close formation changes nothing
-        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.regiment is not reg and (close or f.close):
-            fw, fd, f_radius = geo.half_footprint(state, f)
-            # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
-            # that keeps further away cannot enter it, and the exact test is left for the others
-            reach = radius + f_radius + 2.0
-            px, py = f.x - ax, f.y - ay
-            if abs(px * uy - py * ux) > reach or not -reach <= px * ux + py * uy <= travel + reach:
-                continue
-            at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
-            if at is not None:
-                met.append((at, f.id, f))
+    for group in state.groups_in(c.side, lo_x, hi_x, lo_y, hi_y, c.regiment):
+        for f in group:
+            # a company not in close formation passing one not in close formation changes nothing
+            if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.close):
+                fw, fd, f_radius = geo.half_footprint(state, f)
+                # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
+                # that keeps further away cannot enter it, and the exact test is left for the others
+                reach = radius + f_radius + 2.0
+                px, py = f.x - ax, f.y - ay
+                if abs(px * uy - py * ux) > reach or not -reach <= px * ux + py * uy <= travel + reach:
+                    continue
+                at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
+                if at is not None:
+                    met.append((at, f.id, f))
     passed = []
     for at, _, f in sorted(met):
         if c.close and f.close:

@@ -77,6 +77,7 @@ class Regiment:
     companies: list[Company] = field(factory=list)
     activated: bool = False
     commander: bool = True  # the command stand is on the table
+    box: tuple[list[Company], float, float, float, float] | None = None  # HardtackState.groups_in: its companies' box
 
     @property
     def side(self) -> str:
@@ -101,6 +102,7 @@ class HardtackState:
     centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
     _enemies: dict[str, list[Company]] = field(factory=dict)
+    _by_regiment: dict[str, list[list[Company]]] = field(factory=dict)
     fire_reach: dict[tuple[int, str], float] = field(factory=dict)  # fire.fire_reach_yards by quality and weapon
     out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
@@ -119,6 +121,7 @@ class HardtackState:
         """A company changed its place: answers kept about its side's places are stale."""
         self.moves[c.side] = self.moves.get(c.side, 0) + 1
         self.moves_total += 1
+        c.regiment.box = None
 
     def others_moved(self, side: str) -> int:
         """How many moves the other sides' companies have made so far."""
@@ -144,12 +147,41 @@ class HardtackState:
         if self._living:
             self._living.clear()
             self._enemies.clear()
+            self._by_regiment.clear()
 
     def living(self, side: str) -> list[Company]:
         hit = self._living.get(side)
         if hit is None:
             hit = self._living[side] = [c for r in self.by_side.get(side, ()) for c in r.companies if c.alive]
         return hit
+
+    def living_by_regiment(self, side: str) -> list[list[Company]]:
+        """The side's living companies, regiment by regiment (kept with :meth:`living`)."""
+        hit = self._by_regiment.get(side)
+        if hit is None:
+            groups: dict[str, list[Company]] = {}
+            for c in self.living(side):
+                groups.setdefault(c.regiment.id, []).append(c)
+            hit = self._by_regiment[side] = list(groups.values())
+        return hit
+
+    def groups_in(self, side: str, x0: float, x1: float, y0: float, y1: float, but: Regiment) -> list[list[Company]]:
+        """The side's living companies, regiment by regiment, of the regiments other than ``but``
+        with a company's centre perhaps in the box (x0, x1, y0, y1): the box of the centres of
+        each regiment's living companies meets it. A regiment keeps that box (with the list it
+        was taken from) until one of them moves (:meth:`moved`); ``but``'s may be moving."""
+        out = []
+        for group in self.living_by_regiment(side):
+            reg = group[0].regiment
+            if reg is but:
+                continue
+            box = reg.box
+            if box is None or box[0] is not group:
+                xs, ys = [c.x for c in group], [c.y for c in group]
+                box = reg.box = (group, min(xs), max(xs), min(ys), max(ys))
+            if box[1] <= x1 and x0 <= box[2] and box[3] <= y1 and y0 <= box[4]:
+                out.append(group)
+        return out
 
     def enemies(self, side: str) -> list[Company]:
         hit = self._enemies.get(side)
