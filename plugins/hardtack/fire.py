@@ -9,7 +9,7 @@ from typing import Any
 from attrs import frozen
 
 from . import geometry as geo
-from . import dice, mechanics, morale
+from . import mechanics, morale
 from .state import BROKEN, Company, HardtackState
 
 BOUNCE_YARDS = 100.0  # HT-S3: a bounce carries on to the next company within 10" behind
@@ -69,16 +69,18 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     Two answers are kept per company. "Nothing in reach" holds while the company stands where it
     asked and no enemy has moved (or come on). "None it may fire at" (enemies in reach, none in
     its arc and sight that the fire can affect; no friend in the way was asked about) holds
-    while, besides, the company keeps its facing, formation and load and no enemy company has
-    been touched (fired on, activated ...). Either is kept only when every enemy in reach was
-    asked (the step's near box holds the company's reach)."""
+    while, besides, the company keeps its facing, formation and load and the enemies then in
+    reach keep their formations and In Position markers (the rest of what the answer reads is
+    their places; one that falls leaves none to fire at still). Either is kept only when every
+    enemy in reach was asked (the step's near box holds the company's reach)."""
     reach = fire_reach_yards(state, c)
     reach2, cx, cy = reach * reach, c.x, c.y
     kept = state.out_of_reach.get(c.id)
     if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == state.others_moved(c.side) and kept[3] == reach:
         return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
-    stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, state.others_moved(c.side), state.others_changed(c.side))
-    if state.no_target.get(c.id) == stamp:
+    stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, state.others_moved(c.side))
+    kept_none = state.no_target.get(c.id)
+    if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p for e, f, p in kept_none[1]):
         return None
     ranked = []
     for i, e in enumerate(enemies):  # the box first, then the circle
@@ -109,7 +111,7 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
                 break  # a column fires at nothing
     _log_masked(game, c, passed, None)
     if asked and not passed:
-        state.no_target[c.id] = stamp
+        state.no_target[c.id] = (stamp, [(e, e.formation, e.in_position) for e in (enemies[i] for _, _, i in ranked) if e.alive])
     return None
 
 
@@ -125,44 +127,55 @@ def _log_masked(game: Any, c: Company, passed: list[tuple[str, str]], chosen: Co
 
 def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: float) -> bool:
     """HT-F6: would fire at ``e`` have any effect (a range die on the ladder after every shift)?
-    The answer depends only on the tables, the range bands, the cover, the target's formation and
-    marker and the firer's weapon, so it is kept, across games, under exactly those (the bands
-    computed as the fire itself computes them)."""
-    t, rng, cov, tform = state.tables, geo.inches(yards), geo.cover(game, e), target_formation(e)
+    Each band's die is larger than the one before, with the same shifts or more, so the fire
+    tells out to a last band (for a gun, one for shot and one for canister) that depends only on
+    the tables, the cover, the target's formation and marker and the firer's weapon, or gun and
+    load. Those last bands are kept, across games, under exactly those; the range is banded as
+    the fire itself bands it (:func:`.dice.band_of`: band ``ceil(x)`` is at most ``last`` just
+    when ``x`` is)."""
+    tform = "skirmish" if e.artillery else e.formation  # target_formation
     if c.artillery:
         assert c.gun is not None
-        g = c.gun
-        key: tuple[Any, ...] = (g.id, c.loaded, dice.band_of(rng, g.band),
-                                dice.band_of(rng * t["fire"]["bands"], g.canister) if g.canister else 99, cov, tform, e.in_position)
+        key: tuple[Any, ...] = (c.gun.id, c.loaded, geo.cover(game, e), tform, e.in_position)
     else:
         assert c.weapon is not None
-        key = (c.quality, c.weapon.id, dice.band_of(rng, c.quality), cov, tform, e.in_position)
-    memo = state.effects
-    hit = memo.get(key)
-    if hit is None:
-        hit = memo[key] = _effective(t, c, rng, cov, tform, e.in_position)
-    return hit
+        key = (c.quality, c.weapon.id, geo.cover(game, e), tform, e.in_position)
+    limits = state.effects.get(key)
+    if limits is None:
+        limits = state.effects[key] = _limits(state.tables, c, *key[2:])
+    rng = yards / geo.YARDS_PER_INCH
+    return any(rng * scale / width <= last for scale, width, last in limits)
 
 
-_effects: dict[Any, dict[tuple[Any, ...], bool]] = {}  # tables -> HT-F6 answers by their inputs
+_effects: dict[Any, dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]] = {}  # tables -> HT-F6 last bands by their inputs
 
 
-def effect_memo(t: Any) -> dict[tuple[Any, ...], bool]:
-    """The HT-F6 answers kept for these tables (held by the game's state once mustered)."""
+def effect_memo(t: Any) -> dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]:
+    """The HT-F6 last bands kept for these tables (held by the game's state once mustered)."""
     memo = _effects.get(t)
     if memo is None:
         memo = _effects[t] = {}
     return memo
 
 
-def _effective(t: Any, c: Company, rng: float, cov: str, tform: str, in_position: bool) -> bool:
-    if c.artillery:
-        assert c.gun is not None
-        if c.loaded != "canister" and mechanics.shot_range_die(t, rng, c.gun.id, cov, tform, in_position)[0] is not None:
-            return True
-        return c.loaded != "shot" and mechanics.canister_range_die(t, rng, c.gun.id, cov, tform, in_position)[0] is not None
-    assert c.weapon is not None
-    return mechanics.fire_range_die(t, c.quality, rng, cov, tform, c.weapon.id, in_position)[0] is not None
+def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool) -> tuple[tuple[int, int, int], ...]:
+    """The ways ``c``'s fire may tell, as (scale, width, last): it does at a range ``r`` inches
+    when ``r * scale`` falls in one of the first ``last`` bands ``width`` inches wide."""
+    bands = range(t["fire"]["bands"], 0, -1)
+    if not c.artillery:
+        assert c.weapon is not None
+        w = c.weapon.id
+        last = next((b for b in bands if mechanics._fire_band_die(t, b, cov, tform, w, in_position)[0] is not None), 0)
+        return ((1, c.quality, last),) if last else ()
+    assert c.gun is not None
+    out = []
+    if c.loaded != "canister":
+        last = next((b for b in bands if mechanics._shot_band_die(t, b, cov, tform, in_position)[0] is not None), 0)
+        out.append((1, c.gun.band, last))
+    if c.loaded != "shot" and c.gun.canister:
+        last = next((b for b in bands if mechanics._canister_band_die(t, b, cov, tform, in_position)[0] is not None), 0)
+        out.append((t["fire"]["bands"], c.gun.canister, last))
+    return tuple(x for x in out if x[2])
 
 
 def firing_figures(c: Company) -> int:

@@ -107,15 +107,13 @@ class HardtackState:
     out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
     moves_total: int = 0
-    changes: dict[str, int] = field(factory=dict)  # side -> how many times its companies were touched (touch)
-    changes_total: int = 0
-    no_target: dict[str, tuple[object, ...]] = field(factory=dict)  # fire.choose_target: none it may fire at from here
+    no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool]]]] = field(factory=dict)  # fire.choose_target: none it may fire at from here
     masks: dict[tuple[object, ...], str | None] | None = None  # geometry.masked answers kept through a lone company's step
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
     sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
     walks: dict[tuple[object, ...], tuple[float, frozenset[str], str]] | None = None  # the scenario's kept ground walks (move.walk)
-    effects: dict[tuple[object, ...], bool] = field(factory=dict)  # the tables' kept HT-F6 answers (fire.effective)
+    effects: dict[tuple[object, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)  # the tables' kept HT-F6 last bands (fire.effective)
 
     def moved(self, c: Company) -> None:
         """A company changed its place: answers kept about its side's places are stale."""
@@ -132,15 +130,8 @@ class HardtackState:
         self.touch_regiment(c.regiment)
 
     def touch_regiment(self, reg: Regiment) -> None:
-        """Anything about the regiment's companies may change."""
+        """Anything about the regiment's companies may change (it is written back at the next sync)."""
         self.touched.add(reg.id)
-        side = reg.unit.side
-        self.changes[side] = self.changes.get(side, 0) + 1
-        self.changes_total += 1
-
-    def others_changed(self, side: str) -> int:
-        """How many times the other sides' companies have been touched so far."""
-        return self.changes_total - self.changes.get(side, 0)
 
     def forget(self) -> None:
         """Drop the kept lists of living companies (something changed who stands)."""
