@@ -98,10 +98,14 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
             state.out_of_reach[c.id] = (cx, cy, state.others_moved(c.side), reach)
         return None
     ranked.sort()
+    here = (cx, cy, c.facing, c.formation)
+    aims = state.aims.get((c.id, c.loaded))
+    if aims is None or aims[0] != here:
+        aims = state.aims[(c.id, c.loaded)] = (here, {})
     passed: list[tuple[str, str]] = []  # (target, why) passed over under HT-G4
     for _, d2, i in ranked:
         e = enemies[i]
-        if e.alive and geo.in_arc(c, e) and effective(game, state, c, e, math.sqrt(d2)) and geo.sees(game, c, e):
+        if e.alive and _open_to(game, state, c, e, d2, aims[1]):
             why = geo.masked(state, c, e)
             if why is None:
                 _log_masked(game, c, passed, e)
@@ -113,6 +117,18 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     if asked and not passed:
         state.no_target[c.id] = (stamp, [(e, e.formation, e.in_position) for e in (enemies[i] for _, _, i in ranked) if e.alive])
     return None
+
+
+def _open_to(game: Any, state: HardtackState, c: Company, e: Company, d2: float, known: dict[Company, tuple[Any, ...]]) -> bool:
+    """Is ``e`` in ``c``'s arc and sight, and can its fire affect it (HT-F6)? Kept in ``known``
+    (the firer's for its place, facing, formation and load) under the target's place,
+    formation and In Position marker, all the answer reads of it."""
+    k = known.get(e)
+    if k is not None and k[0] == e.x and k[1] == e.y and k[2] == e.formation and k[3] == e.in_position:
+        return k[4]
+    ok = geo.in_arc(c, e) and effective(game, state, c, e, math.sqrt(d2)) and geo.sees(game, c, e)
+    known[e] = (e.x, e.y, e.formation, e.in_position, ok)
+    return ok
 
 
 def _log_masked(game: Any, c: Company, passed: list[tuple[str, str]], chosen: Company | None) -> None:

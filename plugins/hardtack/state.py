@@ -108,6 +108,7 @@ class HardtackState:
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
     moves_total: int = 0
     no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool]]]] = field(factory=dict)  # fire.choose_target: none it may fire at from here
+    aims: dict[tuple[str, str], tuple[tuple[float, float, float, str], dict[Company, tuple[object, ...]]]] = field(factory=dict)  # fire.choose_target: (company, load) -> its place, and its targets' answers from there
     masks: dict[tuple[object, ...], str | None] | None = None  # geometry.masked answers kept through a lone company's step
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
