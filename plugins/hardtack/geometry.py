@@ -121,7 +121,7 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
     lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
     for f in state.living(c.side):
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
-            hw, hd, radius = _half_footprint(f.arm, f.figures * state.men_per_figure, f.guns, f.formation)
+            hw, hd, radius = half_footprint(state, f)
             # a footprint whose centre stands further from the line of fire than its corners (and
             # a yard to spare) cannot be crossed: the exact test is left for the others
             if abs((f.x - ax) * ry - (f.y - ay) * rx) <= (radius + 1.0) * span and _crosses(f, hw, hd, ax, ay, bx, by):
@@ -131,8 +131,14 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
 
 def half_footprint(state: Any, c: Company) -> tuple[float, float, float]:
     """Half the frontage, half the depth and the half-diagonal of a company's footprint (its men
-    = figures x men per figure; ``core/footprint.py``)."""
-    return _half_footprint(c.arm, c.figures * state.men_per_figure, c.guns, c.formation)
+    = figures x men per figure; ``core/footprint.py``), kept on the company with its figures,
+    formation and guns."""
+    kept = c.halves
+    if kept is not None and kept[0] == c.figures and kept[1] == c.formation and kept[2] == c.guns:
+        return kept[3]
+    hit = _half_footprint(c.arm, c.figures * state.men_per_figure, c.guns, c.formation)
+    c.halves = (c.figures, c.formation, c.guns, hit)
+    return hit
 
 
 _halves: dict[tuple[str, int, int, str], tuple[float, float, float]] = {}

@@ -46,6 +46,7 @@ class Company:
     team_hit: bool = False  # its horse team has taken casualties (p.13; ruling HT-S6)
     reach: float = -1.0  # yards its fire carries (fire.reach_yards), kept once known
     cover_at: tuple[float, float, str] | None = None  # geometry.cover: its last place and the cover there
+    halves: tuple[int, str, int, tuple[float, float, float]] | None = None  # geometry.half_footprint: its figures, formation, guns and half-footprint
     side: str = field(init=False, default="")
     arm: str = field(init=False, default="")
     artillery: bool = field(init=False, default=False)  # a gun and its crew (kept with ``gun``: see set_gun)
