@@ -29,7 +29,7 @@ def turn(game: Any) -> Iterator[Step]:
     for c in state.companies.values():
         c.activated = False
     for r in state.regiments.values():
-        r.activated = False
+        r.activated, r.box = False, None  # (HardtackState.groups_in)
     sides = game.scenario.sides
     state.queue = {s: [c for r in state.by_side.get(s, ()) for c in r.companies] for s in sides}
     state.cursor = {s: 0 for s in sides}

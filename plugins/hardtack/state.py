@@ -78,7 +78,7 @@ class Regiment:
     companies: list[Company] = field(factory=list)
     activated: bool = False
     commander: bool = True  # the command stand is on the table
-    box: tuple[list[Company], float, float, float, float] | None = None  # HardtackState.groups_in: its companies' box
+    box: tuple[float, float, float, float] | None = None  # HardtackState.groups_in: its companies' box
 
     @property
     def side(self) -> str:
@@ -161,18 +161,20 @@ class HardtackState:
     def groups_in(self, side: str, x0: float, x1: float, y0: float, y1: float, but: Regiment) -> list[list[Company]]:
         """The side's living companies, regiment by regiment, of the regiments other than ``but``
         with a company's centre perhaps in the box (x0, x1, y0, y1): the box of the centres of
-        each regiment's living companies meets it. A regiment keeps that box (with the list it
-        was taken from) until one of them moves (:meth:`moved`); ``but``'s may be moving."""
+        each regiment's living companies meets it. A regiment keeps that box until one of them
+        moves (:meth:`moved`) or the turn begins (companies may enter: activation.turn); one
+        that falls leaves it larger than need be, which only asks about more. ``but``'s may be
+        moving."""
         out = []
         for group in self.living_by_regiment(side):
             reg = group[0].regiment
             if reg is but:
                 continue
             box = reg.box
-            if box is None or box[0] is not group:
+            if box is None:
                 xs, ys = [c.x for c in group], [c.y for c in group]
-                box = reg.box = (group, min(xs), max(xs), min(ys), max(ys))
-            if box[1] <= x1 and x0 <= box[2] and box[3] <= y1 and y0 <= box[4]:
+                box = reg.box = (min(xs), max(xs), min(ys), max(ys))
+            if box[0] <= x1 and x0 <= box[1] and box[2] <= y1 and y0 <= box[3]:
                 out.append(group)
         return out
 
