@@ -85,7 +85,7 @@ def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool)
         v = res.values
         a.figures -= int(v["attackers_down"])
         b.figures -= int(v["defenders_down"])
-        state.forget()
+        state.forget(a, b)
         for c in (a, b):
             state.touch(c)
             if not c.artillery:
@@ -109,7 +109,7 @@ def _beaten(game: Any, state: HardtackState, loser: Company, winner: Company) ->
     state.touch(loser)
     if loser.artillery and loser.guns:
         loser.guns, loser.gone = 0, True
-        state.forget()
+        state.forget(loser)
         game.log.emit("captured", unit=loser.id, rulings=["HT-S5"], text=f"{winner.id} captures {loser.id}'s gun")
         return
     if loser.alive:

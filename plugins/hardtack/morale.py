@@ -64,7 +64,7 @@ def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: st
     lost = min(lost, before)
     c.figures -= lost
     if not c.figures:
-        game.state.forget()  # it no longer stands: the kept lists of the living are stale
+        game.state.forget(c)  # it no longer stands: the kept lists of the living are stale
     basics = [fired_on]
     if lost:
         if lost > c.figures:

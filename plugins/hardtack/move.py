@@ -303,7 +303,7 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     pass_through(game, state, c, passed)
     if not (0 <= c.x <= game.scenario.width and 0 <= c.y <= game.scenario.height):
         c.gone = True
-        state.forget()
+        state.forget(c)
         c.x = min(max(c.x, 0.0), game.scenario.width)
         c.y = min(max(c.y, 0.0), game.scenario.height)
         game.log.emit("leaves", unit=c.id, text=f"{c.id} leaves the field")

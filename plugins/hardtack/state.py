@@ -50,17 +50,20 @@ class Company:
     side: str = field(init=False, default="")
     arm: str = field(init=False, default="")
     artillery: bool = field(init=False, default=False)  # a gun and its crew (kept with ``gun``: see set_gun)
+    alive: bool = field(init=False, default=False)  # it stands (see reckon)
 
     def __attrs_post_init__(self) -> None:
         self.side, self.arm = self.unit.side, self.unit.spec.arm
         self.artillery = self.gun is not None
+        self.reckon()
 
     def set_gun(self, gun: Gun) -> None:
         self.gun, self.guns, self.artillery = gun, 1, True
 
-    @property
-    def alive(self) -> bool:
-        return not self.gone and self.figures > 0 and self.unit.on_field
+    def reckon(self) -> None:
+        """``alive``: not gone, with figures, its unit on the field; reckoned again wherever one
+        of those may change (HardtackState.forget)."""
+        self.alive = not self.gone and self.figures > 0 and self.unit.on_field
 
     @property
     def close(self) -> bool:
@@ -135,8 +138,11 @@ class HardtackState:
         """Anything about the regiment's companies may change (it is written back at the next sync)."""
         self.touched.add(reg.id)
 
-    def forget(self) -> None:
-        """Drop the kept lists of living companies (something changed who stands)."""
+    def forget(self, *companies: Company) -> None:
+        """Something changed who stands: ``companies`` (every one, when none is named) reckon
+        whether they are alive again, and the kept lists of living companies are dropped."""
+        for c in companies or self.companies.values():
+            c.reckon()
         if self._living:
             self._living.clear()
             self._enemies.clear()
