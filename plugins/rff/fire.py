@@ -20,6 +20,9 @@ from . import leaders, lookup, maneuver, mechanics, move
 from .state import Piece, RffState
 
 
+CHARGE_FLAGS = frozenset(("buck-and-ball", "repeater"))  # weapons with +1 for firing in a charge
+
+
 @frozen
 class Shot:
     """What is being resolved: who fires at whom, from how far, with what."""
@@ -113,6 +116,8 @@ def _fire_points(t: Any, per_stand: Fraction | int, stands: int, damaged: int, d
         if flag:
             points = Fraction(points) / 2
             multipliers.append(lookup.multiplier(t, name))
+    if isinstance(points, Fraction) and points.denominator == 1:
+        points = int(points)  # cheap to compare and to hash in the mechanic's caches
     return points, tuple(multipliers)
 
 
@@ -121,7 +126,7 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     t = state.tables
     firer, target = shot.firer, shot.target
     mods: list[Modifier] = []
-    charge_bonus = any(f in firer.flags for f in ("buck-and-ball", "repeater")) and (  # ... and in a charge
+    charge_bonus = not CHARGE_FLAGS.isdisjoint(firer.flags) and (  # ... and in a charge
         firer.charge_target is not None or any(e.charge_target == firer.id for e in state.enemies_of(firer.side)))
     if firer.troops and (charge_bonus or "sharpshooters" in firer.flags):
         mods.append(lookup.modifier(t, "fire", "repeaters-buck-and-ball-sharpshooters"))
@@ -177,12 +182,14 @@ def resolve(game: Any, state: RffState, shot: Shot) -> None:
     if points <= 0:
         return
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
-    res = mechanics.fire(game.roller, state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods),
-                         target_disordered=shot.target.status != "good", target_is_guns=shot.target.guns)
+    roll = (game.roller, state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods),
+            shot.target.status != "good", shot.target.guns)
     if game.seen:
         cited = ("RFF-P3", "RFF-P14", "RFF-P15", "RFF-P16", "RFF-P17") + (("RFF-P4",) if geo.enfiladed(shot.firer, shot.target) else ())
-        res = game.settle(shot.kind, shot, res, rulings=cited, unit=shot.firer.id, target=shot.target.id)
-    apply(game, state, shot, res.values)
+        values = game.settle(shot.kind, shot, mechanics.fire(*roll), rulings=cited, unit=shot.firer.id, target=shot.target.id).values
+    else:
+        values = mechanics.fire_values(*roll)  # the same roll, without a Resolution no one sees
+    apply(game, state, shot, values)
 
 
 def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed: bool = False) -> None:

@@ -157,6 +157,7 @@ def canister_inches(t: RffTables) -> float:
     return float(cannonade.bands_inches[cannonade.close_range_bands - 1])
 
 
+@cache
 def next_lower_effect(t: RffTables, effect: str) -> str | None:
     return t.fire.next_lower(effect)
 

@@ -92,6 +92,32 @@ def fire(
 ) -> Resolution:
     """Musketry or cannonade: d10 + the fire-point column + every die modifier, read in the
     target grade's column. ``fire_points`` are after the x 1/2 multipliers."""
+    mods, die, total, (ref, result, values, rulings) = _fire(roller, t, kind, fire_points, target, modifiers,
+                                                             target_disordered, target_is_guns)
+    points = fire_points if isinstance(fire_points, Fraction) else Fraction(fire_points)
+    inputs = {"fire_points": points, "target": target, "target_disordered": target_disordered,
+              "target_is_guns": target_is_guns}
+    return Resolution(RULESET, kind, ref, result, inputs=inputs, modifiers=mods, dice=(die,), total=total,
+                      values=values, rulings=rulings)
+
+
+def fire_values(
+    roller: Roller,
+    t: RffTables,
+    kind: str,
+    fire_points: Fraction | int,
+    target: str,
+    modifiers: Sequence[Modifier] = (),
+    target_disordered: bool = False,
+    target_is_guns: bool = False,
+) -> Mapping[str, Any]:
+    """:func:`fire`'s values alone, from the same roll, for an engine that cites nothing."""
+    return _fire(roller, t, kind, fire_points, target, modifiers, target_disordered, target_is_guns)[3][2]
+
+
+def _fire(roller: Roller, t: RffTables, kind: str, fire_points: Fraction | int, target: str, modifiers: Sequence[Modifier],
+          target_disordered: bool, target_is_guns: bool) -> tuple[tuple[Modifier, ...], int, int, Reading]:
+    """The roll: (the modifiers with the column first, the die, the total, the table's reading)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     if target not in GRADES:
@@ -100,13 +126,8 @@ def fire(
     mods = (column, *modifiers)
     die = roller.roll(D10)
     total = die + net(mods)
-    ref, result, values, rulings = _fire_reading(t, kind, target, total, die, column.value, column_ruling,
-                                                 target_disordered, target_is_guns)
-    points = fire_points if isinstance(fire_points, Fraction) else Fraction(fire_points)
-    inputs = {"fire_points": points, "target": target, "target_disordered": target_disordered,
-              "target_is_guns": target_is_guns}
-    return Resolution(RULESET, kind, ref, result, inputs=inputs, modifiers=mods, dice=(die,), total=total,
-                      values=values, rulings=rulings)
+    return mods, die, total, _fire_reading(t, kind, target, total, die, column.value, column_ruling,
+                                           target_disordered, target_is_guns)
 
 
 @cache
