@@ -178,9 +178,7 @@ def _plunging_cover(game: Any, state: RffState, shot: Shot, cover: str) -> str:
 
 
 def resolve(game: Any, state: RffState, shot: Shot) -> None:
-    points, multipliers = fire_points(game, state, shot)
-    if points <= 0:
-        return
+    points, multipliers = fire_points(game, state, shot)  # above 0: at least one stand fires
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
     roll = (game.roller, state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods),
             shot.target.status != "good", shot.target.guns)

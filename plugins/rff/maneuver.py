@@ -55,14 +55,17 @@ def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
 def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
     mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
-    res = mechanics.maneuver(game.roller, state.tables, status, tuple(mods))
-    res = game.settle("maneuver", piece, res, rulings=_cited(state, mods) if game.seen else (), unit=piece.id)
-    effect = res.values["effect"]
+    roll = (game.roller, state.tables, status, tuple(mods))
+    if game.seen:
+        values = game.settle("maneuver", piece, mechanics.maneuver(*roll), rulings=_cited(state, mods), unit=piece.id).values
+    else:
+        values = mechanics.maneuver_values(*roll)  # the same roll, without a Resolution no one sees
+    effect = values["effect"]
     if game.option("twilight-and-night") and leaders.is_night(game) and effect in ("double-quick", "well-handled"):
         game.log.emit("ruling", unit=piece.id, text="night: a Double Quick or Well Handled effect performs only a Tardy maneuver")
         effect = "tardy"
     piece.effect = effect
-    apply(game, state, piece, intent, effect, res.values)
+    apply(game, state, piece, intent, effect, values)
 
 
 def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:

@@ -46,13 +46,23 @@ def _points(x: Fraction) -> str:
 def maneuver(roller: Roller, t: RffTables, status: str = "good-order", modifiers: Sequence[Modifier] = ()) -> Resolution:
     """A maneuver check: d10 + net modifiers read in the good-order (troops and guns) or the
     disordered/broken column. A disordered panic loses a stand per point below 0 (RFF-T10)."""
+    die, total, (ref, result, values, rulings) = _maneuver(roller, t, status, modifiers)
+    return Resolution(RULESET, "maneuver", ref, result, inputs={"status": status}, modifiers=tuple(modifiers),
+                      dice=(die,), total=total, values=values, rulings=rulings)
+
+
+def maneuver_values(roller: Roller, t: RffTables, status: str = "good-order", modifiers: Sequence[Modifier] = ()) -> Mapping[str, Any]:
+    """:func:`maneuver`'s values alone, from the same roll, for an engine that cites nothing."""
+    return _maneuver(roller, t, status, modifiers)[2][2]
+
+
+def _maneuver(roller: Roller, t: RffTables, status: str, modifiers: Sequence[Modifier]) -> tuple[int, int, Reading]:
+    """The roll: (the die, the total, the table's reading)."""
     if status not in STATUSES:
         raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
     die = roller.roll(D10)
     total = die + net(modifiers)
-    ref, result, values, rulings = _maneuver_reading(t, status, total)
-    return Resolution(RULESET, "maneuver", ref, result, inputs={"status": status}, modifiers=tuple(modifiers),
-                      dice=(die,), total=total, values=values, rulings=rulings)
+    return die, total, _maneuver_reading(t, status, total)
 
 
 @cache
@@ -68,11 +78,15 @@ def _maneuver_reading(t: RffTables, status: str, total: int) -> Reading:
 # ----------------------------------------------------------------------------- fire
 
 
-@cache
 def column_modifier(t: RffTables, fire_points: Fraction | int) -> tuple[Modifier, str]:
     """The fire-point column as a die modifier, and the ruling applied (fractions round down,
     under 1 point fires on the 1 pt. column: RFF-T11)."""
-    points = Fraction(fire_points)
+    return _column(t, fire_points.numerator, fire_points.denominator)  # two ints hash fast, a Fraction slowly
+
+
+@cache
+def _column(t: RffTables, numerator: int, denominator: int) -> tuple[Modifier, str]:
+    points = Fraction(numerator, denominator)
     if points <= 0:
         raise ValueError(f"fire points must be above 0, not {points}")
     band = t.fire.column.band(math.floor(points))
