@@ -74,11 +74,11 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     their places; one that falls leaves none to fire at still). Either is kept only when every
     enemy in reach was asked (the step's near box holds the company's reach)."""
     reach = fire_reach_yards(state, c)
-    reach2, cx, cy = reach * reach, c.x, c.y
+    reach2, cx, cy, moves = reach * reach, c.x, c.y, state.others_moved(c.side)
     kept = state.out_of_reach.get(c.id)
-    if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == state.others_moved(c.side) and kept[3] == reach:
+    if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == moves and kept[3] == reach:
         return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
-    stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, state.others_moved(c.side))
+    stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, moves)
     kept_none = state.no_target.get(c.id)
     if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p for e, f, p in kept_none[1]):
         return None
@@ -95,7 +95,7 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     asked = x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1  # every enemy in reach
     if not ranked:
         if asked:
-            state.out_of_reach[c.id] = (cx, cy, state.others_moved(c.side), reach)
+            state.out_of_reach[c.id] = (cx, cy, moves, reach)
         return None
     ranked.sort()
     here = (cx, cy, c.facing, c.formation)
