@@ -42,7 +42,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     wanted = game.memory.get("rff.targets", {})
     cap = leaders.range_cap(game)
     for shooters, defensive in ((enemy, True), (side, False)):
-        shots = [s for p in state.of_side(shooters) if (s := aim(game, state, p, defensive, wanted.get(p.unit.id), cap))]
+        shots = [s for p in state.of_side(shooters) if (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap))]
         for shot in _massed_artillery(game, state, shots):
             if shot.firer.alive and shot.target.alive:
                 resolve(game, state, shot)
@@ -56,10 +56,9 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         return None
     kind = "musketry" if piece.troops else "cannonade"
     reach = geo.yards(state, lookup.max_range(state.tables, kind, piece.weapon))
-    candidates = [(e.charge_target != piece.id, e.unit.id != wanted, gap, e)
-                  for gap, e in geo.in_front_within(state, piece, state.enemies_of(piece.side), reach)]
-    candidates.sort(key=lambda c: c[:3])
-    for _, _, gap, target in candidates:
+    candidates = sorted((e.charge_target != piece.id, e.unit_id != wanted, gap, i, e)  # i: ties in listed order
+                        for i, (gap, e) in enumerate(geo.in_front_within(state, piece, state.enemies_of(piece.side), reach)))
+    for _, _, gap, _, target in candidates:
         rng = geo.inches(state, gap)
         if cap is not None and rng > cap:
             continue

@@ -147,10 +147,12 @@ def _fire_bands(t: RffTables, kind: str, code: str) -> tuple[tuple[float, Fracti
                  for limit, points in zip(table.bands_inches, table.row(code).points))
 
 
+@cache
 def close_range(t: RffTables) -> float:
     return float(t.close_range_inches)
 
 
+@cache
 def canister_inches(t: RffTables) -> float:
     """The cannonade's close-range columns (canister) end here (RFF-T19)."""
     cannonade = t.fire.cannonade
@@ -183,6 +185,7 @@ def optional_distance(t: RffTables, option: str, key: str) -> float:
     return float(t.distances[option][key].inches)
 
 
+@cache
 def command_radius(t: RffTables, case: str) -> float:
     """Inches: "clear", "short" (the sheet's 3" case) or "twilight" (optional rule)."""
     if case == "twilight":

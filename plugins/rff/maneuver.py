@@ -27,7 +27,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     game.memory.setdefault("rff.targets", {}).update({u: i.target for u, i in intents.items()})
     for piece in list(state.of_side(side)):
         piece.may_fire, piece.moved, piece.charge_target, piece.cold_steel = True, "", None, False
-        intent = intents.get(piece.unit.id)
+        intent = intents.get(piece.unit_id)
         if intent is None or not piece.alive:
             continue
         if piece.parent is not None:
@@ -112,7 +112,7 @@ def _cited(state: RffState, mods: list[Modifier]) -> tuple[str, ...]:
 
 def effectiveness(state: RffState, piece: Piece) -> str:
     """fresh, worn or spent from the stands the regiment and its skirmishers have lost (RFF-P12)."""
-    main = state.pieces[piece.unit.id]
+    main = state.pieces[piece.unit_id]
     standing = main.stands + (state.pieces[main.skirmishers].stands if main.skirmishers else 0)
     lost = 1 - standing / main.start_stands
     worn, spent = lookup.effectiveness_thresholds(state.tables, piece.grade)

@@ -55,19 +55,18 @@ class Piece:
     stands_lost_turn: int = 0
     spot: tuple[float, float, dict[str, Any]] | None = None  # ground facts where it stands (geometry)
     depth: tuple[int, str, float] = (0, "", 0.0)  # (stands, formation, yards deep): geometry.depth_of
-    side: str = field(init=False, default="")  # copied from the unit: read on every hot path
+    side: str = field(init=False, default="")  # copied from the unit (and troops): read on every hot path
     arm: str = field(init=False, default="")
+    unit_id: str = field(init=False, default="")
+    guns: bool = field(init=False, default=False)
 
     def __attrs_post_init__(self) -> None:
-        self.side, self.arm = self.unit.side, self.unit.spec.arm
+        self.side, self.arm, self.unit_id = self.unit.side, self.unit.spec.arm, self.unit.id
+        self.guns = not self.troops
 
     @property
     def alive(self) -> bool:
         return self.status != "gone" and self.stands > 0 and self.unit.on_field
-
-    @property
-    def guns(self) -> bool:
-        return not self.troops
 
     @property
     def limbered(self) -> bool:
