@@ -219,7 +219,7 @@ def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed
         for behind in _massed_behind(state, shot):
             effect = {"effect": lower, **mechanics.effect_values(state.tables, shot.kind, lower, None, behind.status != "good", behind.guns)}
             game.log.emit("massed-target", unit=behind.id, text=f"{behind.id} is a massed target behind {target.id}: {lower}")
-            apply(game, state, Shot(shot.firer, behind, shot.kind, shot.range_inches, 0, Fraction(0), shot.defensive), effect, massed=True)
+            apply(game, state, Shot(shot.firer, behind, shot.kind, shot.range_inches, 0, 0, shot.defensive), effect, massed=True)
 
 
 def _massed_behind(state: RffState, shot: Shot) -> list[Piece]:
@@ -238,9 +238,12 @@ def _check_charge(game: Any, state: RffState, charger: Piece, by: Piece) -> None
 
 
 def fallen_leader(game: Any, state: RffState, leader: Any) -> None:
-    res = mechanics.fallen_leader(game.roller, state.tables)
-    res = game.settle("fallen-leader", leader, res, rulings=("RFF-P13",), unit=leader.id)
-    leaders.fall(game, state, leader, res.values["leader"])
+    if game.seen:
+        values = game.settle("fallen-leader", leader, mechanics.fallen_leader(game.roller, state.tables),
+                             rulings=("RFF-P13",), unit=leader.id).values
+    else:
+        values = mechanics.fallen_leader_values(game.roller, state.tables)  # the same roll, without a Resolution
+    leaders.fall(game, state, leader, values["leader"])
 
 
 def _massed_artillery(game: Any, state: RffState, shots: list[Shot]) -> list[Shot]:

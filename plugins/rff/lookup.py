@@ -226,6 +226,7 @@ def brigade_loss_thresholds(t: RffTables) -> tuple[float, float]:
     return float(Fraction(str(row["heavy"]))), float(Fraction(str(row["greater"])))
 
 
+@cache
 def skirmisher_limits(t: RffTables) -> tuple[int, int, int, Fraction]:
     """(fewest stands, most stands, smallest regiment, usual share)."""
     row = t.procedures["skirmishers"]

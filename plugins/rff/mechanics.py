@@ -241,12 +241,21 @@ def _side(who: str, side: ChargeSide, margin: int) -> dict[str, Any]:
 def fallen_leader(roller: Roller, t: RffTables) -> Resolution:
     """The Fallen Leader Table: one unmodified d10."""
     die = roller.roll(D10)
+    ref, result, values, rulings = _fallen_leader_reading(t, die)
+    return Resolution(RULESET, "fallen-leader", ref, result, dice=(die,), total=die, values=values, rulings=rulings)
+
+
+def fallen_leader_values(roller: Roller, t: RffTables) -> Mapping[str, Any]:
+    """:func:`fallen_leader`'s values alone, from the same roll, for an engine that cites nothing."""
+    return _fallen_leader_reading(t, roller.roll(D10))[2]
+
+
+@cache
+def _fallen_leader_reading(t: RffTables, die: int) -> Reading:
     band = t.fallen_leader.bands.band(die)
     effect, leader = t.fallen_leader.effects[band.result]
-    return Resolution(
-        RULESET, "fallen-leader", f"{t.fallen_leader.ref}, {band.text()}", effect.name,
-        dice=(die,), total=die, values={"effect": effect.id, "leader": leader}, rulings=_rulings(band.ruling, effect.ruling),
-    )
+    values = MappingProxyType({"effect": effect.id, "leader": leader})
+    return f"{t.fallen_leader.ref}, {band.text()}", effect.name, values, _rulings(band.ruling, effect.ruling)
 
 
 # ----------------------------------------------------------------------------- referee resolve
