@@ -49,12 +49,12 @@ class DefaultDoctrine:
     def referee_intents(self, game, side: str) -> dict[str, Intent]:  # type: ignore[no-untyped-def]
         world: World = game.world
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
-        enemies = [u for u in world.units.values() if u.side != side and u.fit]
+        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit]  # spec: no property call
         orders = _orders_by_unit(world.scenario)
         return {
-            u.id: self.intent(world, u, orders.get(u.id), enemies, memory)
+            u.spec.id: self.intent(world, u, orders.get(u.spec.id), enemies, memory)
             for u in world.units.values()
-            if u.side == side and u.on_field and u.status != "gone"
+            if u.spec.side == side and u.on_field and u.status != "gone"
         }
 
     def intent(self, world: World, unit: UnitState, order: Order | None, enemies: list[UnitState],

@@ -79,7 +79,7 @@ def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
         mods.append(lookup.modifier(t, "maneuver", commander.rating))
         if commander.provisional:
             mods.append(lookup.modifier(t, "maneuver", "provisional-command"))
-    if leaders.attached_to(state, piece) is not None:
+    if commander is not None and commander.attached == piece.id:  # an attached leader is always the commander
         mods.append(lookup.modifier(t, "maneuver", "attached-leader"))
     mods.append(lookup.modifier(t, "maneuver", piece.grade))
     mods.append(lookup.modifier(t, "maneuver", effectiveness(state, piece)))
