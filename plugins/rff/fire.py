@@ -57,7 +57,7 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
     kind = "musketry" if piece.troops else "cannonade"
     reach = geo.yards(state, lookup.max_range(state.tables, kind, piece.weapon))
     candidates = sorted((e.charge_target != piece.id, e.unit_id != wanted, gap, i, e)  # i: ties in listed order
-                        for i, (gap, e) in enumerate(geo.in_front_within(state, piece, state.enemies_of(piece.side), reach)))
+                        for i, (gap, e) in enumerate(geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)))
     for _, _, gap, _, target in candidates:
         rng = geo.inches(state, gap)
         if cap is not None and rng > cap:

@@ -70,9 +70,11 @@ def deepest(pieces: Iterable[Piece]) -> float:
     return max((_shape(p.arm, p.start_stands, p.men_per_stand, f)[1] for p in pieces for f in TO_NEUTRAL), default=0.0)
 
 
-def within(state: RffState, a: Piece, pieces: list[Piece], yards: float) -> list[tuple[float, Piece]]:
-    """(gap, piece) for each of ``pieces`` no more than ``yards`` from a, edge to edge, in order."""
+def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bool = False) -> list[tuple[float, Piece]]:
+    """(gap, piece) for each of ``pieces`` no more than ``yards`` from a, edge to edge, in order;
+    with ``arc``, only those in a's front arc or touching it."""
     x, y, depth = a.x, a.y, depth_of(a)
+    facing = a.facing if arc else None
     box = yards + (depth + state.deepest) / 2  # no piece further off on either axis can be that close
     found = []
     for b in pieces:
@@ -80,20 +82,11 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float) -> list
         if abs(dx) <= box and abs(dy) <= box:
             gap_ = max(0.0, math.hypot(dx, dy) - (depth + depth_of(b)) / 2)
             if gap_ <= yards:
+                if facing is not None and gap_ > 0.0:
+                    off = abs(facing - math.degrees(math.atan2(dx, dy)) % 360.0) % 360.0  # angle_between, bearing
+                    if (360.0 - off if off > 180.0 else off) > FRONT_ARC:
+                        continue
                 found.append((gap_, b))
-    return found
-
-
-def in_front_within(state: RffState, a: Piece, pieces: list[Piece], yards: float) -> list[tuple[float, Piece]]:
-    """(gap, piece) for each of ``pieces`` within ``yards`` of a and in its front arc (or touching it)."""
-    x, y, facing = a.x, a.y, a.facing
-    found = []
-    for gap_, b in within(state, a, pieces, yards):
-        if gap_ > 0.0:
-            off = abs(facing - math.degrees(math.atan2(b.x - x, b.y - y)) % 360.0) % 360.0  # angle_between, bearing
-            if (360.0 - off if off > 180.0 else off) > FRONT_ARC:
-                continue
-        found.append((gap_, b))
     return found
 
 
