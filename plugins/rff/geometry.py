@@ -7,6 +7,7 @@ only where a table is read, so ranges and rates convert through yards (ruling RF
 from __future__ import annotations
 
 import math
+import weakref
 from functools import cache
 from collections.abc import Iterable
 from typing import Any
@@ -26,6 +27,8 @@ GROUND_CLASS = {  # area kind -> QRS ground column (RFF-P5)
     "dense-woods": "rough", "rough": "rough", "swamp": "rough", "marsh": "rough",
 }
 COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildings": "full"}
+MEMO_LIMIT = 200_000  # answers kept per ground before starting afresh
+_by_ground: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
 def yards(state: RffState, inches: float) -> float:
@@ -108,8 +111,24 @@ def ground_class(game: Any, x: float, y: float) -> str:
     return GROUND_CLASS.get(game.ground.kind_at(x, y), "open")
 
 
+def _kept(game: Any, ask: Any, *place: float) -> Any:
+    """``ask(game, *place)``, kept per ground by the exact place: the ground alone decides the
+    answer, so every game on that ground may share it whichever asked first."""
+    memo = _by_ground.get(game.ground)
+    if memo is None or len(memo) > MEMO_LIMIT:
+        memo = _by_ground[game.ground] = {}
+    key = (ask, *place)
+    if key not in memo:
+        memo[key] = ask(game, *place)
+    return memo[key]
+
+
 def worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
     """The worst ground column a move from a to b crosses; an unbridged stream counts as rough."""
+    return _kept(game, _worst_ground, ax, ay, bx, by)
+
+
+def _worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
     classes = {GROUND_CLASS.get(k, "open") for k in game.ground.kinds_along(ax, ay, bx, by)}
     if game.ground.crosses("stream", ax, ay, bx, by) and not _at_crossing(game, ax, ay, bx, by):
         classes.add("rough")
@@ -149,7 +168,7 @@ def cover(game: Any, piece: Piece) -> str:
     """none, partial, full or fortified (RFF-P5)."""
     here = _here(piece)
     if "cover" not in here:
-        here["cover"] = _cover_at(game, piece.x, piece.y)
+        here["cover"] = _kept(game, _cover_at, piece.x, piece.y)
     return here["cover"]
 
 
@@ -187,9 +206,12 @@ def linear_cover(game: Any, piece: Piece) -> bool:
     """Behind works, a wall or a fence (the maneuver table's "linear cover")."""
     here = _here(piece)
     if "linear" not in here:
-        x, y = piece.x, piece.y
-        here["linear"] = fortified(game, x, y) or any(game.ground.behind(k, x, y, LINEAR_COVER_YARDS) for k in ("wall", "fence"))
+        here["linear"] = _kept(game, _linear_cover_at, piece.x, piece.y)
     return here["linear"]
+
+
+def _linear_cover_at(game: Any, x: float, y: float) -> bool:
+    return fortified(game, x, y) or any(game.ground.behind(k, x, y, LINEAR_COVER_YARDS) for k in ("wall", "fence"))
 
 
 def enfiladed(firer: Piece, target: Piece) -> bool:
