@@ -111,14 +111,22 @@ def ground_class(game: Any, x: float, y: float) -> str:
     return GROUND_CLASS.get(game.ground.kind_at(x, y), "open")
 
 
+def ground_memo(game: Any) -> dict[tuple[Any, ...], Any]:
+    """The answers kept for the game's ground (held by the game's state once mustered)."""
+    memo = _by_ground.get(game.ground)
+    if memo is None:
+        memo = _by_ground[game.ground] = {}
+    return memo
+
+
 def _kept(game: Any, ask: Any, *place: float) -> Any:
     """``ask(game, *place)``, kept per ground by the exact place: the ground alone decides the
     answer, so every game on that ground may share it whichever asked first."""
-    memo = _by_ground.get(game.ground)
-    if memo is None or len(memo) > MEMO_LIMIT:
-        memo = _by_ground[game.ground] = {}
+    memo = game.state.ground_memo
     key = (ask, *place)
     if key not in memo:
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
         memo[key] = ask(game, *place)
     return memo[key]
 
@@ -192,7 +200,7 @@ SIGHT_SKIP = 50.0  # yards at each end: a unit sees out of the woods it stands i
 def sight(game: Any, firer: Piece, target: Piece) -> str:
     """"clear", "blocked", or "plunging": guns on higher ground firing over lower woods
     (optional rule, plunging fire through wooded high ground)."""
-    blocking = game.ground.heights_of(BLOCKING, firer.x, firer.y, target.x, target.y, SIGHT_SKIP)
+    blocking = _kept(game, _blocking, firer.x, firer.y, target.x, target.y)
     if not blocking:
         return "clear"
     if firer.guns and game.option("plunging-fire"):
@@ -200,6 +208,11 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
         if own > 0 and own > max(blocking):
             return "plunging"
     return "blocked"
+
+
+def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[float, ...]:
+    """Heights of the woods and buildings between a and b."""
+    return game.ground.heights_of(BLOCKING, ax, ay, bx, by, SIGHT_SKIP)
 
 
 def linear_cover(game: Any, piece: Piece) -> bool:

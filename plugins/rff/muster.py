@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from . import lookup
-from .geometry import deepest
+from .geometry import deepest, ground_memo
 from .state import FROM_NEUTRAL, TO_NEUTRAL, LeaderState, Piece, RffState
 
 LEADER_RATING = {"superior": "gallant", "average": "able", "poor": "poor"}
@@ -41,6 +41,7 @@ def muster(game: Any, tables: Any) -> RffState:
         for command in game.scenario.command_chain(piece.unit.spec.command):
             state.start_stands_by_command[command.id] = state.start_stands_by_command.get(command.id, 0) + piece.stands
     state.deepest = deepest(state.pieces.values())
+    state.ground_memo = ground_memo(game)
     return state
 
 

@@ -98,6 +98,7 @@ class RffState:
     start_stands_by_command: dict[str, int] = field(factory=dict)
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
+    ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
