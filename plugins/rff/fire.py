@@ -56,9 +56,10 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         return None
     kind = "musketry" if piece.troops else "cannonade"
     reach = geo.yards(state, lookup.max_range(state.tables, kind, piece.weapon))
-    candidates = sorted((e.charge_target != piece.id, e.unit_id != wanted, gap, i, e)  # i: ties in listed order
-                        for i, (gap, e) in enumerate(geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)))
-    for _, _, gap, _, target in candidates:
+    candidates = geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)
+    if len(candidates) > 1:  # a stable sort: ties stay in listed order
+        candidates.sort(key=lambda c: (c[1].charge_target != piece.id, c[1].unit_id != wanted, c[0]))
+    for gap, target in candidates:
         rng = geo.inches(state, gap)
         if cap is not None and rng > cap:
             continue
