@@ -78,11 +78,12 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bo
     with ``arc``, only those in a's front arc or touching it."""
     x, y, depth = a.x, a.y, depth_of(a)
     facing = a.facing if arc else None
-    box = yards + (depth + state.deepest) / 2  # no piece further off on either axis can be that close
+    box = yards + (depth + state.deepest) / 2 + 1.0  # no piece further off on either axis can be that close
+    west, east, south, north = x - box, x + box, y - box, y + box  # (the spare yard covers rounding)
     found = []
     for b in pieces:
-        dx, dy = b.x - x, b.y - y
-        if abs(dx) <= box and abs(dy) <= box:
+        if west <= b.x <= east and south <= b.y <= north:
+            dx, dy = b.x - x, b.y - y
             gap_ = max(0.0, math.hypot(dx, dy) - (depth + depth_of(b)) / 2)
             if gap_ <= yards:
                 if facing is not None and gap_ > 0.0:
