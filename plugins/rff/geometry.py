@@ -28,6 +28,7 @@ GROUND_CLASS = {  # area kind -> QRS ground column (RFF-P5)
 }
 COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildings": "full"}
 MEMO_LIMIT = 200_000  # answers kept per ground before starting afresh
+_UNKNOWN = object()  # not yet kept
 _by_ground: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
@@ -125,11 +126,12 @@ def _kept(game: Any, ask: Any, *place: float) -> Any:
     answer, so every game on that ground may share it whichever asked first."""
     memo = game.state.ground_memo
     key = (ask, *place)
-    if key not in memo:
+    hit = memo.get(key, _UNKNOWN)
+    if hit is _UNKNOWN:
         if len(memo) > MEMO_LIMIT:
             memo.clear()
-        memo[key] = ask(game, *place)
-    return memo[key]
+        hit = memo[key] = ask(game, *place)
+    return hit
 
 
 def worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
