@@ -85,9 +85,11 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bo
     for b in pieces:
         if west <= b.x <= east and south <= b.y <= north:
             dx, dy = b.x - x, b.y - y
-            gap_ = max(0.0, math.hypot(dx, dy) - (depth + depth_of(b)) / 2)
+            gap_ = math.hypot(dx, dy) - (depth + depth_of(b)) / 2
             if gap_ <= yards:
-                if facing is not None and gap_ > 0.0:
+                if gap_ <= 0.0:
+                    gap_ = 0.0  # touching
+                elif facing is not None:
                     off = abs(facing - math.degrees(math.atan2(dx, dy)) % 360.0) % 360.0  # angle_between, bearing
                     if (360.0 - off if off > 180.0 else off) > FRONT_ARC:
                         continue
