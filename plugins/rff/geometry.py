@@ -251,5 +251,7 @@ def counted_stands(game: Any, state: RffState, defender: Piece, charger: Piece) 
 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear."""
-    return any(e.status != "broken" and e.parent is None and on_flank(piece, e)
-               for _, e in within(state, piece, state.enemies_of(piece.side), within_yards))
+    for _, e in within(state, piece, state.enemies_of(piece.side), within_yards):
+        if e.status != "broken" and e.parent is None and on_flank(piece, e):
+            return True
+    return False
