@@ -131,8 +131,10 @@ def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
 
 
 def key_position_lost(game: Any, side: str) -> bool:
-    return any(o.key and o.held_by == side and game.world.held.get(o.id) not in (None, side)
-               for o in game.scenario.objectives)
+    for o in game.scenario.objectives:
+        if o.key and o.held_by == side and game.world.held.get(o.id) not in (None, side):
+            return True
+    return False
 
 
 def target_piece(state: RffState, intent: Any) -> Piece | None:
