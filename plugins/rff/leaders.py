@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any
 
 from . import geometry as geo
@@ -71,9 +72,10 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     if game.option("twilight-and-night") and is_night(game):
         return None
     command = piece.unit.spec.command
-    candidates = [(math.hypot(ld.x - piece.x, ld.y - piece.y), i, ld) for i, ld in enumerate(state.leaders.values())
+    candidates = [(math.hypot(ld.x - piece.x, ld.y - piece.y), ld) for ld in state.leaders.values()
                   if ld.side == piece.side and ld.status in ("active", "dismounted") and command in ld.commands]
-    for dist, _, leader in sorted(candidates):  # nearest first; ties in the order the leaders are listed
+    candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
+    for dist, leader in candidates:
         if dist <= geo.yards(state, radius(game, state, leader, piece)):
             return leader
     return None
