@@ -37,7 +37,6 @@ def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
 
 
 def _place(game: Any, state: RffState, leader: LeaderState) -> None:
-    mine = [p for p in state.of_side(leader.side) if p.unit.spec.command in leader.commands]
     if leader.attached is not None:
         piece = state.pieces.get(leader.attached)
         if piece is None or not piece.alive:
@@ -45,6 +44,7 @@ def _place(game: Any, state: RffState, leader: LeaderState) -> None:
         else:
             leader.x, leader.y = piece.x, piece.y
             return
+    mine = [p for p in state.of_side(leader.side) if p.unit.spec.command in leader.commands]
     if not mine:
         return
     cx, cy = sum(p.x for p in mine) / len(mine), sum(p.y for p in mine) / len(mine)
