@@ -19,9 +19,10 @@ class Verdict:
 def update_holders(world: World) -> None:
     """An objective passes to a side with fit units within its radius and no fit enemy there;
     contested or empty, it stays with its last holder."""
+    fit = [u for u in world.units.values() if u.fit]
     for objective in world.scenario.objectives:
         ox, oy = objective.position
-        present = {u.side for u in world.units.values() if u.fit and math.hypot(ox - u.x, oy - u.y) <= objective.radius}
+        present = {u.side for u in fit if math.hypot(ox - u.x, oy - u.y) <= objective.radius}
         if len(present) == 1:
             world.held[objective.id] = present.pop()
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from attrs import evolve
 
+from referee.core.doctrine import Intent
+
 from . import geometry as geo
 from . import lookup, move
 from .state import Piece, RffState
@@ -76,7 +78,7 @@ def maneuver(game: Any, state: RffState, screen: Piece, intent: Any) -> None:
     if screen.status == "broken" or screen.stands <= 1:
         rejoin(game, state, screen)
         return
-    mv.check(game, state, screen, evolve(intent, action="hold", formation="skirmish", goal=(screen.x, screen.y)))
+    mv.check(game, state, screen, Intent("hold", (screen.x, screen.y), intent.target, "skirmish", intent.order, intent.skirmishers))
     if not screen.alive or screen.parent is None:
         return
     if screen.effect in ("double-quick", "well-handled", "rally-with-elan"):
