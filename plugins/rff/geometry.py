@@ -156,20 +156,25 @@ def _at_crossing(game: Any, ax: float, ay: float, bx: float, by: float) -> bool:
                for k in ("bridge", "ford"))
 
 
-def _here(piece: Piece) -> dict[str, Any]:
-    """Facts about the ground at the piece's place, kept until it moves (they depend on the
-    place alone, so pieces that share a place may share them)."""
+def _at_piece(game: Any, piece: Piece, ask: Any) -> Any:
+    """``ask(game, x, y)`` at the piece's place: kept on the piece until it moves, and per ground
+    by the exact place (:func:`_kept`); the place alone decides the answer."""
     spot = piece.spot
     if spot is None or spot[0] != piece.x or spot[1] != piece.y:
         spot = piece.spot = (piece.x, piece.y, {})
-    return spot[2]
+    facts = spot[2]
+    hit = facts.get(ask, _UNKNOWN)
+    if hit is _UNKNOWN:
+        hit = facts[ask] = _kept(game, ask, piece.x, piece.y)
+    return hit
 
 
 def on_road(game: Any, piece: Piece) -> bool:
-    here = _here(piece)
-    if "road" not in here:
-        here["road"] = game.ground.near("road", piece.x, piece.y, 30.0)
-    return here["road"]
+    return _at_piece(game, piece, _on_road_at)
+
+
+def _on_road_at(game: Any, x: float, y: float) -> bool:
+    return game.ground.near("road", x, y, 30.0)
 
 
 def fortified(game: Any, x: float, y: float) -> bool:
@@ -179,10 +184,7 @@ def fortified(game: Any, x: float, y: float) -> bool:
 
 def cover(game: Any, piece: Piece) -> str:
     """none, partial, full or fortified (RFF-P5)."""
-    here = _here(piece)
-    if "cover" not in here:
-        here["cover"] = _kept(game, _cover_at, piece.x, piece.y)
-    return here["cover"]
+    return _at_piece(game, piece, _cover_at)
 
 
 def _cover_at(game: Any, x: float, y: float) -> str:
@@ -222,10 +224,7 @@ def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[fl
 
 def linear_cover(game: Any, piece: Piece) -> bool:
     """Behind works, a wall or a fence (the maneuver table's "linear cover")."""
-    here = _here(piece)
-    if "linear" not in here:
-        here["linear"] = _kept(game, _linear_cover_at, piece.x, piece.y)
-    return here["linear"]
+    return _at_piece(game, piece, _linear_cover_at)
 
 
 def _linear_cover_at(game: Any, x: float, y: float) -> bool:

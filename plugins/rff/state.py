@@ -53,7 +53,7 @@ class Piece:
     breakthrough: bool = False
     combats: int = 0
     stands_lost_turn: int = 0
-    spot: tuple[float, float, dict[str, Any]] | None = None  # ground facts where it stands (geometry)
+    spot: tuple[float, float, dict[Any, Any]] | None = None  # ground facts where it stands (geometry._at_piece)
     depth: tuple[int, str, float] = (0, "", 0.0)  # (stands, formation, yards deep): geometry.depth_of
     side: str = field(init=False, default="")  # copied from the unit (and troops): read on every hot path
     arm: str = field(init=False, default="")
