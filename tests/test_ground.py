@@ -96,3 +96,14 @@ def test_terrain_and_crossings() -> None:
     assert g.kind_at(100, 100) == "woods" and g.kind_at(500, 100) == "fields"
     assert "woods" in g.kinds_along(500, 100, 100, 100)
     assert g.crosses("stream", 500, 100, 500, 400) and not g.crosses("stream", 500, 100, 500, 250)
+
+
+def test_points_just_outside_a_line_s_box_are_still_near_it() -> None:
+    """Look-ups refuse at once outside the box round every line of a kind, widened by the
+    distance asked: points beyond a line's end or a work's corner, within that distance, count."""
+    g = ground()
+    assert g.behind("works", 735, 750, 40)  # 35 yards east of the closed work, outside its box
+    assert not g.behind("works", 745, 750, 40)  # 45 yards
+    assert g.behind("works", 925, 510, 40)  # 25 yards beyond the end of the line of works, behind it
+    assert g.near("stream", 500, 330, 40) and not g.near("stream", 500, 345, 40)
+    assert not g.near("road", 500, 300, 1000)  # no road on this map at all
