@@ -58,9 +58,10 @@ class Ground:
                     self.grid[r * self.cols + c] = code
 
     def _code(self, x: float, y: float) -> int:
-        c = min(self.cols - 1, max(0, int(x // CELL)))
-        r = min(self.rows - 1, max(0, int(y // CELL)))
-        return self.grid[r * self.cols + c]
+        cols, c, r = self.cols, int(x // CELL), int(y // CELL)  # clamped to the grid (without min
+        c = 0 if c < 0 else cols - 1 if c >= cols else c  # and max: this is the ground's hottest line)
+        r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
+        return self.grid[r * cols + c]
 
     def kind_at(self, x: float, y: float) -> str:
         """The area kind under a point (``fields`` where no area is drawn)."""

@@ -160,7 +160,10 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
     if limits is None:
         limits = state.effects[key] = _limits(state.tables, c, *key[2:])
     rng = yards / geo.YARDS_PER_INCH
-    return any(rng * scale / width <= last for scale, width, last in limits)
+    for scale, width, last in limits:
+        if rng * scale / width <= last:
+            return True
+    return False
 
 
 _effects: dict[Any, dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]] = {}  # tables -> HT-F6 last bands by their inputs

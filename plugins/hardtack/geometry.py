@@ -251,8 +251,14 @@ def cell_counts(marked: list[list[bool]]) -> list[list[int]]:
 
 
 def none_in_box(ground: Any, counts: list[list[int]], x0: float, x1: float, y0: float, y1: float) -> bool:
-    """Does the box (in yards) hold no marked cell?"""
-    c0, c1, r0, r1 = cell(x0, ground.cols), cell(x1, ground.cols), cell(y0, ground.rows), cell(y1, ground.rows)
+    """Does the box (in yards; x0 <= x1, y0 <= y1) hold no marked cell? (:func:`cell`, written
+    out: this is asked on every walk and line of sight not yet kept.)"""
+    last_c, last_r = ground.cols - 1, ground.rows - 1
+    c0, c1, r0, r1 = int(x0 // CELL), int(x1 // CELL), int(y0 // CELL), int(y1 // CELL)
+    c0 = 0 if c0 < 0 else last_c if c0 > last_c else c0
+    c1 = 0 if c1 < 0 else last_c if c1 > last_c else c1
+    r0 = 0 if r0 < 0 else last_r if r0 > last_r else r0
+    r1 = 0 if r1 < 0 else last_r if r1 > last_r else r1
     return counts[r1 + 1][c1 + 1] - counts[r0][c1 + 1] - counts[r1 + 1][c0] + counts[r0][c0] == 0
 
 
