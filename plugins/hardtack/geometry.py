@@ -117,8 +117,9 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
     ax, ay, bx, by = c.x, c.y, e.x, e.y
     rx, ry = bx - ax, by - ay
     span = math.hypot(rx, ry)
-    lo_x, hi_x = min(ax, bx) - MASK_MARGIN, max(ax, bx) + MASK_MARGIN
-    lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
+    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
+    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
+    lo_x, hi_x, lo_y, hi_y = lo_x - MASK_MARGIN, hi_x + MASK_MARGIN, lo_y - MASK_MARGIN, hi_y + MASK_MARGIN
     for f in state.living(c.side):
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
             hw, hd, radius = half_footprint(state, f)
@@ -184,14 +185,18 @@ def entry(f: Company, hw: float, hd: float, ax: float, ay: float, bx: float, by:
 def _clip(u0: float, v0: float, u1: float, v1: float, hw: float, hd: float) -> float | None:
     """Liang-Barsky: where the segment (u0, v0)-(u1, v1) enters the box |u| <= hw, |v| <= hd, or None."""
     t0, t1 = 0.0, 1.0
-    for p, q in ((-(u1 - u0), u0 + hw), (u1 - u0, hw - u0), (-(v1 - v0), v0 + hd), (v1 - v0, hd - v0)):
+    du, dv = u1 - u0, v1 - v0
+    for p, q in ((-du, u0 + hw), (du, hw - u0), (-dv, v0 + hd), (dv, hd - v0)):
         if p == 0.0:
             if q < 0.0:
                 return None
-        elif p < 0.0:
-            t0 = max(t0, q / p)
-        else:
-            t1 = min(t1, q / p)
+            continue
+        r = q / p
+        if p < 0.0:
+            if r > t0:
+                t0 = r
+        elif r < t1:
+            t1 = r
         if t0 > t1:
             return None
     return t0
