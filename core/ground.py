@@ -34,6 +34,7 @@ class Ground:
         self.segments: dict[str, list[Segment]] = {}
         self.lines: dict[str, list[Feature]] = {}
         self._near: dict[tuple[str, int, int, float], bool] = {}
+        self._far: dict[tuple[str, float, int, int], bool] = {}
         self._between: dict[tuple[object, ...], Any] = {}
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
@@ -135,7 +136,7 @@ class Ground:
         Answers are kept, so a unit standing still costs one look-up; they are computed from
         the rounded point itself, so they never depend on which game asked first."""
         px, py = round(x), round(y)
-        if self._far_from(kind, px, py, within):
+        if self._far_from(kind, px, py, within) or self._far_cell(kind, px, py, within):
             return False
         key = (kind, px, py, within)
         hit = self._near.get(key)
@@ -151,6 +152,19 @@ class Ground:
         box = self.extents.get(kind)
         return box is None or x < box[0] - within or x > box[1] + within or y < box[2] - within or y > box[3] + within
 
+    def _far_cell(self, kind: str, x: int, y: int, within: float) -> bool:
+        """Is every point of the grid cell holding (x, y) more than ``within`` yards from every
+        line of this kind? Its centre is further than that plus half the cell's diagonal (and a
+        yard to spare). Kept per kind, distance and cell: most places asked about are new, most
+        cells are not."""
+        col, row = int(x // CELL), int(y // CELL)
+        key = (kind, within, col, row)
+        hit = self._far.get(key)
+        if hit is None:
+            cx, cy, reach = (col + 0.5) * CELL, (row + 0.5) * CELL, within + CELL * math.sqrt(0.5) + 1.0
+            hit = self._far[key] = all(_point_segment(cx, cy, s) > reach for s in self.segments.get(kind, ()))
+        return hit
+
     def behind(self, kind: str, x: float, y: float, within: float) -> bool:
         """Is the point (to the nearest yard) covered by a line of this kind: inside it if it is
         closed, within ``within`` yards behind it if it has a front, within ``within`` yards of it
@@ -158,10 +172,13 @@ class Ground:
         px, py = round(x), round(y)
         if self._far_from(kind, px, py, within):
             return False
+        lines = self.lines.get(kind, ())
+        if self._far_cell(kind, px, py, within):  # no line within reach: only a closed one around it covers
+            return any(line.closed and inside(px, py, line.points) for line in lines)
         key = ("behind", kind, px, py, within)
         hit = self._between.get(key)
         if hit is None:
-            hit = self._remember(key, any(_covers(line, px, py, within) for line in self.lines.get(kind, ())))
+            hit = self._remember(key, any(_covers(line, px, py, within) for line in lines))
         return hit
 
 

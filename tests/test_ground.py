@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from referee.core.ground import Ground
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.core.ground import Ground, _covers, _point_segment
 from referee.core.scenario import parse_scenario
 
 SCENARIO = """
@@ -107,3 +110,18 @@ def test_points_just_outside_a_line_s_box_are_still_near_it() -> None:
     assert g.behind("works", 925, 510, 40)  # 25 yards beyond the end of the line of works, behind it
     assert g.near("stream", 500, 330, 40) and not g.near("stream", 500, 345, 40)
     assert not g.near("road", 500, 300, 1000)  # no road on this map at all
+
+
+LINE_POINTS = [(100, 500), (900, 500), (600, 700), (700, 800), (650, 700), (0, 300), (500, 300)]  # on the lines
+
+
+@settings(max_examples=400, deadline=None)
+@given(at=st.sampled_from(LINE_POINTS), dx=st.integers(-150, 150), dy=st.integers(-150, 150),
+       within=st.sampled_from([0.0, 5.0, 25.0, 40.0, 120.0]))
+def test_look_ups_agree_with_every_line_measured(at: tuple[int, int], dx: int, dy: int, within: float) -> None:
+    """The quick refusals (outside a kind's box, or in a grid cell far from all its lines) never
+    change an answer: near and behind agree with measuring every line, inside closed works too."""
+    g, x, y = ground(), at[0] + dx, at[1] + dy
+    for kind in ("works", "stream", "road"):
+        assert g.near(kind, x, y, within) == any(_point_segment(x, y, s) <= within for s in g.segments.get(kind, ()))
+        assert g.behind(kind, x, y, within) == any(_covers(line, x, y, within) for line in g.lines.get(kind, ()))
