@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from itertools import chain
 from typing import Any
 
 from referee.core.chance import ladder_shift
@@ -193,11 +194,12 @@ def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) 
 
 
 def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
-                halt: float = STOP_SHORT, alone: bool = True) -> float:
+                halt: float = STOP_SHORT, alone: bool = True, among: list[Company] | None = None) -> float:
     """Move straight toward (x, y) up to ``yards``, halting ``halt`` yards short of any enemy and
     where a close formation would meet another (HT-M7). A company moving ``alone`` is disordered
     by the companies it passes through here; a regimental formation moving as one is disordered
-    by its caller, once it has moved as far as its most hindered company."""
+    by its caller, once it has moved as far as its most hindered company (``among``: see
+    :func:`friends_in_way`)."""
     dx, dy = x - c.x, y - c.y
     span = math.hypot(dx, dy)
     if span < 1e-6 or yards <= 0:
@@ -214,7 +216,7 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
         if along > 0 and across < halt:
             travel = max(0.0, min(travel, along - math.sqrt(max(halt * halt - across * across, 0.0))))
             near = travel + halt
-    travel, passed = friends_in_way(state, c, ux, uy, travel)
+    travel, passed = friends_in_way(state, c, ux, uy, travel, among)
     c.x = min(max(c.x + ux * travel, 0.0), game.scenario.width)
     c.y = min(max(c.y + uy * travel, 0.0), game.scenario.height)
     if travel or c.x != cx or c.y != cy:  # (a company off the table is set on its edge even where it cannot move)
@@ -230,14 +232,28 @@ TOUCH_YARDS = 1.0  # HT-M7: footprints that overlap by no more than this only to
 WAY_MARGIN = 100.0  # yards: no two half-footprints add up to more (two 12-figure cavalry skirmish lines of 5-man figures: 90)
 
 
-def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, travel: float) -> tuple[float, list[Company]]:
+def friends_near(state: HardtackState, reg: Any, places: list[tuple[float, float]], yards: float) -> list[Company]:
+    """The living companies of ``reg``'s side, not its own, whose centres lie in the box round
+    ``places`` widened by ``yards`` and :data:`WAY_MARGIN` (and a yard to spare for rounding):
+    all that :func:`friends_in_way` can look at for moves of up to ``yards`` from those places,
+    while only ``reg``'s companies move (the others keep their places; their formations are
+    read there afresh)."""
+    reach = yards + WAY_MARGIN + 1.0
+    xs, ys = [x for x, _ in places], [y for _, y in places]
+    x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+    return [f for group in state.groups_in(reg.side, x0, x1, y0, y1, reg) for f in group if x0 <= f.x <= x1 and y0 <= f.y <= y1]
+
+
+def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, travel: float,
+                   among: list[Company] | None = None) -> tuple[float, list[Company]]:
     """HT-M7 (p.15): how far ``c`` may go along (ux, uy) among the companies of other friendly
     regiments, and those it passes through on the way (only close formations, when ``c`` is not
     in one: :func:`pass_through` does nothing else with them). It passes through a company when its
     footprint, carried along the move, comes to overlap that company's (by more than a touch)
     where it did not at the start. Anyone may pass through a company not in close formation, and anyone not in
     close formation (skirmishers, broken and routed companies, guns) through a close one; a close
-    formation halts where it would meet another."""
+    formation halts where it would meet another. ``among``, when given, holds every friend that
+    may be in the way (:func:`friends_near`), in the order :meth:`HardtackState.groups_in` gives."""
     if travel <= 0:
         return travel, []
     hw, hd, radius = geo.half_footprint(state, c)
@@ -246,20 +262,21 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     lo_x, hi_x, lo_y, hi_y = min(ax, bx) - WAY_MARGIN, max(ax, bx) + WAY_MARGIN, min(ay, by) - WAY_MARGIN, max(ay, by) + WAY_MARGIN
     close = c.close
     met = []
-    for group in state.groups_in(c.side, lo_x, hi_x, lo_y, hi_y, c.regiment):
-        for f in group:
-            # a company not in close formation passing one not in close formation changes nothing
-            if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.close):
-                fw, fd, f_radius = geo.half_footprint(state, f)
-                # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
-                # that keeps further away cannot enter it, and the exact test is left for the others
-                reach = radius + f_radius + 2.0
-                px, py = f.x - ax, f.y - ay
-                if abs(px * uy - py * ux) > reach or not -reach <= px * ux + py * uy <= travel + reach:
-                    continue
-                at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
-                if at is not None:
-                    met.append((at, f.id, f))
+    if among is None:
+        among = chain.from_iterable(state.groups_in(c.side, lo_x, hi_x, lo_y, hi_y, c.regiment))
+    for f in among:
+        # a company not in close formation passing one not in close formation changes nothing
+        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.close):
+            fw, fd, f_radius = geo.half_footprint(state, f)
+            # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
+            # that keeps further away cannot enter it, and the exact test is left for the others
+            reach = radius + f_radius + 2.0
+            px, py = f.x - ax, f.y - ay
+            if abs(px * uy - py * ux) > reach or not -reach <= px * ux + py * uy <= travel + reach:
+                continue
+            at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
+            if at is not None:
+                met.append((at, f.id, f))
     passed = []
     for at, _, f in sorted(met):
         if c.close and f.close:
