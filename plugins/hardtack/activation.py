@@ -291,8 +291,7 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
         state.moved(c)
         c.x, c.y = x, y
         passed = move.friends_in_way(state, c, dx, dy, moved, among)[1]  # HT-M7
-        c.x = min(max(x + dx * moved, 0.0), game.scenario.width)
-        c.y = min(max(y + dy * moved, 0.0), game.scenario.height)
+        move.put(game, c, x + dx * moved, y + dy * moved)
         if intent.action != "withdraw":
             c.facing = math.degrees(math.atan2(dx, dy)) % 360.0
         move.pass_through(game, state, c, passed)
