@@ -39,15 +39,18 @@ ROUNDING = 5.0  # yards: the ground reads the ends of a path to the nearest 5 (G
 FLEE_YARDS = 1000.0  # a flight heads this far toward the side's own edge (off the map if need be)
 
 
+RANK = {"clear": 0, "poor": 1, "difficult": 2, "impassable": 3}  # terrain classes, worst last
+
+
 Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box
-Going = tuple[frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]
+Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]
 _going: weakref.WeakKeyDictionary[Any, dict[tuple[Any, str], Going]] = weakref.WeakKeyDictionary()
 
 
 def going(game: Any, t: Any, who: str) -> Going:
-    """What a mover's walk reads of the ground, once per scenario: the area kinds that are not
-    clear going for it, the line kinds that cost it something (their segments boxed), and the
-    count of its rough cells (:func:`_rough_counts`)."""
+    """What a mover's walk reads, once per scenario: its terrain classes and their costs (from
+    the tables), the area kinds that are not clear going for it, the line kinds that cost it
+    something (their segments boxed), and the count of its rough cells (:func:`_rough_counts`)."""
     per = _going.get(game.scenario)
     if per is None:
         per = _going[game.scenario] = {}
@@ -57,7 +60,7 @@ def going(game: Any, t: Any, who: str) -> Going:
         hard = frozenset(k for k, cls in table.items() if cls != "clear")
         lines = [(kind, [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)) for x1, y1, x2, y2 in segments[kind]])
                  for kind in LINES if table.get(kind, "clear") != "clear" and segments.get(kind)]
-        hit = per[(t, who)] = (hard, lines, _rough_counts(game.ground, hard, lines))
+        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game.ground, hard, lines))
     return hit
 
 
@@ -78,7 +81,7 @@ def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float
     the move's box misses are skipped: they cannot cross it)."""
     out = []
     rx, ry = bx - ax, by - ay
-    lox, hix, loy, hiy = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+    lox, hix, loy, hiy = bx if bx < ax else ax, bx if bx > ax else ax, by if by < ay else ay, by if by > ay else ay  # (min, max)
     for x1, y1, x2, y2, sx0, sx1, sy0, sy1 in segments:
         if sx1 < lox or sx0 > hix or sy1 < loy or sy0 > hiy:
             continue
@@ -100,7 +103,9 @@ def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road:
     crossed, worst class met). On a road (travel mode, HT-M2) the ground is clear (p.14). Computed
     from the rounded ends, so it never depends on history; the answers are kept per scenario
     under exactly those inputs."""
-    per = walk_memo(game)
+    per = game.state.walks
+    if per is None:  # (not mustered yet)
+        per = walk_memo(game)
     key = (t, mover(c), round(c.x), round(c.y), round(x), round(y), inches, road)
     hit = per.get(key)
     if hit is None:
@@ -120,15 +125,16 @@ def walk_memo(game: Any) -> dict[tuple[Any, ...], tuple[float, frozenset[str], s
 
 
 def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
-    span = math.hypot(bx - ax, by - ay)
-    reach = min(span, inches * geo.YARDS_PER_INCH)
+    # (min and max are written out as conditionals here: the same values, for less than the builtins cost)
+    span, far = math.hypot(bx - ax, by - ay), inches * geo.YARDS_PER_INCH
+    reach = far if far < span else span
     if reach <= 0:
         return 0.0, frozenset(), "clear"
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
-    table, costs = t["movement"]["terrain"][who], t["movement"]["costs"]
-    hard, lines, counts = going(game, t, who)
-    if geo.none_in_box(game.ground, counts, min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING):
+    table, costs, hard, lines, counts = going(game, t, who)
+    if geo.none_in_box(game.ground, counts, (ex if ex < ax else ax) - ROUNDING, (ex if ex > ax else ax) + ROUNDING,
+                       (ey if ey < ay else ay) - ROUNDING, (ey if ey > ay else ay) + ROUNDING):
         return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
@@ -144,14 +150,15 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     kinds: set[str] = set()
     worst = "clear"
     done, nxt = 0.0, 0
-    rank = ("clear", "poor", "difficult", "impassable")
     while done < reach:
-        step = min(WALK_YARDS, reach - done)
+        rest = reach - done
+        step = rest if rest < WALK_YARDS else WALK_YARDS
         while nxt < len(events) and events[nxt][0] <= done + step:
             kind = events[nxt][1]
             cls = table.get(kind, "clear")
             kinds.add(kind)
-            worst = max(worst, cls, key=rank.index)
+            if RANK[cls] > RANK[worst]:
+                worst = cls
             if cls == "impassable":
                 return done, frozenset(kinds), worst
             points -= (costs[cls] - 1) * geo.YARDS_PER_INCH
@@ -162,7 +169,8 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
             return done, frozenset(kinds), worst
         if cls != "clear":
             kinds.add(kind)
-            worst = max(worst, cls, key=rank.index)
+            if RANK[cls] > RANK[worst]:
+                worst = cls
         cost = step * costs.get(cls, 1) if cls != "clear" else step
         if cost > points:
             done += max(0.0, points) / costs.get(cls, 1) if cls != "clear" else max(0.0, points)
