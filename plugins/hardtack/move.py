@@ -18,7 +18,17 @@ STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assa
 
 def base_inches(t: Any, c: Company) -> int:
     """The base move: by arm and mount, limbered or not (a hit team one die lower); a line shifts
-    it down one (p.15)."""
+    it down one (p.15). Kept on the company with the tables, formation, mount and team it was
+    reckoned for (its arm never changes, nor whether it is a gun once mustered: Company.set_gun)."""
+    kept = c.pace
+    if kept is not None and kept[0] is t and kept[1] == c.formation and kept[2] == c.mounted and kept[3] == c.team_hit:
+        return kept[4]
+    hit = _base_inches(t, c)
+    c.pace = (t, c.formation, c.mounted, c.team_hit, hit)
+    return hit
+
+
+def _base_inches(t: Any, c: Company) -> int:
     base = t["movement"]["base"]
     if c.artillery:  # p.13: a limbered gun whose team has taken casualties moves a die type slower (HT-S6)
         return ladder_shift(base["limbered"], -1)[0] if c.team_hit and c.formation == "limbered" else base[c.formation]
@@ -329,13 +339,15 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     state.moved(c)
     c.in_position = False
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
+    sn, cs = math.sin(rad), math.cos(rad)
     t = game.state.tables
-    yards = base_inches(t, c) * geo.YARDS_PER_INCH
+    inches = base_inches(t, c)
+    yards = inches * geo.YARDS_PER_INCH
     if not c.artillery:  # HT-M6: the flight pays for the ground it crosses, as any move (HT-M4, p.14)
-        yards = walk(game, t, c, c.x + FLEE_YARDS * math.sin(rad), c.y + FLEE_YARDS * math.cos(rad), base_inches(t, c))[0]
-    passed = friends_in_way(state, c, math.sin(rad), math.cos(rad), yards)[1]  # HT-M7: by the shortest way
-    c.x += yards * math.sin(rad)
-    c.y += yards * math.cos(rad)
+        yards = walk(game, t, c, c.x + FLEE_YARDS * sn, c.y + FLEE_YARDS * cs, inches)[0]
+    passed = friends_in_way(state, c, sn, cs, yards)[1]  # HT-M7: by the shortest way
+    c.x += yards * sn
+    c.y += yards * cs
     pass_through(game, state, c, passed)
     if not (0 <= c.x <= game.scenario.width and 0 <= c.y <= game.scenario.height):
         c.gone = True

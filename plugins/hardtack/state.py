@@ -47,6 +47,7 @@ class Company:
     reach: float = -1.0  # yards its fire carries (fire.reach_yards), kept once known
     cover_at: tuple[float, float, str] | None = None  # geometry.cover: its last place and the cover there
     halves: tuple[int, str, int, tuple[float, float, float]] | None = None  # geometry.half_footprint: its figures, formation, guns and half-footprint
+    pace: tuple[object, str, bool, bool, int] | None = None  # move.base_inches: its tables, formation, mount, team hit and base move
     side: str = field(init=False, default="")
     arm: str = field(init=False, default="")
     artillery: bool = field(init=False, default=False)  # a gun and its crew (kept with ``gun``: see set_gun)
@@ -59,6 +60,7 @@ class Company:
 
     def set_gun(self, gun: Gun) -> None:
         self.gun, self.guns, self.artillery = gun, 1, True
+        self.pace = None  # (move.base_inches)
 
     def reckon(self) -> None:
         """``alive``: not gone, with figures, its unit on the field; reckoned again wherever one
