@@ -281,7 +281,8 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     travel = intent.action != "withdraw"
     yards = min([span] + [move.move_yards(game, t, c, c.x + dx * span, c.y + dy * span, travel)[0] for c in wings])
     starts = [(c.x, c.y) for c in group]
-    moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, alone=False) for c in group)
+    among = move.friends_near(state, reg, starts, yards)  # (other regiments stand still meanwhile)
+    moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, alone=False, among=among) for c in group)
     crossed: set[str] = set()
     for c, (x, y) in zip(wings, [starts[group.index(w)] for w in wings]):  # ground the wings cross (HT-M1, HT-M4)
         c.x, c.y = x, y
@@ -289,9 +290,8 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
         state.moved(c)
         c.x, c.y = x, y
-        passed = move.friends_in_way(state, c, dx, dy, moved)[1]  # HT-M7
-        c.x = min(max(x + dx * moved, 0.0), game.scenario.width)
-        c.y = min(max(y + dy * moved, 0.0), game.scenario.height)
+        passed = move.friends_in_way(state, c, dx, dy, moved, among)[1]  # HT-M7
+        move.put(game, c, x + dx * moved, y + dy * moved)
         if intent.action != "withdraw":
             c.facing = math.degrees(math.atan2(dx, dy)) % 360.0
         move.pass_through(game, state, c, passed)

@@ -5,19 +5,30 @@ from __future__ import annotations
 
 import math
 import weakref
+from itertools import chain
 from typing import Any
 
 from referee.core.chance import ladder_shift
 
 from . import geometry as geo
-from .state import Company, HardtackState
+from .state import CLOSE, Company, HardtackState
 
 STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assault (Hardtack p.15)
 
 
 def base_inches(t: Any, c: Company) -> int:
     """The base move: by arm and mount, limbered or not (a hit team one die lower); a line shifts
-    it down one (p.15)."""
+    it down one (p.15). Kept on the company with the tables, formation, mount and team it was
+    reckoned for (its arm never changes, nor whether it is a gun once mustered: Company.set_gun)."""
+    kept = c.pace
+    if kept is not None and kept[0] is t and kept[1] == c.formation and kept[2] == c.mounted and kept[3] == c.team_hit:
+        return kept[4]
+    hit = _base_inches(t, c)
+    c.pace = (t, c.formation, c.mounted, c.team_hit, hit)
+    return hit
+
+
+def _base_inches(t: Any, c: Company) -> int:
     base = t["movement"]["base"]
     if c.artillery:  # p.13: a limbered gun whose team has taken casualties moves a die type slower (HT-S6)
         return ladder_shift(base["limbered"], -1)[0] if c.team_hit and c.formation == "limbered" else base[c.formation]
@@ -38,15 +49,18 @@ ROUNDING = 5.0  # yards: the ground reads the ends of a path to the nearest 5 (G
 FLEE_YARDS = 1000.0  # a flight heads this far toward the side's own edge (off the map if need be)
 
 
+RANK = {"clear": 0, "poor": 1, "difficult": 2, "impassable": 3}  # terrain classes, worst last
+
+
 Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box
-Going = tuple[frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]
+Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]
 _going: weakref.WeakKeyDictionary[Any, dict[tuple[Any, str], Going]] = weakref.WeakKeyDictionary()
 
 
 def going(game: Any, t: Any, who: str) -> Going:
-    """What a mover's walk reads of the ground, once per scenario: the area kinds that are not
-    clear going for it, the line kinds that cost it something (their segments boxed), and the
-    count of its rough cells (:func:`_rough_counts`)."""
+    """What a mover's walk reads, once per scenario: its terrain classes and their costs (from
+    the tables), the area kinds that are not clear going for it, the line kinds that cost it
+    something (their segments boxed), and the count of its rough cells (:func:`_rough_counts`)."""
     per = _going.get(game.scenario)
     if per is None:
         per = _going[game.scenario] = {}
@@ -56,7 +70,7 @@ def going(game: Any, t: Any, who: str) -> Going:
         hard = frozenset(k for k, cls in table.items() if cls != "clear")
         lines = [(kind, [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)) for x1, y1, x2, y2 in segments[kind]])
                  for kind in LINES if table.get(kind, "clear") != "clear" and segments.get(kind)]
-        hit = per[(t, who)] = (hard, lines, _rough_counts(game.ground, hard, lines))
+        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game.ground, hard, lines))
     return hit
 
 
@@ -77,7 +91,7 @@ def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float
     the move's box misses are skipped: they cannot cross it)."""
     out = []
     rx, ry = bx - ax, by - ay
-    lox, hix, loy, hiy = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+    lox, hix, loy, hiy = bx if bx < ax else ax, bx if bx > ax else ax, by if by < ay else ay, by if by > ay else ay  # (min, max)
     for x1, y1, x2, y2, sx0, sx1, sy0, sy1 in segments:
         if sx1 < lox or sx0 > hix or sy1 < loy or sy0 > hiy:
             continue
@@ -99,7 +113,9 @@ def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road:
     crossed, worst class met). On a road (travel mode, HT-M2) the ground is clear (p.14). Computed
     from the rounded ends, so it never depends on history; the answers are kept per scenario
     under exactly those inputs."""
-    per = walk_memo(game)
+    per = game.state.walks
+    if per is None:  # (not mustered yet)
+        per = walk_memo(game)
     key = (t, mover(c), round(c.x), round(c.y), round(x), round(y), inches, road)
     hit = per.get(key)
     if hit is None:
@@ -119,15 +135,16 @@ def walk_memo(game: Any) -> dict[tuple[Any, ...], tuple[float, frozenset[str], s
 
 
 def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
-    span = math.hypot(bx - ax, by - ay)
-    reach = min(span, inches * geo.YARDS_PER_INCH)
+    # (min and max are written out as conditionals here: the same values, for less than the builtins cost)
+    span, far = math.hypot(bx - ax, by - ay), inches * geo.YARDS_PER_INCH
+    reach = far if far < span else span
     if reach <= 0:
         return 0.0, frozenset(), "clear"
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
-    table, costs = t["movement"]["terrain"][who], t["movement"]["costs"]
-    hard, lines, counts = going(game, t, who)
-    if geo.none_in_box(game.ground, counts, min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING):
+    table, costs, hard, lines, counts = going(game, t, who)
+    if geo.none_in_box(game.ground, counts, (ex if ex < ax else ax) - ROUNDING, (ex if ex > ax else ax) + ROUNDING,
+                       (ey if ey < ay else ay) - ROUNDING, (ey if ey > ay else ay) + ROUNDING):
         return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
@@ -143,14 +160,15 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     kinds: set[str] = set()
     worst = "clear"
     done, nxt = 0.0, 0
-    rank = ("clear", "poor", "difficult", "impassable")
     while done < reach:
-        step = min(WALK_YARDS, reach - done)
+        rest = reach - done
+        step = rest if rest < WALK_YARDS else WALK_YARDS
         while nxt < len(events) and events[nxt][0] <= done + step:
             kind = events[nxt][1]
             cls = table.get(kind, "clear")
             kinds.add(kind)
-            worst = max(worst, cls, key=rank.index)
+            if RANK[cls] > RANK[worst]:
+                worst = cls
             if cls == "impassable":
                 return done, frozenset(kinds), worst
             points -= (costs[cls] - 1) * geo.YARDS_PER_INCH
@@ -161,7 +179,8 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
             return done, frozenset(kinds), worst
         if cls != "clear":
             kinds.add(kind)
-            worst = max(worst, cls, key=rank.index)
+            if RANK[cls] > RANK[worst]:
+                worst = cls
         cost = step * costs.get(cls, 1) if cls != "clear" else step
         if cost > points:
             done += max(0.0, points) / costs.get(cls, 1) if cls != "clear" else max(0.0, points)
@@ -193,16 +212,17 @@ def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) 
 
 
 def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
-                halt: float = STOP_SHORT, alone: bool = True) -> float:
+                halt: float = STOP_SHORT, alone: bool = True, among: list[Company] | None = None) -> float:
     """Move straight toward (x, y) up to ``yards``, halting ``halt`` yards short of any enemy and
     where a close formation would meet another (HT-M7). A company moving ``alone`` is disordered
     by the companies it passes through here; a regimental formation moving as one is disordered
-    by its caller, once it has moved as far as its most hindered company."""
+    by its caller, once it has moved as far as its most hindered company (``among``: see
+    :func:`friends_in_way`)."""
     dx, dy = x - c.x, y - c.y
     span = math.hypot(dx, dy)
     if span < 1e-6 or yards <= 0:
         return 0.0
-    travel = min(span, yards)
+    travel = yards if yards < span else span  # (min(span, yards): the conditionals here cost less than the builtins)
     ux, uy = dx / span, dy / span
     cx, cy, near = c.x, c.y, travel + halt
     for e in enemies:
@@ -214,9 +234,8 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
         if along > 0 and across < halt:
             travel = max(0.0, min(travel, along - math.sqrt(max(halt * halt - across * across, 0.0))))
             near = travel + halt
-    travel, passed = friends_in_way(state, c, ux, uy, travel)
-    c.x = min(max(c.x + ux * travel, 0.0), game.scenario.width)
-    c.y = min(max(c.y + uy * travel, 0.0), game.scenario.height)
+    travel, passed = friends_in_way(state, c, ux, uy, travel, among)
+    put(game, c, c.x + ux * travel, c.y + uy * travel)
     if travel or c.x != cx or c.y != cy:  # (a company off the table is set on its edge even where it cannot move)
         state.moved(c)
     if travel:
@@ -226,40 +245,67 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
     return travel
 
 
+def put(game: Any, c: Company, x: float, y: float) -> None:
+    """Set ``c`` at (x, y), held on the table: ``min(max(v, 0.0), edge)`` on each axis, written
+    out (the builtins cost more than the move itself)."""
+    x = 0.0 if 0.0 > x else x
+    y = 0.0 if 0.0 > y else y
+    width, height = game.scenario.width, game.scenario.height
+    c.x = width if width < x else x
+    c.y = height if height < y else y
+
+
 TOUCH_YARDS = 1.0  # HT-M7: footprints that overlap by no more than this only touch (companies side by side)
 WAY_MARGIN = 100.0  # yards: no two half-footprints add up to more (two 12-figure cavalry skirmish lines of 5-man figures: 90)
 
 
-def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, travel: float) -> tuple[float, list[Company]]:
+def friends_near(state: HardtackState, reg: Any, places: list[tuple[float, float]], yards: float) -> list[Company]:
+    """The living companies of ``reg``'s side, not its own, whose centres lie in the box round
+    ``places`` widened by ``yards`` and :data:`WAY_MARGIN` (and a yard to spare for rounding):
+    all that :func:`friends_in_way` can look at for moves of up to ``yards`` from those places,
+    while only ``reg``'s companies move (the others keep their places; their formations are
+    read there afresh)."""
+    reach = yards + WAY_MARGIN + 1.0
+    xs, ys = [x for x, _ in places], [y for _, y in places]
+    x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+    return [f for group in state.groups_in(reg.side, x0, x1, y0, y1, reg) for f in group if x0 <= f.x <= x1 and y0 <= f.y <= y1]
+
+
+def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, travel: float,
+                   among: list[Company] | None = None) -> tuple[float, list[Company]]:
     """HT-M7 (p.15): how far ``c`` may go along (ux, uy) among the companies of other friendly
     regiments, and those it passes through on the way (only close formations, when ``c`` is not
     in one: :func:`pass_through` does nothing else with them). It passes through a company when its
     footprint, carried along the move, comes to overlap that company's (by more than a touch)
     where it did not at the start. Anyone may pass through a company not in close formation, and anyone not in
     close formation (skirmishers, broken and routed companies, guns) through a close one; a close
-    formation halts where it would meet another."""
+    formation halts where it would meet another. ``among``, when given, holds every friend that
+    may be in the way (:func:`friends_near`), in the order :meth:`HardtackState.groups_in` gives."""
     if travel <= 0:
         return travel, []
     hw, hd, radius = geo.half_footprint(state, c)
     ax, ay = c.x, c.y
     bx, by = ax + ux * travel, ay + uy * travel
-    lo_x, hi_x, lo_y, hi_y = min(ax, bx) - WAY_MARGIN, max(ax, bx) + WAY_MARGIN, min(ay, by) - WAY_MARGIN, max(ay, by) + WAY_MARGIN
+    # the path's box, widened (min and max written out: cheaper than the builtins)
+    lo_x, hi_x = (bx if bx < ax else ax) - WAY_MARGIN, (bx if bx > ax else ax) + WAY_MARGIN
+    lo_y, hi_y = (by if by < ay else ay) - WAY_MARGIN, (by if by > ay else ay) + WAY_MARGIN
     close = c.close
     met = []
-    for group in state.groups_in(c.side, lo_x, hi_x, lo_y, hi_y, c.regiment):
-        for f in group:
-            # a company not in close formation passing one not in close formation changes nothing
-            if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.close):
-                fw, fd, f_radius = geo.half_footprint(state, f)
-                # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
-                # that keeps further away cannot enter it, and the exact test is left for the others
-                reach = radius + f_radius + 2.0
-                px, py = f.x - ax, f.y - ay
-                if abs(px * uy - py * ux) > reach or not -reach <= px * ux + py * uy <= travel + reach:
-                    continue
-                at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
-                if at is not None:
-                    met.append((at, f.id, f))
+    if among is None:
+        among = chain.from_iterable(state.groups_in(c.side, lo_x, hi_x, lo_y, hi_y, c.regiment))
+    for f in among:
+        # a company not in close formation passing one not in close formation changes nothing
+        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.formation in CLOSE):  # (f.close, inlined)
+            fw, fd, f_radius = geo.half_footprint(state, f)
+            # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
+            # that keeps further away cannot enter it, and the exact test is left for the others
+            reach = radius + f_radius + 2.0
+            px, py = f.x - ax, f.y - ay
+            if abs(px * uy - py * ux) > reach or not -reach <= px * ux + py * uy <= travel + reach:
+                continue
+            at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
+            if at is not None:
+                met.append((at, f.id, f))
     passed = []
     for at, _, f in sorted(met):
         if c.close and f.close:
@@ -293,13 +339,15 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     state.moved(c)
     c.in_position = False
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
+    sn, cs = math.sin(rad), math.cos(rad)
     t = game.state.tables
-    yards = base_inches(t, c) * geo.YARDS_PER_INCH
+    inches = base_inches(t, c)
+    yards = inches * geo.YARDS_PER_INCH
     if not c.artillery:  # HT-M6: the flight pays for the ground it crosses, as any move (HT-M4, p.14)
-        yards = walk(game, t, c, c.x + FLEE_YARDS * math.sin(rad), c.y + FLEE_YARDS * math.cos(rad), base_inches(t, c))[0]
-    passed = friends_in_way(state, c, math.sin(rad), math.cos(rad), yards)[1]  # HT-M7: by the shortest way
-    c.x += yards * math.sin(rad)
-    c.y += yards * math.cos(rad)
+        yards = walk(game, t, c, c.x + FLEE_YARDS * sn, c.y + FLEE_YARDS * cs, inches)[0]
+    passed = friends_in_way(state, c, sn, cs, yards)[1]  # HT-M7: by the shortest way
+    c.x += yards * sn
+    c.y += yards * cs
     pass_through(game, state, c, passed)
     if not (0 <= c.x <= game.scenario.width and 0 <= c.y <= game.scenario.height):
         c.gone = True

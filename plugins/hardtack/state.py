@@ -47,6 +47,7 @@ class Company:
     reach: float = -1.0  # yards its fire carries (fire.reach_yards), kept once known
     cover_at: tuple[float, float, str] | None = None  # geometry.cover: its last place and the cover there
     halves: tuple[int, str, int, tuple[float, float, float]] | None = None  # geometry.half_footprint: its figures, formation, guns and half-footprint
+    pace: tuple[object, str, bool, bool, int] | None = None  # move.base_inches: its tables, formation, mount, team hit and base move
     side: str = field(init=False, default="")
     arm: str = field(init=False, default="")
     artillery: bool = field(init=False, default=False)  # a gun and its crew (kept with ``gun``: see set_gun)
@@ -59,6 +60,7 @@ class Company:
 
     def set_gun(self, gun: Gun) -> None:
         self.gun, self.guns, self.artillery = gun, 1, True
+        self.pace = None  # (move.base_inches)
 
     def reckon(self) -> None:
         """``alive``: not gone, with figures, its unit on the field; reckoned again wherever one
@@ -86,6 +88,24 @@ class Regiment:
     @property
     def side(self) -> str:
         return self.unit.side
+
+
+def _box(group: list[Company]) -> tuple[float, float, float, float]:
+    """The box of the companies' centres (x0, x1, y0, y1): min and max in one pass, written out
+    (the same values as the builtins, which cost more for a handful of companies)."""
+    x0 = x1 = group[0].x
+    y0 = y1 = group[0].y
+    for c in group:
+        x, y = c.x, c.y
+        if x < x0:
+            x0 = x
+        elif x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        elif y > y1:
+            y1 = y
+    return x0, x1, y0, y1
 
 
 @define(eq=False)
@@ -178,8 +198,7 @@ class HardtackState:
                 continue
             box = reg.box
             if box is None:
-                xs, ys = [c.x for c in group], [c.y for c in group]
-                box = reg.box = (min(xs), max(xs), min(ys), max(ys))
+                box = reg.box = _box(group)
             if box[0] <= x1 and x0 <= box[1] and box[2] <= y1 and y0 <= box[3]:
                 out.append(group)
         return out
