@@ -64,6 +64,16 @@ def _left(state: HardtackState, side: str, before: int, step: Step) -> int:
     return before
 
 
+def _step(game: Any, name: str, side: str, unit: str) -> Step:
+    """The activation step ``name`` of ``unit``, kept for the game (its memory): a frozen value,
+    the same every turn (the unit's side never changes), so it is built once."""
+    steps = game.memory.setdefault("hardtack.steps", {})
+    step = steps.get((name, unit))
+    if step is None:
+        step = steps[(name, unit)] = Step("activation", name, side, unit)
+    return step
+
+
 def _next(game: Any, state: HardtackState, side: str) -> Step | None:
     regs = state.by_side.get(side, ())
     k = state.reg_cursor.get(side, 0)
@@ -77,20 +87,20 @@ def _next(game: Any, state: HardtackState, side: str) -> Step | None:
         group = members(reg)
         if len(group) >= 2:
             state.group = (reg.id, group)  # kept for the step that follows at once
-            return Step("activation", "activate-regiment", side, reg.id)
+            return _step(game, "activate-regiment", side, reg.id)
         if reg.commander and any(c.alive and c.level >= SHAKEN and c.level < ROUTED for c in reg.companies):
-            return Step("activation", "rally", side, reg.id)
+            return _step(game, "rally", side, reg.id)
         if reg.commander and math.dist((reg.x, reg.y), centre(state, reg)) > REJOIN_YARDS:
-            return Step("activation", "command-move", side, reg.id)
+            return _step(game, "command-move", side, reg.id)
         pick = _transfer_pick(game, state, reg) if reg.commander else None
         if pick is not None:
             state.transfer = (reg.id, pick)  # kept for the step that follows at once
-            return Step("activation", "transfer", side, reg.id)
+            return _step(game, "transfer", side, reg.id)
     queue, i = state.queue[side], state.cursor[side]
     while i < len(queue) and (queue[i].activated or not queue[i].alive):  # passed over for good this turn
         i += 1
     state.cursor[side] = i
-    return Step("activation", "activate-company", side, queue[i].id) if i < len(queue) else None
+    return _step(game, "activate-company", side, queue[i].id) if i < len(queue) else None
 
 
 def members(reg: Regiment) -> list[Company]:
