@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from referee.core.chance import Roller, d, ladder_shift
@@ -163,15 +163,25 @@ def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | 
          in_position: bool = False, cite: bool = True) -> Resolution:
     """Small arms fire: quality die and firepower die against the range die (SG2, Hardtack pp.16-17).
     ``cite=False`` (nothing sees the citation: ``Game.seen``) leaves the inputs out of it."""
-    f = t["fire"]
-    w = t.weapons[weapon]
     inputs = {"quality": f"d{quality}", "firepower": _fraction(firepower), "range": _inches(range_inches),
               "cover": cover, "formation": formation, "target_formation": target_formation, "weapon": weapon} if cite else {}
-    rulings = (f["band_ruling"], "HT-F3", "HT-F4") + ((w.ruling,) if w.ruling else ())
+    rulings, quality_die, fp_die, firer = _firer(t, quality, firepower, formation, weapon)
     ref = f"Hardtack p.16-17, SG2 fire; range bands of {quality}\""
     rdie, why, steps, band = fire_range_die(t, quality, range_inches, cover, target_formation, weapon, in_position)
     if rdie is None:
         return _no_effect("fire", ref, why, inputs, tuple(steps), rulings)
+    return _resolve_volley(roller, t, "fire", ref, inputs, (*steps, *firer), rulings, quality_die, fp_die, rdie, band,
+                           t.weapons[weapon].impact, cover, "fired-on")
+
+
+@lru_cache(maxsize=FRACTION_MEMO)
+def _firer(t: HardtackTables, quality: int, firepower: Fraction | int, formation: str,
+           weapon: str) -> tuple[tuple[str, ...], int, int, tuple[Modifier, ...]]:
+    """The firer's side of :func:`fire`, kept by its inputs (a pure function of their values;
+    the shifts are frozen): the rulings cited, the quality and firepower dice after their shifts
+    (p.17), and those shifts."""
+    f, w = t["fire"], t.weapons[weapon]
+    rulings = (f["band_ruling"], "HT-F3", "HT-F4") + ((w.ruling,) if w.ruling else ())
     firer: list[Modifier] = []
     fp_die = dice.nearest_die(firepower)
     if firepower <= f["small_firepower"]:
@@ -180,8 +190,7 @@ def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | 
     if formation == "skirmish":
         fp_die, _ = ladder_shift(fp_die, f["skirmish_firepower_shift"])
         firer.append(_shift("skirmishing: firepower die", f["skirmish_firepower_shift"], "Hardtack p.17, Skirmishing Company Firepower"))
-    return _resolve_volley(roller, t, "fire", ref, inputs, (*steps, *firer), rulings, quality, fp_die, rdie, band,
-                           w.impact, cover, "fired-on")
+    return rulings, quality, fp_die, tuple(firer)
 
 
 def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
@@ -203,7 +212,7 @@ def _resolve_volley(roller: Roller, t: HardtackTables, mechanic: str, ref: str, 
                     rulings: tuple[str, ...], quality: int, fp_die: int, rdie: int, band: int, impact_die: int, cover: str,
                     fired_on: str) -> Resolution:
     v = roller.sub(dice.volley, quality, fp_die, rdie)
-    impact_die, armour_die, _ = dice.armour_against(impact_die, t["fire"]["armour"], t["fire"]["cover"][cover])
+    impact_die, armour_die = _armour(t, impact_die, cover)
     tally = dice.casualties(roller, v.potential, impact_die, armour_die)
     wounded, killed = tally[dice.WOUNDED], tally[dice.KILLED]
     test = "none" if v.over == 0 else "casualties" if wounded + killed else fired_on
@@ -219,6 +228,14 @@ def _resolve_volley(roller: Roller, t: HardtackTables, mechanic: str, ref: str, 
         values={"over": v.over, "potential": v.potential, "wounded": wounded, "killed": killed, "test": test, "fired_on": fired_on},
         rulings=rulings,
     )
+
+
+@cache
+def _armour(t: HardtackTables, impact_die: int, cover: str) -> tuple[int, int]:
+    """The impact and armour dice against a target in ``cover`` (:func:`.dice.armour_against`
+    with the tables' armour), kept by its inputs."""
+    impact_die, armour_die, _ = dice.armour_against(impact_die, t["fire"]["armour"], t["fire"]["cover"][cover])
+    return impact_die, armour_die
 
 
 # ----------------------------------------------------------------------------- shot
@@ -277,7 +294,7 @@ def _damage_shifts(target_formation: str) -> list[Modifier]:
 def _strike(roller: Roller, t: HardtackTables, damage: int, cover: str, target_formation: str) -> tuple[dice.Struck, tuple[int, int], int, int, int]:
     damage, _ = ladder_shift(damage, DAMAGE_SHIFT.get(target_formation, 0))
     hit = roller.sub(dice.struck, damage)
-    impact_die, armour_die, _ = dice.armour_against(t["artillery"]["shot_impact"], t["fire"]["armour"], t["fire"]["cover"][cover])
+    impact_die, armour_die = _armour(t, t["artillery"]["shot_impact"], cover)
     tally = dice.casualties(roller, hit.figures, impact_die, armour_die)
     return hit, (tally[dice.WOUNDED], tally[dice.KILLED]), damage, impact_die, armour_die
 
