@@ -269,7 +269,8 @@ def _formation_moves(state: HardtackState, reg: Regiment, group: list[Company], 
     """The whole formation moves as one: its first action when advancing in the wanted
     formation, its second too while no enemy is within its reach."""
     if intent is None or intent.action not in ("advance", "withdraw") or any(
-            c.formation != _formation_wanted(c, intent) or c.in_position or c.mounted != _mounted_wanted(state, c, intent.action, intent, enemies)
+            c.formation != _formation_wanted(c, intent) or c.in_position
+            or c.arm == "cavalry" and c.mounted != _mounted_wanted(state, c, intent.action, intent, enemies)
             for c in group):
         return False
     if n == 0 or intent.action == "withdraw":
@@ -338,7 +339,7 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     if c.artillery:
         _gun_action(game, state, c, kind, wanted, enemies, target_unit)
         return
-    mounted = _mounted_wanted(state, c, kind, intent, enemies)
+    mounted = _mounted_wanted(state, c, kind, intent, enemies) if c.arm == "cavalry" else c.mounted
     if wanted != c.formation or mounted != c.mounted:
         return _reorganise(game, c, wanted, mounted)
     if kind == "charge" and assault.may_assault(c) and not c.in_position:
@@ -390,12 +391,10 @@ MOUNT_MOVES = 2  # HT-K2: an advance further than this many dismounted Moves is 
 
 
 def _mounted_wanted(state: HardtackState, c: Company, kind: str, intent: Any, enemies: list[Company]) -> bool:
-    """HT-K2: cavalry mount to charge, to withdraw, or to advance further than two dismounted
-    Moves (one activation afoot); holding, they dismount once an enemy is within the reach of
-    their fire (fire.fire_reach_yards: five bands of the quality die with their weapon, or its
-    close range); otherwise they stay as they are."""
-    if c.arm != "cavalry":
-        return c.mounted
+    """HT-K2: cavalry (``c``; only they mount) mount to charge, to withdraw, or to advance further
+    than two dismounted Moves (one activation afoot); holding, they dismount once an enemy is
+    within the reach of their fire (fire.fire_reach_yards: five bands of the quality die with
+    their weapon, or its close range); otherwise they stay as they are."""
     if kind in ("charge", "withdraw"):
         return True
     if kind == "advance":
