@@ -150,7 +150,8 @@ def play_step(game: Any, step: Step) -> None:
     group = kept[1] if kept is not None and kept[0] == reg.id else members(reg)
     enemies = _near(state, step.side, group)
     intent = state.intents[step.side].get(reg.id)
-    game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
+    if game.log.enabled:  # (the text is not written for a log that is off)
+        game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
     for c in group:
         c.activated = True
     for n in (0, 1):  # p.10: every company's first action before any second action
@@ -254,7 +255,8 @@ def _commander_moves(game: Any, reg: Regiment, to: tuple[float, float]) -> None:
     if gap > 0:
         reg.x += (to[0] - reg.x) * yards / gap
         reg.y += (to[1] - reg.y) * yards / gap
-        game.log.emit("commander", unit=reg.id, rulings=["HT-T6"], text=f"{reg.id}'s commander moves {yards:.0f} yards to his companies")
+        if game.log.enabled:
+            game.log.emit("commander", unit=reg.id, rulings=["HT-T6"], text=f"{reg.id}'s commander moves {yards:.0f} yards to his companies")
 
 
 def _follow(reg: Regiment, group: list[Company]) -> None:
@@ -328,7 +330,7 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     if c.level >= BROKEN:  # HT-C3: routed run; broken seek cover, and stay in it
         if c.level >= ROUTED or n == 0 and (c.artillery or geo.cover(game, c) == "none"):
             move.flee(game, state, c)
-        elif n == 0 and c.level < ROUTED and not c.artillery:
+        elif n == 0 and c.level < ROUTED and not c.artillery and game.log.enabled:
             game.log.emit("broken", unit=c.id, rulings=["HT-C3"], text=f"{c.id}, broken, keeps to its cover")
         return
     wanted = _formation_wanted(c, intent)
@@ -371,7 +373,8 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
             geo.face(c, gx, gy) if not c.close else None
         if moved and kinds & set(state.tables["movement"]["disordering"]) and c.close:
             c.formation = "skirmish"
-            game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
+            if game.log.enabled:
+                game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
 
 
 def _reorganise(game: Any, c: Company, formation: str, mounted: bool) -> None:
@@ -381,8 +384,9 @@ def _reorganise(game: Any, c: Company, formation: str, mounted: bool) -> None:
         return
     if mounted != c.mounted:
         c.mounted = mounted
-        game.log.emit("reorganise", unit=c.id, rulings=["HT-K2"], text=f"{c.id} {'mounts' if mounted else 'dismounts'} and forms {formation}")
-    else:
+        if game.log.enabled:
+            game.log.emit("reorganise", unit=c.id, rulings=["HT-K2"], text=f"{c.id} {'mounts' if mounted else 'dismounts'} and forms {formation}")
+    elif game.log.enabled:
         game.log.emit("reorganise", unit=c.id, text=f"{c.id} forms {formation}")
     c.formation = formation
 
@@ -408,7 +412,8 @@ def _gun_action(game: Any, state: HardtackState, c: Company, kind: str, wanted: 
     """Limber, unlimber, move, load, fire (Hardtack pp.8-9; SG2 p.47)."""
     if wanted != c.formation:
         c.formation = wanted
-        game.log.emit("reorganise", unit=c.id, text=f"{c.id} is {wanted}")
+        if game.log.enabled:
+            game.log.emit("reorganise", unit=c.id, text=f"{c.id} is {wanted}")
         return
     if c.formation == "limbered":
         if kind in ("advance", "withdraw"):

@@ -52,7 +52,8 @@ def lose_levels(game: Any, c: Company, n: int) -> None:
     c.level = min(ROUTED, c.level + n)
     if c.level >= BROKEN and not c.artillery:
         c.formation = "skirmish"  # p.7: broken or routed companies become disordered
-    game.log.emit("confidence", unit=c.id, text=f"{c.id} is {LEVELS[c.level]}")
+    if game.log.enabled:  # (the text is not written for a log that is off)
+        game.log.emit("confidence", unit=c.id, text=f"{c.id} is {LEVELS[c.level]}")
 
 
 def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: str) -> None:
