@@ -164,20 +164,21 @@ def play_step(game: Any, step: Step) -> None:
 
 
 def _near(state: HardtackState, side: str, group: list[Company]) -> list[Company]:
-    """The enemy companies that any of ``group`` could reach this activation (fire, two moves)."""
+    """The enemy companies that any of ``group`` could reach this activation (fire, two moves):
+    those in the box round the group (tested across first: the armies face each other, so that
+    test turns more of them away)."""
     if not group:
         return []
     if len(group) == 1:  # a lone company: the same box, without the lists
         c = group[0]
         reach = fire.reach_yards(state.tables, c) + 300.0
         x0, x1, y0, y1 = c.x - reach, c.x + reach, c.y - reach, c.y + reach
-        state.near_box = (x0, x1, y0, y1)
-        return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
-    xs, ys = [c.x for c in group], [c.y for c in group]
-    reach = max(fire.reach_yards(state.tables, c) for c in group) + 300.0
-    x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+    else:
+        xs, ys = [c.x for c in group], [c.y for c in group]
+        reach = max([fire.reach_yards(state.tables, c) for c in group]) + 300.0
+        x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
     state.near_box = (x0, x1, y0, y1)
-    return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
+    return [e for e in state.enemies(side) if y0 <= e.y <= y1 and x0 <= e.x <= x1]
 
 
 def _rally(game: Any, state: HardtackState, reg: Regiment) -> None:
