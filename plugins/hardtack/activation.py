@@ -241,11 +241,12 @@ def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:
     reckoned once per step (HT-M5)."""
     hit = state.centres.get(reg.id)
     if hit is None:
-        alive = [c for c in reg.companies if c.alive]
-        figs = sum([c.figures for c in alive])
-        hit = ((sum([c.x * c.figures for c in alive]) / figs, sum([c.y * c.figures for c in alive]) / figs) if figs
-               else (reg.x, reg.y))
-        state.centres[reg.id] = hit
+        figs, sx, sy = 0, 0.0, 0.0  # (summed in the companies' order)
+        for c in reg.companies:
+            if c.alive:
+                n = c.figures
+                figs, sx, sy = figs + n, sx + c.x * n, sy + c.y * n
+        hit = state.centres[reg.id] = (sx / figs, sy / figs) if figs else (reg.x, reg.y)
     return hit
 
 
@@ -264,8 +265,8 @@ def _follow(reg: Regiment, group: list[Company]) -> None:
     """p.10: the commander moves with his formation, keeping his place in it."""
     alive = [c for c in group if c.alive]
     if alive:
-        reg.x = sum(c.x for c in alive) / len(alive)
-        reg.y = sum(c.y for c in alive) / len(alive)
+        reg.x = sum([c.x for c in alive]) / len(alive)
+        reg.y = sum([c.y for c in alive]) / len(alive)
 
 
 def _formation_moves(state: HardtackState, reg: Regiment, group: list[Company], intent: Any, n: int, enemies: list[Company]) -> bool:
