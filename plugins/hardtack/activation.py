@@ -120,15 +120,15 @@ def play_step(game: Any, step: Step) -> None:
         c.activated = True
         state.touch(c)
         intent = state.intents[step.side].get(c.unit.id)
-        kept = state.out_of_reach.get(c.id)
-        if c.level >= BROKEN or (not c.artillery and (intent is None or intent.action in ("hold", "rally")) and kept is not None
-                                 and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)
+        holds = not c.artillery and (intent is None or intent.action in ("hold", "rally"))  # neither moves nor charges
+        kept = state.out_of_reach.get(c.id) if holds else None
+        if c.level >= BROKEN or (kept is not None and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)
                                  and kept[3] == fire.fire_reach_yards(state, c)):
             # broken, it only flees or keeps to its cover (action); or it holds, and nothing is in
             # its reach (fire.choose_target): nobody to look at
             enemies: list[Company] = []
-        else:
-            enemies = _near(state, step.side, [c])
+        else:  # one that holds looks only as far as its fire tells (and a yard more, for rounding)
+            enemies = _near(state, step.side, [c], fire.fire_reach_yards(state, c) + 1.0 if holds else None)
         state.masks = {}  # only the company acts, its friends stand still: geometry.masked may keep its answers
         for n in (0, 1):
             action(game, state, c, intent, n, enemies)
@@ -163,19 +163,21 @@ def play_step(game: Any, step: Step) -> None:
     _follow(reg, group)
 
 
-def _near(state: HardtackState, side: str, group: list[Company]) -> list[Company]:
-    """The enemy companies that any of ``group`` could reach this activation (fire, two moves):
-    those in the box round the group (tested across first: the armies face each other, so that
-    test turns more of them away)."""
+def _near(state: HardtackState, side: str, group: list[Company], reach: float | None = None) -> list[Company]:
+    """The enemy companies that any of ``group`` could reach this activation: those in the box
+    ``reach`` yards round the group, by default as far as it fires after two moves (tested
+    across first: the armies face each other, so that test turns more of them away)."""
     if not group:
         return []
     if len(group) == 1:  # a lone company: the same box, without the lists
         c = group[0]
-        reach = fire.reach_yards(state.tables, c) + 300.0
+        if reach is None:
+            reach = fire.reach_yards(state.tables, c) + 300.0
         x0, x1, y0, y1 = c.x - reach, c.x + reach, c.y - reach, c.y + reach
     else:
         xs, ys = [c.x for c in group], [c.y for c in group]
-        reach = max([fire.reach_yards(state.tables, c) for c in group]) + 300.0
+        if reach is None:
+            reach = max([fire.reach_yards(state.tables, c) for c in group]) + 300.0
         x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
     state.near_box = (x0, x1, y0, y1)
     return [e for e in state.enemies(side) if y0 <= e.y <= y1 and x0 <= e.x <= x1]
