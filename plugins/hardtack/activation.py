@@ -127,8 +127,8 @@ def play_step(game: Any, step: Step) -> None:
             # broken, it only flees or keeps to its cover (action); or it holds, and nothing is in
             # its reach (fire.choose_target): nobody to look at
             enemies: list[Company] = []
-        else:  # one that holds looks only as far as its fire tells (and a yard more, for rounding)
-            enemies = _near(state, step.side, [c], fire.fire_reach_yards(state, c) + 1.0 if holds else None)
+        else:
+            enemies = _near(state, step.side, [c], fire_only=holds)
         state.masks = {}  # only the company acts, its friends stand still: geometry.masked may keep its answers
         for n in (0, 1):
             action(game, state, c, intent, n, enemies)
@@ -148,8 +148,8 @@ def play_step(game: Any, step: Step) -> None:
         return
     kept, state.group = state.group, None
     group = kept[1] if kept is not None and kept[0] == reg.id else members(reg)
-    enemies = _near(state, step.side, group)
     intent = state.intents[step.side].get(reg.id)
+    enemies = _near(state, step.side, group, fire_only=intent is None or intent.action in ("hold", "rally"))  # (no guns in it)
     if game.log.enabled:  # (the text is not written for a log that is off)
         game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
     for c in group:
@@ -163,21 +163,23 @@ def play_step(game: Any, step: Step) -> None:
     _follow(reg, group)
 
 
-def _near(state: HardtackState, side: str, group: list[Company], reach: float | None = None) -> list[Company]:
+def _near(state: HardtackState, side: str, group: list[Company], fire_only: bool = False) -> list[Company]:
     """The enemy companies that any of ``group`` could reach this activation: those in the box
-    ``reach`` yards round the group, by default as far as it fires after two moves (tested
-    across first: the armies face each other, so that test turns more of them away)."""
+    round it as far as its fire reaches after two moves, or, when it only fires (it holds, or
+    takes a transferred Fire) and no gun of it changes its load first, as far as its fire tells
+    (fire.fire_reach_yards, all its target search and HT-K2's dismounting read) and a yard more
+    for rounding. The box is tested across first: the armies face each other, so that test turns
+    more of them away."""
     if not group:
         return []
     if len(group) == 1:  # a lone company: the same box, without the lists
         c = group[0]
-        if reach is None:
-            reach = fire.reach_yards(state.tables, c) + 300.0
+        reach = fire.fire_reach_yards(state, c) + 1.0 if fire_only else fire.reach_yards(state.tables, c) + 300.0
         x0, x1, y0, y1 = c.x - reach, c.x + reach, c.y - reach, c.y + reach
     else:
         xs, ys = [c.x for c in group], [c.y for c in group]
-        if reach is None:
-            reach = max([fire.reach_yards(state.tables, c) for c in group]) + 300.0
+        reach = (max([fire.fire_reach_yards(state, c) for c in group]) + 1.0 if fire_only
+                 else max([fire.reach_yards(state.tables, c) for c in group]) + 300.0)
         x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
     state.near_box = (x0, x1, y0, y1)
     return [e for e in state.enemies(side) if y0 <= e.y <= y1 and x0 <= e.x <= x1]
@@ -210,7 +212,7 @@ def _transfer_pick(game: Any, state: HardtackState, reg: Regiment) -> tuple[Comp
     if not near:
         return None
     near.sort(key=lambda c: -fire.firing_figures(c))
-    enemies = _near(state, reg.side, near)
+    enemies = _near(state, reg.side, near, fire_only=True)  # (a gun among them is loaded: it may fire)
     if not enemies:
         return None
     wanted = intent.target if intent is not None else None
