@@ -64,6 +64,16 @@ def _left(state: HardtackState, side: str, before: int, step: Step) -> int:
     return before
 
 
+def _step(game: Any, name: str, side: str, unit: str) -> Step:
+    """The activation step ``name`` of ``unit``, kept for the game (its memory): a frozen value,
+    the same every turn (the unit's side never changes), so it is built once."""
+    steps = game.memory.setdefault("hardtack.steps", {})
+    step = steps.get((name, unit))
+    if step is None:
+        step = steps[(name, unit)] = Step("activation", name, side, unit)
+    return step
+
+
 def _next(game: Any, state: HardtackState, side: str) -> Step | None:
     regs = state.by_side.get(side, ())
     k = state.reg_cursor.get(side, 0)
@@ -77,20 +87,20 @@ def _next(game: Any, state: HardtackState, side: str) -> Step | None:
         group = members(reg)
         if len(group) >= 2:
             state.group = (reg.id, group)  # kept for the step that follows at once
-            return Step("activation", "activate-regiment", side, reg.id)
+            return _step(game, "activate-regiment", side, reg.id)
         if reg.commander and any(c.alive and c.level >= SHAKEN and c.level < ROUTED for c in reg.companies):
-            return Step("activation", "rally", side, reg.id)
+            return _step(game, "rally", side, reg.id)
         if reg.commander and math.dist((reg.x, reg.y), centre(state, reg)) > REJOIN_YARDS:
-            return Step("activation", "command-move", side, reg.id)
+            return _step(game, "command-move", side, reg.id)
         pick = _transfer_pick(game, state, reg) if reg.commander else None
         if pick is not None:
             state.transfer = (reg.id, pick)  # kept for the step that follows at once
-            return Step("activation", "transfer", side, reg.id)
+            return _step(game, "transfer", side, reg.id)
     queue, i = state.queue[side], state.cursor[side]
     while i < len(queue) and (queue[i].activated or not queue[i].alive):  # passed over for good this turn
         i += 1
     state.cursor[side] = i
-    return Step("activation", "activate-company", side, queue[i].id) if i < len(queue) else None
+    return _step(game, "activate-company", side, queue[i].id) if i < len(queue) else None
 
 
 def members(reg: Regiment) -> list[Company]:
@@ -110,15 +120,15 @@ def play_step(game: Any, step: Step) -> None:
         c.activated = True
         state.touch(c)
         intent = state.intents[step.side].get(c.unit.id)
-        kept = state.out_of_reach.get(c.id)
-        if c.level >= BROKEN or (not c.artillery and (intent is None or intent.action in ("hold", "rally")) and kept is not None
-                                 and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)
+        holds = not c.artillery and (intent is None or intent.action in ("hold", "rally"))  # neither moves nor charges
+        kept = state.out_of_reach.get(c.id) if holds else None
+        if c.level >= BROKEN or (kept is not None and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)
                                  and kept[3] == fire.fire_reach_yards(state, c)):
             # broken, it only flees or keeps to its cover (action); or it holds, and nothing is in
             # its reach (fire.choose_target): nobody to look at
             enemies: list[Company] = []
         else:
-            enemies = _near(state, step.side, [c])
+            enemies = _near(state, step.side, [c], fire_only=holds)
         state.masks = {}  # only the company acts, its friends stand still: geometry.masked may keep its answers
         for n in (0, 1):
             action(game, state, c, intent, n, enemies)
@@ -138,9 +148,10 @@ def play_step(game: Any, step: Step) -> None:
         return
     kept, state.group = state.group, None
     group = kept[1] if kept is not None and kept[0] == reg.id else members(reg)
-    enemies = _near(state, step.side, group)
     intent = state.intents[step.side].get(reg.id)
-    game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
+    enemies = _near(state, step.side, group, fire_only=intent is None or intent.action in ("hold", "rally"))  # (no guns in it)
+    if game.log.enabled:  # (the text is not written for a log that is off)
+        game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
     for c in group:
         c.activated = True
     for n in (0, 1):  # p.10: every company's first action before any second action
@@ -152,21 +163,26 @@ def play_step(game: Any, step: Step) -> None:
     _follow(reg, group)
 
 
-def _near(state: HardtackState, side: str, group: list[Company]) -> list[Company]:
-    """The enemy companies that any of ``group`` could reach this activation (fire, two moves)."""
+def _near(state: HardtackState, side: str, group: list[Company], fire_only: bool = False) -> list[Company]:
+    """The enemy companies that any of ``group`` could reach this activation: those in the box
+    round it as far as its fire reaches after two moves, or, when it only fires (it holds, or
+    takes a transferred Fire) and no gun of it changes its load first, as far as its fire tells
+    (fire.fire_reach_yards, all its target search and HT-K2's dismounting read) and a yard more
+    for rounding. The box is tested across first: the armies face each other, so that test turns
+    more of them away."""
     if not group:
         return []
     if len(group) == 1:  # a lone company: the same box, without the lists
         c = group[0]
-        reach = fire.reach_yards(state.tables, c) + 300.0
+        reach = fire.fire_reach_yards(state, c) + 1.0 if fire_only else fire.reach_yards(state.tables, c) + 300.0
         x0, x1, y0, y1 = c.x - reach, c.x + reach, c.y - reach, c.y + reach
-        state.near_box = (x0, x1, y0, y1)
-        return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
-    xs, ys = [c.x for c in group], [c.y for c in group]
-    reach = max(fire.reach_yards(state.tables, c) for c in group) + 300.0
-    x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+    else:
+        xs, ys = [c.x for c in group], [c.y for c in group]
+        reach = (max([fire.fire_reach_yards(state, c) for c in group]) + 1.0 if fire_only
+                 else max([fire.reach_yards(state.tables, c) for c in group]) + 300.0)
+        x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
     state.near_box = (x0, x1, y0, y1)
-    return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
+    return [e for e in state.enemies(side) if y0 <= e.y <= y1 and x0 <= e.x <= x1]
 
 
 def _rally(game: Any, state: HardtackState, reg: Regiment) -> None:
@@ -196,7 +212,7 @@ def _transfer_pick(game: Any, state: HardtackState, reg: Regiment) -> tuple[Comp
     if not near:
         return None
     near.sort(key=lambda c: -fire.firing_figures(c))
-    enemies = _near(state, reg.side, near)
+    enemies = _near(state, reg.side, near, fire_only=True)  # (a gun among them is loaded: it may fire)
     if not enemies:
         return None
     wanted = intent.target if intent is not None else None
@@ -229,11 +245,12 @@ def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:
     reckoned once per step (HT-M5)."""
     hit = state.centres.get(reg.id)
     if hit is None:
-        alive = [c for c in reg.companies if c.alive]
-        figs = sum([c.figures for c in alive])
-        hit = ((sum([c.x * c.figures for c in alive]) / figs, sum([c.y * c.figures for c in alive]) / figs) if figs
-               else (reg.x, reg.y))
-        state.centres[reg.id] = hit
+        figs, sx, sy = 0, 0.0, 0.0  # (summed in the companies' order)
+        for c in reg.companies:
+            if c.alive:
+                n = c.figures
+                figs, sx, sy = figs + n, sx + c.x * n, sy + c.y * n
+        hit = state.centres[reg.id] = (sx / figs, sy / figs) if figs else (reg.x, reg.y)
     return hit
 
 
@@ -244,22 +261,24 @@ def _commander_moves(game: Any, reg: Regiment, to: tuple[float, float]) -> None:
     if gap > 0:
         reg.x += (to[0] - reg.x) * yards / gap
         reg.y += (to[1] - reg.y) * yards / gap
-        game.log.emit("commander", unit=reg.id, rulings=["HT-T6"], text=f"{reg.id}'s commander moves {yards:.0f} yards to his companies")
+        if game.log.enabled:
+            game.log.emit("commander", unit=reg.id, rulings=["HT-T6"], text=f"{reg.id}'s commander moves {yards:.0f} yards to his companies")
 
 
 def _follow(reg: Regiment, group: list[Company]) -> None:
     """p.10: the commander moves with his formation, keeping his place in it."""
     alive = [c for c in group if c.alive]
     if alive:
-        reg.x = sum(c.x for c in alive) / len(alive)
-        reg.y = sum(c.y for c in alive) / len(alive)
+        reg.x = sum([c.x for c in alive]) / len(alive)
+        reg.y = sum([c.y for c in alive]) / len(alive)
 
 
 def _formation_moves(state: HardtackState, reg: Regiment, group: list[Company], intent: Any, n: int, enemies: list[Company]) -> bool:
     """The whole formation moves as one: its first action when advancing in the wanted
     formation, its second too while no enemy is within its reach."""
     if intent is None or intent.action not in ("advance", "withdraw") or any(
-            c.formation != _formation_wanted(c, intent) or c.in_position or c.mounted != _mounted_wanted(state, c, intent.action, intent, enemies)
+            c.formation != _formation_wanted(c, intent) or c.in_position
+            or c.arm == "cavalry" and c.mounted != _mounted_wanted(state, c, intent.action, intent, enemies)
             for c in group):
         return False
     if n == 0 or intent.action == "withdraw":
@@ -317,7 +336,7 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     if c.level >= BROKEN:  # HT-C3: routed run; broken seek cover, and stay in it
         if c.level >= ROUTED or n == 0 and (c.artillery or geo.cover(game, c) == "none"):
             move.flee(game, state, c)
-        elif n == 0 and c.level < ROUTED and not c.artillery:
+        elif n == 0 and c.level < ROUTED and not c.artillery and game.log.enabled:
             game.log.emit("broken", unit=c.id, rulings=["HT-C3"], text=f"{c.id}, broken, keeps to its cover")
         return
     wanted = _formation_wanted(c, intent)
@@ -328,7 +347,7 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     if c.artillery:
         _gun_action(game, state, c, kind, wanted, enemies, target_unit)
         return
-    mounted = _mounted_wanted(state, c, kind, intent, enemies)
+    mounted = _mounted_wanted(state, c, kind, intent, enemies) if c.arm == "cavalry" else c.mounted
     if wanted != c.formation or mounted != c.mounted:
         return _reorganise(game, c, wanted, mounted)
     if kind == "charge" and assault.may_assault(c) and not c.in_position:
@@ -360,7 +379,8 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
             geo.face(c, gx, gy) if not c.close else None
         if moved and kinds & set(state.tables["movement"]["disordering"]) and c.close:
             c.formation = "skirmish"
-            game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
+            if game.log.enabled:
+                game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
 
 
 def _reorganise(game: Any, c: Company, formation: str, mounted: bool) -> None:
@@ -370,8 +390,9 @@ def _reorganise(game: Any, c: Company, formation: str, mounted: bool) -> None:
         return
     if mounted != c.mounted:
         c.mounted = mounted
-        game.log.emit("reorganise", unit=c.id, rulings=["HT-K2"], text=f"{c.id} {'mounts' if mounted else 'dismounts'} and forms {formation}")
-    else:
+        if game.log.enabled:
+            game.log.emit("reorganise", unit=c.id, rulings=["HT-K2"], text=f"{c.id} {'mounts' if mounted else 'dismounts'} and forms {formation}")
+    elif game.log.enabled:
         game.log.emit("reorganise", unit=c.id, text=f"{c.id} forms {formation}")
     c.formation = formation
 
@@ -380,12 +401,10 @@ MOUNT_MOVES = 2  # HT-K2: an advance further than this many dismounted Moves is 
 
 
 def _mounted_wanted(state: HardtackState, c: Company, kind: str, intent: Any, enemies: list[Company]) -> bool:
-    """HT-K2: cavalry mount to charge, to withdraw, or to advance further than two dismounted
-    Moves (one activation afoot); holding, they dismount once an enemy is within the reach of
-    their fire (fire.fire_reach_yards: five bands of the quality die with their weapon, or its
-    close range); otherwise they stay as they are."""
-    if c.arm != "cavalry":
-        return c.mounted
+    """HT-K2: cavalry (``c``; only they mount) mount to charge, to withdraw, or to advance further
+    than two dismounted Moves (one activation afoot); holding, they dismount once an enemy is
+    within the reach of their fire (fire.fire_reach_yards: five bands of the quality die with
+    their weapon, or its close range); otherwise they stay as they are."""
     if kind in ("charge", "withdraw"):
         return True
     if kind == "advance":
@@ -399,7 +418,8 @@ def _gun_action(game: Any, state: HardtackState, c: Company, kind: str, wanted: 
     """Limber, unlimber, move, load, fire (Hardtack pp.8-9; SG2 p.47)."""
     if wanted != c.formation:
         c.formation = wanted
-        game.log.emit("reorganise", unit=c.id, text=f"{c.id} is {wanted}")
+        if game.log.enabled:
+            game.log.emit("reorganise", unit=c.id, text=f"{c.id} is {wanted}")
         return
     if c.formation == "limbered":
         if kind in ("advance", "withdraw"):

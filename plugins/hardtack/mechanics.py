@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from referee.core.chance import Roller, d, ladder_shift
@@ -162,16 +162,27 @@ def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | 
          cover: str = "none", formation: str = "close", target_formation: str = "line", weapon: str = "rifle-musket",
          in_position: bool = False, cite: bool = True) -> Resolution:
     """Small arms fire: quality die and firepower die against the range die (SG2, Hardtack pp.16-17).
-    ``cite=False`` (nothing sees the citation: ``Game.seen``) leaves the inputs out of it."""
-    f = t["fire"]
-    w = t.weapons[weapon]
+    ``cite=False`` (nothing sees the citation: ``Game.seen``) leaves the inputs and the texts (its
+    reference and result) out of it."""
     inputs = {"quality": f"d{quality}", "firepower": _fraction(firepower), "range": _inches(range_inches),
               "cover": cover, "formation": formation, "target_formation": target_formation, "weapon": weapon} if cite else {}
-    rulings = (f["band_ruling"], "HT-F3", "HT-F4") + ((w.ruling,) if w.ruling else ())
-    ref = f"Hardtack p.16-17, SG2 fire; range bands of {quality}\""
+    rulings, quality_die, fp_die, firer = _firer(t, quality, firepower, formation, weapon)
+    ref = f"Hardtack p.16-17, SG2 fire; range bands of {quality}\"" if cite else ""
     rdie, why, steps, band = fire_range_die(t, quality, range_inches, cover, target_formation, weapon, in_position)
     if rdie is None:
         return _no_effect("fire", ref, why, inputs, tuple(steps), rulings)
+    return _resolve_volley(roller, t, "fire", ref, inputs, (*steps, *firer), rulings, quality_die, fp_die, rdie, band,
+                           t.weapons[weapon].impact, cover, "fired-on")
+
+
+@lru_cache(maxsize=FRACTION_MEMO)
+def _firer(t: HardtackTables, quality: int, firepower: Fraction | int, formation: str,
+           weapon: str) -> tuple[tuple[str, ...], int, int, tuple[Modifier, ...]]:
+    """The firer's side of :func:`fire`, kept by its inputs (a pure function of their values;
+    the shifts are frozen): the rulings cited, the quality and firepower dice after their shifts
+    (p.17), and those shifts."""
+    f, w = t["fire"], t.weapons[weapon]
+    rulings = (f["band_ruling"], "HT-F3", "HT-F4") + ((w.ruling,) if w.ruling else ())
     firer: list[Modifier] = []
     fp_die = dice.nearest_die(firepower)
     if firepower <= f["small_firepower"]:
@@ -180,8 +191,7 @@ def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | 
     if formation == "skirmish":
         fp_die, _ = ladder_shift(fp_die, f["skirmish_firepower_shift"])
         firer.append(_shift("skirmishing: firepower die", f["skirmish_firepower_shift"], "Hardtack p.17, Skirmishing Company Firepower"))
-    return _resolve_volley(roller, t, "fire", ref, inputs, (*steps, *firer), rulings, quality, fp_die, rdie, band,
-                           w.impact, cover, "fired-on")
+    return rulings, quality, fp_die, tuple(firer)
 
 
 def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
@@ -190,7 +200,7 @@ def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Frac
     g = t.guns[gun]
     inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
               "target_formation": target_formation} if cite else {}
-    ref = f"ruling HT-S4 (Hardtack p.22 missing); {g.label} canister to {g.canister}\""
+    ref = f"ruling HT-S4 (Hardtack p.22 missing); {g.label} canister to {g.canister}\"" if cite else ""
     rulings = ("HT-S4", "HT-F3", "HT-F4")
     rdie, why, steps, band = canister_range_die(t, range_inches, gun, cover, target_formation, in_position)
     if rdie is None:
@@ -202,23 +212,34 @@ def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Frac
 def _resolve_volley(roller: Roller, t: HardtackTables, mechanic: str, ref: str, inputs: Mapping[str, Any], mods: tuple[Modifier, ...],
                     rulings: tuple[str, ...], quality: int, fp_die: int, rdie: int, band: int, impact_die: int, cover: str,
                     fired_on: str) -> Resolution:
+    """The volley and its impacts; an empty ``ref`` (nothing sees the citation) leaves the texts empty."""
     v = roller.sub(dice.volley, quality, fp_die, rdie)
-    impact_die, armour_die, _ = dice.armour_against(impact_die, t["fire"]["armour"], t["fire"]["cover"][cover])
+    impact_die, armour_die = _armour(t, impact_die, cover)
     tally = dice.casualties(roller, v.potential, impact_die, armour_die)
     wounded, killed = tally[dice.WOUNDED], tally[dice.KILLED]
     test = "none" if v.over == 0 else "casualties" if wounded + killed else fired_on
-    if v.over == 0:
+    if not ref:
+        result = ""
+    elif v.over == 0:
         result = "no die over the range die: no effect"
     elif v.over == 1:
         result = "one die over: confidence test (fired on)"
     else:
         result = f"both dice over: {v.potential} potential, {wounded} wounded, {killed} killed"
     return Resolution(
-        RULESET, mechanic, f"{ref}; band {band} D{rdie}; D{quality}+D{fp_die} vs D{rdie}; impact D{impact_die} vs armour D{armour_die}", result,
+        RULESET, mechanic, ref and f"{ref}; band {band} D{rdie}; D{quality}+D{fp_die} vs D{rdie}; impact D{impact_die} vs armour D{armour_die}", result,
         inputs=inputs, modifiers=mods, dice=v.dice, total=v.over,
         values={"over": v.over, "potential": v.potential, "wounded": wounded, "killed": killed, "test": test, "fired_on": fired_on},
         rulings=rulings,
     )
+
+
+@cache
+def _armour(t: HardtackTables, impact_die: int, cover: str) -> tuple[int, int]:
+    """The impact and armour dice against a target in ``cover`` (:func:`.dice.armour_against`
+    with the tables' armour), kept by its inputs."""
+    impact_die, armour_die, _ = dice.armour_against(impact_die, t["fire"]["armour"], t["fire"]["cover"][cover])
+    return impact_die, armour_die
 
 
 # ----------------------------------------------------------------------------- shot
@@ -232,7 +253,7 @@ def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction
     g, art = t.guns[gun], t["artillery"]
     inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
               "target_formation": target_formation} if cite else {}
-    ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\""
+    ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\"" if cite else ""
     rulings = ("HT-S1", "HT-S2", "HT-S3")
     rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position)
     if rdie is None:
@@ -242,14 +263,14 @@ def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction
               "test": "fired-on" if aim.hit else "none", "fired_on": "fired-on"}
     all_dice = aim.dice
     if not aim.hit:  # SG2: no die over the range die, no effect (as small arms fire)
-        return Resolution(RULESET, "shot", f"{ref}; band {band} D{rdie}", "miss: no effect", inputs=inputs,
+        return Resolution(RULESET, "shot", ref and f"{ref}; band {band} D{rdie}", ref and "miss: no effect", inputs=inputs,
                           modifiers=tuple(mods), dice=all_dice, total=0, values=values, rulings=rulings)
     mods += _damage_shifts(target_formation)
     hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation)
     values.update(potential=hit.figures, wounded=wounded, killed=killed, bounce=hit.bounce, test="casualties" if wounded + killed else "fired-on")
     bounce = " and bounces on" if hit.bounce else ""
-    return Resolution(RULESET, "shot", f"{ref}; band {band} D{rdie}; damage D{damage}; impact D{impact_die} vs D{armour_die}",
-                      f"hit: strikes {hit.figures}{bounce}, {wounded} wounded, {killed} killed", inputs=inputs, modifiers=tuple(mods),
+    return Resolution(RULESET, "shot", ref and f"{ref}; band {band} D{rdie}; damage D{damage}; impact D{impact_die} vs D{armour_die}",
+                      ref and f"hit: strikes {hit.figures}{bounce}, {wounded} wounded, {killed} killed", inputs=inputs, modifiers=tuple(mods),
                       dice=all_dice + hit.dice, total=hit.figures, values=values, rulings=rulings)
 
 
@@ -277,7 +298,7 @@ def _damage_shifts(target_formation: str) -> list[Modifier]:
 def _strike(roller: Roller, t: HardtackTables, damage: int, cover: str, target_formation: str) -> tuple[dice.Struck, tuple[int, int], int, int, int]:
     damage, _ = ladder_shift(damage, DAMAGE_SHIFT.get(target_formation, 0))
     hit = roller.sub(dice.struck, damage)
-    impact_die, armour_die, _ = dice.armour_against(t["artillery"]["shot_impact"], t["fire"]["armour"], t["fire"]["cover"][cover])
+    impact_die, armour_die = _armour(t, t["artillery"]["shot_impact"], cover)
     tally = dice.casualties(roller, hit.figures, impact_die, armour_die)
     return hit, (tally[dice.WOUNDED], tally[dice.KILLED]), damage, impact_die, armour_die
 
@@ -285,19 +306,22 @@ def _strike(roller: Roller, t: HardtackTables, damage: int, cover: str, target_f
 # ----------------------------------------------------------------------------- confidence
 
 
-def test(roller: Roller, t: HardtackTables, quality: int, leadership: int, threat: int, kind: str = "confidence") -> Resolution:
+def test(roller: Roller, t: HardtackTables, quality: int, leadership: int, threat: int, kind: str = "confidence",
+         cite: bool = True) -> Resolution:
     """Confidence or reaction test: the quality die against LV + TL. Higher passes; otherwise a
-    confidence test loses a level, two on half of LV + TL or less (ruling HT-C1)."""
+    confidence test loses a level, two on half of LV + TL or less (ruling HT-C1). ``cite`` as
+    :func:`fire`."""
     target = leadership + threat
     roll = roller.roll(d(quality))
     passed = roll > target
     lost = 0 if passed else 2 if 2 * roll <= target else 1
-    if kind == "reaction":
-        result, rulings = ("passed" if passed else "failed"), ()
-    else:
-        result, rulings = ("passed" if passed else f"loses {lost} level{'s' * (lost > 1)}"), (t["confidence"]["half_ruling"],)
-    return Resolution(RULESET, kind, f"SG2 {kind} test; Hardtack p.12-13: D{quality} vs LV {leadership} + TL {threat}", result,
-                      inputs={"quality": f"d{quality}", "leadership": leadership, "threat": threat}, dice=(roll,), total=roll,
+    rulings = () if kind == "reaction" else (t["confidence"]["half_ruling"],)
+    ref, result, inputs = "", "", {}
+    if cite:
+        ref = f"SG2 {kind} test; Hardtack p.12-13: D{quality} vs LV {leadership} + TL {threat}"
+        result = "passed" if passed else "failed" if kind == "reaction" else f"loses {lost} level{'s' * (lost > 1)}"
+        inputs = {"quality": f"d{quality}", "leadership": leadership, "threat": threat}
+    return Resolution(RULESET, kind, ref, result, inputs=inputs, dice=(roll,), total=roll,
                       values={"passed": passed, "levels_lost": lost, "target": target}, rulings=rulings)
 
 

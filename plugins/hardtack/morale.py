@@ -39,7 +39,7 @@ def confidence_test(game: Any, t: HardtackTables, c: Company, tl: int | None, wh
     """Test; a failure costs one or two levels. Returns the levels lost."""
     if tl is None or not c.alive or c.level >= ROUTED:
         return 0
-    res = mechanics.test(game.roller, t, c.quality, c.lv, tl)
+    res = mechanics.test(game.roller, t, c.quality, c.lv, tl, cite=game.seen)
     res = game.settle("confidence", c, res, rulings=("HT-C2",), unit=c.id, why=why)
     lost = int(res.values["levels_lost"])
     if lost:
@@ -52,7 +52,8 @@ def lose_levels(game: Any, c: Company, n: int) -> None:
     c.level = min(ROUTED, c.level + n)
     if c.level >= BROKEN and not c.artillery:
         c.formation = "skirmish"  # p.7: broken or routed companies become disordered
-    game.log.emit("confidence", unit=c.id, text=f"{c.id} is {LEVELS[c.level]}")
+    if game.log.enabled:  # (the text is not written for a log that is off)
+        game.log.emit("confidence", unit=c.id, text=f"{c.id} is {LEVELS[c.level]}")
 
 
 def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: str) -> None:
@@ -146,7 +147,7 @@ def _successor(game: Any, companies: list[Company]) -> Company | None:
 def rally(game: Any, t: HardtackTables, leader_lv: int, c: Company) -> None:
     """SG2 p.17 as Hardtack p.11 has it: no communication roll, leader within 6"; the quality
     die against both leadership values; success restores one level."""
-    res = mechanics.test(game.roller, t, c.quality, c.lv, leader_lv, "reaction")
+    res = mechanics.test(game.roller, t, c.quality, c.lv, leader_lv, "reaction", cite=game.seen)
     res = game.settle("rally", c, res, rulings=("HT-R1",), unit=c.id)
     if res.values["passed"]:
         game.state.touch(c)
