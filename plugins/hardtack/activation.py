@@ -306,13 +306,14 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     for c, (x, y) in zip(wings, [starts[group.index(w)] for w in wings]):  # ground the wings cross (HT-M1, HT-M4)
         c.x, c.y = x, y
         crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / geo.YARDS_PER_INCH)[1]
+    facing = math.degrees(math.atan2(dx, dy)) % 360.0
     for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
         state.moved(c)
         c.x, c.y = x, y
         passed = move.friends_in_way(state, c, dx, dy, moved, among)[1]  # HT-M7
         move.put(game, c, x + dx * moved, y + dy * moved)
         if intent.action != "withdraw":
-            c.facing = math.degrees(math.atan2(dx, dy)) % 360.0
+            c.facing = facing
         move.pass_through(game, state, c, passed)
     if moved and crossed & set(t["movement"]["disordering"]):
         for c in group:

@@ -306,6 +306,8 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
             at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
             if at is not None:
                 met.append((at, f.id, f))
+    if not met:  # (the common case: nothing to sort)
+        return travel, []
     passed = []
     for at, _, f in sorted(met):
         if c.close and f.close:
