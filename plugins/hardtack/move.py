@@ -61,9 +61,9 @@ def going(game: Any, t: Any, who: str) -> Going:
     """What a mover's walk reads, once per scenario: its terrain classes and their costs (from
     the tables), the area kinds that are not clear going for it, the line kinds that cost it
     something (their segments boxed), and the count of its rough cells (:func:`_rough_counts`)."""
-    per = _going.get(game.scenario)
-    if per is None:
-        per = _going[game.scenario] = {}
+    per = game.state.goings
+    if per is None:  # (not mustered yet)
+        per = going_memo(game)
     hit = per.get((t, who))
     if hit is None:
         table, segments = t["movement"]["terrain"][who], game.ground.segments
@@ -72,6 +72,11 @@ def going(game: Any, t: Any, who: str) -> Going:
                  for kind in LINES if table.get(kind, "clear") != "clear" and segments.get(kind)]
         hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game.ground, hard, lines))
     return hit
+
+
+def going_memo(game: Any) -> dict[tuple[Any, str], Going]:
+    """The scenario's kept goings (held by the game's state once mustered)."""
+    return geo.scenario_memo(game, "goings", _going)
 
 
 def _rough_counts(ground: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:

@@ -72,6 +72,7 @@ def muster(game: Any, t: HardtackTables) -> HardtackState:
         state.regiments[spec.id] = reg
         state.by_side.setdefault(spec.side, []).append(reg)
     state.covers, state.sights, state.walks = geo.cover_memo(game), geo.sight_memo(game), move.walk_memo(game)
+    state.goings = move.going_memo(game)
     state.effects = fire.effect_memo(t)
     for c in state.companies.values():  # HT-G3: companies placed in hard cover begin In Position
         c.in_position = c.unit.on_field and geo.cover(game, c) == "hard"

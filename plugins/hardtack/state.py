@@ -138,6 +138,7 @@ class HardtackState:
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
     sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
     walks: dict[tuple[object, ...], tuple[float, frozenset[str], str]] | None = None  # the scenario's kept ground walks (move.walk)
+    goings: dict[tuple[object, str], tuple[object, ...]] | None = None  # the scenario's kept goings by tables and mover (move.going)
     effects: dict[tuple[object, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)  # the tables' kept HT-F6 last bands (fire.effective)
 
     def moved(self, c: Company) -> None:
