@@ -107,9 +107,8 @@ def members(reg: Regiment) -> list[Company]:
     """Companies that may join the Activate Regiment: close formation, not yet activated,
     Shaken or better (p.7), within 6" of the commander."""
     rx, ry = reg.x, reg.y
-    return [c for c in reg.companies if not c.activated and c.formation in CLOSE and c.level <= SHAKEN
-            and -COMMAND_YARDS <= c.x - rx <= COMMAND_YARDS and -COMMAND_YARDS <= c.y - ry <= COMMAND_YARDS
-            and c.alive and math.hypot(c.x - rx, c.y - ry) <= COMMAND_YARDS]
+    return [c for c in reg.companies if not c.activated and c.formation in CLOSE and c.level <= SHAKEN and c.alive
+            and math.hypot(c.x - rx, c.y - ry) <= COMMAND_YARDS]
 
 
 def play_step(game: Any, step: Step) -> None:
@@ -182,7 +181,7 @@ def _near(state: HardtackState, side: str, group: list[Company], fire_only: bool
                  else max([fire.reach_yards(state.tables, c) for c in group]) + 300.0)
         x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
     state.near_box = (x0, x1, y0, y1)
-    return [e for e in state.enemies(side) if y0 <= e.y <= y1 and x0 <= e.x <= x1]
+    return [e for e in state.enemies(side) if y0 <= e.y and e.y <= y1 and x0 <= e.x and e.x <= x1]  # (unchained: quicker)
 
 
 def _rally(game: Any, state: HardtackState, reg: Regiment) -> None:
