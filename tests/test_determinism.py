@@ -144,3 +144,25 @@ def test_replication_seeds_are_distinct() -> None:
     assert len(seeds) == 1000
     assert all(0 <= x < 2**64 for x in seeds)
     assert replication_seed(3, 4) == replication_seed(3, 4)
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_replicate_gives_the_garbage_collector_back_as_it_found_it(was_on: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games run with the cyclic collector off (a speed-up); afterwards, even after a game
+    fails, it is on again only if it was on before."""
+    import gc
+
+    from referee.core import compare as compare_module
+
+    def failing(game: object) -> None:
+        assert not gc.isenabled()
+        raise RuntimeError("a game went wrong")
+
+    monkeypatch.setattr(compare_module, "play", failing)
+    (gc.enable if was_on else gc.disable)()
+    try:
+        with pytest.raises(RuntimeError):
+            compare_module.replicate(Stack("rff"), str(find_scenario("drill-musketry")), 1, [0])
+        assert gc.isenabled() is was_on
+    finally:
+        gc.enable()
