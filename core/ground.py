@@ -14,7 +14,7 @@ from typing import Any
 
 from .world import Feature, Point, Scenario
 
-CELL = 25.0  # yards
+CELL = 25  # yards (an int: a cell is found by integer division, see _code)
 MEMO_LIMIT = 200_000  # answers kept per scenario before the memo starts again
 OPEN = "fields"
 
@@ -59,8 +59,10 @@ class Ground:
                     self.grid[r * self.cols + c] = code
 
     def _code(self, x: float, y: float) -> int:
-        cols, c, r = self.cols, int(x // CELL), int(y // CELL)  # clamped to the grid (without min
-        c = 0 if c < 0 else cols - 1 if c >= cols else c  # and max: this is the ground's hottest line)
+        # floor(int(x) / CELL) is floor(x / CELL) wherever it is not clamped to the grid (an int
+        # division costs less than a float one); clamped without min and max, which cost more
+        cols, c, r = self.cols, int(x) // CELL, int(y) // CELL
+        c = 0 if c < 0 else cols - 1 if c >= cols else c
         r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
         return self.grid[r * cols + c]
 
@@ -157,7 +159,7 @@ class Ground:
         line of this kind? Its centre is further than that plus half the cell's diagonal (and a
         yard to spare). Kept per kind, distance and cell: most places asked about are new, most
         cells are not."""
-        col, row = int(x // CELL), int(y // CELL)
+        col, row = x // CELL, y // CELL
         key = (kind, within, col, row)
         hit = self._far.get(key)
         if hit is None:

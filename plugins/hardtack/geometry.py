@@ -235,7 +235,7 @@ def _blocking_counts(game: Any) -> list[list[int]]:
 
 def cell(v: float, n: int) -> int:
     """The ground cell (column or row) of a coordinate, as the ground reads it."""
-    return min(n - 1, max(0, int(v // CELL)))
+    return min(n - 1, max(0, int(v) // CELL))  # (as Ground._code)
 
 
 def kind_cells(ground: Any, kinds: frozenset[str]) -> list[list[bool]]:
@@ -259,7 +259,7 @@ def none_in_box(ground: Any, counts: list[list[int]], x0: float, x1: float, y0: 
     """Does the box (in yards; x0 <= x1, y0 <= y1) hold no marked cell? (:func:`cell`, written
     out: this is asked on every walk and line of sight not yet kept.)"""
     last_c, last_r = ground.cols - 1, ground.rows - 1
-    c0, c1, r0, r1 = int(x0 // CELL), int(x1 // CELL), int(y0 // CELL), int(y1 // CELL)
+    c0, c1, r0, r1 = int(x0) // CELL, int(x1) // CELL, int(y0) // CELL, int(y1) // CELL  # (as Ground._code)
     c0 = 0 if c0 < 0 else last_c if c0 > last_c else c0
     c1 = 0 if c1 < 0 else last_c if c1 > last_c else c1
     r0 = 0 if r0 < 0 else last_r if r0 > last_r else r0
