@@ -201,9 +201,11 @@ def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
     impls = getattr(pm.hook, hook_name).get_hookimpls()
     if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper or _tracing():
         return partial(call, pm, hook_name)
-    impl = impls[0]
+    impl, caller = impls[0], getattr(pm.hook, hook_name)
+    if caller.spec is not None and tuple(impl.argnames) == tuple(caller.spec.argnames):
+        return partial(_guarded, pm, impl.function)  # it takes every argument, by the same names
 
-    def sole(**kwargs: Any) -> Any:
+    def sole(**kwargs: Any) -> Any:  # it takes some of them: pass those
         return impl.function(*[kwargs[name] for name in impl.argnames])
 
     return partial(_guarded, pm, sole)

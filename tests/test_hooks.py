@@ -222,3 +222,25 @@ def test_a_ruleset_failing_inside_its_step_is_named(ruleset: str) -> None:
     with pytest.raises(PluginFailed) as failed:
         sole_caller(rules.pm, "referee_step")(game=game, step=None)  # no step: the plugin fails reading it
     assert (failed.value.plugin, failed.value.hook) == (ruleset, "referee_step")
+
+
+class _TakesBoth:
+    @hookspecs.hookimpl
+    def referee_step(self, game: Any, step: Any) -> Any:
+        return ("both", game, step)
+
+
+class _TakesStep:
+    @hookspecs.hookimpl
+    def referee_step(self, step: Any) -> Any:
+        return ("step only", step)
+
+
+@pytest.mark.parametrize("plugin, expected", [(_TakesBoth(), ("both", "g", "s")), (_TakesStep(), ("step only", "s"))])
+def test_the_sole_step_implementation_gets_the_arguments_it_names(plugin: object, expected: tuple[Any, ...]) -> None:
+    """Called directly, an implementation gets every argument it names, whether it names all the
+    hook's or only some (as pluggy would pass them)."""
+    pm = new_manager()
+    pm.register(plugin)
+    assert sole_caller(pm, "referee_step")(game="g", step="s") == expected
+    assert call(pm, "referee_step", game="g", step="s") == expected  # the same through pluggy
