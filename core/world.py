@@ -188,6 +188,12 @@ class Scenario:
     def objective(self, objective_id: str) -> Objective:
         return self.objectives_by_id[objective_id]
 
+    def on_table(self, x: float, y: float) -> tuple[float, float]:
+        """(x, y) held on the table: each coordinate clamped to 0..width or 0..height (written
+        out: rulesets ask this on every move, and the builtins min and max cost more)."""
+        width, height = self.width, self.height
+        return (0.0 if x < 0.0 else width if x > width else x), (0.0 if y < 0.0 else height if y > height else y)
+
     chains: Mapping[str, tuple[Command, ...]] = field(init=False, repr=False)
     subordinates: Mapping[str, frozenset[str]] = field(init=False, repr=False)  # a command and all under it
     objectives_by_id: Mapping[str, Objective] = field(init=False, repr=False)

@@ -456,3 +456,12 @@ def test_a_game_never_ends_before_it_starts(start: int, end: int) -> None:
     with pytest.raises(InvalidInput) as caught:
         parse_scenario(to_toml(raw))
     assert [p.path for p in caught.value.problems] == ["victory.end"]
+
+
+@given(x=st.floats(-5000, 8000, allow_nan=False), y=st.floats(-5000, 8000, allow_nan=False))
+def test_a_place_is_held_on_the_table(x: float, y: float) -> None:
+    """Scenario.on_table clamps each coordinate to the table's edges and leaves a place on it as it is."""
+    scenario = load_scenario(find_scenario("big-bethel"))
+    held = scenario.on_table(x, y)
+    assert held == (min(max(x, 0.0), scenario.width), min(max(y, 0.0), scenario.height))
+    assert 0.0 <= held[0] <= scenario.width and 0.0 <= held[1] <= scenario.height

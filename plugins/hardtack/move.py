@@ -251,13 +251,8 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
 
 
 def put(game: Any, c: Company, x: float, y: float) -> None:
-    """Set ``c`` at (x, y), held on the table: ``min(max(v, 0.0), edge)`` on each axis, written
-    out (the builtins cost more than the move itself)."""
-    x = 0.0 if 0.0 > x else x
-    y = 0.0 if 0.0 > y else y
-    width, height = game.scenario.width, game.scenario.height
-    c.x = width if width < x else x
-    c.y = height if height < y else y
+    """Set ``c`` at (x, y), held on the table (Scenario.on_table)."""
+    c.x, c.y = game.scenario.on_table(x, y)
 
 
 TOUCH_YARDS = 1.0  # HT-M7: footprints that overlap by no more than this only touch (companies side by side)
@@ -359,6 +354,5 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     if not (0 <= c.x <= game.scenario.width and 0 <= c.y <= game.scenario.height):
         c.gone = True
         state.forget(c)
-        c.x = min(max(c.x, 0.0), game.scenario.width)
-        c.y = min(max(c.y, 0.0), game.scenario.height)
+        put(game, c, c.x, c.y)
         game.log.emit("leaves", unit=c.id, text=f"{c.id} leaves the field")

@@ -48,7 +48,7 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
             travel = min(travel, _first_within(piece.x - e.x, piece.y - e.y, ux, uy, halt + own + geo.shape(e)[1] / 2))
     moved = max(0.0, travel)
     piece.x, piece.y = piece.x + ux * moved, piece.y + uy * moved
-    _clamp(game, piece)
+    piece.x, piece.y = game.scenario.on_table(piece.x, piece.y)
     return moved
 
 
@@ -123,8 +123,3 @@ def full_retreat(game: Any, state: RffState, piece: Piece) -> None:
     """A full move to the rear at the broken (or limbered gun) rate."""
     ground = geo.ground_class(game, piece.x, piece.y)
     retreat(game, state, piece, geo.yards(state, lookup.retreat_rate(state.tables, piece, ground)))
-
-
-def _clamp(game: Any, piece: Piece) -> None:
-    piece.x = min(max(piece.x, 0.0), game.scenario.width)
-    piece.y = min(max(piece.y, 0.0), game.scenario.height)

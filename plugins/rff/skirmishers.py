@@ -59,7 +59,7 @@ def deploy(game: Any, state: RffState, regiment: Piece) -> None:
         x=regiment.x + ahead * math.sin(rad), y=regiment.y + ahead * math.cos(rad),
         parent=regiment.id, skirmishers=None, charge_target=None,
     )
-    _clamp(game, screen)
+    screen.x, screen.y = game.scenario.on_table(screen.x, screen.y)
     regiment.stands -= n
     regiment.skirmishers = screen.id
     state.pieces[screen.id] = screen
@@ -126,8 +126,3 @@ def regiment_destroyed(game: Any, state: RffState, regiment: Piece) -> None:
     regiment.x, regiment.y, regiment.facing = screen.x, screen.y, screen.facing
     screen.stands, screen.status = 0, "gone"  # its stands are the regiment's now
     game.log.emit("skirmishers", unit=regiment.id, text=f"{regiment.id}'s skirmishers become the regiment")
-
-
-def _clamp(game: Any, piece: Piece) -> None:
-    piece.x = min(max(piece.x, 0.0), game.scenario.width)
-    piece.y = min(max(piece.y, 0.0), game.scenario.height)
