@@ -154,6 +154,7 @@ class Historical:
 @frozen
 class Light:
     sunset: int | None = None  # minute
+    dusk: int | None = None  # minute the last light is gone (end of twilight); None = sunset + 30
     weather: str = "clear"  # clear, overcast, fog, rain
     moon: str = "none"  # none, moonlit, full
 
@@ -235,6 +236,7 @@ class UnitState:
     status: str = "good"
     mounted: bool = False
     on_field: bool = True
+    low_ammo: bool = False  # low on ammunition, where the ruleset's rules have such a state
 
     @property
     def id(self) -> str:
