@@ -34,7 +34,12 @@ LEADER_TRAITS = ("gallant", "artillerist", "brave")
 COMMAND_LEVELS = ("army", "wing", "division", "brigade")
 AREA_KINDS = ("fields", "woods", "dense-woods", "rough", "broken", "swamp", "buildings", "marsh")
 LINE_KINDS = ("road", "stream", "fence", "wall", "works", "bridge", "ford")
-ORDERS = ("attack", "defend", "screen", "reserve", "withdraw")
+ORDERS = ("attack", "engage", "demonstrate", "hold", "defend", "screen", "reserve", "withdraw", "rally")
+"""Order kinds; ``defend`` is the older name of ``hold`` (both hold an objective or their ground)."""
+TRIGGERS = ("time", "taken", "lost", "losses", "broken", "enemy_within", "begun", "ended", "repulsed",
+            "darkness", "low_ammo")
+"""What may begin an order or break a side off (see :class:`Trigger`)."""
+EDGES = ("north", "east", "south", "west")
 STATUSES = ("good", "disordered", "broken", "routed", "gone")
 """Neutral status: how a ruleset's state reads to a neutral observer. ``gone`` = destroyed,
 captured or off the field."""
@@ -122,15 +127,61 @@ class Objective:
 
 
 @frozen
+class Trigger:
+    """A condition of a plan; it fires once and stays fired.
+
+    ``time``: the clock reaches ``minute``. ``taken`` / ``lost``: ``objective`` passes to the
+    trigger's side / to the enemy. ``losses``: ``of`` (a unit, a command, or the side when None)
+    has lost ``share`` of its starting men. ``broken``: ``of`` is broken (a unit: broken, routed
+    or gone; a command or side: half its starting men lost or in such units). ``enemy_within``:
+    a fit enemy stands within ``yards`` of a unit of ``of``. ``begun`` / ``ended``: the order
+    ``order`` has begun / has ended. ``repulsed``: the side's assaults on ``objective`` have been
+    repulsed ``times`` times. ``darkness``: the last light is gone (``Light.dusk``). ``low_ammo``:
+    ``share`` of the men of ``of`` stand in units low on ammunition.
+    """
+
+    kind: str  # TRIGGERS
+    minute: int | None = None
+    objective: str | None = None
+    of: str | None = None  # a unit or command id; None: the order's own command (the side, for a break-off)
+    share: float | None = None
+    yards: float | None = None
+    order: str | None = None  # an order id
+    times: int = 1
+
+
+@frozen
 class Order:
-    """A command's part of its side's plan."""
+    """One order of a command's sequence: it begins when any of its triggers fires (the first
+    order of a sequence may have none: it is in force from the start) and lasts until a later
+    order of the same command begins."""
 
     command: str
     kind: str  # ORDERS
     objective: str | None = None
     route: tuple[Point, ...] = ()  # waypoints before the objective
-    from_minute: int | None = None  # a reserve waits until this time ...
-    when_enemy_within: float | None = None  # ... or until an enemy comes this close (yards)
+    from_minute: int | None = None  # older form of a reserve's release: this time ...
+    when_enemy_within: float | None = None  # ... or an enemy this close (yards); kept for old files
+    id: str = ""  # unique in the scenario; the loader names an order without one "<command>.<n>" (n from 1)
+    when: tuple[Trigger, ...] = ()  # any of these begins the order; none: in force from the start
+    formation: str | None = None  # to advance in (attack, engage, demonstrate) or wait in (reserve, hold)
+    assault: bool = True  # attack: go in with the bayonet; false: engage at firing range
+    range: float | None = None  # engage, demonstrate, attack without assault: yards from the enemy to stop at
+    to: Point | None = None  # withdraw: where to (default: toward the side's rear)
+    night: bool = False  # may begin, and assault, after dark
+    source: str = ""  # where the order and its triggers come from (a citation)
+
+
+@frozen
+class SidePlan:
+    """A side's own stop rules: when it is beaten, and when its commander breaks the fight off."""
+
+    side: str
+    beaten_at: float | None = None  # None: Victory.beaten_at
+    count_broken: bool = True  # do men standing in broken or routed units count toward beaten_at?
+    break_off: tuple[Trigger, ...] = ()  # any of these: the side retires under cover of its rear guard
+    rear_guard: tuple[str, ...] = ()  # unit or command ids that hold while the rest retire
+    source: str = ""
 
 
 @frozen
@@ -182,6 +233,8 @@ class Scenario:
     historical: Historical | None = None
     options: tuple[str, ...] = ()  # ruleset options the scenario switches on, "ruleset:option"
     home_edges: Mapping[str, float] = field(factory=dict)  # side -> facing (deg) toward its rear
+    plans: Mapping[str, SidePlan] = field(factory=dict)  # side -> its stop rules (absent: the defaults)
+    retreat_edges: Mapping[str, tuple[str, ...]] = field(factory=dict)  # edge -> sides that may leave over it (absent: both)
 
     def unit(self, unit_id: str) -> UnitSpec:
         return next(u for u in self.units if u.id == unit_id)
