@@ -32,6 +32,10 @@ def phase(game: Any, state: RffState, side: str) -> None:
         _breakthrough(game, state, attacker)
 
 
+CARRIED = ("swept-from-the-field", "driven-back", "hard-pressed")  # the attacker takes the place (a
+# hard-pressed defender in a fortified position holds it: the attacker gives ground instead)
+
+
 def combat(game: Any, state: RffState, attacker: Piece, defender: Piece) -> None:
     attacker.combats += 1
     struggle = False
@@ -47,6 +51,8 @@ def combat(game: Any, state: RffState, attacker: Piece, defender: Piece) -> None
             break
         struggle = True
     attacker.charge_target = None
+    carried = effect in CARRIED and not (effect == "hard-pressed" and attacker.moved == "retreat")
+    game.report_assault(attacker.unit_id, defender.unit_id, carried or not defender.alive)
 
 
 def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool, struggle: bool) -> list[Modifier]:
