@@ -204,7 +204,6 @@ def play(game: Game) -> Outcome:
         game.log.context.update(turn=game.turn, minute=game.world.minute)
         game.log.emit("turn", text=f"turn {game.turn} begins at {clock(game.world.minute)}")
         _enter_reinforcements(game)
-        game.plan.update(game)
         for step in call(pm, "referee_turn", game=game):
             game.step = step
             if game.log.enabled:
@@ -217,7 +216,7 @@ def play(game: Game) -> Outcome:
         game.log.context["minute"] = game.world.minute
         _objectives_changing_hands(game)
         game.plan.update(game)
-        verdict = judge(game.world)
+        verdict = judge(game.world, holders=False)
     outcome = game.outcome(verdict)
     game.log.emit("end", text=f"{outcome.winner or 'draw'}: {outcome.reason}", men_lost=outcome.men_lost, guns_lost=outcome.guns_lost)
     return outcome

@@ -197,8 +197,7 @@ class Plan:
             share = low_ammo_share(units)
             return f"{scope} is low on ammunition ({share:.0%} of its men)" if share >= t.share else ""  # type: ignore[operator]
         if kind == "enemy_within":
-            gap = nearest_enemy(world, units)
-            return f"an enemy within {gap:.0f} yards of {scope}" if gap <= t.yards else ""  # type: ignore[operator]
+            return f"an enemy within {t.yards:.0f} yards of {scope}" if enemy_within(world, units, t.yards) else ""  # type: ignore[arg-type]
         raise ValueError(f"unknown trigger {kind!r}")  # the loader admits none
 
 
@@ -236,13 +235,19 @@ def low_ammo_share(units: Iterable[UnitState]) -> float:
     return low / men if men else 0.0
 
 
-def nearest_enemy(world: World, units: Sequence[UnitState]) -> float:
-    """Yards from the nearest of ``units`` on the field to the nearest fit enemy."""
-    if not units:
-        return math.inf
-    side = units[0].side
-    enemies = [e for e in world.units.values() if e.side != side and e.fit]
-    return min((math.hypot(e.x - u.x, e.y - u.y) for u in units if u.on_field for e in enemies), default=math.inf)
+def enemy_within(world: World, units: Sequence[UnitState], yards: float) -> bool:
+    """Does a fit enemy stand within ``yards`` of one of ``units`` on the field?"""
+    mine = [(u.x, u.y) for u in units if u.on_field]
+    if not mine:
+        return False
+    side, reach = units[0].side, yards * yards
+    for e in world.units.values():
+        if e.side != side and e.fit:
+            ex, ey = e.x, e.y
+            for x, y in mine:
+                if (ex - x) ** 2 + (ey - y) ** 2 <= reach:
+                    return True
+    return False
 
 
 def side_plan(scenario: Scenario, side: str) -> SidePlan:

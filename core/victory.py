@@ -77,9 +77,11 @@ def beaten_share(world: World, side: str, count_broken: bool = True) -> float:
     return out / start if start else 1.0
 
 
-def judge(world: World) -> Verdict:
-    """After each turn: is a side beaten or has it broken off, or is time up? Who won?"""
-    update_holders(world)
+def judge(world: World, holders: bool = True) -> Verdict:
+    """After each turn: is a side beaten or has it broken off, or is time up? Who won? (The
+    objectives' holders are brought up to date first, unless the caller has just done so.)"""
+    if holders:
+        update_holders(world)
     victory = world.scenario.victory
     sides = world.scenario.sides
     shares = {}
