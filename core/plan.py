@@ -9,7 +9,6 @@ fired it.
 
 from __future__ import annotations
 
-import math
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
