@@ -82,3 +82,38 @@ def test_lone_guns_cite_the_ruling_and_men_and_guns_stay_whole() -> None:
     assert '"RFF-P27"' in lines
     for unit in game.world.units.values():
         assert 0 <= unit.guns <= unit.spec.guns
+
+
+# ----------------------------------------------------------------------------- M1: the ground crossed
+
+
+def test_a_move_is_priced_by_the_ground_it_crosses() -> None:
+    """RFF-P28: a line in the open with rough ground 300 yards ahead moves its full 9" (337.5
+    yards), not the rough 5", however far its goal lies beyond the rough."""
+    from referee.plugins.rff import move
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    assert move.rate_yards(game, state, piece, "full", (600.0, 480.0)) == pytest.approx(280.0)  # stops at the goal
+    assert move.rate_yards(game, state, piece, "half", (600.0, 1800.0)) == pytest.approx(168.75)  # 4.5" all open
+    # 300 yards of open (300/337.5 of the move), then rough at 5" = 187.5 yards for the rest
+    full = move.rate_yards(game, state, piece, "full", (600.0, 1800.0))
+    cell = 25.0  # the ground is read by 25-yard cells: edges are known to a cell
+    assert full == pytest.approx(300.0 + (1 - 300.0 / 337.5) * 187.5, abs=cell)
+    assert full > 300.0  # the worst ground to the goal (rough) would give 187.5
+    piece.y = 600.0  # inside the rough: 100 yards of rough (100/187.5), then open
+    assert move.rate_yards(game, state, piece, "full", (600.0, 1800.0)) == pytest.approx(100.0 + (1 - 100.0 / 187.5) * 337.5, abs=cell)
+
+
+def test_a_stream_is_rough_only_where_it_is_crossed() -> None:
+    from referee.plugins.rff import move
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    piece.y = 900.0  # open ground, the stream 100 yards ahead
+    moved = move.rate_yards(game, state, piece, "full", (600.0, 1800.0))
+    assert 300.0 < moved < 337.5  # the bank costs a little, not the whole move
+    piece.y = 1100.0  # the stream behind: open ground all the way
+    assert move.rate_yards(game, state, piece, "full", (600.0, 1800.0)) == pytest.approx(337.5)

@@ -236,7 +236,7 @@ def _breakthrough(game: Any, state: RffState, attacker: Piece) -> None:
     if target is None or not attacker.alive:
         attacker.breakthrough = False
         return
-    reach = move.rate_yards(game, state, attacker, "double", (target.x, target.y)) / 2
+    reach = move.rate_yards(game, state, attacker, "double", (target.x, target.y), share=0.5)
     if geo.gap(attacker, target) <= reach:
         move.advance(game, state, attacker, (target.x, target.y), reach, contact=target)
         game.log.emit("breakthrough", unit=attacker.id, target=target.id, text=f"{attacker.id} breaks through into {target.id}")
