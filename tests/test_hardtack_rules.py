@@ -28,3 +28,17 @@ def test_a_lone_gun_is_a_company_with_no_commander_of_its_own() -> None:
     play(game)
     ids = {r.id for r in lone}
     assert not [e for e in log.events if e.get("kind") in ("transfer", "commander", "rally") and e.get("unit") in ids]
+
+
+def test_cultivated_fields_are_poor_going_for_every_mover() -> None:
+    """p.14 (audit M10): "POOR = Rough, Cultivated, ..." for infantry, cavalry and guns limbered
+    or not; Big Bethel's farm fields cost two inches of movement an inch."""
+    from referee.plugins.hardtack import move
+
+    game = mustered()
+    t = game.state.tables
+    assert all(t["movement"]["terrain"][m]["fields"] == "poor" for m in ("infantry", "mounted", "limbered", "unlimbered"))
+    c = game.state.regiments["3rd-ny"].companies[0]
+    c.x, c.y, c.formation = 1000.0, 900.0, "skirmish"
+    yards, kinds, worst = move.walk(game, t, c, 1000.0, 1200.0, 6)
+    assert (round(yards), worst, kinds) == (30, "poor", frozenset({"fields"}))
