@@ -110,6 +110,18 @@ class Plan:
         """Begin every order whose trigger has fired, and break off every side whose break-off
         condition has; log each with its reason."""
         world: World = game.world
+        while self._begin_due(game):  # again while orders begin: another order may wait on them
+            pass
+        for side, side_plan in sorted(world.scenario.plans.items()):
+            if side_plan.break_off and side not in world.broken_off:
+                why = self._fired(world, side_plan.break_off, side)
+                if why:
+                    self._break_off(game, side, why)
+
+    def _begin_due(self, game: Any) -> bool:
+        """Begin, for each command, the latest order whose trigger has fired; did any begin?"""
+        world: World = game.world
+        begun = False
         for command, orders in self.layout.sequences.items():
             if world.broken_off.get(self.layout.side_of[command]):
                 continue
@@ -120,21 +132,17 @@ class Plan:
                     continue
                 why = "the start" if not order.when and j == 0 else self._fired(world, order.when, command)
                 if why:
-                    self._begin(game, command, j, why)
+                    begun |= self._begin(game, command, j, why)
                     break
-        for side, side_plan in sorted(world.scenario.plans.items()):
-            if side_plan.break_off and side not in world.broken_off:
-                why = self._fired(world, side_plan.break_off, side)
-                if why:
-                    self._break_off(game, side, why)
+        return begun
 
-    def _begin(self, game: Any, command: str, j: int, why: str) -> None:
+    def _begin(self, game: Any, command: str, j: int, why: str) -> bool:
         world: World = game.world
         order = self.layout.sequences[command][j]
         if order.kind in ATTACKS and not order.night and dark(world):
             self.withheld.add(order.id)
             _log(game, command, order, f"{command}: {order.kind} {order.id} not begun after dark ({why})")
-            return
+            return False
         previous = self.current.get(command)
         if previous is not None:
             self.ended[self.layout.sequences[command][previous].id] = world.minute
@@ -142,6 +150,7 @@ class Plan:
         self.begun[order.id] = world.minute
         aim = f" on {order.objective}" if order.objective else ""
         _log(game, command, order, f"{command}: {order.kind}{aim} ({order.id}) begins: {why}")
+        return True
 
     def _break_off(self, game: Any, side: str, why: str) -> None:
         world: World = game.world
