@@ -3,6 +3,7 @@ edges, as read by core/plans_format.py; every validation message with its key pa
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -23,6 +24,8 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "scenario-format.md"
 
 BASE = """\
 [scenario]
@@ -608,7 +611,7 @@ def test_ids_count_each_commands_orders_from_one(commands: list[str]) -> None:
     assert ids == [f"{c}.{commands[:i + 1].count(c)}" for i, c in enumerate(commands)]
 
 
-# ----------------------------------------------------------------------------- bundled files and the CLI
+# ----------------------------------------------------------------------------- bundled files and the docs
 
 
 _OLD_ORDER_KEYS = {"command", "kind", "objective", "route", "from", "when_enemy_within"}
@@ -644,6 +647,33 @@ def test_bundled_orders_read_as_before(sid: str) -> None:
 def _minutes(hh_mm: str) -> int:
     hours, minutes = hh_mm.split(":")
     return int(hours) * 60 + int(minutes)
+
+
+def _examples() -> list[str]:
+    """The TOML of each "complete example" in docs/scenario-format.md."""
+    text = DOCS.read_text(encoding="utf-8")
+    sections = re.split(r"^## ", text, flags=re.M)
+    return [block for section in sections if section.startswith("A complete example")
+            or section.startswith("A second complete example") for block in re.findall(r"```toml\n(.*?)```", section, re.S)]
+
+
+def test_the_docs_have_two_complete_examples() -> None:
+    assert len(_examples()) == 2
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_the_complete_examples_in_the_docs_load(index: int) -> None:
+    scenario = parse_scenario(_examples()[index], "docs/scenario-format.md")
+    assert scenario.orders and scenario.victory.end > scenario.start
+
+
+def test_the_plan_example_shows_a_plan_with_conditions() -> None:
+    scenario = parse_scenario(_examples()[1], "docs/scenario-format.md")
+    kinds = {t.kind for o in scenario.orders for t in o.when} | {t.kind for p in scenario.plans.values() for t in p.break_off}
+    assert {"time", "losses"} <= kinds
+    assert any(p.break_off for p in scenario.plans.values())
+    assert any(set(sides) != set(scenario.sides) for sides in scenario.retreat_edges.values())
+    assert any(o.kind == "withdraw" and o.when for o in scenario.orders)
 
 
 def test_a_bad_plan_exits_with_code_2_and_no_traceback(tmp_path: Path) -> None:
