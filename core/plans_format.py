@@ -67,6 +67,8 @@ class PlacedOrder:
 
 @frozen
 class PlacedPlan:
+    """A side's plan as read, with its table and where each break-off trigger is."""
+
     path: str
     plan: SidePlan
     where: tuple[Where, ...] = ()  # one per trigger of plan.break_off
@@ -340,9 +342,9 @@ def _check_trigger(r: Reader, s: Setting, t: Trigger, where: Where, by_id: Mappi
     if t.kind in ("begun", "ended"):
         r.known(where.at(t.kind), t.order, by_id, "order")
     if t.kind == "time" and s.start is not None and t.minute is not None and t.minute < s.start:
-        last = f" and before its end ({clock(s.end)})" if s.end is not None else ""
-        r.add(where.at("time"), f"{clock(t.minute)} is outside the game: a time falls at or after the start "
-                                f"({clock(s.start)}){last}")
+        runs = f"runs from {clock(s.start)} to {clock(s.end)}" if s.end is not None else f"starts at {clock(s.start)}"
+        r.add(where.at("time"), f"{clock(t.minute)} is outside the game, which {runs}: a time trigger falls at or "
+                                "after the start and before the end")
 
 
 def _check_rear_guard(r: Reader, s: Setting, pp: PlacedPlan) -> None:

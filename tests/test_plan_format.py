@@ -346,7 +346,7 @@ def test_a_time_outside_the_game(tmp_path: Path) -> None:
     text = BASE + '\n[[orders]]\ncommand = "us-reserve"\nkind = "hold"\nwhen = [\n  { time = "16:59" },\n  { time = "20:00" },\n]\n'
     problems = problems_of(tmp_path, text)
     before = only(problems, "orders[2].when[0].time")
-    assert "16:59 is outside the game: a time falls at or after the start (17:00) and before its end (20:00)" in before.message
+    assert "16:59 is outside the game, which runs from 17:00 to 20:00: a time trigger falls at or after the start" in before.message
     assert before.line == line_of(text, '{ time = "16:59" }')
     after = only(problems, "orders[2].when[1].time")
     assert "can never fire: 20:00 is outside the game (at or after its end, 20:00)" in after.message
