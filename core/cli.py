@@ -227,6 +227,9 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
             lambda r, s=side: f"{r['men_lost'][s]['mean']:.0f} ({r['men_lost'][s]['p10']:.0f}/{r['men_lost'][s]['p50']:.0f}/{r['men_lost'][s]['p90']:.0f})",
             str(hist["men_lost"].get(side, "")) if hist else "")
         row(f"{side} guns lost", lambda r, s=side: f"{r['guns_lost'][s]['mean']:.2f}", str(hist["guns_lost"].get(side, "")) if hist else "")
+        row(f"{side} men who left the field", lambda r, s=side: f"{r['men_left'][s]['mean']:.0f}")
+    for reason in sorted({k for r in report["rulesets"].values() for k in r["ended_by"]}):
+        row(f"ended by: {reason}", lambda r, k=reason: f"{r['ended_by'].get(k, 0):.1%}")
     for side in sides:
         row(f"{side} yards gained (p50)", lambda r, s=side: f"{r['yards_gained'][s]['mean']:.0f} ({r['yards_gained'][s]['p50']:.0f})")
     row("minutes to decision (p50)", lambda r: f"{r['minutes']['mean']:.0f} ({r['minutes']['p50']:.0f})", str(hist["minutes"] or "") if hist else "")

@@ -121,7 +121,7 @@ def _order(t: Table) -> tuple[Order, tuple[Where, ...]]:
         route=t.get("route", points(1), "waypoints [[x, y], ...]", ()),
         from_minute=t.get("from", clock_time, 'a time "HH:MM"', None),
         when_enemy_within=t.get("when_enemy_within", number(above=0), "yards", None),
-        id=t.get("id", ident, "an order id", ""),
+        id=t.get("id", _order_ref, "an order id", ""),
         when=when,
         formation=t.get("formation", choice(world.FORMATIONS, "formation"), "a formation", None),
         assault=t.get("assault", flag, "true or false", True),

@@ -151,9 +151,9 @@ def test_figures_history_does_not_record_stay_blank(skirmish: Path) -> None:
 
 
 def test_big_bethel_json() -> None:
-    report = json.loads(ok(referee("history", "-n", "3", "--workers", "1", "--json")).stdout)
+    report = json.loads(ok(referee("history", "big-bethel", "-n", "3", "--workers", "1", "--json")).stdout)
     assert list(report) == ["seed", "n", "rulesets", "scenarios", "rows", "men_lost_inside"]
-    assert report["scenarios"] == ["big-bethel"]  # the drills have no historical record
+    assert report["scenarios"] == ["big-bethel"]
     assert report["rulesets"] == ["hardtack", "rff"] and report["n"] == 3 and report["seed"] == 1
     history = load_scenario(find_scenario("big-bethel")).historical
     assert history is not None
@@ -266,3 +266,12 @@ def test_the_committed_document_can_be_regenerated() -> None:
     table = text.split(script.BEGIN)[1].split(script.END)[0]
     assert "| Big Bethel, Virginia, 10 June 1861 | rff (200) |" in table
     assert script.splice(text, table.strip("\n")) == text  # the markers are in place, once each
+
+
+def test_every_bundled_battle_with_a_record_by_default() -> None:
+    from referee.core.cli import _historical_battles
+    from referee.core.scenario import bundled
+
+    chosen = [world.id for _, world in _historical_battles(())]
+    with_record = [sid for sid, _, _ in bundled() if load_scenario(find_scenario(sid)).historical]
+    assert chosen == with_record and "big-bethel" in chosen and not any(s.startswith("drill") for s in chosen)
