@@ -20,6 +20,7 @@ from attrs import evolve, frozen
 
 from . import world
 from .events import clock
+from .plan import ATTACKS, DUSK_AFTER_SUNSET
 from .reading import (
     Bad, Reader, Table, any_text, choice, clock_time, flag, ident, list_of, number, point, points, show, whole,
 )
@@ -29,7 +30,6 @@ ORDER_KEYS = ("command", "kind", "id", "when", "objective", "route", "formation"
               "night", "source", "from", "when_enemy_within")
 PLAN_KEYS = ("beaten_at", "count_broken", "break_off", "rear_guard", "source")
 TRIGGER_KEYS = (*world.TRIGGERS, "of", "times")
-TWILIGHT = 30  # minutes from sunset to the last light, where the scenario gives no dusk
 RELEASED = "-released"  # the id of an older-form reserve's release: the reserve's id and this
 
 TAKES_OF = ("losses", "enemy_within", "low_ammo")
@@ -40,7 +40,6 @@ USED_BY = {  # an order key that only some kinds use -> those kinds
     "night": ("attack", "engage"),
     "formation": ("attack", "engage", "demonstrate", "hold", "defend", "screen", "reserve"),
 }
-NOT_AFTER_DARK = ("attack", "engage")  # not begun after dark unless the order says night = true
 
 _ORDER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -77,10 +76,9 @@ class PlacedPlan:
 class Setting:
     """What plans are checked against: the rest of the scenario as read (None where it was wrong)."""
 
-    sides: Sequence[str]
     start: int | None
     end: int | None
-    dusk: int | None  # the last light (given, or sunset + TWILIGHT); None without a sunset
+    dusk: int | None  # the last light (given, or sunset + DUSK_AFTER_SUNSET); None without either
     units: Mapping[str, UnitSpec]
     commands: Mapping[str, Command]
     objectives: Mapping[str, Objective]
@@ -90,7 +88,7 @@ def last_light(sunset: int | None, dusk: int | None) -> int | None:
     """The minute the last light is gone: ``dusk`` as given, else sunset plus civil twilight."""
     if dusk is not None:
         return dusk
-    return None if sunset is None else sunset + TWILIGHT
+    return None if sunset is None else sunset + DUSK_AFTER_SUNSET
 
 
 # ----------------------------------------------------------------------------- reading
@@ -161,8 +159,6 @@ def _expanded(path: str, order: Order, where: tuple[Where, ...], has_when: bool)
     when an enemy comes within ``when_enemy_within`` (an attack on its objective, or a hold
     without one). The release keeps the objective, route and source; its formation is the
     doctrine's to choose."""
-    if True:  # the expansion waits for the doctrine that reads sequences
-        return [PlacedOrder(path, order, where, has_when)]
     if order.kind != "reserve" or (order.from_minute is None and order.when_enemy_within is None):
         return [PlacedOrder(path, order, where, has_when)]
     when: list[Trigger] = []
@@ -228,8 +224,9 @@ def _trigger(reader: Reader, raw: Any, path: str) -> Trigger | None:
 
 
 def _order_ref(value: Any) -> str:
+    """An order id: as other ids, and it may have dots (the ids given by default do: ``us.2``)."""
     if not isinstance(value, str) or not _ORDER_ID.fullmatch(value):
-        raise Bad(f'expected an order id (e.g. "us-brigade.2"), got {show(value)}')
+        raise Bad(f"expected an order id (letters, digits, '-', '_' or '.', e.g. \"us-brigade.2\"), got {show(value)}")
     return value
 
 
@@ -290,9 +287,9 @@ def read_edges(root: Table) -> dict[str, tuple[str, ...]]:
 # ----------------------------------------------------------------------------- checking
 
 
-def check(r: Reader, s: Setting, orders: list[PlacedOrder], plans: list[PlacedPlan],
-          edges: Mapping[str, tuple[str, ...] | None]) -> None:
-    """Everything about plans that needs more than one table."""
+def check(r: Reader, s: Setting, orders: list[PlacedOrder], plans: list[PlacedPlan]) -> None:
+    """Everything about plans that needs more than one table. (The sides that ``[plan.<side>]``
+    and ``[edges]`` name need none: a scenario's two sides are always both of SIDE_NAMES.)"""
     by_id = _order_ids(r, orders)
     sequences: dict[str, list[PlacedOrder]] = {}
     for p in orders:
@@ -303,14 +300,10 @@ def check(r: Reader, s: Setting, orders: list[PlacedOrder], plans: list[PlacedPl
         for t, where in zip(p.order.when, p.where):
             _check_trigger(r, s, t, where, by_id)
     for pp in plans:
-        r.known_side(pp.path, pp.plan.side, s.sides)
         for t, where in zip(pp.plan.break_off, pp.where):
             _check_trigger(r, s, t, where, by_id)
         _check_rear_guard(r, s, pp)
     _Reach(r, s, orders, sequences, plans, by_id).report()
-    for edge, sides in edges.items():
-        for i, side in enumerate(sides or ()):
-            r.known_side(f"edges.{edge}[{i}]", side, s.sides)
 
 
 def _order_ids(r: Reader, orders: list[PlacedOrder]) -> dict[str, PlacedOrder]:
@@ -399,7 +392,7 @@ class _Reach:
         """The key at fault and why ``t`` can never fire (for ``order``, or a side's break-off when
         None); ``why`` is '' if it may fire."""
         s, kind = self.s, t.kind
-        dark_bars = order is not None and order.kind in NOT_AFTER_DARK and not order.night
+        dark_bars = order is not None and order.kind in ATTACKS and not order.night
         bars = f"{_a(order.kind)} is not begun after dark unless it says night = true" if dark_bars else ""  # type: ignore[union-attr]
         if kind == "time" and t.minute is not None:
             if s.end is not None and t.minute >= s.end:

@@ -26,6 +26,7 @@ from .reading import (
     MISSING, Bad, Reader, Table, any_text, choice, clock_time, degrees, flag, ident, key_lines, list_of,
     nonempty_text, number, point, points, show, whole,
 )
+from .plan import DUSK_AFTER_SUNSET
 from .plans_format import PlacedOrder, PlacedPlan
 from .world import Area, Command, Feature, Historical, Leader, Light, Objective, Point, Scenario, UnitSpec, Victory
 
@@ -420,7 +421,7 @@ def _cross_check(r: Reader, p: _Parts) -> None:
     _check_orders(r, p, commands, objectives)
     _check_sides(r, p, sides)
     _check_times(r, p)
-    plans_format.check(r, _setting(p, sides, units, commands, objectives), p.orders, p.plans, p.edges)
+    plans_format.check(r, _setting(p, commands, objectives), p.orders, p.plans)
     if p.victory is not None:
         for i, oid in enumerate(p.victory.objectives or ()):
             r.known(f"victory.objectives[{i}]", oid, objectives, "objective")
@@ -526,13 +527,16 @@ def _check_orders(r: Reader, p: _Parts, commands: dict[str, Command], objectives
         _inside(r, f"{path}.to", o.to, p)
 
 
-def _setting(p: _Parts, sides: Sequence[str], units: dict[str, UnitSpec], commands: dict[str, Command],
-             objectives: dict[str, Objective]) -> plans_format.Setting:
+def _setting(p: _Parts, commands: dict[str, Command], objectives: dict[str, Objective]) -> plans_format.Setting:
+    """What the plans are checked against (units with their sides as checked)."""
+    units: dict[str, UnitSpec] = {}
+    for _, u in p.units:
+        units.setdefault(u.id, u)
     start, end = p.head.get("start"), p.victory.end if p.victory is not None else None
     if start is not None and end is not None and end <= start:
         end = None
     last_light = plans_format.last_light(p.head.get("sunset"), p.head.get("dusk"))
-    return plans_format.Setting(sides, start, end, last_light, units, commands, objectives)
+    return plans_format.Setting(start, end, last_light, units, commands, objectives)
 
 
 def _check_sides(r: Reader, p: _Parts, sides: Sequence[str]) -> None:
@@ -572,7 +576,7 @@ def _check_times(r: Reader, p: _Parts) -> None:
     sunset, dusk = p.head.get("sunset"), p.head.get("dusk")
     if sunset is not None and dusk is not None and dusk <= sunset:
         r.add("scenario.dusk", f"the last light ({clock(dusk)}) goes after sunset ({clock(sunset)}); "
-                               f"without 'dusk' it is sunset + {plans_format.TWILIGHT} minutes")
+                               f"without 'dusk' it is sunset + {DUSK_AFTER_SUNSET} minutes")
     history = p.historical
     if history is not None and history.minutes is not None and end is not None and start + history.minutes > end:
         r.add("historical.minutes", f"the historical decision ({clock(start + history.minutes)}) falls after "
