@@ -9,6 +9,7 @@ keeps every finished replication.
 from __future__ import annotations
 
 import gc
+from collections import Counter
 import os
 import signal
 from collections.abc import Callable, Sequence
@@ -122,12 +123,18 @@ def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+def ended_by(reason: str) -> str:
+    """What ended a game, without its numbers: "union beaten", "union broke off", "time"."""
+    return reason.split(" (", 1)[0].split(";", 1)[0]
+
+
 def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]:
     """Per side: win share with its 95% interval, men and guns lost, minutes to decision, and
     where the historical result falls."""
     n = len(outcomes)
     sides = scenario.sides
-    result: dict[str, Any] = {"replications": n, "win": {}, "men_lost": {}, "guns_lost": {}, "yards_gained": {}}
+    result: dict[str, Any] = {"replications": n, "win": {}, "men_lost": {}, "guns_lost": {}, "men_left": {},
+                              "yards_gained": {}}
     for key in (*sides, "draw"):
         wins = sum(1 for o in outcomes if (o.winner or "draw") == key)
         lo, hi = wilson(wins, n)
@@ -135,8 +142,11 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
     for side in sides:
         result["men_lost"][side] = summary([o.men_lost[side] for o in outcomes])
         result["guns_lost"][side] = summary([o.guns_lost[side] for o in outcomes])
+        result["men_left"][side] = summary([o.men_left.get(side, 0) for o in outcomes])
         result["yards_gained"][side] = summary([o.yards_gained[side] for o in outcomes])
     result["minutes"] = summary([o.minutes for o in outcomes])
+    ends = Counter(ended_by(o.reason) for o in outcomes)
+    result["ended_by"] = {k: round(ends[k] / n, 4) for k in sorted(ends)}
     history = scenario.historical
     if history is not None:
         result["historical"] = {
