@@ -13,7 +13,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from attrs import define, evolve, field, frozen
+from attrs import define, field, frozen
 
 from .events import clock
 from .world import Order, Scenario, SidePlan, Trigger, UnitState, World
@@ -50,7 +50,7 @@ class Layout:
         if scenario not in _layouts:
             sequences: dict[str, list[Order]] = {}
             for order in scenario.orders:
-                sequences.setdefault(order.command, []).extend(released(order))
+                sequences.setdefault(order.command, []).append(order)
             command_of_unit = {}
             for unit in scenario.units:
                 chain = (c.id for c in scenario.command_chain(unit.command))
@@ -69,19 +69,6 @@ class Layout:
 
 
 _layouts: weakref.WeakKeyDictionary[Scenario, Layout] = weakref.WeakKeyDictionary()
-
-
-def released(order: Order) -> tuple[Order, ...]:
-    """An order as a sequence. The older form of a reserve (``from``, ``when_enemy_within``) is
-    the reserve, then its release: an attack on its objective (which holds it if its side
-    already does), or a hold without one, at that time or when an enemy comes that close."""
-    if order.kind != "reserve" or (order.from_minute is None and order.when_enemy_within is None):
-        return (order,)
-    when = ((Trigger("time", minute=order.from_minute),) if order.from_minute is not None else ()) + (
-        (Trigger("enemy_within", yards=order.when_enemy_within),) if order.when_enemy_within is not None else ())
-    release = evolve(order, kind="attack" if order.objective else "hold", id=f"{order.id}-released", when=when,
-                     from_minute=None, when_enemy_within=None)
-    return (evolve(order, from_minute=None, when_enemy_within=None), release)
 
 
 @define(eq=False)

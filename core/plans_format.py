@@ -173,7 +173,7 @@ def _expanded(path: str, order: Order, where: tuple[Where, ...], has_when: bool)
         release_where.append(Where(f"{path}.when_enemy_within", table=False))
     reserve = evolve(order, from_minute=None, when_enemy_within=None)
     release = evolve(reserve, kind="attack" if order.objective else "hold", id=f"{order.id}{RELEASED}",
-                     when=tuple(when), formation=None)
+                     when=tuple(when), formation=None, night=True)  # the older form knew no darkness: same meaning
     return [PlacedOrder(path, reserve, where, has_when), PlacedOrder(path, release, tuple(release_where), True)]
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from referee.core.doctrine import ASSAULT_YARDS, EFFECTIVE_YARDS, SPENT_SHARE, DefaultDoctrine
 from referee.core.events import EventLog
 from referee.core.game import Game, play
-from referee.core.plan import Plan, released
+from referee.core.plan import Plan
 from referee.core.plugins import build_rules
 from referee.core.scenario import find_scenario, load_scenario
 from referee.core.world import Order, SidePlan, Trigger
@@ -162,15 +162,6 @@ def test_a_later_order_preempts_the_ones_before_it() -> None:
     union_unit(game).men = 400
     game.plan.update(game)
     assert game.plan.begun.keys() == {"c", "cs.1"}  # "a" is skipped: "c" had fired by the first look
-
-
-def test_the_older_reserve_is_a_reserve_and_its_release() -> None:
-    old = Order("us-brigade", "reserve", objective="cs-ground", from_minute=630, when_enemy_within=300.0, id="r")
-    reserve, release = released(old)
-    assert (reserve.kind, reserve.when, reserve.from_minute) == ("reserve", (), None)
-    assert release.kind == "attack" and release.id == "r-released"
-    assert release.when == (Trigger("time", minute=630), Trigger("enemy_within", yards=300.0))
-    assert released(evolve(old, objective=None))[1].kind == "hold"
 
 
 # ----------------------------------------------------------------------------- the doctrine

@@ -237,7 +237,7 @@ def test_the_older_reserve_form_is_two_orders(keys: str, when: tuple[Trigger, ..
     assert reserve == Order("us-reserve", "reserve", objective="hill", route=((600.0, 400.0),), id="us-reserve.1",
                             source="B&L")
     assert release == Order("us-reserve", "attack", objective="hill", route=((600.0, 400.0),),
-                            id="us-reserve.1-released", when=when, source="B&L")
+                            id="us-reserve.1-released", when=when, source="B&L", night=True)  # as before: darkness did not hold it
 
 
 def test_the_older_reserve_form_without_objective_releases_to_hold_and_keeps_a_given_id() -> None:
@@ -643,7 +643,7 @@ def test_bundled_orders_read_as_before(sid: str) -> None:
         when = ((Trigger("time", minute=from_minute),) if from_minute is not None else ()) + (
             (Trigger("enemy_within", yards=old.when_enemy_within),) if old.when_enemy_within is not None else ())
         assert next(loaded) == Order(old.command, "attack" if old.objective else "hold", old.objective, old.route,
-                                     id=f"{old.id}-released", when=when)
+                                     id=f"{old.id}-released", when=when, night=True)
     assert next(loaded, None) is None
 
 
