@@ -1,31 +1,40 @@
 """The neutral commander: turns each side's plan into intents from the neutral state.
 
-The doctrine sees only :class:`~referee.core.world.World` (men, places, statuses), never a
-ruleset's state, and it is the same for every ruleset, so differences in outcome come from the
-rules. Rulesets turn intents into their own legal actions. It is a plugin (hook
-``referee_intents``), registered last, so a plugin may replace it.
+The doctrine sees only :class:`~referee.core.world.World` (men, places, statuses) and the plan
+(:mod:`referee.core.plan`), never a ruleset's state, and it is the same for every ruleset, so
+differences in outcome come from the rules. Rulesets turn intents into their own legal actions.
+It is a plugin (hook ``referee_intents``), registered last, so a plugin may replace it.
 
-Distances here are neutral judgements in yards, not any ruleset's ranges.
+It follows the plan and never presses past it: a unit does what the order in force of its
+command says; spent attackers stop (they hold out of effective range or fall back to it, and
+never advance); a unit out of its commander's reach does not begin an assault; no assault is
+begun after dark unless the order says so; a side that has broken off retires, its rear guard
+holding. Distances here are neutral judgements in yards, not any ruleset's ranges.
 """
 
 from __future__ import annotations
 
-import weakref
+import math
 from math import hypot
 
 from attrs import frozen
 
 from .hookspecs import hookimpl
-from .world import Order, Point, Scenario, UnitState, World, distance
+from .plan import dark
+from .world import LeaderState, Order, Point, UnitState, World, distance
 
 ASSAULT_YARDS = 120.0  # an attacker this close to a fit enemy goes in with the bayonet
 DEPLOY_YARDS = 600.0  # beyond this from the enemy, troops move in column
 GUN_STAND_YARDS = 800.0  # attacking guns unlimber once an enemy is this close
 REACHED_YARDS = 60.0  # a waypoint counts as reached within this distance
-SPENT_SHARE = 0.5  # a unit that has lost this share of its men stops attacking and holds
-RETREAT_YARDS = 3000.0  # how far back "withdraw" aims
-SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishers out
-SCREEN_MEN = 200  # ... if it is at least this strong
+SPENT_SHARE = 0.5  # a unit that has lost this share of its men stops attacking
+EFFECTIVE_YARDS = 400.0  # within this, musketry and canister tell: a spent unit falls back beyond it
+ENGAGE_YARDS = 250.0  # how close an engage order goes before it stops to fire, unless it says
+DEMONSTRATE_YARDS = 700.0  # how close a demonstration goes, unless it says
+COMMAND_REACH_YARDS = 500.0  # a unit farther than this from every leader of its chain does not begin an assault
+RETREAT_YARDS = 3000.0  # how far back a withdrawal aims when the order names no place
+SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishers out (its rules decide)
+ADVANCING = ("attack", "engage", "demonstrate")
 
 
 @frozen
@@ -35,99 +44,194 @@ class Intent:
     action: str  # advance, hold, charge, withdraw, rally
     goal: Point | None = None  # where to go (advance, withdraw) or stand (hold)
     target: str | None = None  # the enemy unit to fire at or charge
-    formation: str | None = None  # the neutral formation wanted
-    order: str = "defend"  # the order the intent comes from
+    formation: str | None = None  # the neutral formation wanted (None: keep the one it has)
+    order: str = "hold"  # the kind of order the intent comes from
     skirmishers: bool = False  # wants skirmishers deployed ahead (where its rules allow)
 
 
 class DefaultDoctrine:
-    """Attack: march on the objective by the route, deploy near the enemy, assault when close.
-    Defend: hold the objective and fire. Screen: skirmish ahead. Reserve: wait until released.
-    Broken units rally; spent attackers hold."""
+    """Attack: march on the objective by the route, deploy near the enemy, assault when close
+    (or stop at firing range). Engage and demonstrate: advance to a firing distance and hold.
+    Hold: take post on the objective and fire. Screen: skirmish ahead. Reserve: wait formed as
+    ordered. Withdraw: go to the place named, or to the rear. Rally: re-form. Broken units
+    rally; spent attackers never advance."""
 
     @hookimpl(trylast=True)
     def referee_intents(self, game, side: str) -> dict[str, Intent]:  # type: ignore[no-untyped-def]
         world: World = game.world
+        game.plan.update(game)
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
+        counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
         enemies = [u for u in world.units.values() if u.spec.side != side and u.fit]  # spec: no property call
-        orders = _orders_by_unit(world.scenario)
-        return {
-            u.spec.id: self.intent(world, u, orders.get(u.spec.id), enemies, memory)
-            for u in world.units.values()
-            if u.spec.side == side and u.on_field and u.status != "gone"
-        }
-
-    def intent(self, world: World, unit: UnitState, order: Order | None, enemies: list[UnitState],
-               memory: dict[str, int]) -> Intent:
-        nearest, gap = None, float("inf")
-        x, y = unit.x, unit.y
-        for e in enemies:
-            d = hypot(e.x - x, e.y - y)
-            if d < gap:
-                nearest, gap = e, d
-        intent = self.decide(world, unit, order, nearest, gap, memory)
-        if (gap <= SCREEN_YARDS and intent.action in ("advance", "hold") and intent.formation == "line"
-                and unit.spec.arm == "infantry" and unit.men >= SCREEN_MEN):
-            return Intent(intent.action, intent.goal, intent.target, intent.formation, intent.order, skirmishers=True)
-        return intent
+        retiring = side in world.broken_off
+        rear_guard = game.plan.rear_guard(world.scenario, side) if retiring else frozenset()
+        intents = {}
+        for u in world.units.values():
+            if u.spec.side != side or not u.on_field or u.status == "gone":
+                continue
+            nearest, gap = _nearest(u, enemies)
+            if retiring and u.spec.id not in rear_guard:
+                intent = _withdraw(world, u, None, nearest, "withdraw") if u.fit else Intent("rally", order="withdraw")
+            else:
+                order = game.plan.order_of(u.spec.id)
+                repulsed(world, u, order, counted)
+                intent = self.decide(world, u, order, nearest, gap, memory)
+            intents[u.spec.id] = _screened(intent, u, gap)
+        return intents
 
     def decide(self, world: World, unit: UnitState, order: Order | None, nearest: UnitState | None, gap: float,
                memory: dict[str, int]) -> Intent:
         """The intent from the unit's order, given its nearest fit enemy and how far it is."""
-        kind = _released_kind(world, unit.side, order, gap)
+        kind = _kind(world, unit, order)
         if unit.status in ("broken", "routed"):
             return Intent("rally", order=kind)
         target = nearest.id if nearest else None
         artillery = unit.spec.arm == "artillery"
         if kind == "withdraw":
-            return Intent("withdraw", _rearward(world, unit), target, _march(unit, artillery), kind)
-        if kind == "attack" and unit.men < unit.spec.men * SPENT_SHARE:
-            kind = "defend"
-        if kind == "attack":
-            if artillery:
-                if gap <= GUN_STAND_YARDS:
-                    return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
-                return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind)
-            if gap <= ASSAULT_YARDS and unit.status == "good":
-                return Intent("charge", (nearest.x, nearest.y), target, "line", kind)  # type: ignore[union-attr]
-            formation = "column" if gap > DEPLOY_YARDS else "line"
-            return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind)
+            return _withdraw(world, unit, order, nearest, kind)
+        if kind == "rally":
+            return Intent("rally" if unit.status != "good" else "hold", (unit.x, unit.y), target,
+                          None if artillery else "line", kind)
+        if kind in ADVANCING and unit.men < unit.spec.men * SPENT_SHARE:
+            return _spent(world, unit, nearest, gap, kind)
+        if kind in ADVANCING:
+            return self.advance(world, unit, order, nearest, gap, memory, kind)  # type: ignore[arg-type]
         if kind == "reserve":
-            return Intent("hold", (unit.x, unit.y), target, _march(unit, artillery), kind)
-        formation = "unlimbered" if artillery else ("skirmish" if kind == "screen" else "line")
+            return Intent("hold", (unit.x, unit.y), target, order.formation if order else None, kind)
+        formation = (order.formation if order and order.formation else
+                     "unlimbered" if artillery else ("skirmish" if kind == "screen" else "line"))
         post = _objective_point(world, order) or (unit.x, unit.y)
-        objective_radius = _objective_radius(world, order)
-        if distance(unit.x, unit.y, *post) > objective_radius and kind != "reserve":
+        if distance(unit.x, unit.y, *post) > _objective_radius(world, order):
             return Intent("advance", post, target, "limbered" if artillery else formation, kind)
         return Intent("hold", (unit.x, unit.y), target, formation, kind)
 
+    def advance(self, world: World, unit: UnitState, order: Order, nearest: UnitState | None, gap: float,
+                memory: dict[str, int], kind: str) -> Intent:
+        """Attack, engage, demonstrate: march on the objective, stop at firing range (engage,
+        demonstrate, an attack without assault) or go in with the bayonet when close."""
+        target = nearest.id if nearest else None
+        if unit.spec.arm == "artillery":
+            if gap <= GUN_STAND_YARDS:
+                return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
+            return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind)
+        stop = _firing_distance(order, kind)
+        if stop is not None and gap <= stop:
+            return Intent("hold", (unit.x, unit.y), target, "line", kind)
+        if (stop is None and gap <= ASSAULT_YARDS and unit.status == "good" and nearest is not None
+                and (order.night or not dark(world)) and _in_reach(world, unit)):
+            return Intent("charge", (nearest.x, nearest.y), target, "line", kind)
+        if stop is None and gap <= ASSAULT_YARDS:  # may not go in: stand and fire
+            return Intent("hold", (unit.x, unit.y), target, "line", kind)
+        formation = order.formation or ("column" if gap > DEPLOY_YARDS else "line")
+        return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind)
 
-_by_unit: weakref.WeakKeyDictionary[Scenario, dict[str, Order]] = weakref.WeakKeyDictionary()
+
+def _nearest(unit: UnitState, enemies: list[UnitState]) -> tuple[UnitState | None, float]:
+    nearest, gap = None, math.inf
+    x, y = unit.x, unit.y
+    for e in enemies:
+        d = hypot(e.x - x, e.y - y)
+        if d < gap:
+            nearest, gap = e, d
+    return nearest, gap
 
 
-def _orders_by_unit(scenario: Scenario) -> dict[str, Order]:
-    """Each unit's order: its own command's, or the nearest ancestor's (worked out once)."""
-    if scenario not in _by_unit:
-        orders = {o.command: o for o in scenario.orders}
-        _by_unit[scenario] = {
-            u.id: order for u in scenario.units
-            if (order := next((orders[c.id] for c in scenario.command_chain(u.command) if c.id in orders), None))
-        }
-    return _by_unit[scenario]
+def _screened(intent: Intent, unit: UnitState, gap: float) -> Intent:
+    """Infantry in line near the enemy wants skirmishers out; its ruleset says whether it may."""
+    if (gap <= SCREEN_YARDS and intent.action in ("advance", "hold") and intent.formation == "line"
+            and unit.spec.arm == "infantry"):
+        return Intent(intent.action, intent.goal, intent.target, intent.formation, intent.order, skirmishers=True)
+    return intent
 
 
-def _released_kind(world: World, side: str, order: Order | None, nearest_enemy: float) -> str:
-    """The order in force: a reserve is released by its time or by an enemy coming close."""
+def _kind(world: World, unit: UnitState, order: Order | None) -> str:
+    """The order's kind as the doctrine reads it: none is hold; an attack whose objective its
+    side holds holds it."""
     if order is None:
-        return "defend"
-    if order.kind != "reserve":
-        return order.kind
-    released = order.from_minute is not None and world.minute >= order.from_minute
-    if order.when_enemy_within is not None:
-        released |= nearest_enemy <= order.when_enemy_within
-    if not released:
-        return "reserve"
-    return "attack" if order.objective and world.held.get(order.objective) != side else "defend"
+        return "hold"
+    if order.kind == "defend":
+        return "hold"
+    if order.kind == "attack" and order.objective and world.held.get(order.objective) == unit.side:
+        return "hold"
+    return order.kind
+
+
+def _firing_distance(order: Order, kind: str) -> float | None:
+    """How far from the enemy the unit stops to fire; None: it goes in."""
+    if kind == "engage":
+        return order.range or ENGAGE_YARDS
+    if kind == "demonstrate":
+        return order.range or DEMONSTRATE_YARDS
+    return None if order.assault else (order.range or ENGAGE_YARDS)
+
+
+def _spent(world: World, unit: UnitState, nearest: UnitState | None, gap: float, kind: str) -> Intent:
+    """A spent unit never advances: within effective range it falls back beyond it, otherwise
+    it holds where it is."""
+    target = nearest.id if nearest else None
+    formation = "unlimbered" if unit.spec.arm == "artillery" else None
+    if nearest is None or gap > EFFECTIVE_YARDS:
+        return Intent("hold", (unit.x, unit.y), target, formation, kind)
+    away = math.atan2(unit.x - nearest.x, unit.y - nearest.y)
+    back = EFFECTIVE_YARDS - gap + REACHED_YARDS
+    goal = world.scenario.on_table(unit.x + back * math.sin(away), unit.y + back * math.cos(away))
+    return Intent("withdraw", goal, target, _march(unit), kind)
+
+
+def _withdraw(world: World, unit: UnitState, order: Order | None, nearest: UnitState | None, kind: str) -> Intent:
+    target = nearest.id if nearest else None
+    to = order.to if order else None
+    if to is None:
+        return Intent("withdraw", _rearward(world, unit), target, _march(unit), kind)
+    if distance(unit.x, unit.y, *to) <= REACHED_YARDS:
+        return Intent("hold", (unit.x, unit.y), target, "unlimbered" if unit.spec.arm == "artillery" else "line", kind)
+    return Intent("withdraw", to, target, _march(unit), kind)
+
+
+def _in_reach(world: World, unit: UnitState) -> bool:
+    """Is a leader of the unit's chain with it or within reach? A leader attached to a unit is
+    where it is; any other rides with his command, at the centre of its units on the field. A
+    chain with no leader in the scenario is not judged (nobody is modelled to be out of reach of)."""
+    chain = {c.id for c in world.scenario.command_chain(unit.spec.command)}
+    leaders = [ld for ld in world.leaders.values() if ld.spec.command in chain]
+    if not leaders:
+        return True
+    for ld in leaders:
+        if ld.status != "active":
+            continue
+        if ld.attached_to == unit.spec.id:
+            return True
+        place = _leader_place(world, ld)
+        if place is not None and hypot(place[0] - unit.x, place[1] - unit.y) <= COMMAND_REACH_YARDS:
+            return True
+    return False
+
+
+def _leader_place(world: World, leader: LeaderState) -> Point | None:
+    if leader.attached_to in world.units:
+        attached = world.units[leader.attached_to]
+        return (attached.x, attached.y)
+    under = world.scenario.subordinates.get(leader.spec.command, frozenset())
+    xs, ys = [], []
+    for u in world.units.values():
+        if u.spec.command in under and u.fit:
+            xs.append(u.x)
+            ys.append(u.y)
+    return (sum(xs) / len(xs), sum(ys) / len(ys)) if xs else None
+
+
+def repulsed(world: World, unit: UnitState, order: Order | None, counted: set[tuple[str, str]]) -> None:
+    """An attacker broken, or spent, within effective range of its objective has been repulsed
+    there (once per unit and order); a ruleset's failed charges are counted by the game."""
+    if order is None or order.kind != "attack" or not order.objective or (unit.id, order.id) in counted:
+        return
+    if unit.status not in ("broken", "routed") and unit.men >= unit.spec.men * SPENT_SHARE:
+        return
+    objective = world.scenario.objective(order.objective)
+    if distance(unit.x, unit.y, *objective.position) <= objective.radius + EFFECTIVE_YARDS:
+        counted.add((unit.id, order.id))
+        key = (unit.side, objective.id)
+        world.repulses[key] = world.repulses.get(key, 0) + 1
 
 
 def _objective_point(world: World, order: Order | None) -> Point | None:
@@ -142,24 +246,23 @@ def _objective_radius(world: World, order: Order | None) -> float:
     return world.scenario.objective(order.objective).radius
 
 
-def _next_goal(world: World, unit: UnitState, order: Order | None, memory: dict[str, int]) -> Point:
-    route = order.route if order else ()
-    i = memory.get(unit.id, 0)
+def _next_goal(world: World, unit: UnitState, order: Order, memory: dict[str, int]) -> Point:
+    route = order.route
+    key = f"{unit.id}:{order.id}"
+    i = memory.get(key, 0)
     while i < len(route) and distance(unit.x, unit.y, *route[i]) <= REACHED_YARDS:
         i += 1
-    memory[unit.id] = i
+    memory[key] = i
     if i < len(route):
         return route[i]
     return _objective_point(world, order) or (unit.x, unit.y)
 
 
 def _rearward(world: World, unit: UnitState) -> Point:
-    import math
-
     facing = world.scenario.home_edges.get(unit.side, 180.0)
     rad = math.radians(facing)
     return (unit.x + RETREAT_YARDS * math.sin(rad), unit.y + RETREAT_YARDS * math.cos(rad))
 
 
-def _march(unit: UnitState, artillery: bool) -> str:
-    return "limbered" if artillery else "column"
+def _march(unit: UnitState) -> str:
+    return "limbered" if unit.spec.arm == "artillery" else "column"

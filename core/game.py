@@ -18,8 +18,9 @@ from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plugins import Rules, call, exclusive_clashes, installed, sole_caller
-from .victory import Verdict, ground_gained, guns_lost, judge, men_lost
-from .world import Scenario, World
+from .plan import Plan
+from .victory import Verdict, ground_gained, guns_lost, judge, men_left, men_lost, update_holders
+from .world import Departure, Scenario, World
 
 MAX_TURNS = 500  # a guard against a ruleset whose clock does not advance
 
@@ -48,12 +49,14 @@ class Outcome:
     men_lost: dict[str, int]
     guns_lost: dict[str, int]
     yards_gained: dict[str, int]  # ground gained by each side's foremost fit unit
+    men_left: dict[str, int] = field(factory=dict)  # men who left the field by a line of retreat
 
     def as_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset, "scenario": self.scenario, "seed": self.seed,
             "winner": self.winner, "reason": self.reason, "minutes": self.minutes, "turns": self.turns,
             "men_lost": self.men_lost, "guns_lost": self.guns_lost, "yards_gained": self.yards_gained,
+            "men_left": self.men_left,
         }
 
 
@@ -67,6 +70,7 @@ class Game:
     log: EventLog
     ground: Ground
     options: frozenset[str]
+    plan: Plan
     state: Any = None
     turn: int = 0
     step: Step | None = None
@@ -75,7 +79,8 @@ class Game:
     @classmethod
     def new(cls, rules: Rules, scenario: Scenario, seed: int, log: EventLog | None = None) -> Game:
         return cls(rules, scenario, World.start(scenario), seed, SampledRoller(random.Random(seed)),
-                   log or EventLog(enabled=False), ground_of(scenario), scenario_options(rules, scenario))
+                   log or EventLog(enabled=False), ground_of(scenario), scenario_options(rules, scenario),
+                   Plan.start(scenario))
 
     def option(self, name: str) -> bool:
         return name in self.options
@@ -110,6 +115,38 @@ class Game:
         self.log.resolution(resolution, **about)
         return resolution
 
+    def leave_field(self, unit: str, x: float, y: float, men: int) -> bool:
+        """Rulesets call this when men of ``unit`` go off the map at (x, y). Over an edge that is
+        not a line of retreat for their side they are captured (counted as lost); otherwise they
+        have left the field. Returns whether they were captured."""
+        scenario = self.scenario
+        over = {"west": -x, "east": x - scenario.width, "south": -y, "north": y - scenario.height}
+        edge = max(sorted(over), key=over.__getitem__)
+        side = self.world.units[unit].side
+        captured = side not in scenario.retreat_edges.get(edge, scenario.sides)
+        self.world.departures.append(Departure(unit, edge, men, captured, self.world.minute))
+        what = "are captured: it is not their line of retreat" if captured else "leave the field"
+        self.log.emit("leaves", unit=unit, edge=edge, men=men, captured=captured,
+                      text=f"{men} men of {unit} go off the {edge} edge and {what}")
+        return captured
+
+    def report_assault(self, attacker: str, defender: str, carried: bool) -> None:
+        """Rulesets call this after an assault (a charge, a close assault): a repulse on a unit
+        standing within an objective counts toward that side's ``repulsed`` triggers, once per
+        attacking unit and turn (however many companies or bouts its rules resolve it in)."""
+        if carried:
+            return
+        world = self.world
+        side, target = world.units[attacker].side, world.units[defender]
+        counted = self.memory.setdefault("plan.repulses", set())
+        for objective in self.scenario.objectives:
+            ox, oy = objective.position
+            once = (attacker, self.turn, objective.id)
+            if (target.x - ox) ** 2 + (target.y - oy) ** 2 <= objective.radius ** 2 and once not in counted:
+                counted.add(once)
+                key = (side, objective.id)
+                world.repulses[key] = world.repulses.get(key, 0) + 1
+
     def outcome(self, verdict: Verdict) -> Outcome:
         sides = self.scenario.sides
         return Outcome(
@@ -117,6 +154,7 @@ class Game:
             self.world.minute - self.scenario.start, self.turn,
             {s: men_lost(self.world, s) for s in sides}, {s: guns_lost(self.world, s) for s in sides},
             {s: max(0, ground_gained(self.world, s)) for s in sides},
+            {s: men_left(self.world, s) for s in sides},
         )
 
 
@@ -176,10 +214,18 @@ def play(game: Game) -> Outcome:
         call(pm, "referee_end_turn", game=game)
         game.world.minute += int(call(pm, "referee_turn_minutes", game=game))
         game.log.context["minute"] = game.world.minute
-        verdict = judge(game.world)
+        _objectives_changing_hands(game)
+        game.plan.update(game)
+        verdict = judge(game.world, holders=False)
     outcome = game.outcome(verdict)
     game.log.emit("end", text=f"{outcome.winner or 'draw'}: {outcome.reason}", men_lost=outcome.men_lost, guns_lost=outcome.guns_lost)
     return outcome
+
+
+def _objectives_changing_hands(game: Game) -> None:
+    for objective, before, after in update_holders(game.world):
+        game.log.emit("objective", objective=objective, side=after,
+                      text=f"{objective} passes to the {after}" + (f" from the {before}" if before else ""))
 
 
 def _enter_reinforcements(game: Game) -> None:

@@ -6,7 +6,9 @@ import math
 
 from attrs import frozen
 
-from .world import World
+from .world import SidePlan, World
+
+_COUNTS = SidePlan("")  # the defaults of a side without a plan
 
 
 @frozen
@@ -16,20 +18,35 @@ class Verdict:
     reason: str
 
 
-def update_holders(world: World) -> None:
+def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     """An objective passes to a side with fit units within its radius and no fit enemy there;
-    contested or empty, it stays with its last holder."""
+    contested or empty, it stays with its last holder. Returns what changed hands now
+    (objective, from, to), and keeps it in ``world.passed``."""
     fit = [u for u in world.units.values() if u.fit]
+    changes = []
     for objective in world.scenario.objectives:
         ox, oy = objective.position
         present = {u.side for u in fit if math.hypot(ox - u.x, oy - u.y) <= objective.radius}
         if len(present) == 1:
-            world.held[objective.id] = present.pop()
+            side = present.pop()
+            before = world.held.get(objective.id)
+            if side != before:
+                world.held[objective.id] = side
+                world.passed.append((world.minute, objective.id, side))
+                changes.append((objective.id, before, side))
+    return changes
 
 
 def men_lost(world: World, side: str) -> int:
-    """Casualties: men removed from play by the rules (not men who merely left the field)."""
-    return sum(u.spec.men - u.men for u in world.side_units(side))
+    """Casualties: men removed from play by the rules, and men captured leaving the field over an
+    edge that is not their side's line of retreat (not men who left by one)."""
+    captured = sum(d.men for d in world.departures if d.captured and world.units[d.unit].side == side)
+    return sum(u.spec.men - u.men for u in world.side_units(side)) + captured
+
+
+def men_left(world: World, side: str) -> int:
+    """Men who left the field by their side's line of retreat (neither casualties nor captured)."""
+    return sum(d.men for d in world.departures if not d.captured and world.units[d.unit].side == side)
 
 
 def guns_lost(world: World, side: str) -> int:
@@ -49,25 +66,43 @@ def ground_gained(world: World, side: str) -> int:
     )
 
 
-def beaten_share(world: World, side: str) -> float:
-    """Share of a side's starting men lost or standing in broken, routed or gone units."""
+def beaten_share(world: World, side: str, count_broken: bool = True) -> float:
+    """Share of a side's starting men lost (casualties and captured), with those standing in
+    broken, routed or gone units if ``count_broken``."""
     units = world.side_units(side)
     start = sum(u.spec.men for u in units)
-    out = sum(u.spec.men - u.men + (0 if u.status in ("good", "disordered") else u.men) for u in units)
+    out = men_lost(world, side)
+    if count_broken:
+        out += sum(u.men for u in units if u.status not in ("good", "disordered"))
     return out / start if start else 1.0
 
 
-def judge(world: World) -> Verdict:
-    """After each turn: is a side beaten, or is time up? Who won?"""
-    update_holders(world)
+def judge(world: World, holders: bool = True) -> Verdict:
+    """After each turn: is a side beaten or has it broken off, or is time up? Who won? (The
+    objectives' holders are brought up to date first, unless the caller has just done so.)"""
+    if holders:
+        update_holders(world)
     victory = world.scenario.victory
     sides = world.scenario.sides
-    beaten = [s for s in sides if beaten_share(world, s) >= victory.beaten_at]
-    if beaten:
-        if len(beaten) == 2:
+    shares = {}
+    for s in sides:
+        plan = world.scenario.plans.get(s)
+        count_broken = plan.count_broken if plan else True
+        beaten_at = plan.beaten_at if plan and plan.beaten_at is not None else victory.beaten_at
+        share = beaten_share(world, s, count_broken)
+        if share >= beaten_at:
+            shares[s] = share
+    if shares:
+        if len(shares) == 2:
             return Verdict(True, None, "both sides beaten")
-        loser = beaten[0]
-        return Verdict(True, world.enemy(loser), f"{loser} beaten ({beaten_share(world, loser):.0%} of its men lost or broken)")
+        loser, share = next(iter(shares.items()))
+        what = "lost or broken" if world.scenario.plans.get(loser, _COUNTS).count_broken else "lost"
+        return Verdict(True, world.enemy(loser), f"{loser} beaten ({share:.0%} of its men {what})")
+    if world.broken_off:
+        if len(world.broken_off) == 2:
+            return Verdict(True, None, "both sides broke off")
+        side, why = next(iter(world.broken_off.items()))
+        return Verdict(True, world.enemy(side), f"{side} broke off ({why})")
     if world.minute < victory.end:
         return Verdict(False, None, "")
     values = {s: 0 for s in sides}

@@ -314,6 +314,17 @@ class LeaderState:
     status: str = "active"  # active, out (for some turns), dead, wounded, captured
 
 
+@frozen
+class Departure:
+    """Men of a unit who left the field over an edge: by a line of retreat, or captured."""
+
+    unit: str
+    edge: str
+    men: int
+    captured: bool
+    minute: int
+
+
 @define(eq=False)
 class World:
     """One game's neutral state."""
@@ -323,6 +334,10 @@ class World:
     units: dict[str, UnitState]
     leaders: dict[str, LeaderState]
     held: dict[str, str | None] = field(factory=dict)  # objective id -> side
+    passed: list[tuple[int, str, str]] = field(factory=list)  # (minute, objective, side) each time one changed hands
+    repulses: dict[tuple[str, str], int] = field(factory=dict)  # (side, objective) -> its assaults there repulsed
+    departures: list[Departure] = field(factory=list)
+    broken_off: dict[str, str] = field(factory=dict)  # side -> why it broke the fight off
 
     @classmethod
     def start(cls, scenario: Scenario) -> World:

@@ -95,6 +95,44 @@ def minimal_scenario(start: int = 10 * 60, end: int = 10 * 60 + 45) -> dict[str,
     }
 
 
+_shares = st.floats(min_value=0, max_value=1, exclude_min=True, allow_nan=False)
+
+
+@st.composite
+def trigger_tables(draw: st.DrawFn, start: int, end: int, objectives: list[str], scopes: list[str],
+                   beginning: list[str], ending: list[str]) -> tuple[dict[str, Any], world.Trigger]:
+    """A valid trigger table (as a dict) for a game from ``start`` to ``end`` (minutes) naming only
+    the ids given (``beginning``: orders that can begin, ``ending``: orders that can end), with the
+    :class:`~referee.core.world.Trigger` it reads as. ``darkness`` is drawn too: the scenario must
+    have its last light before ``end``."""
+    kind = draw(st.sampled_from(world.TRIGGERS))
+    of = draw(st.none() | st.sampled_from(scopes))
+    with_of = {} if of is None else {"of": of}
+    if kind == "time":
+        minute = draw(st.integers(start, end - 1))
+        return {"time": clock(minute)}, world.Trigger("time", minute=minute)
+    if kind in ("taken", "lost"):
+        objective = draw(st.sampled_from(objectives))
+        return {kind: objective}, world.Trigger(kind, objective=objective)
+    if kind == "repulsed":
+        objective, times = draw(st.sampled_from(objectives)), draw(st.none() | st.integers(1, 20))
+        table = {"repulsed": objective, **({} if times is None else {"times": times})}
+        return table, world.Trigger(kind, objective=objective, times=times or 1)
+    if kind in ("losses", "low_ammo"):
+        share = draw(_shares)
+        return {kind: share, **with_of}, world.Trigger(kind, share=share, of=of)
+    if kind == "enemy_within":
+        yards = draw(st.floats(min_value=1, max_value=5000, allow_nan=False))
+        return {kind: yards, **with_of}, world.Trigger(kind, yards=yards, of=of)
+    if kind == "broken":
+        scope = draw(st.sampled_from(scopes))
+        return {kind: scope}, world.Trigger(kind, of=scope)
+    if kind in ("begun", "ended"):
+        order = draw(st.sampled_from(beginning if kind == "begun" else ending))
+        return {kind: order}, world.Trigger(kind, order=order)
+    return {"darkness": True}, world.Trigger("darkness")
+
+
 # ----------------------------------------------------------------------------- TOML writer
 
 

@@ -50,7 +50,8 @@ def test_plays_to_the_end_with_invariants(ruleset: str, scenario_id: str, seed: 
     # men conserved: what is lost plus what stands is what mustered
     for side in scenario.sides:
         units = [u for u in game.world.units.values() if u.side == side]
-        assert outcome.men_lost[side] == sum(u.spec.men - u.men for u in units)
+        captured = sum(d.men for d in game.world.departures if d.captured and game.world.units[d.unit].side == side)
+        assert outcome.men_lost[side] == sum(u.spec.men - u.men for u in units) + captured
         assert outcome.men_lost[side] >= 0 and outcome.guns_lost[side] >= 0
     # steps in the declared order within each turn and side
     order = rules.info.phases

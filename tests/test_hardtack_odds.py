@@ -128,3 +128,23 @@ def test_exact_fire_d12_firepower_is_a_proper_distribution() -> None:
     out = spec.exact(spec.parse_inputs(["quality=d12", "firepower=12", "range=1", "target_formation=skirmish"]))
     assert sum(p for _, p in out) == 1
     assert max(r.values["potential"] for r, _ in out) == 6  # (12 + 12) // 4
+
+
+@pytest.mark.parametrize("men", [3, 4, 5])
+def test_a_round_shot_strikes_the_same_men_at_every_figure_scale(men: int) -> None:
+    """HT-S3 (audit M4): the damage die counts figures of 3 men (the scale p.14 writes its figure
+    counts for); at 4 or 5 men a figure it strikes as many men, in fewer figures, the remainder
+    rolled for. A 12-pdr's D6 strikes 3 x 3.5 = 10.5 men on average whatever the scale."""
+    scale = T["artillery"]["damage_men_per_figure"]
+    assert scale == 3
+    out = exact(dice.struck, 6, men, scale)
+    assert sum(p * s.figures * men for s, p in out) == Fraction(21, 2)
+    assert sum(p for s, p in out if s.bounce) == Fraction(1, 6)  # the die's top face still bounces
+
+
+def test_shot_casualties_in_men_do_not_grow_with_the_figure_scale() -> None:
+    """The whole shot mechanic: expected men wounded or killed per round, at 1:3 and 1:5, equal."""
+    def men_lost(men: int) -> Fraction:
+        out = dist(mechanics.shot, 8, 30, "12-pdr-napoleon", "none", "line", False, True, men)
+        return sum(p * (r.values["wounded"] + r.values["killed"]) * men for r, p in out)
+    assert men_lost(3) == men_lost(5) > 0

@@ -143,13 +143,14 @@ def _bethel(seed: int):  # type: ignore[no-untyped-def]
     return game, game.state
 
 
-@pytest.mark.parametrize("gap, reaches", [(60.0, False), (50.0, True)])
+@pytest.mark.parametrize("gap, reaches", [(35.0, False), (30.0, True)])
 def test_a_close_assault_pays_for_crossing_the_works(gap: float, reaches: bool) -> None:
     """HT-A6 (p.14: linear obstacles are poor ground for infantry; HT-M4): a skirmishing company
-    (6", 60 yards) 60 yards in front of the 3rd Virginia's breastwork on the hill beyond the
-    creek would reach contact (55 yards) over open ground, but crossing the works costs an inch
-    more: it gets 50 yards and stops short; from 50 yards it goes in. (The 1st North Carolina's
-    work has the creek's marsh in front of it, which costs ground of its own.)"""
+    (6") 35 yards in front of the 3rd Virginia's breastwork on the hill beyond the creek, in the
+    fields (poor going, p.14: 30 yards for its 6"), would reach contact (30 yards) over the fields
+    alone, but crossing the works costs an inch more: it gets 25 yards and stops short; from
+    30 yards it goes in. (The 1st North Carolina's work has the creek's marsh in front of it,
+    which costs ground of its own.)"""
     from referee.plugins.hardtack import assault
 
     for seed in range(30):  # until the attacker passes its own reaction test (HT-A1)
@@ -157,7 +158,7 @@ def test_a_close_assault_pays_for_crossing_the_works(gap: float, reaches: bool) 
         held, attacker = state.regiments["3rd-va"].companies[0], state.regiments["3rd-ny"].companies[0]
         attacker.formation = "skirmish"
         attacker.x, attacker.y = held.x, held.y - gap
-        assert game.ground.kind_at(attacker.x, attacker.y) == "fields"  # open ground
+        assert game.ground.kind_at(attacker.x, attacker.y) == "fields"  # cultivated: poor going
         assault.assault(game, state, attacker, held)
         if attacker.y != held.y - gap:  # it passed and moved
             fought = any(e.get("mechanic") == "close-assault" or e.get("why") == "to stand" for e in game.log.events)
@@ -310,7 +311,7 @@ def test_a_routed_company_runs_through_a_close_formation_and_disorders_it() -> N
     c, f = state.regiments["3rd-ny"].companies[0], state.regiments["5th-ny-2nd"].companies[0]
     c.level, c.formation = ROUTED, "skirmish"
     f.formation, f.facing = "line", 0.0
-    f.x, f.y = c.x, c.y - 30  # just behind it (the Union's rear is south)
+    f.x, f.y = c.x, c.y - 20  # just behind it (the Union's rear is south; its flight over the fields is 30 yards)
     before = c.y
     move.flee(game, state, c)
     assert c.y < f.y < before and f.formation == "skirmish"

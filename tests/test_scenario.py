@@ -273,11 +273,6 @@ def test_duplicate_ids(tmp_path: Path) -> None:
     assert "duplicate unit id 'blue' (first at units[0])" in problem.message
 
 
-def test_two_orders_for_one_command(tmp_path: Path) -> None:
-    text = MINI + '\n[[orders]]\ncommand = "us"\nkind = "defend"\n'
-    assert "already has an order" in only(problems_of(tmp_path, text), "orders[1].command").message
-
-
 @pytest.mark.parametrize("bad", ['"9 o\'clock"', '"25:00"', '"10:60"', "1000", '"1000"'])
 def test_bad_time(tmp_path: Path, bad: str) -> None:
     text = edit(MINI, 'start = "10:00"', f"start = {bad}")
@@ -400,7 +395,22 @@ def test_key_lines_skip_multi_line_values() -> None:
         '[[t]]\nk = "]"  # ]\n[[t]]\nk = 2\n[u.v]\nw = 1\n'
     )
     lines = key_lines(text)
-    assert lines == {"a": 1, "s": 5, "t[0]": 9, "t[0].k": 10, "t[1]": 11, "t[1].k": 12, "u.v": 13, "u.v.w": 14}
+    assert lines == {"a": 1, "a[0]": 2, "a[1]": 3, "s": 5, "t[0]": 9, "t[0].k": 10, "t[1]": 11, "t[1].k": 12,
+                     "u.v": 13, "u.v.w": 14}
+
+
+def test_key_lines_find_each_inline_table_of_an_array() -> None:
+    text = (
+        'when = [{ time = "11:00" }, { lost = "x" },\n'
+        '  { losses = 0.3, of = "b" },  # { not one\n'
+        '  { broken = "[c]" }]\n'
+        'route = [[1, 2]]\n'
+        'one = { time = "11:00", to = [1, 2] }\n'
+        'names = ["a", "b"]\n'
+    )
+    lines = key_lines(text)
+    assert lines == {"when": 1, "when[0]": 1, "when[1]": 1, "when[2]": 2, "when[3]": 3, "route": 4,
+                     "route[0]": 4, "one": 5, "names": 6}
 
 
 # ----------------------------------------------------------------------------- properties

@@ -52,6 +52,7 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
         morale.lose_levels(game, target, ROUTED - target.level)
         game.log.emit("assault", unit=c.id, rulings=["HT-C3"], text=f"{target.id}, broken, routs before {c.id}'s assault")
         _beaten(game, state, target, c)
+        game.report_assault(c.unit.id, target.unit.id, carried=True)
         return
     ratio = max(1, c.figures // max(1, target.figures))
     tl = ratio + morale.formation_modifier(t, target, charged_by_close=c.close)
@@ -60,8 +61,10 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
     if not stand.values["passed"]:
         morale.lose_levels(game, target, 1)
         _beaten(game, state, target, c)
+        game.report_assault(c.unit.id, target.unit.id, carried=True)
         return
-    _fight(game, state, c, target, geo.cover(game, target) != "none")
+    carried = _fight(game, state, c, target, geo.cover(game, target) != "none")
+    game.report_assault(c.unit.id, target.unit.id, carried)
 
 
 def _disorder(game: Any, t: Any, c: Company, kinds: frozenset[str]) -> None:
@@ -74,7 +77,8 @@ def _disorder(game: Any, t: Any, c: Company, kinds: frozenset[str]) -> None:
                       text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(crossed))}")
 
 
-def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool) -> None:
+def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool) -> bool:
+    """Rounds of bouts until one side is beaten; True when the attacker carried the position."""
     t = state.tables
     cfg = t["assault"]
     shifts = [cfg["weapons"]["crew" if c.artillery else c.weapon.id if c.weapon else "crew"] + (cfg["mounted_shift"] if c.mounted else 0)
@@ -92,16 +96,17 @@ def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool)
                 c.formation = "skirmish"  # p.7: disordered after the first round
         if b.figures == 0:
             _beaten(game, state, b, a)
-            return
+            return True
         if a.figures == 0:
-            return
+            return False
         loser, winner = (a, b) if v["loser"] == "attacker" else (b, a)
         morale.confidence_test(game, t, loser, int(v["loser_threat"]), "close assault")
         if loser.level >= BROKEN:
             _beaten(game, state, loser, winner)
-            return
+            return loser is b
     move.flee(game, state, a) if a.alive else None  # HT-A3: no decision after three rounds, the attacker falls back
     game.log.emit("assault", unit=a.id, rulings=["HT-A3"], text=f"{a.id} falls back from {b.id}")
+    return False
 
 
 def _beaten(game: Any, state: HardtackState, loser: Company, winner: Company) -> None:

@@ -102,10 +102,19 @@ def opposed(roller: Roller, quality: int, range_die: int) -> Hit:
     return Hit(q > r, (q, r))
 
 
-def struck(roller: Roller, damage: int) -> Struck:
-    """Figures a round shot strikes: the damage die; its highest face bounces on."""
+def struck(roller: Roller, damage: int, men: int = 3, scale: int = 3) -> Struck:
+    """Figures of ``men`` a round shot strikes (ruling HT-S3): the damage die counts figures of
+    ``scale`` men, so it strikes die x scale men, made whole figures of ``men`` with the
+    remainder rolled for (a D(men) at or under it strikes one more: SG2's remainder roll). The
+    damage die's highest face bounces on."""
     n = roller.roll(d(damage))
-    return Struck(n, n == damage, (n,))
+    figures, remainder = divmod(n * scale, men)
+    rolled: tuple[int, ...] = (n,)
+    if remainder:
+        extra = roller.roll(d(men))
+        figures += extra <= remainder
+        rolled += (extra,)
+    return Struck(figures, n == damage, rolled)
 
 
 def bout(roller: Roller, attacker: int, defender: int) -> str:

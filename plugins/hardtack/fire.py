@@ -217,8 +217,11 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     if c.artillery:
         assert c.gun is not None
         kind = c.loaded
-        run = mechanics.canister if kind == "canister" else mechanics.shot
-        res = run(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen)
+        if kind == "canister":
+            res = mechanics.canister(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen)
+        else:
+            res = mechanics.shot(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
+                                 men_per_figure=state.men_per_figure)
         c.loaded = ""
     else:
         assert c.weapon is not None
@@ -247,7 +250,7 @@ def _bounce(game: Any, state: HardtackState, shot: Shot) -> None:
     if not behind or firer.gun is None:
         return
     nxt = min(behind, key=lambda e: geo.dist(first, e))
-    res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt))
+    res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt), state.men_per_figure)
     res = game.settle("shot", shot, res, unit=firer.id, target=nxt.id)
     morale.casualties(game, t, nxt, int(res.values["wounded"]) + int(res.values["killed"]), "fired-on")
 

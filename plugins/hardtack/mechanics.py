@@ -246,13 +246,16 @@ def _armour(t: HardtackTables, impact_die: int, cover: str) -> tuple[int, int]:
 
 
 def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
-         cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True) -> Resolution:
+         cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True,
+         men_per_figure: int | None = None) -> Resolution:
     """Round shot (rulings HT-S1..HT-S3): crew quality die against the range die to hit; a hit
-    strikes D(damage) figures, each impact D12 against armour; the highest damage face bounces
-    (``cite`` as :func:`fire`)."""
-    g, art = t.guns[gun], t["artillery"]
+    strikes D(damage) figures of the tables' damage scale, made figures of ``men_per_figure``
+    (the tables' default if None), each impact D12 against armour; the highest damage face
+    bounces (``cite`` as :func:`fire`)."""
+    g = t.guns[gun]
+    men = men_per_figure or t["scale"]["men_per_figure"]
     inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
-              "target_formation": target_formation} if cite else {}
+              "target_formation": target_formation, "men_per_figure": men} if cite else {}
     ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\"" if cite else ""
     rulings = ("HT-S1", "HT-S2", "HT-S3")
     rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position)
@@ -266,21 +269,24 @@ def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction
         return Resolution(RULESET, "shot", ref and f"{ref}; band {band} D{rdie}", ref and "miss: no effect", inputs=inputs,
                           modifiers=tuple(mods), dice=all_dice, total=0, values=values, rulings=rulings)
     mods += _damage_shifts(target_formation)
-    hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation)
+    hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation, men)
     values.update(potential=hit.figures, wounded=wounded, killed=killed, bounce=hit.bounce, test="casualties" if wounded + killed else "fired-on")
     bounce = " and bounces on" if hit.bounce else ""
-    return Resolution(RULESET, "shot", ref and f"{ref}; band {band} D{rdie}; damage D{damage}; impact D{impact_die} vs D{armour_die}",
+    return Resolution(RULESET, "shot", ref and f"{ref}; band {band} D{rdie}; {_damage_text(t, damage, men)}; impact D{impact_die} vs D{armour_die}",
                       ref and f"hit: strikes {hit.figures}{bounce}, {wounded} wounded, {killed} killed", inputs=inputs, modifiers=tuple(mods),
                       dice=all_dice + hit.dice, total=hit.figures, values=values, rulings=rulings)
 
 
-def bounce(roller: Roller, t: HardtackTables, gun: str, cover: str = "none", target_formation: str = "line") -> Resolution:
+def bounce(roller: Roller, t: HardtackTables, gun: str, cover: str = "none", target_formation: str = "line",
+           men_per_figure: int | None = None) -> Resolution:
     """A bounced shot strikes the next company behind: the damage die again, no roll to hit (HT-S3)."""
     g = t.guns[gun]
-    hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation)
-    return Resolution(RULESET, "shot", f"ruling HT-S3, the bounce; {g.label} damage D{damage}; impact D{impact_die} vs D{armour_die}",
+    men = men_per_figure or t["scale"]["men_per_figure"]
+    hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation, men)
+    return Resolution(RULESET, "shot", f"ruling HT-S3, the bounce; {g.label} {_damage_text(t, damage, men)}; impact D{impact_die} vs D{armour_die}",
                       f"the bounce strikes {hit.figures}, {wounded} wounded, {killed} killed",
-                      inputs={"gun": gun, "cover": cover, "target_formation": target_formation}, modifiers=tuple(_damage_shifts(target_formation)),
+                      inputs={"gun": gun, "cover": cover, "target_formation": target_formation, "men_per_figure": men},
+                      modifiers=tuple(_damage_shifts(target_formation)),
                       dice=hit.dice, total=hit.figures,
                       values={"over": 1, "potential": hit.figures, "wounded": wounded, "killed": killed, "bounce": False,
                               "test": "casualties" if wounded + killed else "fired-on", "fired_on": "fired-on"},
@@ -295,9 +301,15 @@ def _damage_shifts(target_formation: str) -> list[Modifier]:
     return [_shift(f"target in {target_formation}: damage die", steps, "ruling HT-S3")] if steps else []
 
 
-def _strike(roller: Roller, t: HardtackTables, damage: int, cover: str, target_formation: str) -> tuple[dice.Struck, tuple[int, int], int, int, int]:
+def _damage_text(t: HardtackTables, damage: int, men: int) -> str:
+    scale = t["artillery"]["damage_men_per_figure"]
+    return f"damage D{damage} figures of {scale} men" + (f", struck as figures of {men}" if men != scale else "")
+
+
+def _strike(roller: Roller, t: HardtackTables, damage: int, cover: str, target_formation: str,
+            men: int) -> tuple[dice.Struck, tuple[int, int], int, int, int]:
     damage, _ = ladder_shift(damage, DAMAGE_SHIFT.get(target_formation, 0))
-    hit = roller.sub(dice.struck, damage)
+    hit = roller.sub(dice.struck, damage, men, t["artillery"]["damage_men_per_figure"])
     impact_die, armour_die = _armour(t, t["artillery"]["shot_impact"], cover)
     tally = dice.casualties(roller, hit.figures, impact_die, armour_die)
     return hit, (tally[dice.WOUNDED], tally[dice.KILLED]), damage, impact_die, armour_die
@@ -464,8 +476,9 @@ def mechanic_specs(t: HardtackTables) -> list[MechanicSpec]:
         ),
         MechanicSpec(
             "shot", "Artillery round shot: to hit, figures struck, impact, bounce", "rulings HT-S1..HT-S3",
-            (quality, rng, gun, cover, tform),
-            lambda r, i: shot(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"]),
+            (quality, rng, gun, cover, tform,
+             InputSpec("men_per_figure", "int", "men a figure stands for (p.3: 3 to 5)", default=t["scale"]["men_per_figure"], minimum=1, maximum=10)),
+            lambda r, i: shot(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"], men_per_figure=i["men_per_figure"]),
             {**FIRE_VALUES, "over": "1 on a hit", "potential": "figures struck", "bounce": "the shot bounces on to the next company"},
         ),
         MechanicSpec(

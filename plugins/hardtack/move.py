@@ -354,5 +354,5 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     if not (0 <= c.x <= game.scenario.width and 0 <= c.y <= game.scenario.height):
         c.gone = True
         state.forget(c)
+        game.leave_field(c.unit.id, c.x, c.y, c.unit.spec.men * c.figures // max(1, sum(k.start for k in c.regiment.companies)))
         put(game, c, c.x, c.y)
-        game.log.emit("leaves", unit=c.id, text=f"{c.id} leaves the field")

@@ -50,6 +50,7 @@ def muster(game: Any, t: HardtackTables) -> HardtackState:
         spec = unit.spec
         ld = leaders.get(spec.id)
         reg = Regiment(spec.id, unit, lvs[ld.spec.rating] if ld else lvs["unled"], unit.x, unit.y)
+        reg.commander = spec.arm != "artillery" or spec.guns >= 2  # HT-O3: a lone gun is a company, with no command stand
         exp = t["quality"]["experience"][spec.experience]
         figures = max(1, round(spec.men / mpf))
         if spec.arm == "artillery":

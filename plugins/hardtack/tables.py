@@ -71,7 +71,7 @@ SCHEMA: dict[str, Spec] = {
     }),
     "artillery": Record({
         **HEAD, "shot_impact": DIE, "canister_impact": DIE, "hard_cover_shift": Int(), "fortification_shift": Int(),
-        "canister_fired_on": TEXT, "crew_figures_per_gun": Int(minimum=1),
+        "canister_fired_on": TEXT, "damage_men_per_figure": Int(minimum=1),
         "guns": Check(MapOf(Record({"label": TEXT, "band": Int(minimum=1), "damage": DIE, "canister": Int(minimum=0), "canister_fp": DIE}),
                             keys=world.GUN_TYPES), _has(world.GUN_TYPES)),
     }),

@@ -7,6 +7,7 @@ desperate struggle is fought again with the cold steel, breakthrough and cavalry
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from referee.core.events import Modifier
@@ -32,6 +33,10 @@ def phase(game: Any, state: RffState, side: str) -> None:
         _breakthrough(game, state, attacker)
 
 
+CARRIED = ("swept-from-the-field", "driven-back", "hard-pressed")  # the attacker takes the place (a
+# hard-pressed defender in a fortified position holds it: the attacker gives ground instead)
+
+
 def combat(game: Any, state: RffState, attacker: Piece, defender: Piece) -> None:
     attacker.combats += 1
     struggle = False
@@ -47,15 +52,17 @@ def combat(game: Any, state: RffState, attacker: Piece, defender: Piece) -> None
             break
         struggle = True
     attacker.charge_target = None
+    carried = effect in CARRIED and not (effect == "hard-pressed" and attacker.moved == "retreat")
+    game.report_assault(attacker.unit_id, defender.unit_id, carried or not defender.alive)
 
 
 def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool, struggle: bool) -> list[Modifier]:
     """Every Charge Table modifier that applies to one side of the combat."""
     t = state.tables
     mods = [lookup.modifier(t, "charge", me.grade), lookup.modifier(t, "charge", maneuver.effectiveness(state, me))]
-    mine = me.stands if attacking else geo.counted_stands(game, state, me, foe)
-    theirs = geo.counted_stands(game, state, foe, me) if attacking else foe.stands
-    ratio = theirs / max(1, mine)
+    mine = _numbers(t, me, me.stands if attacking else geo.counted_stands(game, state, me, foe))
+    theirs = _numbers(t, foe, geo.counted_stands(game, state, foe, me) if attacking else foe.stands)
+    ratio = theirs / max(mine, Fraction(1, 2))
     outnumbered = lookup.outnumbered(t, ratio)
     if outnumbered:
         mods.append(lookup.modifier(t, "charge", outnumbered))
@@ -85,6 +92,12 @@ def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool
             if key:
                 mods.append(lookup.modifier(t, "charge", key))
     return mods
+
+
+def _numbers(t: Any, piece: Piece, stands: int) -> Fraction:
+    """Stands counted for numbers: a half section counts as the share of a stand its one gun is
+    (RFF-P27)."""
+    return stands - piece.half * (1 - lookup.multiplier(t, "half-section").value)
 
 
 def _outflanked(state: RffState, me: Piece, foe: Piece, attacking: bool) -> bool:
@@ -229,7 +242,7 @@ def _breakthrough(game: Any, state: RffState, attacker: Piece) -> None:
     if target is None or not attacker.alive:
         attacker.breakthrough = False
         return
-    reach = move.rate_yards(game, state, attacker, "double", (target.x, target.y)) / 2
+    reach = move.rate_yards(game, state, attacker, "double", (target.x, target.y), share=0.5)
     if geo.gap(attacker, target) <= reach:
         move.advance(game, state, attacker, (target.x, target.y), reach, contact=target)
         game.log.emit("breakthrough", unit=attacker.id, target=target.id, text=f"{attacker.id} breaks through into {target.id}")

@@ -100,21 +100,32 @@ def firing_stands(game: Any, piece: Piece) -> int:
 def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction | int, tuple[Modifier, ...]]:
     """Fire points with the x 1/2 multipliers, each cited."""
     firer = shot.firer
-    damaged = min(firer.damaged, shot.stands) if firer.guns else 0
-    return _fire_points(state.tables, shot.per_stand, shot.stands, damaged, firer.status == "disordered", firer.low_ammo)
+    damaged, half = (min(firer.damaged, shot.stands), min(firer.half, shot.stands)) if firer.guns else (0, 0)
+    return _fire_points(state.tables, shot.per_stand, shot.stands, damaged, firer.status == "disordered", firer.low_ammo, half)
 
 
 @cache
 def _fire_points(t: Any, per_stand: Fraction | int, stands: int, damaged: int, disordered: bool,
-                 low_ammo: bool) -> tuple[Fraction | int, tuple[Modifier, ...]]:
-    points: Fraction | int = per_stand * stands
+                 low_ammo: bool, half: int = 0) -> tuple[Fraction | int, tuple[Modifier, ...]]:
+    """``half`` half sections (RFF-P27) and ``damaged`` damaged stands among ``stands``, each
+    the weakest stands first (a half section is the one damaged first)."""
     multipliers = []
+    strengths = []
+    for i in range(stands):
+        share = Fraction(1)
+        if i < half:
+            share *= lookup.multiplier(t, "half-section").value
+        if i < damaged:
+            share *= lookup.multiplier(t, "damaged-gun").value
+        strengths.append(share)
+    points: Fraction | int = per_stand * sum(strengths) if half or damaged else per_stand * stands
+    if half:
+        multipliers.append(lookup.multiplier(t, "half-section"))
     if damaged:
-        points -= Fraction(per_stand * damaged, 2)
         multipliers.append(lookup.multiplier(t, "damaged-gun"))
     for flag, name in ((disordered, "disordered"), (low_ammo, "low-on-ammo")):
         if flag:
-            points = Fraction(points) / 2
+            points = Fraction(points) * lookup.multiplier(t, name).value
             multipliers.append(lookup.multiplier(t, name))
     if isinstance(points, Fraction) and points.denominator == 1:
         points = int(points)  # cheap to compare and to hash in the mechanic's caches
@@ -183,7 +194,8 @@ def resolve(game: Any, state: RffState, shot: Shot) -> None:
     roll = (game.roller, state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods),
             shot.target.status != "good", shot.target.guns)
     if game.seen:
-        cited = ("RFF-P3", "RFF-P14", "RFF-P15", "RFF-P16", "RFF-P17") + (("RFF-P4",) if geo.enfiladed(shot.firer, shot.target) else ())
+        cited = ("RFF-P3", "RFF-P14", "RFF-P15", "RFF-P16", "RFF-P17") + (("RFF-P4",) if geo.enfiladed(shot.firer, shot.target) else ()) + (
+            ("RFF-P27",) if shot.firer.half and shot.firer.guns else ())
         values = game.settle(shot.kind, shot, mechanics.fire(*roll), rulings=cited, unit=shot.firer.id, target=shot.target.id).values
     else:
         values = mechanics.fire_values(*roll)  # the same roll, without a Resolution no one sees

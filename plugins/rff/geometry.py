@@ -22,6 +22,7 @@ FRONT_ARC = 45.0  # degrees either side of the facing (RFF-P3)
 FLANK_ANGLE = 90.0  # an enemy further round than this is on the flank or rear (RFF-P4)
 WORKS_YARDS = 40.0  # a piece this close to works stands in them
 LINEAR_COVER_YARDS = 25.0
+WALK_YARDS = 25.0  # a move reads the ground every 25 yards, a cell of the ground's raster (RFF-P28)
 GROUND_CLASS = {  # area kind -> QRS ground column (RFF-P5)
     "fields": "open", "woods": "broken", "broken": "broken", "buildings": "broken",
     "dense-woods": "rough", "rough": "rough", "swamp": "rough", "marsh": "rough",
@@ -111,8 +112,41 @@ def nearest(pieces: list[Piece], of: Piece) -> Piece | None:
     return min(pieces, key=lambda p: math.hypot(p.x - of.x, p.y - of.y), default=None)
 
 
-def ground_class(game: Any, x: float, y: float) -> str:
-    return GROUND_CLASS.get(game.ground.kind_at(x, y), "open")
+
+GROUNDS = ("open", "broken", "rough")  # the movement table's ground columns, road aside
+
+
+def walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
+    """RFF-P28: yards a move from a toward b covers when it may go ``open_`` yards over open
+    ground, ``broken`` over broken and ``rough`` over rough: each stretch crossed spends the
+    share of the move its ground's rate says; a stream crossed away from a bridge or ford is
+    rough ground where it is crossed (RFF-P5). Never beyond b. Kept per ground (:func:`_kept`)."""
+    return _kept(game, _walk, ax, ay, bx, by, open_, broken, rough)
+
+
+def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
+    length = math.hypot(bx - ax, by - ay)
+    reach = min(length, max(open_, broken, rough))
+    if reach <= 0.0:
+        return 0.0
+    rate = {"open": open_, "broken": broken, "rough": rough}
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    steps = max(1, math.ceil(reach / WALK_YARDS))
+    step = reach / steps
+    streams = game.ground.has("stream")
+    left, moved = 1.0, 0.0  # the share of the move still to spend, the yards covered
+    for i in range(steps):
+        x0, y0 = ax + ux * step * i, ay + uy * step * i
+        x1, y1 = x0 + ux * step, y0 + uy * step
+        ground = GROUND_CLASS.get(game.ground.kind_at((x0 + x1) / 2, (y0 + y1) / 2), "open")
+        if streams and game.ground.crosses("stream", x0, y0, x1, y1) and not _at_crossing(game, x0, y0, x1, y1):
+            ground = "rough"
+        cost = step / rate[ground] if rate[ground] > 0 else math.inf
+        if cost >= left:
+            return moved + left * rate[ground]
+        left -= cost
+        moved += step
+    return moved
 
 
 def ground_memo(game: Any) -> dict[tuple[Any, ...], Any]:

@@ -351,6 +351,7 @@ def lose_stands(game: Any, state: RffState, piece: Piece, n: int, why: str) -> N
         return
     n = min(n, piece.stands)
     piece.stands -= n
+    piece.half = max(0, piece.half - n)  # a half section is the first gun stand lost (RFF-P27)
     piece.stands_lost_turn += n
     for command in game.scenario.command_chain(piece.unit.spec.command):
         state.lost_by_command[command.id] = state.lost_by_command.get(command.id, 0) + n

@@ -14,16 +14,18 @@ from .state import Piece, RffState
 
 
 
-def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[float, float]) -> float:
-    """Yards the piece may move at ``pace`` (half, full, double) toward ``to``."""
+def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[float, float], share: float = 1.0) -> float:
+    """Yards the piece may move at ``pace`` (half, full, double) toward ``to``, priced by the
+    ground it actually crosses (RFF-P28); ``share`` of that move (a breakthrough's half move)."""
     if pace == "none":
         return 0.0
-    ground = geo.worst_ground(game, piece.x, piece.y, *to)
+    t = state.tables
+    double = pace == "double" and lookup.may_double(t, piece, game.option("heavy-gun-restrictions"))
+    share *= 0.5 if pace == "half" else 1.0
     if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
-        ground = "road"
-    double = pace == "double" and lookup.may_double(state.tables, piece, game.option("heavy-gun-restrictions"))
-    full = lookup.rate(state.tables, piece, ground, double)
-    return geo.yards(state, full / 2 if pace == "half" else full)
+        return geo.yards(state, lookup.rate(t, piece, "road", double) * share)
+    rates = tuple(geo.yards(state, lookup.rate(t, piece, g, double) * share) for g in geo.GROUNDS)
+    return geo.walk(game, piece.x, piece.y, *to, *rates)
 
 
 def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float], yds: float,
@@ -108,7 +110,8 @@ def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
     if not (0 <= piece.x <= game.scenario.width and 0 <= piece.y <= game.scenario.height):
         piece.status = "gone"
         state.changed()
-        game.log.emit("leaves", unit=piece.id, rulings=["RFF-P11"], text=f"{piece.id} leaves the field")
+        men = piece.unit.spec.men * piece.stands // max(1, piece.start_stands)
+        game.leave_field(piece.unit_id, piece.x, piece.y, men)  # captured over an edge that is no line of retreat
     piece.moved = "retreat"
 
 
@@ -120,6 +123,8 @@ def retreat_out_of_close_range(game: Any, state: RffState, piece: Piece) -> None
 
 
 def full_retreat(game: Any, state: RffState, piece: Piece) -> None:
-    """A full move to the rear at the broken (or limbered gun) rate."""
-    ground = geo.ground_class(game, piece.x, piece.y)
-    retreat(game, state, piece, geo.yards(state, lookup.retreat_rate(state.tables, piece, ground)))
+    """A full move to the rear at the broken (or limbered gun) rate, over the ground crossed."""
+    rear = math.radians(game.scenario.home_edges.get(piece.side, 180.0))
+    far = max(game.scenario.width, game.scenario.height)  # a point off the map behind it
+    rates = tuple(geo.yards(state, lookup.retreat_rate(state.tables, piece, g)) for g in geo.GROUNDS)
+    retreat(game, state, piece, geo.walk(game, piece.x, piece.y, piece.x + far * math.sin(rear), piece.y + far * math.cos(rear), *rates))

@@ -13,23 +13,25 @@ LEADER_RATING = {"superior": "gallant", "average": "able", "poor": "poor"}
 
 
 def muster(game: Any, tables: Any) -> RffState:
-    """Stands from men (RFF-P1), gun stands from guns, rff grades and weapon classes from the
-    neutral ladder and weapons (tables ``weapons``)."""
+    """Stands from men (RFF-P1), gun stands from guns (an odd gun a half section: RFF-P27), rff
+    grades and weapon classes from the neutral ladder and weapons (tables ``weapons``)."""
     state = RffState(tables)
     scale = lookup.scale(tables)
     for unit in game.world.units.values():
         spec = unit.spec
         if spec.arm == "artillery":
             stands = max(1, math.ceil(spec.guns / scale.guns_per_model))
+            half = int(spec.guns % scale.guns_per_model != 0)
             weapon = lookup.gun_class(tables, spec.gun_type, game.option("optional-weapons"))
             formation = "limbered" if unit.formation == "limbered" else "unlimbered"
         else:
             stands = max(1, round(spec.men / scale.men_per_piece))
             weapon = lookup.weapon_class(tables, spec.weapon)
             formation = FROM_NEUTRAL.get(unit.formation, "line")
+            half = 0
         state.pieces[spec.id] = Piece(
             spec.id, unit, spec.arm != "artillery", lookup.grade(tables, spec.experience), weapon,
-            stands, stands, spec.men / stands, formation, unit.x, unit.y, unit.facing, flags=() if spec.arm == "artillery" else lookup.weapon_flags(tables, spec.weapon),
+            stands, stands, spec.men / stands, formation, unit.x, unit.y, unit.facing, flags=() if spec.arm == "artillery" else lookup.weapon_flags(tables, spec.weapon), half=half,
         )
     for ld in game.world.leaders.values():
         spec = ld.spec

@@ -39,6 +39,7 @@ class Piece:
     status: str = "good"  # good, disordered, broken, gone
     silenced: bool = False
     damaged: int = 0  # damaged gun stands (fire at half)
+    half: int = 0  # gun stands of one gun, a half section (RFF-P27): 0 or 1
     low_ammo: bool = False
     may_fire: bool = True
     flags: tuple[str, ...] = ()  # weapon flags: buck-and-ball, repeater, sharpshooters

@@ -1,0 +1,262 @@
+"""The plans as a game goes: which order each command is under, and when a side breaks off.
+
+A command's orders form a sequence; the order in force is the latest that has begun. Triggers
+are read from the neutral world only, whenever the doctrine decides and after every turn, so
+every ruleset's game follows its plan the same way. A trigger fires once and stays fired; each
+order that begins, and each break-off, is logged as a ``plan`` event with the trigger that
+fired it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from attrs import define, evolve, field, frozen
+
+from .events import clock
+from .world import Order, Scenario, SidePlan, Trigger, UnitState, World
+
+DUSK_AFTER_SUNSET = 30  # minutes of civil twilight where the scenario gives no dusk
+ATTACKS = ("attack", "engage")  # orders that are not begun after dark unless they say so
+
+
+def dusk(scenario: Scenario) -> int | None:
+    """The minute the last light is gone, or None when the scenario has no sunset."""
+    light = scenario.light
+    if light.dusk is not None:
+        return light.dusk
+    return None if light.sunset is None else light.sunset + DUSK_AFTER_SUNSET
+
+
+def dark(world: World) -> bool:
+    last_light = dusk(world.scenario)
+    return last_light is not None and world.minute >= last_light
+
+
+@frozen
+class Layout:
+    """What a scenario's plans need, worked out once: each command's sequence, the command whose
+    orders each unit follows, and the units under each unit, command and side id."""
+
+    sequences: Mapping[str, tuple[Order, ...]]
+    command_of_unit: Mapping[str, str]  # unit -> the nearest command in its chain with orders
+    scopes: Mapping[str, tuple[str, ...]]  # unit, command or side id -> unit ids
+    side_of: Mapping[str, str]  # command id -> side
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> Layout:
+        if scenario not in _layouts:
+            sequences: dict[str, list[Order]] = {}
+            for order in scenario.orders:
+                sequences.setdefault(order.command, []).extend(released(order))
+            command_of_unit = {}
+            for unit in scenario.units:
+                chain = (c.id for c in scenario.command_chain(unit.command))
+                ordered = next((cid for cid in chain if cid in sequences), None)
+                if ordered is not None:
+                    command_of_unit[unit.id] = ordered
+            scopes: dict[str, tuple[str, ...]] = {u.id: (u.id,) for u in scenario.units}
+            for command in scenario.commands:
+                under = scenario.subordinates.get(command.id, frozenset())
+                scopes[command.id] = tuple(u.id for u in scenario.units if u.command in under)
+            for side in scenario.sides:
+                scopes[side] = tuple(u.id for u in scenario.units if u.side == side)
+            _layouts[scenario] = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
+                                     {c.id: c.side for c in scenario.commands})
+        return _layouts[scenario]
+
+
+_layouts: weakref.WeakKeyDictionary[Scenario, Layout] = weakref.WeakKeyDictionary()
+
+
+def released(order: Order) -> tuple[Order, ...]:
+    """An order as a sequence. The older form of a reserve (``from``, ``when_enemy_within``) is
+    the reserve, then its release: an attack on its objective (which holds it if its side
+    already does), or a hold without one, at that time or when an enemy comes that close."""
+    if order.kind != "reserve" or (order.from_minute is None and order.when_enemy_within is None):
+        return (order,)
+    when = ((Trigger("time", minute=order.from_minute),) if order.from_minute is not None else ()) + (
+        (Trigger("enemy_within", yards=order.when_enemy_within),) if order.when_enemy_within is not None else ())
+    release = evolve(order, kind="attack" if order.objective else "hold", id=f"{order.id}-released", when=when,
+                     from_minute=None, when_enemy_within=None)
+    return (evolve(order, from_minute=None, when_enemy_within=None), release)
+
+
+@define(eq=False)
+class Plan:
+    """One game's plans: the order in force per command, the orders begun and ended."""
+
+    layout: Layout
+    current: dict[str, int] = field(factory=dict)  # command -> index of the order in force
+    begun: dict[str, int] = field(factory=dict)  # order id -> minute it began
+    ended: dict[str, int] = field(factory=dict)  # order id -> minute it ended
+    withheld: set[str] = field(factory=set)  # attacks whose trigger fired after dark (never begun)
+
+    @classmethod
+    def start(cls, scenario: Scenario) -> Plan:
+        return cls(Layout.of(scenario))
+
+    def order_of(self, unit_id: str) -> Order | None:
+        """The order the unit follows now (its nearest command with orders), if one has begun."""
+        command = self.layout.command_of_unit.get(unit_id)
+        if command is None:
+            return None
+        i = self.current.get(command)
+        return None if i is None else self.layout.sequences[command][i]
+
+    def update(self, game: Any) -> None:
+        """Begin every order whose trigger has fired, and break off every side whose break-off
+        condition has; log each with its reason."""
+        world: World = game.world
+        while self._begin_due(game):  # again while orders begin: another order may wait on them
+            pass
+        for side, side_plan in sorted(world.scenario.plans.items()):
+            if side_plan.break_off and side not in world.broken_off:
+                why = self._fired(world, side_plan.break_off, side)
+                if why:
+                    self._break_off(game, side, why)
+
+    def _begin_due(self, game: Any) -> bool:
+        """Begin, for each command, the latest order whose trigger has fired; did any begin?"""
+        world: World = game.world
+        begun = False
+        for command, orders in self.layout.sequences.items():
+            if world.broken_off.get(self.layout.side_of[command]):
+                continue
+            now = self.current.get(command, -1)
+            for j in range(len(orders) - 1, now, -1):
+                order = orders[j]
+                if order.id in self.withheld:
+                    continue
+                why = "the start" if not order.when and j == 0 else self._fired(world, order.when, command)
+                if why:
+                    begun |= self._begin(game, command, j, why)
+                    break
+        return begun
+
+    def _begin(self, game: Any, command: str, j: int, why: str) -> bool:
+        world: World = game.world
+        order = self.layout.sequences[command][j]
+        if order.kind in ATTACKS and not order.night and dark(world):
+            self.withheld.add(order.id)
+            _log(game, command, order, f"{command}: {order.kind} {order.id} not begun after dark ({why})")
+            return False
+        previous = self.current.get(command)
+        if previous is not None:
+            self.ended[self.layout.sequences[command][previous].id] = world.minute
+        self.current[command] = j
+        self.begun[order.id] = world.minute
+        aim = f" on {order.objective}" if order.objective else ""
+        _log(game, command, order, f"{command}: {order.kind}{aim} ({order.id}) begins: {why}")
+        return True
+
+    def _break_off(self, game: Any, side: str, why: str) -> None:
+        world: World = game.world
+        world.broken_off[side] = why
+        for command, i in sorted(self.current.items()):
+            if self.layout.side_of[command] == side:
+                self.ended.setdefault(self.layout.sequences[command][i].id, world.minute)
+        game.log.emit("plan", side=side, text=f"{side} breaks off: {why}")
+
+    def rear_guard(self, scenario: Scenario, side: str) -> frozenset[str]:
+        side_plan = scenario.plans.get(side)
+        ids = side_plan.rear_guard if side_plan else ()
+        return frozenset(u for i in ids for u in self.layout.scopes.get(i, ()))
+
+    # ------------------------------------------------------------------------- triggers
+
+    def _fired(self, world: World, triggers: Sequence[Trigger], owner: str) -> str:
+        """Why the first of ``triggers`` that holds now fires ('' if none does). ``owner`` is the
+        command whose order it is, or the side for a break-off."""
+        side = self.layout.side_of.get(owner, owner)
+        for trigger in triggers:
+            why = self._holds(world, trigger, owner, side)
+            if why:
+                return why
+        return ""
+
+    def _holds(self, world: World, t: Trigger, owner: str, side: str) -> str:
+        kind = t.kind
+        if kind == "time":
+            return f"{clock(t.minute)} has come" if world.minute >= t.minute else ""  # type: ignore[arg-type]
+        if kind == "darkness":
+            return "darkness" if dark(world) else ""
+        if kind in ("taken", "lost"):
+            wanted = side if kind == "taken" else world.enemy(side)
+            passed = any(o == t.objective and s == wanted for _, o, s in world.passed)
+            return f"{t.objective} {kind}" if passed else ""
+        if kind == "begun":
+            return f"{t.order} has begun" if t.order in self.begun else ""
+        if kind == "ended":
+            return f"{t.order} has ended" if t.order in self.ended else ""
+        if kind == "repulsed":
+            count = world.repulses.get((side, t.objective), 0)  # type: ignore[arg-type]
+            return f"{count} assaults on {t.objective} repulsed" if count >= t.times else ""
+        scope = t.of or owner
+        units = [world.units[u] for u in self.layout.scopes.get(scope, ())]
+        if kind == "losses":
+            share = lost_share(units)
+            return f"{scope} has lost {share:.0%}" if share >= t.share else ""  # type: ignore[operator]
+        if kind == "broken":
+            return f"{scope} is broken" if broken(units, len(units) == 1 and scope in world.units) else ""
+        if kind == "low_ammo":
+            share = low_ammo_share(units)
+            return f"{scope} is low on ammunition ({share:.0%} of its men)" if share >= t.share else ""  # type: ignore[operator]
+        if kind == "enemy_within":
+            return f"an enemy within {t.yards:.0f} yards of {scope}" if enemy_within(world, units, t.yards) else ""  # type: ignore[arg-type]
+        raise ValueError(f"unknown trigger {kind!r}")  # the loader admits none
+
+
+def _log(game: Any, command: str, order: Order, text: str) -> None:
+    game.log.emit("plan", command=command, order=order.id, text=text,
+                  **({"source": order.source} if order.source else {}))
+
+
+def lost_share(units: Iterable[UnitState]) -> float:
+    start = lost = 0
+    for u in units:
+        start += u.spec.men
+        lost += u.spec.men - u.men
+    return lost / start if start else 0.0
+
+
+def broken(units: Sequence[UnitState], single: bool) -> bool:
+    """A unit is broken when broken, routed or gone; a command when half its starting men are
+    lost or stand in broken, routed or gone units."""
+    if single:
+        return units[0].status in ("broken", "routed", "gone")
+    start = out = 0
+    for u in units:
+        start += u.spec.men
+        out += u.spec.men - (u.men if u.status in ("good", "disordered") else 0)
+    return start > 0 and 2 * out >= start
+
+
+def low_ammo_share(units: Iterable[UnitState]) -> float:
+    men = low = 0
+    for u in units:
+        if u.fit:
+            men += u.men
+            low += u.men if u.low_ammo else 0
+    return low / men if men else 0.0
+
+
+def enemy_within(world: World, units: Sequence[UnitState], yards: float) -> bool:
+    """Does a fit enemy stand within ``yards`` of one of ``units`` on the field?"""
+    mine = [(u.x, u.y) for u in units if u.on_field]
+    if not mine:
+        return False
+    side, reach = units[0].side, yards * yards
+    for e in world.units.values():
+        if e.side != side and e.fit:
+            ex, ey = e.x, e.y
+            for x, y in mine:
+                if (ex - x) ** 2 + (ey - y) ** 2 <= reach:
+                    return True
+    return False
+
+
+def side_plan(scenario: Scenario, side: str) -> SidePlan:
+    return scenario.plans.get(side) or SidePlan(side)

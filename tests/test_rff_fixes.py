@@ -1,0 +1,119 @@
+"""rff fixes from the rules audit (docs/rulings/rff.md): each test fails on the code before its fix."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.core.events import EventLog
+from referee.core.game import Game, play
+from referee.core.plugins import build_rules
+from referee.core.scenario import find_scenario, load_scenario
+from referee.plugins.rff import charge, fire
+from referee.plugins.rff.muster import muster, sync
+from referee.plugins.rff.tables import load_tables
+
+DRILLS = Path(__file__).parent / "scenarios"
+
+
+def mustered(scenario: str | Path, *options: str, seed: int = 1) -> Game:
+    """A game of rff on the scenario (a bundled id or a drill file), mustered, not yet played."""
+    path = scenario if isinstance(scenario, Path) else find_scenario(scenario)
+    game = Game.new(build_rules("rff", options), load_scenario(path), seed, EventLog(enabled=True))
+    game.state = muster(game, load_tables())
+    return game
+
+
+def played(scenario: str | Path, *options: str, seed: int = 1) -> tuple[Game, EventLog]:
+    path = scenario if isinstance(scenario, Path) else find_scenario(scenario)
+    log = EventLog(enabled=True)
+    game = Game.new(build_rules("rff", options), load_scenario(path), seed, log)
+    play(game)
+    return game, log
+
+
+def shot(game: Game, firer: str, target: str, rng: float, defensive: bool = True) -> fire.Shot:
+    state = game.state
+    f, t = state.pieces[firer], state.pieces[target]
+    kind = "musketry" if f.troops else "cannonade"
+    from referee.plugins.rff import lookup
+    return fire.Shot(f, t, kind, rng, fire.firing_stands(game, f), lookup.fire_points(state.tables, kind, f.weapon, rng), defensive)
+
+
+# ----------------------------------------------------------------------------- M2: a lone gun is one gun
+
+
+def test_a_lone_gun_is_a_half_section_firing_at_half() -> None:
+    """RFF-P27: Big Bethel's single pieces are half sections; a 2-gun section is a full stand."""
+    game = mustered("big-bethel")
+    state = game.state
+    lone, pair = state.pieces["road-howitzer"], state.pieces["greble-guns"]
+    assert (lone.stands, lone.half) == (1, 1)
+    assert (pair.stands, pair.half) == (1, 0)
+    points, multipliers = fire.fire_points(game, state, shot(game, "road-howitzer", "greble-guns", 20.0))
+    assert points == Fraction(3, 2)  # LH shell at 20": 3 points a stand, half for one gun
+    assert [m.name for m in multipliers] == ["Half section (one gun)"]
+    points, multipliers = fire.fire_points(game, state, shot(game, "greble-guns", "road-howitzer", 20.0))
+    assert points == 3 and multipliers == ()
+
+
+def test_three_guns_are_a_section_and_a_half_section() -> None:
+    """An odd gun of a larger battery: a full stand and a half section; the half section is the
+    first stand lost, and a damaged half section fires at a quarter."""
+    t = load_tables()
+    assert fire._fire_points(t, 3, 2, 0, False, False, 1)[0] == Fraction(9, 2)
+    assert fire._fire_points(t, 4, 2, 1, False, False, 1)[0] == 5  # 4 x 1/4 + 4
+    assert fire._fire_points(t, 3, 2, 1, True, False, 0)[0] == Fraction(9, 4)
+
+
+def test_a_lone_gun_counts_half_a_stand_for_numbers_in_a_charge() -> None:
+    t = load_tables()
+    game = mustered("big-bethel")
+    gun = game.state.pieces["road-howitzer"]
+    assert charge._numbers(t, gun, gun.stands) == Fraction(1, 2)
+
+
+def test_lone_guns_cite_the_ruling_and_men_and_guns_stay_whole() -> None:
+    game, log = played("big-bethel", seed=7)
+    lines = log.jsonl()
+    assert '"RFF-P27"' in lines
+    for unit in game.world.units.values():
+        assert 0 <= unit.guns <= unit.spec.guns
+
+
+# ----------------------------------------------------------------------------- M1: the ground crossed
+
+
+def test_a_move_is_priced_by_the_ground_it_crosses() -> None:
+    """RFF-P28: a line in the open with rough ground 300 yards ahead moves its full 9" (337.5
+    yards), not the rough 5", however far its goal lies beyond the rough."""
+    from referee.plugins.rff import move
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    assert move.rate_yards(game, state, piece, "full", (600.0, 480.0)) == pytest.approx(280.0)  # stops at the goal
+    assert move.rate_yards(game, state, piece, "half", (600.0, 1800.0)) == pytest.approx(168.75)  # 4.5" all open
+    # 300 yards of open (300/337.5 of the move), then rough at 5" = 187.5 yards for the rest
+    full = move.rate_yards(game, state, piece, "full", (600.0, 1800.0))
+    cell = 25.0  # the ground is read by 25-yard cells: edges are known to a cell
+    assert full == pytest.approx(300.0 + (1 - 300.0 / 337.5) * 187.5, abs=cell)
+    assert full > 300.0  # the worst ground to the goal (rough) would give 187.5
+    piece.y = 600.0  # inside the rough: 100 yards of rough (100/187.5), then open
+    assert move.rate_yards(game, state, piece, "full", (600.0, 1800.0)) == pytest.approx(100.0 + (1 - 100.0 / 187.5) * 337.5, abs=cell)
+
+
+def test_a_stream_is_rough_only_where_it_is_crossed() -> None:
+    from referee.plugins.rff import move
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    piece.y = 900.0  # open ground, the stream 100 yards ahead
+    moved = move.rate_yards(game, state, piece, "full", (600.0, 1800.0))
+    assert 300.0 < moved < 337.5  # the bank costs a little, not the whole move
+    piece.y = 1100.0  # the stream behind: open ground all the way
+    assert move.rate_yards(game, state, piece, "full", (600.0, 1800.0)) == pytest.approx(337.5)
