@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -16,12 +16,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from . import compare as comparing
+from . import history
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import EventLog, jsonable, narrate
 from .files import check_folder, write_atomic
-from .game import Game, play
+from .game import Game, Outcome, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
+from .world import Scenario
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
@@ -146,27 +148,17 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     """Play SCENARIO N times under each ruleset and compare the outcomes with history."""
     path = str(find_scenario(scenario))
     world = load_scenario(find_scenario(scenario))
-    given = [r.strip() for r in rulesets.split(",") if r.strip()] if rulesets else []
-    names = list(dict.fromkeys(given)) or sorted(n for n in installed() if _is_base(n))  # each once, in order
     stacks = []
-    for name in names:
+    for name in _ruleset_names(rulesets):
         rules = build_rules(name, options, house_rules)  # fail fast on a bad name or option
         stacks.append((rules, comparing.Stack(name, tuple(options), tuple(house_rules))))
     if out_path:
         check_folder(out_path)  # before the replications, not after them
     workers = workers or comparing.default_workers()
     report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "rulesets": {}}
-    interrupted = False
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as bar:
-        for rules, stack in stacks:
-            task = bar.add_task(rules.name, total=n)
-            outcomes, interrupted = comparing.run_replications(
-                stack, path, n, seed, workers, progress=lambda k, t=task: bar.advance(t, k))
-            if outcomes:
-                report["rulesets"][rules.name] = comparing.summarise(outcomes, world)
-            if interrupted:
-                break
+    played, interrupted = _replicate_each([(rules.name, stack, path) for rules, stack in stacks], n, seed, workers)
+    for (rules, _), outcomes in zip(stacks, played):
+        report["rulesets"][rules.name] = comparing.summarise(outcomes, world)
     if world.historical:
         h = world.historical
         report["history"] = {"winner": h.winner or "draw", "men_lost": dict(h.men_lost), "guns_lost": dict(h.guns_lost),
@@ -184,8 +176,35 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
         sys.exit(130)
 
 
+def _ruleset_names(rulesets: str | None) -> list[str]:
+    """The rulesets a comma-separated ``--rules`` names, each once, in order; without it every
+    installed ruleset, house rules aside."""
+    given = [r.strip() for r in rulesets.split(",") if r.strip()] if rulesets else []
+    return list(dict.fromkeys(given)) or sorted(n for n in installed() if _is_base(n))
+
+
 def _is_base(name: str) -> bool:
     return getattr(installed()[name].load(), "BASE", None) is None
+
+
+def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
+                    workers: int) -> tuple[list[list[Outcome]], bool]:
+    """Play N replications of each (label, stack, scenario path) job, in order, with a progress
+    bar on stderr. Returns the outcomes of the leading jobs that finished any, in job order,
+    and whether Ctrl-C stopped the run (the jobs after it are not played)."""
+    played: list[list[Outcome]] = []
+    interrupted = False
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        for label, stack, path in jobs:
+            task = bar.add_task(escape(label), total=n)
+            outcomes, interrupted = comparing.run_replications(
+                stack, path, n, seed, workers, progress=lambda k, t=task: bar.advance(t, k))
+            if outcomes:
+                played.append(outcomes)
+            if interrupted:
+                break
+    return played, interrupted
 
 
 def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
@@ -215,6 +234,80 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
         for side in sides:
             row(f"history's {side} losses, percentile", lambda r, s=side: f"{r['historical']['men_lost_percentile'][s]:.1f}")
     out.print(table)
+
+
+@main.command("history")
+@click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
+@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")
+@click.option("-n", "n", type=click.IntRange(min=1), default=200, show_default=True, help="Replications per battle and ruleset.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes (default: the machine's cores).")
+@json_option
+def history_cmd(scenarios: tuple[str, ...], rulesets: str | None, n: int, seed: int, workers: int | None, as_json: bool) -> None:
+    """Play every bundled battle with a historical record (or each SCENARIO named) N times under
+    each ruleset, and show where the real winner, losses and duration fall among the outcomes."""
+    battles = _historical_battles(scenarios)
+    names = _ruleset_names(rulesets)
+    for name in names:
+        build_rules(name)  # fail fast on a bad name
+    pairs = [(path, world, name) for path, world in battles for name in names]
+    jobs = [(f"{world.id} {name}", comparing.Stack(name), path) for path, world, name in pairs]
+    played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers())
+    rows = [history.row(world, name, outcomes) for (_, world, name), outcomes in zip(pairs, played)]
+    report: dict[str, Any] = {"seed": seed, "n": n, "rulesets": names, "scenarios": [world.id for _, world in battles],
+                              "rows": rows, "men_lost_inside": history.men_lost_inside(rows)}
+    if interrupted:
+        report["interrupted"] = True
+        err.print("[yellow]interrupted: reporting the replications finished so far[/yellow]")
+    if as_json:
+        emit_json(report)
+    else:
+        _print_history(report)
+    if interrupted:
+        sys.exit(130)
+
+
+def _historical_battles(names: tuple[str, ...]) -> list[tuple[str, Scenario]]:
+    """(path, scenario) of each scenario named, or of every bundled one with a historical record."""
+    if not names:
+        found = [(str(find_scenario(sid)), load_scenario(find_scenario(sid))) for sid, _, _ in bundled()]
+        return [(path, world) for path, world in found if world.historical]
+    battles = []
+    for name in dict.fromkeys(names):
+        path = find_scenario(name)
+        world = load_scenario(path)
+        if world.historical is None:
+            with_history = ", ".join(world.id for _, world in _historical_battles(())) or "none"
+            raise InvalidInput([Problem(f"scenario {name!r} has no [historical] record to compare with "
+                                        f"(bundled scenarios with one: {with_history})", source=str(path))], "history")
+        battles.append((str(path), world))
+    return battles
+
+
+VERDICT_STYLE = {"inside": "green", "below": "yellow", "above": "yellow"}
+
+
+def _print_history(report: dict[str, Any]) -> None:
+    rows = report["rows"]
+    sides = list(dict.fromkeys(side for r in rows for side in r["men_lost"]))
+    table = RichTable(title=f"History among the outcomes: {report['n']} replications per battle and ruleset, seed {report['seed']}",
+                      caption="each cell: p10 / p50 / p90 of the replications, then history (its percentile) and its verdict against p10-p90")
+    for header in ("battle", "rules\n(n)", "history's\nwinner:\nshare\n[95% CI]", *(f"men lost\n{s}" for s in sides),
+                   *(f"guns lost\n{s}" for s in sides), "minutes to\ndecision"):
+        table.add_column(header, justify="left" if header == "battle" else "right", overflow="fold")
+
+    def cell(c: dict[str, Any]) -> str:
+        band, hist = history.spread_text(c)
+        if not hist:
+            return band
+        return f"{band}\n{escape(hist)}\n[{VERDICT_STYLE[c['verdict']]}]{c['verdict']}[/]"
+
+    for r in rows:
+        table.add_row(escape(r["title"]), f"{escape(r['ruleset'])}\n({r['replications']})", escape("\n".join(history.winner_text(r["winner"]))),
+                      *(cell(r["men_lost"][s]) for s in sides), *(cell(r["guns_lost"][s]) for s in sides), cell(r["minutes"]))
+    out.print(table)
+    inside = report["men_lost_inside"]
+    out.print(f"history's men lost inside p10-p90 in {inside['inside']} of {inside['cells']} cells (battle, ruleset, side)")
 
 
 @main.command("resolve")

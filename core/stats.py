@@ -51,3 +51,11 @@ def summary(values: Sequence[float]) -> dict[str, float]:
         "p50": round(percentile(values, 50), 3),
         "p90": round(percentile(values, 90), 3),
     }
+
+
+def verdict(x: float, p10: float, p90: float) -> str:
+    """Where ``x`` falls against the 10th-90th percentile band: "below", "inside" (bounds
+    included) or "above"."""
+    if x < p10:
+        return "below"
+    return "above" if x > p90 else "inside"

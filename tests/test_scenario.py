@@ -13,7 +13,7 @@ from referee.core.scenario import bundled, find_scenario, key_lines, load_scenar
 from referee.core.world import World, angle_between
 from strategies import clock, minimal_scenario, minutes, to_toml, unit_tables
 
-BUNDLED = ("big-bethel", "drill-cavalry", "drill-charge-battery", "drill-musketry")
+BUNDLED = ("big-bethel", "drill-cavalry", "drill-charge-battery", "drill-musketry", "valverde")
 
 MINI = """\
 [scenario]
@@ -143,8 +143,11 @@ def test_big_bethel_follows_the_facts() -> None:
     assert dict(s.historical.guns_lost) == {"union": 0, "confederate": 0}
     assert s.start == 9 * 60 and s.victory.end == 13 * 60 + 30
     assert dict(s.home_edges) == {"union": 180.0, "confederate": 0.0}
-    zouaves = next(o for o in s.orders if o.command == "us-duryee")
-    assert zouaves.kind == "attack" and len(zouaves.route) >= 2
+    deployed, zouaves = [o for o in s.orders if o.command == "us-duryee"]
+    assert deployed.kind == "hold" and not deployed.when  # the artillery duel, from the start
+    assert zouaves.kind == "attack" and len(zouaves.route) >= 2 and zouaves.when[0].minute == 10 * 60
+    union = s.plans["union"]
+    assert {t.kind for t in union.break_off} == {"repulsed", "low_ammo"} and union.rear_guard == ("us-allen", "us-carr")
     assert {"bridge", "works-left", "forward-gun"} <= {o.id for o in s.objectives}
     assert all(o.held_by == "confederate" for o in s.objectives)
 

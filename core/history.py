@@ -1,0 +1,77 @@
+"""Where history falls among a ruleset's outcomes: one row per battle and ruleset.
+
+A row holds the historical winner's share of the replications (with its 95% interval) and, for
+each side's men and guns lost and for the minutes to decision, the 10th, 50th and 90th
+percentiles beside the historical figure, that figure's percentile rank and a verdict: "inside"
+the p10-p90 band, "below" or "above" it. A figure the scenario does not record stays ``None``
+(a blank cell), never 0. Rows are plain JSON-ready dicts in a fixed key order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .game import Outcome
+from .stats import percentile, percentile_rank, verdict, wilson
+from .world import Scenario
+
+LOSSES = ("men_lost", "guns_lost")
+
+
+def spread(values: Sequence[float], history: float | None) -> dict[str, Any]:
+    """p10/p50/p90 of ``values`` (rounded as reported), the historical figure, its percentile
+    rank and its verdict against the reported p10 and p90."""
+    p10, p50, p90 = (round(percentile(values, q), 3) for q in (10, 50, 90))
+    known = history is not None
+    return {
+        "p10": p10, "p50": p50, "p90": p90, "history": history,
+        "percentile": round(percentile_rank(values, history), 1) if known else None,
+        "verdict": verdict(history, p10, p90) if known else None,
+    }
+
+
+def row(scenario: Scenario, ruleset: str, outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """The row of one battle (which must have a historical record) under one ruleset."""
+    history = scenario.historical
+    assert history is not None and outcomes
+    winner = history.winner or "draw"
+    wins = sum(1 for o in outcomes if (o.winner or "draw") == winner)
+    low, high = wilson(wins, len(outcomes))
+    result: dict[str, Any] = {
+        "scenario": scenario.id, "title": scenario.title, "ruleset": ruleset, "replications": len(outcomes),
+        "winner": {"history": winner, "share": round(wins / len(outcomes), 4), "ci95": [round(low, 4), round(high, 4)]},
+    }
+    for what in LOSSES:
+        recorded = getattr(history, what)
+        result[what] = {side: spread([getattr(o, what)[side] for o in outcomes], recorded.get(side)) for side in scenario.sides}
+    result["minutes"] = spread([o.minutes for o in outcomes], history.minutes)
+    return result
+
+
+def men_lost_inside(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """How many (battle, ruleset, side) men-lost cells with a historical figure have it inside p10-p90."""
+    verdicts = [cell["verdict"] for r in rows for cell in r["men_lost"].values() if cell["verdict"] is not None]
+    return {"inside": verdicts.count("inside"), "cells": len(verdicts)}
+
+
+# ----------------------------------------------------------------------------- text for tables
+
+
+def number(x: float) -> str:
+    """A figure as a table shows it: whole numbers bare, others to one decimal."""
+    return f"{x:.1f}".removesuffix(".0")
+
+
+def spread_text(cell: dict[str, Any]) -> tuple[str, str]:
+    """A cell's "p10 / p50 / p90" and its "history (percentile)", blank without a history."""
+    band = " / ".join(number(cell[q]) for q in ("p10", "p50", "p90"))
+    if cell["history"] is None:
+        return band, ""
+    return band, f"{number(cell['history'])} ({cell['percentile']:.1f})"
+
+
+def winner_text(winner: dict[str, Any]) -> tuple[str, str, str]:
+    """The historical winner, the share of replications it won, and that share's 95% interval."""
+    low, high = winner["ci95"]
+    return winner["history"], f"{winner['share']:.1%}", f"[{low:.1%}-{high:.1%}]"
