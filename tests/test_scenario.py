@@ -13,7 +13,7 @@ from referee.core.scenario import bundled, find_scenario, key_lines, load_scenar
 from referee.core.world import World, angle_between
 from strategies import clock, minimal_scenario, minutes, to_toml, unit_tables
 
-BUNDLED = ("big-bethel", "drill-cavalry", "drill-charge-battery", "drill-musketry", "valverde")
+BUNDLED = ("big-bethel", "brawners-farm", "drill-cavalry", "drill-charge-battery", "drill-musketry", "kernstown", "valverde")
 
 MINI = """\
 [scenario]
