@@ -133,10 +133,10 @@ _BIG_EXPONENT = re.compile(r"[eE][+-]?[0_]*[1-9][0-9_]{3}")
 
 def fraction(text: str) -> Fraction:
     """A number written as text ("4", "4.5", "9/2", "1e3") as a Fraction; ``ValueError`` for
-    anything else, and for an exponent of four digits or more (10 to the 100,000,000th alone
-    takes minutes to build)."""
+    anything else, ``OverflowError`` for an exponent of four digits or more (10 to the
+    100,000,000th alone takes minutes to build)."""
     if _BIG_EXPONENT.search(text):
-        raise ValueError(f"exponent too large in {text[:40]!r}")
+        raise OverflowError(f"exponent too large in {text[:40]!r}")
     return Fraction(text)
 
 

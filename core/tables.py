@@ -152,7 +152,7 @@ def to_fraction(value: Any) -> Fraction | None:
     if isinstance(value, str):
         try:
             return fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
+        except (ValueError, ZeroDivisionError, OverflowError):
             return None
     return None
 
