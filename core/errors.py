@@ -29,7 +29,7 @@ class Problem:
         where = self.source
         if self.line is not None:
             where = f"{where}:{self.line}" if where else f"line {self.line}"
-        parts = [p for p in (where, self.path) if p]
+        parts = [p for p in (where, shorten(self.path)) if p]
         return f"{' '.join(parts)}: {self.message}" if parts else self.message
 
 

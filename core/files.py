@@ -22,6 +22,8 @@ STDOUT = "-"
 def check_folder(path: str | Path) -> Path:
     """The folder ``path`` will be written in; raises if the file cannot be written there
     (checked before a long run, so that its results are not lost to a typo in the output path)."""
+    if str(path) == STDOUT:
+        return Path(".")
     mode = _mode(path)
     if mode is not None and stat.S_ISDIR(mode):
         raise InvalidInput([Problem("is a folder; give a file name", source=str(path))], "output file")
@@ -61,9 +63,9 @@ def write_atomic(path: str | Path, text: str) -> None:
 
 
 def _written_through(path: str | Path, mode: int | None) -> bool:
-    """Standard output, a device, a FIFO, or anything under /dev or /proc (/dev/stdout is a link
+    """A device, a FIFO, or anything under /dev or /proc (/dev/stdout is a link
     to whatever the shell opened): written to, never replaced."""
-    if str(path) == STDOUT or (mode is not None and not stat.S_ISREG(mode)):
+    if mode is not None and not stat.S_ISREG(mode):
         return True
     return os.path.abspath(path).startswith(("/dev/", "/proc/"))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -203,6 +204,10 @@ def _checked(function: Callable[..., Any], plugin: str, hook: str) -> Callable[.
         except (RefereeError, BrokenPipeError):
             raise
         except (Exception, SystemExit) as error:
+            raise PluginFailed(plugin, hook, error) from error
+        except KeyboardInterrupt as error:  # the code's own, unless Python's handler may have raised it for Ctrl-C
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                raise
             raise PluginFailed(plugin, hook, error) from error
         if expected is not None and result is not None and not expected[1](result):
             raise PluginFailed(plugin, hook, TypeError(f"returned {_shown(result)}; expected {expected[0]} or None"))

@@ -51,10 +51,11 @@ def read_bounded(path: str | Path, what: str, missing: str = "no such file", lim
         raise refuse(missing) from None
     except OSError as error:
         raise refuse(f"cannot read: {error.strerror or error}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise refuse(f"is {kind_of_file(mode)}, not a file")
     with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise refuse(f"is {kind_of_file(mode)}, not a file")
         try:
             data = handle.read(limit + 1)
         except OSError as error:
