@@ -270,6 +270,24 @@ def _swap_value(draw: st.DrawFn, lines: list[str]) -> list[str]:
     return [*lines[:i], head + value, *lines[i + 1:]]
 
 
+_NUMBER_LINE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*=\s*)(-?\d+(?:\.\d+)?)(\s*(?:#.*)?)$")
+
+
+@st.composite
+def _nudge_number(draw: st.DrawFn, lines: list[str]) -> list[str]:
+    """A number changed to another plausible one (halved, doubled, ten times, negated, one more):
+    the scenario usually stays valid and plays somewhere new."""
+    found = [i for i, line in enumerate(lines) if _NUMBER_LINE.match(line)]
+    if not found:
+        return lines
+    i = draw(st.sampled_from(found))
+    head, number, tail = _NUMBER_LINE.match(lines[i]).groups()  # type: ignore[union-attr]
+    value = float(number)
+    new = draw(st.sampled_from((0.0, value / 2, value * 2, value * 10, -value, value + 1)))
+    text = str(int(new)) if new.is_integer() and "." not in number else repr(new)
+    return [*lines[:i], head + text + tail, *lines[i + 1:]]
+
+
 @st.composite
 def _edit_lines(draw: st.DrawFn, lines: list[str]) -> list[str]:
     """A line removed (a missing key), repeated (a duplicate key or table) or a block of lines
@@ -300,16 +318,18 @@ def _damage(draw: st.DrawFn, text: str) -> str:
 
 @st.composite
 def mutated_scenarios(draw: st.DrawFn, texts: Mapping[str, str]) -> str:
-    """A bundled scenario (from ``texts``, by id) with one to three changes: a value swapped for a
-    boundary value, a wrong type or another id; a key or table missing or repeated; syntax damage."""
+    """A bundled scenario (from ``texts``, by id) with one to three changes: a number nudged; a
+    value swapped for a boundary value, a wrong type or another id; a key or table missing or
+    repeated; syntax damage."""
     text = texts[draw(st.sampled_from(sorted(texts)))]
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(("value", "value", "lines", "damage")))
+        kind = draw(st.sampled_from(("nudge", "nudge", "value", "value", "lines", "damage")))
         if kind == "damage":
             text = draw(_damage(text))
         else:
             lines = text.split("\n")
-            text = "\n".join(draw(_swap_value(lines) if kind == "value" else _edit_lines(lines)))
+            change = {"nudge": _nudge_number, "value": _swap_value, "lines": _edit_lines}[kind]
+            text = "\n".join(draw(change(lines)))
     return text
 
 
