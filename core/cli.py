@@ -336,7 +336,9 @@ def _print_history(report: dict[str, Any]) -> None:
 @main.command("resolve")
 @click.argument("ruleset")
 @click.argument("mechanic", required=False)
-@click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE", help="An input of the mechanic (repeatable).")
+@click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
+              help=f"An input of the mechanic (repeatable; at most {limits.SET_TEXT} characters, a number at most "
+                   f"{limits.SET_VALUE:,} in size).")
 @click.option("--seed", type=int, default=None, help="Roll once with this seed, every modifier cited.")
 @click.option("--exact", is_flag=True, help="Compute the exact distribution of outcomes.")
 @click.option("--list", "listing", is_flag=True, help="List the ruleset's mechanics and their inputs.")

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from functools import cache
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, ClassVar
 
 from attrs import frozen
 
@@ -105,7 +105,7 @@ class Interrupted(BaseException):
 class _Signals:
     in_force = False  # interruptible() is
     received = 0  # signals received since it came in force
-    workers: set[BaseProcess] = set()  # worker processes running now
+    workers: ClassVar[set[BaseProcess]] = set()  # worker processes running now
 
 
 @contextmanager
@@ -230,7 +230,7 @@ def _hand_out(conn: Connection, chunks: Iterator[range]) -> bool:
 def _receive(conn: Connection, process: BaseProcess) -> Any:
     try:
         return conn.recv()
-    except EOFError:
+    except (EOFError, OSError):  # its end of the pipe closed: it is gone
         process.join(1)
         raise RefereeError(f"a worker process ended unexpectedly (exit code {process.exitcode}) while playing "
                            "replications; run with --workers 1 to see what happened") from None

@@ -32,6 +32,7 @@ from .mechanics import MechanicSpec
 from .reading import read_bounded
 from .rules import OptionSpec, RulesetInfo
 from .tables import Table
+from .text import shorten
 
 GROUP = "referee.rulesets"
 MISSING = "no such file; --house-rule takes a .py plugin or a .toml overlay"
@@ -221,7 +222,7 @@ def _shown(value: Any) -> str:
         text = repr(value)
     except Exception:
         text = "?"
-    return f"{type(value).__name__} {text if len(text) <= 80 else text[:77] + '...'}"
+    return f"{type(value).__name__} {shorten(text, 80)}"
 
 
 def exclusive_clashes(options: Iterable[str], specs: dict[str, OptionSpec]) -> list[Problem]:

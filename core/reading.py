@@ -8,6 +8,7 @@ turn raw values into checked ones or raise :class:`Bad` with what would be valid
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 import re
 import stat
@@ -92,7 +93,7 @@ def parse_toml(text: str, source: str, what: str) -> dict[str, Any]:
     raise InvalidInput([Problem(message, source=source, line=line)], what) from None
 
 
-_DEEP = re.compile(r"(?:[\[{]\s*(?:[\w\"'.-]+\s*=\s*)?){%d}" % NESTING)
+_DEEP = re.compile(r"(?:[\[{]\s*(?:[\w\"'.-]+\s*=\s*)?){" + str(NESTING) + "}")
 _LONG_NUMBER = re.compile(r"[0-9_]{1000,}")
 
 
@@ -368,7 +369,7 @@ def number(above: float | None = None, at_least: float | None = None, at_most: f
     expect = f"a number {wanted}".strip()
 
     def convert(value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:  # NaN
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and math.isnan(value)):
             raise Bad(f"expected {expect}, got {show(value)}")
         if ((above is not None and value <= above) or (at_least is not None and value < at_least)
                 or (at_most is not None and value > at_most)):

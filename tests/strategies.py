@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import strategies as st
-
 from referee.core import world
 
 # ----------------------------------------------------------------------------- atoms

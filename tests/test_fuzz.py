@@ -17,7 +17,6 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
 from referee.core.cli import main
 from referee.core.errors import InvalidInput
 from referee.core.limits import PROBLEMS

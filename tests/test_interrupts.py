@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import referee.core.compare as compare_module
 from referee.core.compare import Stack, run_replications
 from referee.core.game import replication_seed
@@ -31,16 +30,19 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or sys.plat
                                 reason="process groups are listed from /proc")
 
 
-def start(*args: str) -> subprocess.Popen[bytes]:
-    """``referee ARGS`` in a process group of its own, with SIGINT and SIGHUP at their defaults
-    (a shell's background job, or nohup, would ignore them)."""
-    def own_group() -> None:
-        os.setpgrp()
-        for s in (signal.SIGINT, signal.SIGHUP):
-            signal.signal(s, signal.SIG_DFL)
+LAUNCH = """\
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal: a background job or nohup ignores them
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+from referee.core.launch import main
+main()
+"""
 
-    command = [sys.executable, "-c", "from referee.core.launch import main; main()", *args]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=own_group)
+
+def start(*args: str) -> subprocess.Popen[bytes]:
+    """``referee ARGS`` in a process group of its own, with SIGINT and SIGHUP as in a terminal."""
+    return subprocess.Popen([sys.executable, "-c", LAUNCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
 
 
 def group(pgid: int) -> list[int]:
@@ -134,6 +136,14 @@ def test_a_house_rule_that_loops_forever_can_be_interrupted(workers: str) -> Non
     assert seconds < 2 and process.returncode == 130
     assert json.loads(out)["rulesets"] == {}  # no game ever ended
     no_one_left(process.pid)
+
+
+def test_a_game_whose_house_rule_loops_forever_can_be_interrupted() -> None:
+    process = start("run", "drill-charge-battery", "--rules", "rff", "--quiet", "--house-rule", str(LOOPS_FOREVER))
+    time.sleep(1.5)
+    os.killpg(process.pid, signal.SIGINT)
+    seconds, _, err = ended(process, 10)
+    assert seconds < 2 and process.returncode == 130 and "interrupted" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("after", [0.05, 0.15, 0.3])

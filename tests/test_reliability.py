@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
-
 import referee.core.compare as compare_module
+from click.testing import CliRunner, Result
 from referee.core import limits
 from referee.core.cli import main
 from referee.core.compare import Stack, run_replications
@@ -202,6 +201,7 @@ def test_limits_of_the_command_line() -> None:
     refused(referee("compare", "drill-musketry", "--rules", "rff", "-n", "1000000000000")[0], "'-n'", "1<=x<=1000000")  # B6
     refused(referee("compare", "drill-musketry", "--rules", "rff", "-n", "2", "--workers", "1000")[0], "'--workers'", "1<=x<=64")  # B7
     refused(referee("resolve", "rff", "maneuver", "--set", "modifier=" + "9" * 50, "--exact")[0], "at most 40 characters")
+    assert "at most 40 characters, a number at most 1,000,000 in size" in " ".join(CliRunner().invoke(main, ["resolve", "--help"]).stdout.split())
     for command in ("compare", "history"):
         help_text = " ".join(CliRunner().invoke(main, [command, "--help"]).stdout.split())
         assert "at most 1,000,000" in help_text and "at most 64" in help_text and "chunks of work" in help_text
@@ -217,7 +217,7 @@ def test_workers_never_outnumber_the_chunks(monkeypatch: pytest.MonkeyPatch) -> 
             self.context = real()
             self.Pipe = self.context.Pipe
 
-        def Process(self, **kwargs: Any) -> Any:  # noqa: N802 (the multiprocessing name)
+        def Process(self, **kwargs: Any) -> Any:
             started.append(kwargs)
             return self.context.Process(**kwargs)
 

@@ -35,7 +35,13 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 from strategies import bundled_texts, cli_arguments, mutated_scenarios  # noqa: E402
 
-LAUNCH = "from referee.core.launch import main; main()"
+LAUNCH = """\
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+del sys.argv[1]
+from referee.core.launch import main
+main()
+"""
 
 
 def draw(strategy: Any, count: int, at: int) -> list[Any]:
@@ -55,13 +61,9 @@ def draw(strategy: Any, count: int, at: int) -> list[Any]:
 
 def run(args: list[str], folder: Path, timeout: float, memory: int) -> dict[str, Any]:
     """One ``referee`` process in ``folder``; what became of it."""
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        os.setpgrp()
-
     start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-c", LAUNCH, *args], cwd=folder, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, preexec_fn=limit)
+    process = subprocess.Popen([sys.executable, "-c", LAUNCH, str(memory), *args], cwd=folder, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         _, err_bytes = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
