@@ -117,3 +117,42 @@ def test_a_stream_is_rough_only_where_it_is_crossed() -> None:
     assert 300.0 < moved < 337.5  # the bank costs a little, not the whole move
     piece.y = 1100.0  # the stream behind: open ground all the way
     assert move.rate_yards(game, state, piece, "full", (600.0, 1800.0)) == pytest.approx(337.5)
+
+
+# ----------------------------------------------------------------------------- M5: gun stands one by one
+
+
+def _struck(game: Game, effect: str, target: str = "cs-battery") -> Any:
+    from referee.plugins.rff import mechanics
+
+    state = game.state
+    piece = state.pieces[target]
+    values = {"effect": effect, **mechanics.effect_values(state.tables, "cannonade", effect, 10, False, True)}
+    fire.apply(game, state, fire.Shot(state.pieces["us-regiment"], piece, "cannonade", 10.0, 1, 1, True), values)
+    return piece
+
+
+@pytest.mark.parametrize("effect", ["lively", "galling"])
+def test_one_gun_stand_silenced_leaves_the_rest_firing(effect: str) -> None:
+    game = mustered("drill-charge-battery")
+    battery = _struck(game, effect)
+    assert (battery.stands, battery.silenced, battery.damaged) == (2, 1, 0)
+    assert fire._may_fire(game, battery, defensive=True)
+    assert fire.firing_stands(game, battery) == 1
+
+
+def test_telling_damages_and_silences_one_stand_the_other_fires_whole() -> None:
+    """RFF-P29: the owner silences the damaged stand; the other fires at full strength."""
+    game = mustered("drill-charge-battery")
+    battery = _struck(game, "telling")
+    assert (battery.stands, battery.silenced, battery.damaged) == (2, 1, 1)
+    volley = fire.Shot(battery, game.state.pieces["us-regiment"], "cannonade", 10.0, fire.firing_stands(game, battery), 3, True)
+    points, multipliers = fire.fire_points(game, game.state, volley)
+    assert points == 3 and multipliers == ()
+
+
+def test_withering_wrecks_one_and_silences_the_rest() -> None:
+    game = mustered("drill-charge-battery")
+    battery = _struck(game, "withering")
+    assert (battery.stands, battery.silenced) == (1, 1)
+    assert not fire._may_fire(game, battery, defensive=True)

@@ -135,7 +135,7 @@ def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: 
             _lose(game, state, defender, 1 if defender.status != "good" else 0, effect)
             _disorder(defender)
         else:
-            defender.silenced, defender.damaged = True, defender.damaged + 1
+            defender.silenced, defender.damaged = defender.stands, min(defender.stands, defender.damaged + 1)
         if fortified:
             _give_ground(game, state, attacker, rout=False, out_of_close_range=False)
             return
@@ -150,7 +150,7 @@ def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: 
             if piece.troops:
                 _disorder(piece)
             else:
-                piece.silenced = True
+                piece.silenced = piece.stands
     elif effect == "falter":
         _lose(game, state, attacker, 1 if attacker.status != "good" else 0, effect)
         _disorder(attacker)
@@ -201,7 +201,7 @@ def _rout(game: Any, state: RffState, piece: Piece) -> None:
 
 def _limber_and_retreat(game: Any, state: RffState, piece: Piece) -> None:
     if piece.alive:
-        piece.formation, piece.silenced = "limbered", True
+        piece.formation, piece.silenced = "limbered", piece.stands
         move.full_retreat(game, state, piece)
 
 

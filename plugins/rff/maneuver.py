@@ -164,11 +164,11 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
             _act(game, state, piece, intent, "full", reform=False)
             return
         piece.status = "good"
-        piece.silenced = False if piece.guns else piece.silenced
+        piece.silenced = 0
         _act(game, state, piece, intent, PACE[effect], reform=effect == "rally-with-elan")
     elif effect in ("double-quick", "well-handled"):
         if piece.guns and piece.silenced and intent.action == "hold":  # double quick is well handled too
-            piece.silenced = False
+            piece.silenced = 0
             piece.may_fire = False
             game.log.emit("maneuver", unit=piece.id, text="rallies and removes the silenced marker")
             return
@@ -180,7 +180,7 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
             _act(game, state, piece, intent, "full", reform=False)
             return
         if piece.guns and piece.silenced and not game.option("rallying-guns") and intent.action == "hold":
-            piece.silenced = False
+            piece.silenced = 0
             piece.may_fire = False
             return
         _act(game, state, piece, intent, "half", reform="line-only")
@@ -315,7 +315,7 @@ def _fall_back(game: Any, state: RffState, piece: Piece) -> None:
     if not _in_close_range(state, piece) or geo.cover(game, piece) == "fortified":
         return
     if piece.guns:
-        piece.formation, piece.silenced, piece.may_fire = "limbered", True, False
+        piece.formation, piece.silenced, piece.may_fire = "limbered", piece.stands, False
         move.full_retreat(game, state, piece)
     else:
         piece.status = "disordered"
@@ -327,7 +327,7 @@ def _shaken_or_wavering(game: Any, state: RffState, piece: Piece, effect: str) -
         move.retreat_out_of_close_range(game, state, piece)
     if effect == "shaken":
         piece.status = "good"
-        piece.silenced = False
+        piece.silenced = 0
     elif piece.status == "broken":
         piece.status = "disordered"
         piece.formation = "line"
@@ -337,7 +337,7 @@ def _panic(game: Any, state: RffState, piece: Piece, values: dict[str, Any]) -> 
     """Troops retreat broken (losing stands when disordered or broken and below 0); guns limber
     and full retreat silenced."""
     if piece.guns:
-        piece.formation, piece.silenced, piece.may_fire = "limbered", True, False
+        piece.formation, piece.silenced, piece.may_fire = "limbered", piece.stands, False
     else:
         lose_stands(game, state, piece, int(values.get("stands_lost", 0)), "panic")
         piece.status = "broken" if piece.status != "gone" else "gone"
@@ -351,7 +351,8 @@ def lose_stands(game: Any, state: RffState, piece: Piece, n: int, why: str) -> N
         return
     n = min(n, piece.stands)
     piece.stands -= n
-    piece.half = max(0, piece.half - n)  # a half section is the first gun stand lost (RFF-P27)
+    # the weakest stands go first: a half section (RFF-P27), then damaged and silenced ones (RFF-P29)
+    piece.half, piece.damaged, piece.silenced = max(0, piece.half - n), max(0, piece.damaged - n), max(0, piece.silenced - n)
     piece.stands_lost_turn += n
     for command in game.scenario.command_chain(piece.unit.spec.command):
         state.lost_by_command[command.id] = state.lost_by_command.get(command.id, 0) + n

@@ -37,8 +37,8 @@ class Piece:
     y: float
     facing: float
     status: str = "good"  # good, disordered, broken, gone
-    silenced: bool = False
-    damaged: int = 0  # damaged gun stands (fire at half)
+    silenced: int = 0  # silenced gun stands (RFF-P29: the weakest first)
+    damaged: int = 0  # damaged gun stands, fire at half (RFF-P29: the weakest first)
     half: int = 0  # gun stands of one gun, a half section (RFF-P27): 0 or 1
     low_ammo: bool = False
     may_fire: bool = True
