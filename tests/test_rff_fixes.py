@@ -156,3 +156,22 @@ def test_withering_wrecks_one_and_silences_the_rest() -> None:
     battery = _struck(game, "withering")
     assert (battery.stands, battery.silenced) == (1, 1)
     assert not fire._may_fire(game, battery, defensive=True)
+
+
+# ----------------------------------------------------------------------------- M6: attached leaders ride along
+
+
+def test_an_attached_leader_moves_with_his_unit() -> None:
+    """QRS Fallen Leader: "the closest leader within 3" of the target": an attached leader is
+    with his regiment wherever it has moved, not where he stood at the last maneuver step."""
+    from referee.plugins.rff import leaders, move
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    move.advance(game, state, piece, (600.0, 1800.0), 300.0)
+    colonel = state.leaders["us-colonel"]
+    assert colonel.place == (piece.x, piece.y)
+    assert leaders.nearest_leader(state, piece, 10.0) is colonel
+    leaders.fall(game, state, colonel, "out-one-turn")  # detached where the regiment stood
+    assert (colonel.attached, (colonel.x, colonel.y)) == (None, (piece.x, piece.y))

@@ -38,7 +38,8 @@ def muster(game: Any, tables: Any) -> RffState:
         rating = "gallant" if "gallant" in spec.traits else LEADER_RATING[spec.rating]
         attached = ld.attached_to if ld.attached_to in state.pieces else None
         state.leaders[spec.id] = LeaderState(spec.id, spec.side, spec.command, rating, spec.traits, ld.x, ld.y, attached,
-                                             game.scenario.subordinates.get(spec.command, frozenset()))
+                                             game.scenario.subordinates.get(spec.command, frozenset()),
+                                             piece=state.pieces.get(attached) if attached else None)
     for piece in state.pieces.values():
         for command in game.scenario.command_chain(piece.unit.spec.command):
             state.start_stands_by_command[command.id] = state.start_stands_by_command.get(command.id, 0) + piece.stands

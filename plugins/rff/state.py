@@ -88,6 +88,20 @@ class LeaderState:
     status: str = "active"  # active, out, dismounted, removed
     out_turns: int = 0
     provisional: bool = False  # a replacement after the leader fell
+    piece: Piece | None = None  # the piece he is attached to (while ``attached`` names it)
+
+    @property
+    def place(self) -> tuple[float, float]:
+        """Where he is: with the piece he is attached to, which he moves with; else where he rode."""
+        p = self.piece
+        if p is not None and self.attached == p.id:
+            return p.x, p.y
+        return self.x, self.y
+
+    def detach(self) -> None:
+        """Leave the piece where it stands."""
+        self.x, self.y = self.place
+        self.attached = None
 
 
 @define(eq=False)
