@@ -175,3 +175,26 @@ def test_an_attached_leader_moves_with_his_unit() -> None:
     assert leaders.nearest_leader(state, piece, 10.0) is colonel
     leaders.fall(game, state, colonel, "out-one-turn")  # detached where the regiment stood
     assert (colonel.attached, (colonel.x, colonel.y)) == (None, (piece.x, piece.y))
+
+
+# ----------------------------------------------------------------------------- M7: a Rally may form line
+
+
+def _intent(action: str, goal: tuple[float, float] | None, formation: str | None, target: str | None = None) -> Any:
+    from referee.core.doctrine import Intent
+
+    return Intent(action, goal, target, formation, "attack")
+
+
+def test_a_rally_may_re_form_to_line() -> None:
+    """QRS: Rally is "return to good order and tardy maneuver"; a Tardy maneuver may change
+    formation to line (and that is the whole maneuver)."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    piece.formation, piece.status, piece.effect = "field-column", "disordered", "rally"
+    start = (piece.x, piece.y)
+    maneuver.apply(game, state, piece, _intent("advance", (600.0, 400.0), "line"), "rally", {})
+    assert (piece.status, piece.formation, (piece.x, piece.y)) == ("good", "line", start)

@@ -165,7 +165,7 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
             return
         piece.status = "good"
         piece.silenced = 0
-        _act(game, state, piece, intent, PACE[effect], reform=effect == "rally-with-elan")
+        _act(game, state, piece, intent, PACE[effect], reform=True if effect == "rally-with-elan" else "line-only")  # Rally: a tardy maneuver
     elif effect in ("double-quick", "well-handled"):
         if piece.guns and piece.silenced and intent.action == "hold":  # double quick is well handled too
             piece.silenced = 0
