@@ -198,3 +198,45 @@ def test_a_rally_may_re_form_to_line() -> None:
     start = (piece.x, piece.y)
     maneuver.apply(game, state, piece, _intent("advance", (600.0, 400.0), "line"), "rally", {})
     assert (piece.status, piece.formation, (piece.x, piece.y)) == ("good", "line", start)
+
+
+# ----------------------------------------------------------------------------- M8: skirmishers with a change of formation
+
+
+def _screen_intent(action: str, goal: tuple[float, float] | None, target: str | None = None) -> Any:
+    from referee.core.doctrine import Intent
+
+    return Intent(action, goal, target, "line", "attack", skirmishers=True)
+
+
+def _maneuver(game: Game, piece: Any, intent: Any, effect: str) -> None:
+    """What the maneuver phase does with a check's effect (maneuver.phase, without the die)."""
+    from referee.plugins.rff import maneuver, skirmishers
+
+    piece.effect = effect
+    maneuver.apply(game, game.state, piece, intent, effect, {})
+    skirmishers.after_regiment_moved(game, game.state, piece, intent)
+
+
+@pytest.mark.parametrize("effect, moved", [("well-handled", "half"), ("double-quick", "half"), ("tardy", "")])
+def test_skirmishers_deploy_as_a_change_of_formation(effect: str, moved: str) -> None:
+    """Optional rules: skirmishers deploy "as part of a change of formation maneuver": with a
+    Well Handled (or Double Quick) effect the regiment moves only half; with Tardy it holds."""
+    game = mustered(DRILLS / "drill-rff-ground.toml", "skirmishers", "no-full-move-disordered")
+    piece = game.state.pieces["us-regiment"]
+    _maneuver(game, piece, _screen_intent("advance", (600.0, 1800.0), "cs-regiment"), effect)
+    assert piece.skirmishers is not None
+    assert piece.moved == moved
+    assert piece.y == pytest.approx(200.0 + (9 * 37.5 / 2 if moved else 0.0))  # a half move (9" / 2), or none
+
+
+def test_no_skirmishers_with_a_change_of_front() -> None:
+    """Optional rules, Change Front: "cannot combine a change front with any other maneuver"."""
+    game = mustered(DRILLS / "drill-rff-ground.toml", "skirmishers")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    enemy = state.pieces["cs-regiment"]
+    enemy.x, enemy.y = 1100.0, 200.0  # due east: a wheel of 90 degrees
+    _maneuver(game, piece, _screen_intent("hold", (600.0, 200.0), "cs-regiment"), "well-handled")
+    assert piece.facing == pytest.approx(90.0)
+    assert piece.skirmishers is None

@@ -215,12 +215,18 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         if _declare_charge(game, state, piece, target, pace):
             return
     if _change_front(game, piece, target, intent):
-        return
+        return  # a change of front is combined with no other maneuver (skirmishers neither)
     wanted = _wanted_formation(piece, intent)
-    if wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted != "line"):
+    reforms = wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted != "line")
+    # deploying skirmishers is a change of formation maneuver (optional rule): a half move with it, or the whole tardy maneuver
+    screen = bool(reform) and skirmishers.may_deploy(game, state, piece, intent, wanted if reforms else piece.formation)
+    if reforms:
         _change_formation(game, state, piece, wanted)
-        if reform == "line-only":
-            return  # a tardy change of formation is the whole maneuver
+    if (reforms or screen) and reform == "line-only":
+        if screen:
+            skirmishers.deploy(game, state, piece, held=True)
+        return  # a tardy change of formation is the whole maneuver
+    if reforms or screen:
         pace = "half"
     if intent.action in ("advance", "withdraw", "charge") and intent.goal is not None:
         yds = move.rate_yards(game, state, piece, pace, intent.goal)
@@ -230,6 +236,8 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         move.wheel(piece, target, move.WHEEL_LIMIT)
     else:
         move.face(piece, target)
+    if screen:
+        skirmishers.deploy(game, state, piece, held=not piece.moved)
 
 
 def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any) -> bool:
