@@ -240,3 +240,46 @@ def test_no_skirmishers_with_a_change_of_front() -> None:
     _maneuver(game, piece, _screen_intent("hold", (600.0, 200.0), "cs-regiment"), "well-handled")
     assert piece.facing == pytest.approx(90.0)
     assert piece.skirmishers is None
+
+
+# ----------------------------------------------------------------------------- M9: the foot of the works
+
+
+def test_a_charger_from_the_flank_meets_the_end_of_the_line() -> None:
+    """RFF-P30: a piece is a rectangle, its frontage wide: a charger coming along the line from
+    its flank stops at the line's end, not inside its frontage."""
+    from referee.plugins.rff import geometry as geo, move
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    defender, attacker = state.pieces["cs-regiment"], state.pieces["us-regiment"]
+    attacker.x, attacker.y, attacker.facing = 1100.0, 1800.0, 270.0
+    front, _ = geo.shape(defender)
+    move.advance(game, state, attacker, (defender.x, defender.y), 1000.0, contact=defender)
+    assert attacker.x == pytest.approx(defender.x + front / 2 + geo.shape(attacker)[1] / 2)
+    assert geo.contact_gap(attacker, defender) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_an_attacker_halts_at_the_foot_of_a_held_work() -> None:
+    from referee.plugins.rff import geometry as geo, move
+
+    game = mustered(DRILLS / "drill-rff-works.toml")
+    state = game.state
+    attacker, defender = state.pieces["us-regiment"], state.pieces["cs-regiment"]
+    assert geo.cover(game, defender) == "fortified"
+    attacker.x, attacker.y = 900.0, 1800.0  # east of the work, level with the defender
+    attacker.facing = 270.0
+    move.advance(game, state, attacker, (300.0, 1800.0), 600.0)
+    assert attacker.x >= 750.0 - 1e-6  # never inside the work
+    assert geo.cover(game, attacker) != "fortified"
+
+
+def test_a_charging_attacker_is_not_covered_by_the_works_it_assaults() -> None:
+    from referee.plugins.rff import geometry as geo
+
+    game = mustered(DRILLS / "drill-rff-works.toml")
+    state = game.state
+    attacker, defender = state.pieces["us-regiment"], state.pieces["cs-regiment"]
+    attacker.x, attacker.y = 600.0, 1760.0  # inside the work's south face, in contact
+    attacker.charge_target = defender.id
+    assert geo.cover(game, attacker) == "none"

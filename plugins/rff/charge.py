@@ -26,7 +26,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
         defender = state.pieces.get(attacker.charge_target) if attacker.charge_target else None
         if defender is None or not defender.alive or not attacker.alive:
             continue
-        if geo.gap(attacker, defender) > CONTACT_YARDS:
+        if geo.contact_gap(attacker, defender) > CONTACT_YARDS:
             continue
         combat(game, state, attacker, defender)
     for attacker in [p for p in state.of_side(side) if p.breakthrough]:
@@ -237,7 +237,7 @@ def _breakthrough(game: Any, state: RffState, attacker: Piece) -> None:
         attacker.breakthrough = False
         return
     reach = move.rate_yards(game, state, attacker, "double", (target.x, target.y), share=0.5)
-    if geo.gap(attacker, target) <= reach:
+    if geo.contact_gap(attacker, target) <= reach:
         move.advance(game, state, attacker, (target.x, target.y), reach, contact=target)
         game.log.emit("breakthrough", unit=attacker.id, target=target.id, text=f"{attacker.id} breaks through into {target.id}")
         combat(game, state, attacker, target)

@@ -264,7 +264,7 @@ def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pac
     """RFF-P9: a charge is declared when the target can be reached this move; the charger
     moves into contact (hasty countercharges by cavalry meet it halfway)."""
     reach = move.rate_yards(game, state, piece, pace, (target.x, target.y))
-    if geo.gap(piece, target) > reach:
+    if geo.contact_gap(piece, target) > reach:
         return False
     piece.charge_target = target.id
     piece.cold_steel = lookup.charges_with_cold_steel(state.tables, piece, game.option("crack-cold-steel"))
@@ -275,7 +275,7 @@ def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pac
         piece.charge_target = target.id
     if target.arm == "cavalry" and target.unit.mounted and target.status == "good":
         target.countercharged = True
-        move.advance(game, state, target, (piece.x, piece.y), geo.gap(piece, target) / 2, contact=piece)
+        move.advance(game, state, target, (piece.x, piece.y), geo.contact_gap(target, piece) / 2, contact=piece)
     move.advance(game, state, piece, (target.x, target.y), reach, contact=target)
     move.face(piece, target)
     if target.countercharged:
