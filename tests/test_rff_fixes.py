@@ -283,3 +283,18 @@ def test_a_charging_attacker_is_not_covered_by_the_works_it_assaults() -> None:
     attacker.x, attacker.y = 600.0, 1760.0  # inside the work's south face, in contact
     attacker.charge_target = defender.id
     assert geo.cover(game, attacker) == "none"
+
+
+# ----------------------------------------------------------------------------- found: the mounted check
+
+
+@pytest.mark.parametrize("mounted", [True, False])
+def test_only_mounted_cavalry_is_an_exposed_target(mounted: bool) -> None:
+    """QRS "+1 Troop target in ... cavalry": a mounted target; dismounted cavalry fight on foot."""
+    game = mustered("drill-cavalry")
+    state = game.state
+    cavalry = state.pieces["us-cavalry"]
+    cavalry.unit.mounted = mounted
+    cavalry.formation = "line"
+    names = [m.name for m in fire.die_modifiers(game, state, shot(game, "cs-regiment", "us-cavalry", 5.0))]
+    assert any(n.startswith("Troop target in field column, cavalry") for n in names) is mounted

@@ -150,7 +150,7 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     if target.troops:
         if target.formation == "march-column" or geo.enfiladed(firer, target):
             mods.append(lookup.modifier(t, "fire", "march-column-or-enfiladed"))
-        elif target.formation == "field-column" or target.arm == "cavalry" or target.status == "broken":
+        elif target.formation == "field-column" or (target.arm == "cavalry" and target.unit.mounted) or target.status == "broken":
             mods.append(lookup.modifier(t, "fire", "troop-target-exposed"))
     elif target.limbered or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
         if target.moved != "prolong" or not game.option("prolonging-guns"):
