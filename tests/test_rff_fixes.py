@@ -298,3 +298,16 @@ def test_only_mounted_cavalry_is_an_exposed_target(mounted: bool) -> None:
     cavalry.formation = "line"
     names = [m.name for m in fire.die_modifiers(game, state, shot(game, "cs-regiment", "us-cavalry", 5.0))]
     assert any(n.startswith("Troop target in field column, cavalry") for n in names) is mounted
+
+
+# ----------------------------------------------------------------------------- found: a reinforcement's leader
+
+
+def test_a_leader_attached_to_a_reinforcement_enters_with_it() -> None:
+    """He waits off the field with it (commanding no one), then checks with it as attached."""
+    game, log = played(DRILLS / "drill-rff-reinforcement.toml", seed=1)
+    checks = [e for e in map(__import__("json").loads, log.jsonl().splitlines())
+              if e.get("mechanic") == "maneuver" and e.get("unit") == "us-reserve-regiment"]
+    assert checks, "the reserve made no maneuver check"
+    assert all(any(m["name"] == "Attached leader or brave colonel" for m in e["modifiers"]) for e in checks)
+    assert game.state.leaders["us-reserve-colonel"].attached == "us-reserve-regiment"

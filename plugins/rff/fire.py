@@ -285,7 +285,7 @@ def _may_mass(game: Any, state: RffState, shot: Shot) -> bool:
     close = shot.range_inches <= lookup.canister_inches(state.tables)
     nearest = geo.nearest([e for e in state.enemies_of(shot.firer.side) if geo.in_front(shot.firer, e)], shot.firer)
     commanded = any(
-        "artillerist" in ld.traits and ld.side == shot.firer.side and ld.status == "active"
+        "artillerist" in ld.traits and ld.side == shot.firer.side and ld.status == "active" and not ld.waiting
         and geo.inches(state, ((ld.place[0] - shot.firer.x) ** 2 + (ld.place[1] - shot.firer.y) ** 2) ** 0.5) <= lookup.command_radius(state.tables, "clear")
         for ld in state.leaders.values()
     )

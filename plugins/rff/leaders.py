@@ -39,8 +39,8 @@ def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
 def _place(game: Any, state: RffState, leader: LeaderState) -> None:
     if leader.attached is not None:
         piece = state.pieces.get(leader.attached)
-        if piece is not None and piece.alive:
-            return  # he moves with it (RFF-P22)
+        if piece is not None and (piece.alive or leader.waiting):
+            return  # he moves with it, and enters with it (RFF-P22)
         leader.detach()
     mine = [p for p in state.of_side(leader.side) if p.unit.spec.command in leader.commands]
     if not mine:
@@ -71,7 +71,7 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
         return None
     command = piece.unit.spec.command
     candidates = [(math.hypot(ld.place[0] - piece.x, ld.place[1] - piece.y), ld) for ld in state.leaders.values()
-                  if ld.side == piece.side and ld.status in ("active", "dismounted") and command in ld.commands]
+                  if ld.side == piece.side and ld.status in ("active", "dismounted") and command in ld.commands and not ld.waiting]
     candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
     for dist, leader in candidates:
         if dist <= geo.yards(state, radius(game, state, leader, piece)):
@@ -133,5 +133,5 @@ def fall(game: Any, state: RffState, leader: LeaderState, outcome: str) -> None:
 
 def nearest_leader(state: RffState, piece: Piece, within_yards: float) -> LeaderState | None:
     near = [(math.hypot(ld.place[0] - piece.x, ld.place[1] - piece.y), ld) for ld in state.leaders.values()
-            if ld.status in ("active", "dismounted") and ld.side == piece.side]
+            if ld.status in ("active", "dismounted") and ld.side == piece.side and not ld.waiting]
     return min((n for n in near if n[0] <= within_yards), key=itemgetter(0), default=(0.0, None))[1]

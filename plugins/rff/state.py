@@ -98,6 +98,12 @@ class LeaderState:
             return p.x, p.y
         return self.x, self.y
 
+    @property
+    def waiting(self) -> bool:
+        """Attached to a reinforcement that has not entered yet: he enters with it."""
+        p = self.piece
+        return p is not None and self.attached == p.id and not p.unit.on_field and p.status != "gone"
+
     def detach(self) -> None:
         """Leave the piece where it stands."""
         self.x, self.y = self.place
