@@ -311,3 +311,32 @@ def test_a_leader_attached_to_a_reinforcement_enters_with_it() -> None:
     assert checks, "the reserve made no maneuver check"
     assert all(any(m["name"] == "Attached leader or brave colonel" for m in e["modifiers"]) for e in checks)
     assert game.state.leaders["us-reserve-colonel"].attached == "us-reserve-regiment"
+
+
+# ----------------------------------------------------------------------------- found: printed numbers are data
+
+
+def _overlaid(text: str) -> Any:
+    from referee.core.tables import apply_overlay, load_ruleset
+    from referee.plugins.rff.tables import SCHEMA, build_tables
+
+    return build_tables(apply_overlay(load_ruleset("rff", SCHEMA), "house.toml", SCHEMA, text=text))
+
+
+def test_outnumbered_ratios_are_read_from_the_charge_table() -> None:
+    from referee.plugins.rff import lookup
+
+    t = load_tables()
+    assert [lookup.outnumbered(t, r) for r in (1.4, 1.5, 2, 3)] == [None, "outnumbered-3-2", "outnumbered-2-1", "outnumbered-3-1"]
+    house = _overlaid('[charge.modifiers.outnumbered-3-2]\nratio = "5/4"\n')
+    assert lookup.outnumbered(house, 1.3) == "outnumbered-3-2"
+
+
+def test_twilight_and_wheel_numbers_are_read_from_the_options_table() -> None:
+    from referee.plugins.rff import lookup
+
+    t = load_tables()
+    assert lookup.option_number(t, "twilight-and-night", "twilight-turns") == 4
+    assert lookup.option_number(t, "change-front", "wheel") == 45
+    house = _overlaid('[options.options.twilight-and-night.numbers.twilight-turns]\nvalue = 2\n')
+    assert lookup.option_number(house, "twilight-and-night", "twilight-turns") == 2

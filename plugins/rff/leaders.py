@@ -10,9 +10,6 @@ from . import geometry as geo
 from . import lookup
 from .state import LeaderState, Piece, RffState
 
-TWILIGHT_TURNS = 4  # optional rule: up to four 15-minute twilight turns after sunset
-
-
 def replace_and_place(game: Any, state: RffState, side: str) -> None:
     """Maneuver phase step 1: bring back leaders whose time out is over, replace the fallen by
     provisional commanders (RFF-P13), and move leaders who are not attached to the middle of
@@ -97,14 +94,21 @@ def minutes_past_sunset(game: Any) -> int | None:
     return None if sunset is None or game.world.minute < sunset else game.world.minute - sunset
 
 
+def twilight_minutes(game: Any) -> tuple[int, int]:
+    """(minutes of twilight after sunset, minutes in a twilight turn): optional rule."""
+    t = game.state.tables
+    turn = int(lookup.option_number(t, "twilight-and-night", "turn-minutes"))
+    return int(lookup.option_number(t, "twilight-and-night", "twilight-turns")) * turn, turn
+
+
 def is_twilight(game: Any) -> bool:
     past = minutes_past_sunset(game)
-    return past is not None and past < TWILIGHT_TURNS * 15
+    return past is not None and past < twilight_minutes(game)[0]
 
 
 def is_night(game: Any) -> bool:
     past = minutes_past_sunset(game)
-    return past is not None and past >= TWILIGHT_TURNS * 15
+    return past is not None and past >= twilight_minutes(game)[0]
 
 
 def range_cap(game: Any) -> float | None:
@@ -114,8 +118,9 @@ def range_cap(game: Any) -> float | None:
     past = minutes_past_sunset(game)
     if past is None:
         return None
-    if past < TWILIGHT_TURNS * 15:
-        return lookup.twilight_range(game.state.tables, past // 15)
+    twilight, turn = twilight_minutes(game)
+    if past < twilight:
+        return lookup.twilight_range(game.state.tables, past // turn)
     return lookup.night_range(game.state.tables, game.scenario.light.moon)
 
 

@@ -233,7 +233,7 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         moved = move.advance(game, state, piece, intent.goal, yds)
         piece.moved = pace if moved > 0 else piece.moved
     if piece.formation in LINES:
-        move.wheel(piece, target, move.WHEEL_LIMIT)
+        move.wheel(piece, target, lookup.option_number(state.tables, "change-front", "wheel"))
     else:
         move.face(piece, target)
     if screen:
@@ -244,9 +244,10 @@ def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any) ->
     """Optional rule: a line wheels up to 90 degrees in place instead of moving."""
     if not (game.option("change-front") and piece.formation in LINES and intent.action != "charge"):
         return False
-    if move.turn_needed(piece, target) <= move.WHEEL_LIMIT or piece.effect not in ("double-quick", "well-handled", "tardy"):
+    t = game.state.tables
+    if move.turn_needed(piece, target) <= lookup.option_number(t, "change-front", "wheel") or piece.effect not in ("double-quick", "well-handled", "tardy"):
         return False
-    move.wheel(piece, target, move.CHANGE_FRONT_LIMIT)
+    move.wheel(piece, target, lookup.option_number(t, "change-front", "change-front"))
     game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} changes front")
     return True
 

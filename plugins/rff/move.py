@@ -77,10 +77,6 @@ def face(piece: Piece, toward: Piece | tuple[float, float] | None) -> None:
         piece.facing = bearing(piece.x, piece.y, x, y)
 
 
-WHEEL_LIMIT = 45.0  # a line may wheel this far during its movement (basic rules)
-CHANGE_FRONT_LIMIT = 90.0  # optional rule, change front: a wheel in place
-
-
 def turn_needed(piece: Piece, toward: Piece | tuple[float, float] | None) -> float:
     """Degrees the piece must turn to face ``toward``."""
     if toward is None:
