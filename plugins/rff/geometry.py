@@ -152,7 +152,7 @@ def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, b
     ux, uy = (bx - ax) / length, (by - ay) / length
     steps = max(1, math.ceil(reach / WALK_YARDS))
     step = reach / steps
-    streams = game.ground.has("stream")
+    streams = game.ground.has("stream") and game.ground.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
     left, moved = 1.0, 0.0  # the share of the move still to spend, the yards covered
     for i in range(steps):
         x0, y0 = ax + ux * step * i, ay + uy * step * i
@@ -286,9 +286,14 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     """RFF-P30: how far along (ux, uy) the piece may go before it would stand in works an enemy
     holds (inside a closed work or just behind a line of works with an enemy piece in them),
     read every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works."""
-    if travel <= 0.0 or not game.ground.has("works") or fortified(game, piece.x, piece.y):
+    box = game.ground.extents.get("works")
+    if travel <= 0.0 or box is None:
         return travel
-    if not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
+    x0, y0, x1, y1 = piece.x, piece.y, piece.x + ux * travel, piece.y + uy * travel
+    if (max(x0, x1) < box[0] - WORKS_YARDS or min(x0, x1) > box[1] + WORKS_YARDS
+            or max(y0, y1) < box[2] - WORKS_YARDS or min(y0, y1) > box[3] + WORKS_YARDS):
+        return travel  # the move passes nowhere near any works
+    if fortified(game, piece.x, piece.y) or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
         return travel
     steps = math.ceil(travel / WALK_YARDS)
     for i in range(1, steps + 1):

@@ -47,7 +47,9 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     own = geo.shape(piece)[1] / 2
     for e in state.enemies_of(piece.side):
         if e is not contact and abs(e.x - piece.x) < reach and abs(e.y - piece.y) < reach:  # short of its footprint (RFF-P30)
-            travel = min(travel, _first_within(piece.x - e.x, piece.y - e.y, ux, uy, halt + own + geo.reach_into(e, piece.x, piece.y)))
+            wx, wy = piece.x - e.x, piece.y - e.y
+            if _first_within(wx, wy, ux, uy, halt + own + math.hypot(*geo.shape(e)) / 2) < travel:  # within reach of its corners
+                travel = min(travel, _first_within(wx, wy, ux, uy, halt + own + geo.reach_into(e, piece.x, piece.y)))
     if contact is None:
         travel = geo.works_edge(game, state, piece, ux, uy, travel)
     moved = max(0.0, travel)
