@@ -340,3 +340,49 @@ def test_twilight_and_wheel_numbers_are_read_from_the_options_table() -> None:
     assert lookup.option_number(t, "change-front", "wheel") == 45
     house = _overlaid('[options.options.twilight-and-night.numbers.twilight-turns]\nvalue = 2\n')
     assert lookup.option_number(house, "twilight-and-night", "twilight-turns") == 2
+
+
+# ----------------------------------------------------------------------------- the neutral world
+
+
+def test_low_on_ammunition_is_written_back_to_the_neutral_world() -> None:
+    game = mustered("drill-musketry")
+    state = game.state
+    unit = game.world.units["us-regiment"]
+    sync(game, state)
+    assert unit.low_ammo is False
+    state.pieces["us-regiment"].low_ammo = True
+    sync(game, state)
+    assert unit.low_ammo is True
+    state.pieces["us-regiment"].low_ammo = False  # replenished
+    sync(game, state)
+    assert unit.low_ammo is False
+
+
+def test_low_ammo_is_seen_in_play() -> None:
+    """Over a Big Bethel game some piece runs low (a base 10), and the world says so."""
+    game, log = played("big-bethel", seed=7)
+    marked = {e["unit"] for e in map(__import__("json").loads, log.jsonl().splitlines()) if e.get("kind") == "ammo"}
+    assert marked
+    for uid in marked:
+        main = uid.split("/")[0]
+        piece = game.state.pieces.get(main)
+        if piece is not None and piece.low_ammo:
+            assert game.world.units[main].low_ammo
+
+
+def test_a_holding_unit_never_moves_toward_its_goal() -> None:
+    """M3: rff carries out 'hold' in place whatever goal the doctrine gives it; nothing in rff
+    relies on the doctrine to stop a spent attacker."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    for effect in ("double-quick", "well-handled", "tardy"):
+        piece.effect, piece.status = effect, "good"
+        maneuver.apply(game, state, piece, _intent("hold", (600.0, 1700.0), "line", "cs-regiment"), effect, {})
+        assert (piece.x, piece.y) == (600.0, 200.0)
+    piece.status = "disordered"
+    maneuver.apply(game, state, piece, _intent("hold", (600.0, 1700.0), "line", "cs-regiment"), "rally", {})
+    assert (piece.x, piece.y) == (600.0, 200.0)

@@ -49,13 +49,16 @@ def muster(game: Any, tables: Any) -> RffState:
 
 
 def sync(game: Any, state: RffState) -> None:
-    """Write men, guns, place, facing, formation and status back to the neutral world."""
+    """Write men, guns, place, facing, formation, status and low ammunition back to the neutral
+    world (a regiment is low when it or its skirmishers are)."""
     per_model = lookup.scale(state.tables).guns_per_model
     pieces = state.pieces
     for unit in game.world.units.values():
         spec = unit.spec
         main = pieces[spec.id]
-        standing = main.stands + (pieces[main.skirmishers].stands if main.skirmishers else 0)
+        screen = pieces[main.skirmishers] if main.skirmishers else None
+        standing = main.stands + (screen.stands if screen else 0)
+        unit.low_ammo = main.low_ammo or (screen is not None and screen.low_ammo)
         unit.men = spec.men * standing // main.start_stands  # skirmishers count in their regiment
         if spec.guns:
             unit.guns = min(spec.guns, standing * per_model)
