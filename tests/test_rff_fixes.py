@@ -386,3 +386,23 @@ def test_a_holding_unit_never_moves_toward_its_goal() -> None:
     piece.status = "disordered"
     maneuver.apply(game, state, piece, _intent("hold", (600.0, 1700.0), "line", "cs-regiment"), "rally", {})
     assert (piece.x, piece.y) == (600.0, 200.0)
+
+
+# ----------------------------------------------------------------------------- low findings
+
+
+def test_holding_guns_low_on_ammunition_check_to_replenish() -> None:
+    """M20: RFF-P20's replenishment needs a Well Handled check, so low guns must roll."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered("big-bethel")
+    state = game.state
+    gun = state.pieces["parrott-gun"]
+    hold = _intent("hold", (gun.x, gun.y), "unlimbered")
+    gun.facing = 180.0
+    assert not maneuver.needs_check(game, state, gun, hold) or maneuver.geo.outflanked(state, gun, 1e9)
+    gun.low_ammo = True
+    assert maneuver.needs_check(game, state, gun, hold)
+    gun.effect = "well-handled"
+    maneuver.apply(game, state, gun, hold, "well-handled", {})
+    assert not gun.low_ammo

@@ -42,8 +42,9 @@ def phase(game: Any, state: RffState, side: str) -> None:
 
 def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
     """RFF-P7: a piece in good order that only holds, already in the formation wanted and not
-    outflanked, makes no check; everything else rolls."""
-    if piece.status != "good" or piece.silenced or intent.action != "hold":
+    outflanked, makes no check; everything else rolls (guns low on ammunition too: a Well Handled
+    check replenishes them, RFF-P20)."""
+    if piece.status != "good" or piece.silenced or intent.action != "hold" or (piece.guns and piece.low_ammo):
         return True
     if _wanted_formation(piece, intent) != piece.formation:
         return True
