@@ -117,3 +117,292 @@ def test_a_stream_is_rough_only_where_it_is_crossed() -> None:
     assert 300.0 < moved < 337.5  # the bank costs a little, not the whole move
     piece.y = 1100.0  # the stream behind: open ground all the way
     assert move.rate_yards(game, state, piece, "full", (600.0, 1800.0)) == pytest.approx(337.5)
+
+
+# ----------------------------------------------------------------------------- M5: gun stands one by one
+
+
+def _struck(game: Game, effect: str, target: str = "cs-battery") -> Any:
+    from referee.plugins.rff import mechanics
+
+    state = game.state
+    piece = state.pieces[target]
+    values = {"effect": effect, **mechanics.effect_values(state.tables, "cannonade", effect, 10, False, True)}
+    fire.apply(game, state, fire.Shot(state.pieces["us-regiment"], piece, "cannonade", 10.0, 1, 1, True), values)
+    return piece
+
+
+@pytest.mark.parametrize("effect", ["lively", "galling"])
+def test_one_gun_stand_silenced_leaves_the_rest_firing(effect: str) -> None:
+    game = mustered("drill-charge-battery")
+    battery = _struck(game, effect)
+    assert (battery.stands, battery.silenced, battery.damaged) == (2, 1, 0)
+    assert fire._may_fire(game, battery, defensive=True)
+    assert fire.firing_stands(game, battery) == 1
+
+
+def test_telling_damages_and_silences_one_stand_the_other_fires_whole() -> None:
+    """RFF-P29: the owner silences the damaged stand; the other fires at full strength."""
+    game = mustered("drill-charge-battery")
+    battery = _struck(game, "telling")
+    assert (battery.stands, battery.silenced, battery.damaged) == (2, 1, 1)
+    volley = fire.Shot(battery, game.state.pieces["us-regiment"], "cannonade", 10.0, fire.firing_stands(game, battery), 3, True)
+    points, multipliers = fire.fire_points(game, game.state, volley)
+    assert points == 3 and multipliers == ()
+
+
+def test_withering_wrecks_one_and_silences_the_rest() -> None:
+    game = mustered("drill-charge-battery")
+    battery = _struck(game, "withering")
+    assert (battery.stands, battery.silenced) == (1, 1)
+    assert not fire._may_fire(game, battery, defensive=True)
+
+
+# ----------------------------------------------------------------------------- M6: attached leaders ride along
+
+
+def test_an_attached_leader_moves_with_his_unit() -> None:
+    """QRS Fallen Leader: "the closest leader within 3" of the target": an attached leader is
+    with his regiment wherever it has moved, not where he stood at the last maneuver step."""
+    from referee.plugins.rff import leaders, move
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    move.advance(game, state, piece, (600.0, 1800.0), 300.0)
+    colonel = state.leaders["us-colonel"]
+    assert colonel.place == (piece.x, piece.y)
+    assert leaders.nearest_leader(state, piece, 10.0) is colonel
+    leaders.fall(game, state, colonel, "out-one-turn")  # detached where the regiment stood
+    assert (colonel.attached, (colonel.x, colonel.y)) == (None, (piece.x, piece.y))
+
+
+# ----------------------------------------------------------------------------- M7: a Rally may form line
+
+
+def _intent(action: str, goal: tuple[float, float] | None, formation: str | None, target: str | None = None) -> Any:
+    from referee.core.doctrine import Intent
+
+    return Intent(action, goal, target, formation, "attack")
+
+
+def test_a_rally_may_re_form_to_line() -> None:
+    """QRS: Rally is "return to good order and tardy maneuver"; a Tardy maneuver may change
+    formation to line (and that is the whole maneuver)."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    piece.formation, piece.status, piece.effect = "field-column", "disordered", "rally"
+    start = (piece.x, piece.y)
+    maneuver.apply(game, state, piece, _intent("advance", (600.0, 400.0), "line"), "rally", {})
+    assert (piece.status, piece.formation, (piece.x, piece.y)) == ("good", "line", start)
+
+
+# ----------------------------------------------------------------------------- M8: skirmishers with a change of formation
+
+
+def _screen_intent(action: str, goal: tuple[float, float] | None, target: str | None = None) -> Any:
+    from referee.core.doctrine import Intent
+
+    return Intent(action, goal, target, "line", "attack", skirmishers=True)
+
+
+def _maneuver(game: Game, piece: Any, intent: Any, effect: str) -> None:
+    """What the maneuver phase does with a check's effect (maneuver.phase, without the die)."""
+    from referee.plugins.rff import maneuver, skirmishers
+
+    piece.effect = effect
+    maneuver.apply(game, game.state, piece, intent, effect, {})
+    skirmishers.after_regiment_moved(game, game.state, piece, intent)
+
+
+@pytest.mark.parametrize("effect, moved", [("well-handled", "half"), ("double-quick", "half"), ("tardy", "")])
+def test_skirmishers_deploy_as_a_change_of_formation(effect: str, moved: str) -> None:
+    """Optional rules: skirmishers deploy "as part of a change of formation maneuver": with a
+    Well Handled (or Double Quick) effect the regiment moves only half; with Tardy it holds."""
+    game = mustered(DRILLS / "drill-rff-ground.toml", "skirmishers", "no-full-move-disordered")
+    piece = game.state.pieces["us-regiment"]
+    _maneuver(game, piece, _screen_intent("advance", (600.0, 1800.0), "cs-regiment"), effect)
+    assert piece.skirmishers is not None
+    assert piece.moved == moved
+    assert piece.y == pytest.approx(200.0 + (9 * 37.5 / 2 if moved else 0.0))  # a half move (9" / 2), or none
+
+
+def test_no_skirmishers_with_a_change_of_front() -> None:
+    """Optional rules, Change Front: "cannot combine a change front with any other maneuver"."""
+    game = mustered(DRILLS / "drill-rff-ground.toml", "skirmishers")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    enemy = state.pieces["cs-regiment"]
+    enemy.x, enemy.y = 1100.0, 200.0  # due east: a wheel of 90 degrees
+    _maneuver(game, piece, _screen_intent("hold", (600.0, 200.0), "cs-regiment"), "well-handled")
+    assert piece.facing == pytest.approx(90.0)
+    assert piece.skirmishers is None
+
+
+# ----------------------------------------------------------------------------- M9: the foot of the works
+
+
+def test_a_charger_from_the_flank_meets_the_end_of_the_line() -> None:
+    """RFF-P30: a piece is a rectangle, its frontage wide: a charger coming along the line from
+    its flank stops at the line's end, not inside its frontage."""
+    from referee.plugins.rff import geometry as geo, move
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    defender, attacker = state.pieces["cs-regiment"], state.pieces["us-regiment"]
+    attacker.x, attacker.y, attacker.facing = 1100.0, 1800.0, 270.0
+    front, _ = geo.shape(defender)
+    move.advance(game, state, attacker, (defender.x, defender.y), 1000.0, contact=defender)
+    assert attacker.x == pytest.approx(defender.x + front / 2 + geo.shape(attacker)[1] / 2)
+    assert geo.contact_gap(attacker, defender) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_an_attacker_halts_at_the_foot_of_a_held_work() -> None:
+    from referee.plugins.rff import geometry as geo, move
+
+    game = mustered(DRILLS / "drill-rff-works.toml")
+    state = game.state
+    attacker, defender = state.pieces["us-regiment"], state.pieces["cs-regiment"]
+    assert geo.cover(game, defender) == "fortified"
+    attacker.x, attacker.y = 900.0, 1800.0  # east of the work, level with the defender
+    attacker.facing = 270.0
+    move.advance(game, state, attacker, (300.0, 1800.0), 600.0)
+    assert attacker.x >= 750.0 - 1e-6  # never inside the work
+    assert geo.cover(game, attacker) != "fortified"
+
+
+def test_a_charging_attacker_is_not_covered_by_the_works_it_assaults() -> None:
+    from referee.plugins.rff import geometry as geo
+
+    game = mustered(DRILLS / "drill-rff-works.toml")
+    state = game.state
+    attacker, defender = state.pieces["us-regiment"], state.pieces["cs-regiment"]
+    attacker.x, attacker.y = 600.0, 1760.0  # inside the work's south face, in contact
+    attacker.charge_target = defender.id
+    assert geo.cover(game, attacker) == "none"
+
+
+# ----------------------------------------------------------------------------- found: the mounted check
+
+
+@pytest.mark.parametrize("mounted", [True, False])
+def test_only_mounted_cavalry_is_an_exposed_target(mounted: bool) -> None:
+    """QRS "+1 Troop target in ... cavalry": a mounted target; dismounted cavalry fight on foot."""
+    game = mustered("drill-cavalry")
+    state = game.state
+    cavalry = state.pieces["us-cavalry"]
+    cavalry.unit.mounted = mounted
+    cavalry.formation = "line"
+    names = [m.name for m in fire.die_modifiers(game, state, shot(game, "cs-regiment", "us-cavalry", 5.0))]
+    assert any(n.startswith("Troop target in field column, cavalry") for n in names) is mounted
+
+
+# ----------------------------------------------------------------------------- found: a reinforcement's leader
+
+
+def test_a_leader_attached_to_a_reinforcement_enters_with_it() -> None:
+    """He waits off the field with it (commanding no one), then checks with it as attached."""
+    game, log = played(DRILLS / "drill-rff-reinforcement.toml", seed=1)
+    checks = [e for e in map(__import__("json").loads, log.jsonl().splitlines())
+              if e.get("mechanic") == "maneuver" and e.get("unit") == "us-reserve-regiment"]
+    assert checks, "the reserve made no maneuver check"
+    assert all(any(m["name"] == "Attached leader or brave colonel" for m in e["modifiers"]) for e in checks)
+    assert game.state.leaders["us-reserve-colonel"].attached == "us-reserve-regiment"
+
+
+# ----------------------------------------------------------------------------- found: printed numbers are data
+
+
+def _overlaid(text: str) -> Any:
+    from referee.core.tables import apply_overlay, load_ruleset
+    from referee.plugins.rff.tables import SCHEMA, build_tables
+
+    return build_tables(apply_overlay(load_ruleset("rff", SCHEMA), "house.toml", SCHEMA, text=text))
+
+
+def test_outnumbered_ratios_are_read_from_the_charge_table() -> None:
+    from referee.plugins.rff import lookup
+
+    t = load_tables()
+    assert [lookup.outnumbered(t, r) for r in (1.4, 1.5, 2, 3)] == [None, "outnumbered-3-2", "outnumbered-2-1", "outnumbered-3-1"]
+    house = _overlaid('[charge.modifiers.outnumbered-3-2]\nratio = "5/4"\n')
+    assert lookup.outnumbered(house, 1.3) == "outnumbered-3-2"
+
+
+def test_twilight_and_wheel_numbers_are_read_from_the_options_table() -> None:
+    from referee.plugins.rff import lookup
+
+    t = load_tables()
+    assert lookup.option_number(t, "twilight-and-night", "twilight-turns") == 4
+    assert lookup.option_number(t, "change-front", "wheel") == 45
+    house = _overlaid('[options.options.twilight-and-night.numbers.twilight-turns]\nvalue = 2\n')
+    assert lookup.option_number(house, "twilight-and-night", "twilight-turns") == 2
+
+
+# ----------------------------------------------------------------------------- the neutral world
+
+
+def test_low_on_ammunition_is_written_back_to_the_neutral_world() -> None:
+    game = mustered("drill-musketry")
+    state = game.state
+    unit = game.world.units["us-regiment"]
+    sync(game, state)
+    assert unit.low_ammo is False
+    state.pieces["us-regiment"].low_ammo = True
+    sync(game, state)
+    assert unit.low_ammo is True
+    state.pieces["us-regiment"].low_ammo = False  # replenished
+    sync(game, state)
+    assert unit.low_ammo is False
+
+
+def test_low_ammo_is_seen_in_play() -> None:
+    """Over a Big Bethel game some piece runs low (a base 10), and the world says so."""
+    game, log = played("big-bethel", seed=7)
+    marked = {e["unit"] for e in map(__import__("json").loads, log.jsonl().splitlines()) if e.get("kind") == "ammo"}
+    assert marked
+    for uid in marked:
+        main = uid.split("/")[0]
+        piece = game.state.pieces.get(main)
+        if piece is not None and piece.low_ammo:
+            assert game.world.units[main].low_ammo
+
+
+def test_a_holding_unit_never_moves_toward_its_goal() -> None:
+    """M3: rff carries out 'hold' in place whatever goal the doctrine gives it; nothing in rff
+    relies on the doctrine to stop a spent attacker."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    for effect in ("double-quick", "well-handled", "tardy"):
+        piece.effect, piece.status = effect, "good"
+        maneuver.apply(game, state, piece, _intent("hold", (600.0, 1700.0), "line", "cs-regiment"), effect, {})
+        assert (piece.x, piece.y) == (600.0, 200.0)
+    piece.status = "disordered"
+    maneuver.apply(game, state, piece, _intent("hold", (600.0, 1700.0), "line", "cs-regiment"), "rally", {})
+    assert (piece.x, piece.y) == (600.0, 200.0)
+
+
+# ----------------------------------------------------------------------------- low findings
+
+
+def test_holding_guns_low_on_ammunition_check_to_replenish() -> None:
+    """M20: RFF-P20's replenishment needs a Well Handled check, so low guns must roll."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered("big-bethel")
+    state = game.state
+    gun = state.pieces["parrott-gun"]
+    hold = _intent("hold", (gun.x, gun.y), "unlimbered")
+    gun.facing = 180.0
+    assert not maneuver.needs_check(game, state, gun, hold) or maneuver.geo.outflanked(state, gun, 1e9)
+    gun.low_ammo = True
+    assert maneuver.needs_check(game, state, gun, hold)
+    gun.effect = "well-handled"
+    maneuver.apply(game, state, gun, hold, "well-handled", {})
+    assert not gun.low_ammo

@@ -76,7 +76,7 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
     if piece.status == "broken" or piece.stands == 0:
         return False
     if piece.guns:
-        return not piece.limbered and not piece.silenced and (defensive or piece.may_fire)
+        return not piece.limbered and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
         return not defensive and piece.grade == "crack" and game.option("crack-cold-steel") and not piece.breakthrough
     return True
@@ -87,6 +87,8 @@ def firing_stands(game: Any, piece: Piece) -> int:
     field column; one of a march column. Dismounted cavalry leave every fourth stand holding
     horses (none under the tethered-horses rule for mounted infantry)."""
     n = piece.stands
+    if piece.guns:
+        return n - piece.silenced  # a silenced gun stand does not fire (RFF-P29)
     if piece.formation == "field-column":
         n = min(n, 2)
     elif piece.formation == "march-column":
@@ -100,7 +102,9 @@ def firing_stands(game: Any, piece: Piece) -> int:
 def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction | int, tuple[Modifier, ...]]:
     """Fire points with the x 1/2 multipliers, each cited."""
     firer = shot.firer
-    damaged, half = (min(firer.damaged, shot.stands), min(firer.half, shot.stands)) if firer.guns else (0, 0)
+    damaged, half = (0, 0)
+    if firer.guns:  # the silenced stands are the weakest (RFF-P29): these are the firing stands damaged, or half sections
+        damaged, half = min(shot.stands, max(0, firer.damaged - firer.silenced)), min(shot.stands, max(0, firer.half - firer.silenced))
     return _fire_points(state.tables, shot.per_stand, shot.stands, damaged, firer.status == "disordered", firer.low_ammo, half)
 
 
@@ -146,7 +150,7 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     if target.troops:
         if target.formation == "march-column" or geo.enfiladed(firer, target):
             mods.append(lookup.modifier(t, "fire", "march-column-or-enfiladed"))
-        elif target.formation == "field-column" or target.arm == "cavalry" or target.status == "broken":
+        elif target.formation == "field-column" or (target.arm == "cavalry" and target.unit.mounted) or target.status == "broken":
             mods.append(lookup.modifier(t, "fire", "troop-target-exposed"))
     elif target.limbered or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
         if target.moved != "prolong" or not game.option("prolonging-guns"):
@@ -207,9 +211,10 @@ def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed
     target = shot.target
     if target.guns:
         maneuver.lose_stands(game, state, target, int(values.get("gun_stands_wrecked", 0)), values["effect"])
-        target.damaged += int(values.get("gun_stands_damaged", 0))
-        if (values.get("gun_stands_silenced", 0) or values.get("silence_remaining_guns")) and target.alive:
-            target.silenced = True
+        if target.alive:  # RFF-P29: stand by stand, the weakest first
+            target.damaged = min(target.stands, target.damaged + int(values.get("gun_stands_damaged", 0)))
+            silenced = target.stands if values.get("silence_remaining_guns") else target.silenced + int(values.get("gun_stands_silenced", 0))
+            target.silenced = min(target.stands, silenced)
     else:
         maneuver.lose_stands(game, state, target, int(values.get("stands_lost", 0)), values["effect"])
         if values.get("disordered") and target.alive and target.status == "good":
@@ -280,8 +285,8 @@ def _may_mass(game: Any, state: RffState, shot: Shot) -> bool:
     close = shot.range_inches <= lookup.canister_inches(state.tables)
     nearest = geo.nearest([e for e in state.enemies_of(shot.firer.side) if geo.in_front(shot.firer, e)], shot.firer)
     commanded = any(
-        "artillerist" in ld.traits and ld.side == shot.firer.side and ld.status == "active"
-        and geo.inches(state, ((ld.x - shot.firer.x) ** 2 + (ld.y - shot.firer.y) ** 2) ** 0.5) <= lookup.command_radius(state.tables, "clear")
+        "artillerist" in ld.traits and ld.side == shot.firer.side and ld.status == "active" and not ld.waiting
+        and geo.inches(state, ((ld.place[0] - shot.firer.x) ** 2 + (ld.place[1] - shot.firer.y) ** 2) ** 0.5) <= lookup.command_radius(state.tables, "clear")
         for ld in state.leaders.values()
     )
     return (close or nearest is shot.target) and commanded

@@ -66,10 +66,16 @@ def multiplier(t: RffTables, key: str) -> Modifier:
 
 def outnumbered(t: RffTables, ratio: float) -> str | None:
     """The charge modifier for being outnumbered by ``ratio`` (the foe's stands to one's own)."""
-    for limit, key in ((3, "outnumbered-3-1"), (2, "outnumbered-2-1"), (1.5, "outnumbered-3-2")):
+    for limit, key in _outnumbered(t):
         if ratio >= limit:
             return key
     return None
+
+
+@cache
+def _outnumbered(t: RffTables) -> tuple[tuple[Fraction, str], ...]:
+    """The outnumbered modifiers by their printed ratios, the greatest first."""
+    return tuple(sorted(((m.ratio, k) for k, m in t.charge.modifiers.items() if m.ratio is not None), reverse=True))
 
 
 def cavalry_ground_modifier(t: RffTables, ground: str) -> str | None:
@@ -197,6 +203,12 @@ def command_radius(t: RffTables, case: str) -> float:
 def interval_limit(t: RffTables) -> int:
     """Extended lines of at most this many stands may open intervals (optional rule)."""
     return int(t.procedures["extended_line"]["most_stands"])
+
+
+@cache
+def option_number(t: RffTables, option: str, key: str) -> float:
+    """A number an optional rule prints (twilight turns, wheel degrees): ``numbers`` in options.toml."""
+    return float(t.numbers[option][key])
 
 
 def twilight_range(t: RffTables, turn: int) -> float:

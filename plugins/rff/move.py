@@ -35,19 +35,23 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     if yds <= 0:
         return 0.0
     dist = math.hypot(goal[0] - piece.x, goal[1] - piece.y)
-    if contact is not None:
-        dist = max(0.0, dist - geo.shape(piece)[1] / 2 - geo.shape(contact)[1] / 2)
+    if contact is not None:  # meet its footprint, frontage and depth (RFF-P30)
+        dist = max(0.0, dist - geo.shape(piece)[1] / 2 - geo.reach_into(contact, piece.x, piece.y))
     if dist < 1e-6:
         return 0.0
     travel = min(yds, dist)
     length = math.hypot(goal[0] - piece.x, goal[1] - piece.y)
     ux, uy = (goal[0] - piece.x) / length, (goal[1] - piece.y) / length
     halt = geo.yards(state, lookup.distance(state.tables, "stop-short"))
-    reach = travel + halt + 200.0  # only enemies this close can halt the move
+    reach = travel + halt + 400.0  # only enemies this close can halt the move
     own = geo.shape(piece)[1] / 2
     for e in state.enemies_of(piece.side):
-        if e is not contact and abs(e.x - piece.x) < reach and abs(e.y - piece.y) < reach:
-            travel = min(travel, _first_within(piece.x - e.x, piece.y - e.y, ux, uy, halt + own + geo.shape(e)[1] / 2))
+        if e is not contact and abs(e.x - piece.x) < reach and abs(e.y - piece.y) < reach:  # short of its footprint (RFF-P30)
+            wx, wy = piece.x - e.x, piece.y - e.y
+            if _first_within(wx, wy, ux, uy, halt + own + math.hypot(*geo.shape(e)) / 2) < travel:  # within reach of its corners
+                travel = min(travel, _first_within(wx, wy, ux, uy, halt + own + geo.reach_into(e, piece.x, piece.y)))
+    if contact is None:
+        travel = geo.works_edge(game, state, piece, ux, uy, travel)
     moved = max(0.0, travel)
     piece.x, piece.y = piece.x + ux * moved, piece.y + uy * moved
     piece.x, piece.y = game.scenario.on_table(piece.x, piece.y)
@@ -73,10 +77,6 @@ def face(piece: Piece, toward: Piece | tuple[float, float] | None) -> None:
     x, y = (toward.x, toward.y) if isinstance(toward, Piece) else toward
     if (x, y) != (piece.x, piece.y):
         piece.facing = bearing(piece.x, piece.y, x, y)
-
-
-WHEEL_LIMIT = 45.0  # a line may wheel this far during its movement (basic rules)
-CHANGE_FRONT_LIMIT = 90.0  # optional rule, change front: a wheel in place
 
 
 def turn_needed(piece: Piece, toward: Piece | tuple[float, float] | None) -> float:

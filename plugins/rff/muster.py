@@ -38,7 +38,8 @@ def muster(game: Any, tables: Any) -> RffState:
         rating = "gallant" if "gallant" in spec.traits else LEADER_RATING[spec.rating]
         attached = ld.attached_to if ld.attached_to in state.pieces else None
         state.leaders[spec.id] = LeaderState(spec.id, spec.side, spec.command, rating, spec.traits, ld.x, ld.y, attached,
-                                             game.scenario.subordinates.get(spec.command, frozenset()))
+                                             game.scenario.subordinates.get(spec.command, frozenset()),
+                                             piece=state.pieces.get(attached) if attached else None)
     for piece in state.pieces.values():
         for command in game.scenario.command_chain(piece.unit.spec.command):
             state.start_stands_by_command[command.id] = state.start_stands_by_command.get(command.id, 0) + piece.stands
@@ -48,13 +49,16 @@ def muster(game: Any, tables: Any) -> RffState:
 
 
 def sync(game: Any, state: RffState) -> None:
-    """Write men, guns, place, facing, formation and status back to the neutral world."""
+    """Write men, guns, place, facing, formation, status and low ammunition back to the neutral
+    world (a regiment is low when it or its skirmishers are)."""
     per_model = lookup.scale(state.tables).guns_per_model
     pieces = state.pieces
     for unit in game.world.units.values():
         spec = unit.spec
         main = pieces[spec.id]
-        standing = main.stands + (pieces[main.skirmishers].stands if main.skirmishers else 0)
+        screen = pieces[main.skirmishers] if main.skirmishers else None
+        standing = main.stands + (screen.stands if screen else 0)
+        unit.low_ammo = main.low_ammo or (screen is not None and screen.low_ammo)
         unit.men = spec.men * standing // main.start_stands  # skirmishers count in their regiment
         if spec.guns:
             unit.guns = min(spec.guns, standing * per_model)
