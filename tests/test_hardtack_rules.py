@@ -3,6 +3,10 @@ when the fix it guards is undone."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.plugins import build_rules
@@ -31,8 +35,9 @@ def test_a_lone_gun_is_a_company_with_no_commander_of_its_own() -> None:
 
 
 def test_cultivated_fields_are_poor_going_for_every_mover() -> None:
-    """p.14 (audit M10): "POOR = Rough, Cultivated, ..." for infantry, cavalry and guns limbered
-    or not; Big Bethel's farm fields cost two inches of movement an inch."""
+    """p.14 (audit M10, HT-M9): "POOR = Rough, Cultivated, ..." for infantry, cavalry and guns
+    limbered or not; Big Bethel's farm fields cost two inches of movement an inch, the open
+    ground no area covers one."""
     from referee.plugins.hardtack import move
 
     game = mustered()
@@ -42,3 +47,7 @@ def test_cultivated_fields_are_poor_going_for_every_mover() -> None:
     c.x, c.y, c.formation = 1000.0, 900.0, "skirmish"
     yards, kinds, worst = move.walk(game, t, c, 1000.0, 1200.0, 6)
     assert (round(yards), worst, kinds) == (30, "poor", frozenset({"fields"}))
+    c.x, c.y = 1000.0, 300.0  # HT-M9: ground no area covers (the neutral "fields") is open, clear going
+    assert game.ground.kind_at(c.x, c.y) == "fields"
+    assert move.walk(game, t, c, 1000.0, 500.0, 6) == (60.0, frozenset(), "clear")
+

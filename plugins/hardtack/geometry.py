@@ -11,7 +11,7 @@ import weakref
 from typing import Any
 
 from referee.core.footprint import depth, frontage
-from referee.core.ground import CELL
+from referee.core.ground import CELL, OPEN as OPEN_KIND, inside
 from referee.core.world import Scenario, angle_between, bearing
 
 from .state import CLOSE, Company
@@ -241,6 +241,43 @@ def cell(v: float, n: int) -> int:
 def kind_cells(ground: Any, kinds: frozenset[str]) -> list[list[bool]]:
     """Which of the ground's cells (by row, then column) are of these area kinds."""
     return [[ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL) in kinds for c in range(ground.cols)] for r in range(ground.rows)]
+
+
+OPEN = "open"  # HT-M9: ground no scenario area covers (the neutral world reads it as "fields")
+_cultivated: weakref.WeakKeyDictionary[Scenario, list[list[bool]]] = weakref.WeakKeyDictionary()
+
+
+def cultivated_cells(game: Any) -> list[list[bool]]:
+    """HT-M9: the cells (by row, then column) of farm fields the scenario draws as areas, as
+    opposed to the open ground the neutral world also calls ``fields`` where no area is drawn;
+    a cell is read at its centre, as the ground paints it. Kept per scenario."""
+    hit = _cultivated.get(game.scenario)
+    if hit is None:
+        ground, drawn = game.ground, [a.polygon for a in game.scenario.areas if a.kind == OPEN_KIND]
+        boxes = [(min(x for x, _ in p), max(x for x, _ in p), min(y for _, y in p), max(y for _, y in p), p) for p in drawn]
+        hit = _cultivated[game.scenario] = [
+            [ground.kind_at(x, y) == OPEN_KIND and any(x0 <= x <= x1 and y0 <= y <= y1 and inside(x, y, p) for x0, x1, y0, y1, p in boxes)
+             for x in ((c + 0.5) * CELL for c in range(ground.cols))]
+            for y in ((r + 0.5) * CELL for r in range(ground.rows))]
+    return hit
+
+
+def area_kind(game: Any, x: float, y: float, cultivated: list[list[bool]] | None = None) -> str:
+    """The area kind under a point as Hardtack's terrain classes read it (p.14, HT-M9): the
+    neutral kind, except that ground no area covers is ``open`` (Open, clear going), while drawn
+    ``fields`` stay ``fields`` (Cultivated, poor going)."""
+    ground = game.ground
+    kind = ground.kind_at(x, y)
+    if kind != OPEN_KIND:
+        return kind
+    marks = cultivated if cultivated is not None else cultivated_cells(game)
+    return kind if marks[cell(y, ground.rows)][cell(x, ground.cols)] else OPEN
+
+
+def area_kind_cells(game: Any, kinds: frozenset[str]) -> list[list[bool]]:
+    """:func:`kind_cells` as :func:`area_kind` reads the ground."""
+    ground, marks = game.ground, cultivated_cells(game)
+    return [[area_kind(game, (c + 0.5) * CELL, (r + 0.5) * CELL, marks) in kinds for c in range(ground.cols)] for r in range(ground.rows)]
 
 
 def cell_counts(marked: list[list[bool]]) -> list[list[int]]:

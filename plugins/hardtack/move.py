@@ -70,7 +70,7 @@ def going(game: Any, t: Any, who: str) -> Going:
         hard = frozenset(k for k, cls in table.items() if cls != "clear")
         lines = [(kind, [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)) for x1, y1, x2, y2 in segments[kind]])
                  for kind in LINES if table.get(kind, "clear") != "clear" and segments.get(kind)]
-        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game.ground, hard, lines))
+        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game, hard, lines))
     return hit
 
 
@@ -79,10 +79,11 @@ def going_memo(game: Any) -> dict[tuple[Any, str], Going]:
     return geo.scenario_memo(game, "goings", _going)
 
 
-def _rough_counts(ground: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
+def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
     """The ground's cells a mover finds rough, counted (geometry.cell_counts): an area kind that
-    is not clear going for it, or within the box of a line that costs it something."""
-    rough = geo.kind_cells(ground, hard)
+    is not clear going for it (geometry.area_kind), or within the box of a line that costs it something."""
+    ground = game.ground
+    rough = geo.area_kind_cells(game, hard)
     for _, segments in lines:
         for *_, sx0, sx1, sy0, sy1 in segments:
             for r in range(geo.cell(sy0, ground.rows), geo.cell(sy1, ground.rows) + 1):
@@ -158,7 +159,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
             if kind == "stream" and any(game.ground.near(k, px, py, CROSSING_YARDS) for k in ("bridge", "ford")):
                 continue
             events.append((at, kind))
-    if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):
+    if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):  # (drawn fields and open ground alike)
         return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
     points = inches * geo.YARDS_PER_INCH  # movement points in yards of clear ground
@@ -178,7 +179,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
                 return done, frozenset(kinds), worst
             points -= (costs[cls] - 1) * geo.YARDS_PER_INCH
             nxt += 1
-        kind = "road" if road else game.ground.kind_at(ax + ux * (done + step / 2), ay + uy * (done + step / 2))
+        kind = "road" if road else geo.area_kind(game, ax + ux * (done + step / 2), ay + uy * (done + step / 2))
         cls = table.get(kind, "clear")
         if cls == "impassable":
             return done, frozenset(kinds), worst
