@@ -51,3 +51,68 @@ def test_cultivated_fields_are_poor_going_for_every_mover() -> None:
     assert game.ground.kind_at(c.x, c.y) == "fields"
     assert move.walk(game, t, c, 1000.0, 500.0, 6) == (60.0, frozenset(), "clear")
 
+
+def test_a_target_in_travel_mode_counts_one_range_band_closer() -> None:
+    """HT-M8 (audit M11; SG2 p.24, FACTS A.4): band 2 reads as band 1, for small arms, shot and
+    canister; the first band stays the first and a target beyond the fifth stays out of reach."""
+    from referee.plugins.hardtack import mechanics
+    from referee.plugins.hardtack.tables import load_tables
+
+    t = load_tables()
+    die = lambda r, travel: mechanics.fire_range_die(t, 8, r, "none", "skirmish", "rifle-musket", travel=travel)[0]  # noqa: E731
+    assert (die(12, False), die(12, True)) == (6, 4)  # 12" is band 2 of a D8 company's 8" bands
+    assert (die(36, False), die(36, True)) == (12, 10)
+    assert die(6, True) == die(6, False) == 4
+    assert die(41, True) is None
+    shot = lambda r, travel: mechanics.shot_range_die(t, r, "12-pdr-napoleon", "none", "skirmish", travel=travel)[0]  # noqa: E731
+    assert (shot(50, False), shot(50, True)) == (8, 6)
+    can = lambda r, travel: mechanics.canister_range_die(t, r, "12-pdr-napoleon", "none", "skirmish", travel=travel)[0]  # noqa: E731
+    assert (can(20, False), can(20, True)) == (8, 6)
+
+
+def _drill_column(seed: int = 1) -> tuple[Game, Any, Any]:
+    """drill-musketry (open ground): the Union regiment taken back 200 yards and its first company
+    marched off in column; the first Confederate company."""
+    from referee.core.doctrine import Intent
+    from referee.plugins.hardtack import activation
+
+    game = mustered("drill-musketry", seed, EventLog(enabled=True))
+    state = game.state
+    union = state.by_side["union"][0]
+    for f in union.companies:
+        f.y -= 200.0
+    c, e = union.companies[0], state.by_side["confederate"][0].companies[0]
+    c.formation, c.facing, start = "column", 0.0, c.y
+    activation.action(game, state, c, Intent("advance", goal=(500.0, 400.0), formation="column"), 0, [])
+    assert c.y > start
+    return game, c, e
+
+
+def test_a_column_on_the_x2_is_in_travel_mode_until_it_next_activates() -> None:
+    """HT-M8: a column's Move in clear ground goes twice its normal move (p.14) and puts it in
+    travel mode; its next activation takes it out."""
+    from referee.core.game import Step
+    from referee.plugins.hardtack import activation
+
+    game, c, _ = _drill_column()
+    assert c.y - (game.state.by_side["union"][0].companies[1].y) == pytest.approx(120.0, abs=0.01) and c.travel  # 6" x 2 = 120 yards
+    game.state.intents = {"union": {}, "confederate": {}}
+    activation.play_step(game, Step("activation", "activate-company", "union", c.id))
+    assert not c.travel
+
+
+def test_fire_at_a_column_in_travel_mode_always_makes_it_test() -> None:
+    """HT-M8: fire with no die over the range die still costs a travelling company the 1/0/NTR
+    "fired on" test (SG2: travel mode always takes suppression; Hardtack p.12)."""
+    from referee.plugins.hardtack import fire
+
+    for seed in range(40):
+        game, c, e = _drill_column(seed)
+        e.x, e.y = c.x, c.y + 150
+        fire.fire(game, game.state, e, c)
+        shots = [ev for ev in game.log.events if ev.get("mechanic") == "fire"]
+        if shots and shots[-1]["values"]["over"] == 0:
+            assert any(ev.get("kind") == "travel" for ev in game.log.events)
+            assert any(ev.get("mechanic") == "confidence" and ev.get("unit") == c.id for ev in game.log.events)
+            return
+    pytest.fail("no volley without effect in 40 seeds")

@@ -116,7 +116,7 @@ def play_step(game: Any, step: Step) -> None:
     state.centres.clear()
     if step.name == "activate-company":
         c = state.companies[step.unit]
-        c.activated = True
+        c.activated, c.travel = True, False  # (travel mode lasts until the company next activates: HT-M8)
         state.touch(c)
         intent = state.intents[step.side].get(c.unit.id)
         kind = intent.action if intent is not None else "hold"  # it neither moves nor charges: shaken, it may not (action)
@@ -153,7 +153,7 @@ def play_step(game: Any, step: Step) -> None:
     if game.log.enabled:  # (the text is not written for a log that is off)
         game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
     for c in group:
-        c.activated = True
+        c.activated, c.travel = True, False
     for n in (0, 1):  # p.10: every company's first action before any second action
         if _formation_moves(state, reg, group, intent, n, enemies):
             _move_formation(game, state, reg, group, intent, enemies)
@@ -320,11 +320,18 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
         if intent.action != "withdraw":
             c.facing = facing
         move.pass_through(game, state, c, passed)
+        c.travel = _travelled(t, c, moved)
     if moved and crossed & set(t["movement"]["disordering"]):
         for c in group:
             c.formation = "skirmish"
         game.log.emit("disordered", unit=reg.id, text=f"{reg.id} drops into skirmish order crossing {', '.join(sorted(crossed))}", rulings=["HT-M1"])
     reg.x, reg.y = reg.x + dx * moved, reg.y + dy * moved
+
+
+def _travelled(t: Any, c: Company, moved: float) -> bool:
+    """HT-M8: a Move that carried the company further than its normal move was in travel mode
+    (p.14: a column, or a limbered gun, on a road or in clear ground)."""
+    return moved > move.base_inches(t, c) * geo.YARDS_PER_INCH + 1e-6
 
 
 def _formation_wanted(c: Company, intent: Any) -> str:
@@ -381,6 +388,7 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
         gx, gy = gx + c.x - cx, gy + c.y - cy
         yards, kinds = move.move_yards(game, state.tables, c, gx, gy, kind != "charge")
         moved = move.step_toward(game, state, c, gx, gy, yards, enemies)
+        c.travel = _travelled(state.tables, c, moved)
         if moved and kind != "withdraw":
             geo.face(c, gx, gy) if not c.close else None
         if moved and kinds & set(state.tables["movement"]["disordering"]) and c.close:
@@ -431,7 +439,7 @@ def _gun_action(game: Any, state: HardtackState, c: Company, kind: str, wanted: 
         if kind in ("advance", "withdraw"):
             gx, gy = move.rearward(game, c) if kind == "withdraw" else (state.intents[c.side][c.unit.id].goal or (c.x, c.y))
             yards, _ = move.move_yards(game, state.tables, c, gx, gy, True)
-            move.step_toward(game, state, c, gx, gy, yards, enemies)
+            c.travel = _travelled(state.tables, c, move.step_toward(game, state, c, gx, gy, yards, enemies))
         return
     target = fire.choose_target(game, state, c, enemies, target_unit)
     if c.loaded and target is not None:

@@ -70,7 +70,7 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     asked and no enemy has moved (or come on). "None it may fire at" (enemies in reach, none in
     its arc and sight that the fire can affect; no friend in the way was asked about) holds
     while, besides, the company keeps its facing, formation and load and the enemies then in
-    reach keep their formations and In Position markers (the rest of what the answer reads is
+    reach keep their formations, In Position markers and travel modes (the rest of what the answer reads is
     their places; one that falls leaves none to fire at still). Either is kept only when every
     enemy in reach was asked (the step's near box holds the company's reach)."""
     reach = fire_reach_yards(state, c)
@@ -80,7 +80,8 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
         return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
     stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, moves)
     kept_none = state.no_target.get(c.id)
-    if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p for e, f, p in kept_none[1]):
+    if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p and e.travel == v
+                                                               for e, f, p, v in kept_none[1]):
         return None
     ranked = []
     low = -reach
@@ -116,19 +117,19 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
                 break  # a column fires at nothing
     _log_masked(game, c, passed, None)
     if asked and not passed:
-        state.no_target[c.id] = (stamp, [(e, e.formation, e.in_position) for e in (enemies[i] for _, _, i in ranked) if e.alive])
+        state.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, _, i in ranked) if e.alive])
     return None
 
 
 def _open_to(game: Any, state: HardtackState, c: Company, e: Company, d2: float, known: dict[Company, tuple[Any, ...]]) -> bool:
     """Is ``e`` in ``c``'s arc and sight, and can its fire affect it (HT-F6)? Kept in ``known``
     (the firer's for its place, facing, formation and load) under the target's place,
-    formation and In Position marker, all the answer reads of it."""
+    formation, In Position marker and travel mode, all the answer reads of it."""
     k = known.get(e)
-    if k is not None and k[0] == e.x and k[1] == e.y and k[2] == e.formation and k[3] == e.in_position:
-        return k[4]
+    if k is not None and k[0] == e.x and k[1] == e.y and k[2] == e.formation and k[3] == e.in_position and k[4] == e.travel:
+        return k[5]
     ok = geo.in_arc(c, e) and effective(game, state, c, e, math.sqrt(d2)) and geo.sees(game, c, e)
-    known[e] = (e.x, e.y, e.formation, e.in_position, ok)
+    known[e] = (e.x, e.y, e.formation, e.in_position, e.travel, ok)
     return ok
 
 
@@ -161,8 +162,10 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
     if limits is None:
         limits = state.effects[key] = _limits(state.tables, c, *key[2:])
     rng = yards / geo.YARDS_PER_INCH
+    closer = e.travel  # HT-M8: a target in travel mode counts one band closer, within the five
     for scale, width, last in limits:
-        if rng * scale / width <= last:
+        x = rng * scale / width
+        if x <= last or closer and x <= last + 1 and x <= state.tables["fire"]["bands"]:
             return True
     return False
 
@@ -218,10 +221,11 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
         assert c.gun is not None
         kind = c.loaded
         if kind == "canister":
-            res = mechanics.canister(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen)
+            res = mechanics.canister(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
+                                     travel=target.travel)
         else:
             res = mechanics.shot(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
-                                 men_per_figure=state.men_per_figure)
+                                 men_per_figure=state.men_per_figure, travel=target.travel)
         c.loaded = ""
     else:
         assert c.weapon is not None
@@ -229,13 +233,16 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
         skirmish = c.formation == "skirmish" or c.mounted  # HT-K1: mounted fire as skirmishers
         res = mechanics.fire(game.roller, t, c.quality, firing_figures(c) * c.weapon.fp, rng, cov,
                              "skirmish" if skirmish else "close", target_formation(target), c.weapon.id, target.in_position,
-                             cite=game.seen)
+                             cite=game.seen, travel=target.travel)
         c.reload = c.weapon.reload
     shot = Shot(c, target, kind, rng)
     if game.seen:  # (the procedure's rulings are added only where something sees them)
         res = game.settle(kind, shot, res, rulings=("HT-G1", "HT-G2") + (("HT-K1",) if c.mounted else ()), unit=c.id, target=target.id)
     values = res.values
     if values["test"] == "none":
+        if target.travel:  # HT-M8: SG2's travel mode always takes suppression, Hardtack's 1/0/NTR test (p.12)
+            game.log.emit("travel", unit=target.id, rulings=["HT-M8"], text=f"{target.id}, in travel mode, is fired on: it tests")
+            morale.casualties(game, t, target, 0, "fired-on")
         return
     morale.casualties(game, t, target, int(values["wounded"]) + int(values["killed"]), str(values["fired_on"]))
     if values.get("bounce"):
