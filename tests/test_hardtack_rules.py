@@ -116,3 +116,47 @@ def test_fire_at_a_column_in_travel_mode_always_makes_it_test() -> None:
             assert any(ev.get("mechanic") == "confidence" and ev.get("unit") == c.id for ev in game.log.events)
             return
     pytest.fail("no volley without effect in 40 seeds")
+
+
+def _turn_sides(game: Game) -> list[str]:
+    """The side of every activation step of one turn, played."""
+    from referee.plugins.hardtack import activation
+
+    out = []
+    for step in activation.turn(game):
+        activation.play_step(game, step)
+        if step.name.startswith("activate"):
+            out.append(step.side)
+    return out
+
+
+def test_the_side_that_wins_the_initiative_activates_first() -> None:
+    """HT-T1/HT-T2: the roll-off's winner opens the turn; nobody passes before anyone has acted."""
+    for seed in range(1, 7):
+        game = mustered("big-bethel", seed, EventLog(enabled=True))
+        sides = _turn_sides(game)
+        first = next(e for e in game.log.events if e.get("mechanic") == "initiative")["values"]["first"]
+        assert sides[0] == first
+
+
+def test_the_smaller_side_spreads_its_activations_through_the_turn() -> None:
+    """HT-T2 (SG2 alternation, FACTS A.4): 11 companies against 4, each activating alone: the
+    smaller side passes only to keep pace, so the larger never gets more than three in a row
+    (11 / 4, rounded up) while the smaller has companies left, and the smaller side's last
+    activation comes late in the turn, not after the larger side's long opening run."""
+    game = mustered("drill-musketry", 2)
+    state = game.state
+    for c in state.companies.values():
+        c.formation = "skirmish"  # no Activate Regiment: every company activates alone
+    for c in state.by_side["confederate"][0].companies[4:]:
+        c.figures = 0
+    state.forget()
+    sides = _turn_sides(game)
+    assert sides.count("union") == 11 and sides.count("confederate") == 4
+    last_cs = max(i for i, s in enumerate(sides) if s == "confederate")
+    runs, n = [], 0
+    for i, s in enumerate(sides[:last_cs]):
+        n = n + 1 if i and s == sides[i - 1] else 1
+        runs.append((s, n))
+    assert max(n for s, n in runs if s == "union") <= 3
+    assert last_cs >= 11

@@ -38,14 +38,24 @@ def turn(game: Any) -> Iterator[Step]:
     left = {s: 0 for s in sides}
     opens = game.settle("initiative", sides, mechanics.initiative(game.roller, (sides[0], sides[1]))).values["first"]
     last = sides[0] if opens == sides[1] else sides[1]  # HT-T1: the roll-off's winner opens the turn
+    start = left
     while True:
         if not any(left.values()):  # (re)count exactly
             left = {s: sum(1 for r in state.by_side.get(s, ()) for c in r.companies if not c.activated and c.alive) for s in sides}
             if not any(left.values()):
                 return
-        other = sides[0] if last == sides[1] else sides[1]
-        # HT-T2: the side with fewer units left passes; on equal counts the sides alternate
-        side = other if left[other] >= left[last] and left[other] else last
+            start = dict(left)
+        # HT-T2: the sides alternate; the side whose turn it is passes when it has fewer companies
+        # left than the other and has used up a larger share of its own this turn
+        side = sides[0] if last == sides[1] else sides[1]
+        if not left[side]:
+            side = last
+        alt = sides[0] if side == sides[1] else sides[1]
+        if left[alt] > left[side] and left[side] * start[alt] < left[alt] * start[side]:
+            if game.log.enabled:
+                game.log.emit("pass", side=side, rulings=["HT-T2"],
+                              text=f"{side} passes ({left[side]} of {start[side]} companies left, {alt} {left[alt]} of {start[alt]})")
+            side = alt
         step = _next(game, state, side)
         last = side
         if step is None:
