@@ -160,3 +160,30 @@ def test_the_smaller_side_spreads_its_activations_through_the_turn() -> None:
         runs.append((s, n))
     assert max(n for s, n in runs if s == "union") <= 3
     assert last_cs >= 11
+
+
+def test_play_reads_the_scale_from_the_tables(tmp_path: Any) -> None:
+    """Every distance in play comes from [scale] (yards_per_inch, p.1; command_inches, p.7 and
+    p.11), so a data house rule can change them: at 20 yards an inch a 6" move is 120 yards and
+    fire reaches twice as far; a 1" command reaches fewer companies than 6"."""
+    from referee.plugins.hardtack import activation, fire, move
+
+    overlay = tmp_path / "big-inches.toml"
+    overlay.write_text("[scale]\nyards_per_inch = 20\ncommand_inches = 1\n", encoding="utf-8")
+    plain, house = mustered("drill-musketry"), Game.new(build_rules("hardtack", house_rules=[overlay]),
+                                                        load_scenario(find_scenario("drill-musketry")), 1)
+    house.state = house.rules.pm.hook.referee_muster(game=house)
+    walks, reaches, members = [], [], []
+    for game in (plain, house):
+        t, reg = game.state.tables, game.state.by_side["union"][0]
+        c = reg.companies[0]
+        walks.append(move.walk(game, t, c, c.x, c.y - 500.0, 6)[0])
+        reaches.append(fire.reach_yards(t, c))
+        members.append(len(activation.members(t, reg)))
+    assert walks == [60.0, 120.0] and reaches[1] == 2 * reaches[0]
+    assert members[1] < members[0]
+    games = [Game.new(build_rules("hardtack", house_rules=hr), load_scenario(find_scenario("drill-musketry")), 3, EventLog(enabled=True))
+             for hr in ((), [overlay])]
+    for game in games:
+        play(game)
+    assert games[0].log.jsonl() != games[1].log.jsonl()

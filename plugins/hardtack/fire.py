@@ -12,9 +12,6 @@ from . import geometry as geo
 from . import mechanics, morale
 from .state import BROKEN, Company, HardtackState
 
-BOUNCE_YARDS = 100.0  # HT-S3: a bounce carries on to the next company within 10" behind
-
-
 @frozen
 class Shot:
     firer: Company
@@ -36,7 +33,7 @@ def reach_inches(t: Any, c: Company) -> float:
 def reach_yards(t: Any, c: Company) -> float:
     """:func:`reach_inches` in yards, kept on the company (its quality and arms do not change)."""
     if c.reach < 0:
-        c.reach = reach_inches(t, c) * geo.YARDS_PER_INCH
+        c.reach = reach_inches(t, c) * t.yards_per_inch
     return c.reach
 
 
@@ -49,7 +46,7 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
     (HT-S1, HT-S4); an unloaded one both (:func:`reach_yards`)."""
     if c.artillery and c.gun is not None and c.loaded:  # a loaded gun reaches as far as its load
         g, bands = c.gun, state.tables["fire"]["bands"]
-        return (g.band * bands if c.loaded == "shot" else g.canister) * geo.YARDS_PER_INCH + 1.0
+        return (g.band * bands if c.loaded == "shot" else g.canister) * state.tables.yards_per_inch + 1.0
     if c.artillery or c.weapon is None:
         return reach_yards(state.tables, c)
     key = (c.quality, c.weapon.id)
@@ -58,7 +55,7 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
         t, width = state.tables, c.quality
         bands = [b for b in range(1, t["fire"]["bands"] + 1)
                  if mechanics.fire_range_die(t, c.quality, b * width, "none", "skirmish", c.weapon.id)[0] is not None]
-        hit = state.fire_reach[key] = min(reach_yards(t, c), max(bands, default=0) * width * geo.YARDS_PER_INCH) + 1.0
+        hit = state.fire_reach[key] = min(reach_yards(t, c), max(bands, default=0) * width * t.yards_per_inch) + 1.0
     return hit
 
 
@@ -161,7 +158,7 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
     limits = state.effects.get(key)
     if limits is None:
         limits = state.effects[key] = _limits(state.tables, c, *key[2:])
-    rng = yards / geo.YARDS_PER_INCH
+    rng = yards / state.tables.yards_per_inch
     closer = e.travel  # HT-M8: a target in travel mode counts one band closer, within the five
     for scale, width, last in limits:
         x = rng * scale / width
@@ -201,10 +198,10 @@ def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool) -> tupl
     return tuple(x for x in out if x[2])
 
 
-def firing_figures(c: Company) -> int:
-    """Dismounted cavalry leave one figure in four holding the horses (Hardtack p.9)."""
+def firing_figures(t: Any, c: Company) -> int:
+    """Dismounted cavalry leave one figure in four (or fraction) holding the horses (Hardtack p.9)."""
     if c.arm == "cavalry" and not c.mounted:
-        return c.figures - math.ceil(c.figures / 4)
+        return c.figures - math.ceil(c.figures / t["fire"]["horse_holder_every"])
     return c.figures
 
 
@@ -214,7 +211,7 @@ def target_formation(c: Company) -> str:
 
 def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     t = state.tables
-    rng = geo.inches(geo.dist(c, target))
+    rng = geo.inches(t, geo.dist(c, target))
     cov = geo.cover(game, target)
     geo.face(c, target.x, target.y) if not c.close else None
     if c.artillery:
@@ -231,7 +228,7 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
         assert c.weapon is not None
         kind = "fire"
         skirmish = c.formation == "skirmish" or c.mounted  # HT-K1: mounted fire as skirmishers
-        res = mechanics.fire(game.roller, t, c.quality, firing_figures(c) * c.weapon.fp, rng, cov,
+        res = mechanics.fire(game.roller, t, c.quality, firing_figures(t, c) * c.weapon.fp, rng, cov,
                              "skirmish" if skirmish else "close", target_formation(target), c.weapon.id, target.in_position,
                              cite=game.seen, travel=target.travel)
         c.reload = c.weapon.reload
@@ -252,7 +249,8 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
 def _bounce(game: Any, state: HardtackState, shot: Shot) -> None:
     """HT-S3: the ball bounces on and strikes the nearest other company behind the target."""
     t, firer, first = state.tables, shot.firer, shot.target
-    behind = [e for e in state.living(first.side) if e is not first and geo.dist(first, e) <= BOUNCE_YARDS
+    reach = t["artillery"]["bounce_inches"] * t.yards_per_inch
+    behind = [e for e in state.living(first.side) if e is not first and geo.dist(first, e) <= reach
               and geo.dist(firer, e) > geo.dist(firer, first)]
     if not behind or firer.gun is None:
         return

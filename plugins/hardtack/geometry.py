@@ -16,7 +16,6 @@ from referee.core.world import Scenario, angle_between, bearing
 
 from .state import CLOSE, Company
 
-YARDS_PER_INCH = 10.0
 LINE_COVER_YARDS = 25.0
 SIGHT_SKIP = 30.0  # yards at each end: a company sees out of the edge of the woods it holds
 BLOCKING = frozenset(("woods", "dense-woods", "buildings"))
@@ -25,8 +24,9 @@ LINE_COVER = (("works", "hard"), ("wall", "hard"), ("fence", "soft"))
 RANK = ("none", "soft", "hard", "fortification")
 
 
-def inches(yards: float) -> float:
-    return yards / YARDS_PER_INCH
+def inches(t: Any, yards: float) -> float:
+    """Yards as table inches, at the tables' scale ([scale] yards_per_inch, p.1)."""
+    return yards / t.yards_per_inch
 
 
 def dist(a: Company, b: Company) -> float:

@@ -142,7 +142,8 @@ def walk_memo(game: Any) -> dict[tuple[Any, ...], tuple[float, frozenset[str], s
 
 def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
     # (min and max are written out as conditionals here: the same values, for less than the builtins cost)
-    span, far = math.hypot(bx - ax, by - ay), inches * geo.YARDS_PER_INCH
+    ypi = t.yards_per_inch
+    span, far = math.hypot(bx - ax, by - ay), inches * ypi
     reach = far if far < span else span
     if reach <= 0:
         return 0.0, frozenset(), "clear"
@@ -162,7 +163,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):  # (drawn fields and open ground alike)
         return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
-    points = inches * geo.YARDS_PER_INCH  # movement points in yards of clear ground
+    points = inches * ypi  # movement points in yards of clear ground
     kinds: set[str] = set()
     worst = "clear"
     done, nxt = 0.0, 0
@@ -177,7 +178,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
                 worst = cls
             if cls == "impassable":
                 return done, frozenset(kinds), worst
-            points -= (costs[cls] - 1) * geo.YARDS_PER_INCH
+            points -= (costs[cls] - 1) * ypi
             nxt += 1
         kind = "road" if road else geo.area_kind(game, ax + ux * (done + step / 2), ay + uy * (done + step / 2))
         cls = table.get(kind, "clear")
@@ -203,7 +204,7 @@ def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) 
     if travel and (c.formation == "column" and not c.artillery or c.formation == "limbered"):
         mv = t["movement"]
         span = math.hypot(x - c.x, y - c.y)
-        far = min(1.0, base * mv["road_travel"] * geo.YARDS_PER_INCH / span) if span else 0.0
+        far = min(1.0, base * mv["road_travel"] * t.yards_per_inch / span) if span else 0.0
         ex, ey = c.x + (x - c.x) * far, c.y + (y - c.y) * far
         if game.ground.near("road", c.x, c.y, mv["road_yards"]) and game.ground.near("road", ex, ey, mv["road_yards"]):
             yards, kinds, worst = walk(game, t, c, x, y, base * mv["road_travel"], road=True)
@@ -345,7 +346,7 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     sn, cs = math.sin(rad), math.cos(rad)
     t = game.state.tables
     inches = base_inches(t, c)
-    yards = inches * geo.YARDS_PER_INCH
+    yards = inches * t.yards_per_inch
     if not c.artillery:  # HT-M6: the flight pays for the ground it crosses, as any move (HT-M4, p.14)
         yards = walk(game, t, c, c.x + FLEE_YARDS * sn, c.y + FLEE_YARDS * cs, inches)[0]
     passed = friends_in_way(state, c, sn, cs, yards)[1]  # HT-M7: by the shortest way
