@@ -187,3 +187,27 @@ def test_play_reads_the_scale_from_the_tables(tmp_path: Any) -> None:
     for game in games:
         play(game)
     assert games[0].log.jsonl() != games[1].log.jsonl()
+
+
+def test_the_light_limits_what_a_company_can_see_to_fire_at() -> None:
+    """HT-V1: unlimited by day; from sunset to dusk (sunset + 30 when the scenario gives none)
+    falling from 1,800 to 450 yards; after dusk 150 yards on a moonless night. A company 200
+    yards from an enemy fires by day and finds no target at night."""
+    from referee.plugins.hardtack import fire, geometry
+
+    game = mustered("drill-musketry", 1, EventLog(enabled=True))
+    sunset = game.scenario.light.sunset
+    seen = []
+    for minute in (sunset - 3, sunset, sunset + 15, sunset + 30, sunset + 60):
+        game.world.minute = minute
+        seen.append(geometry.visibility(game))
+    assert seen == [float("inf"), 1800.0, 1125.0, 150.0, 150.0]
+    state = game.state
+    c, e = state.by_side["union"][0].companies[5], state.by_side["confederate"][0].companies[5]
+    targets = []
+    for minute in (sunset - 3, sunset + 45):
+        game.world.minute = minute
+        game.rules.pm.hook.referee_turn(game=game)
+        targets.append(fire.choose_target(game, state, c, [e], None))
+    assert targets == [e, None]
+    assert any(ev.get("kind") == "light" for ev in game.log.events)

@@ -43,12 +43,16 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
     In Position only push the die further up, and the close-formation shift comes last, after
     the die has already passed D12). A yard is added, so a target just past the edge is still
     put to :func:`effective`, which decides. A loaded gun: five shot bands, or its canister reach
-    (HT-S1, HT-S4); an unloaded one both (:func:`reach_yards`)."""
+    (HT-S1, HT-S4); an unloaded one both (:func:`reach_yards`). Never further than the light lets
+    it see this turn (HT-V1: ``state.visibility``)."""
+    seen = state.visibility  # HT-V1: nobody fires at what the light hides
     if c.artillery and c.gun is not None and c.loaded:  # a loaded gun reaches as far as its load
         g, bands = c.gun, state.tables["fire"]["bands"]
-        return (g.band * bands if c.loaded == "shot" else g.canister) * state.tables.yards_per_inch + 1.0
+        hit = (g.band * bands if c.loaded == "shot" else g.canister) * state.tables.yards_per_inch + 1.0
+        return hit if hit < seen else seen
     if c.artillery or c.weapon is None:
-        return reach_yards(state.tables, c)
+        hit = reach_yards(state.tables, c)
+        return hit if hit < seen else seen
     key = (c.quality, c.weapon.id)
     hit = state.fire_reach.get(key)
     if hit is None:
@@ -56,7 +60,7 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
         bands = [b for b in range(1, t["fire"]["bands"] + 1)
                  if mechanics.fire_range_die(t, c.quality, b * width, "none", "skirmish", c.weapon.id)[0] is not None]
         hit = state.fire_reach[key] = min(reach_yards(t, c), max(bands, default=0) * width * t.yards_per_inch) + 1.0
-    return hit
+    return hit if hit < seen else seen
 
 
 def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:

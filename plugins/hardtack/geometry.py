@@ -84,6 +84,20 @@ def _cover_at(game: Any, x: float, y: float) -> str:
     return best
 
 
+def visibility(game: Any) -> float:
+    """HT-V1: how far, in yards, a company can see to fire at the world's minute: unlimited in
+    daylight; from sunset to dusk (``Light.dusk``, else sunset + the tables' minutes) falling
+    evenly from the sunset distance to the dusk one; after dusk, the night's by the moon."""
+    light, t = game.scenario.light, game.state.tables["light"]
+    if light.sunset is None or game.world.minute < light.sunset:
+        return float("inf")
+    dusk = light.dusk if light.dusk is not None else light.sunset + t["dusk_minutes"]
+    if game.world.minute >= dusk:
+        return float(t["night_yards"][light.moon])
+    done = (game.world.minute - light.sunset) / max(1, dusk - light.sunset)
+    return float(t["sunset_yards"] + (t["dusk_yards"] - t["sunset_yards"]) * done)
+
+
 def in_arc(firer: Company, target: Company) -> bool:
     """Hardtack p.17: a close formation fires out of its front half only."""
     return not firer.close or angle_between(firer.facing, bearing(firer.x, firer.y, target.x, target.y)) <= 90.0

@@ -141,6 +141,7 @@ class HardtackState:
     walks: dict[tuple[object, ...], tuple[float, frozenset[str], str]] | None = None  # the scenario's kept ground walks (move.walk)
     goings: dict[tuple[object, str], tuple[object, ...]] | None = None  # the scenario's kept goings by tables and mover (move.going)
     effects: dict[tuple[object, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)  # the tables' kept HT-F6 last bands (fire.effective)
+    visibility: float = float("inf")  # yards one can see to fire this turn (ruling HT-V1; geometry.visibility)
 
     def moved(self, c: Company) -> None:
         """A company changed its place: answers kept about its side's places are stale."""

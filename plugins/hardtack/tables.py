@@ -30,6 +30,7 @@ COVERS = ("none", "soft", "hard", "fortification")
 CLASSES = ("clear", "poor", "difficult", "impassable")
 MOVERS = ("infantry", "mounted", "limbered", "unlimbered")
 BASES = ("infantry", "dismounted", "mounted", "limbered", "unlimbered")
+MOONS = ("none", "moonlit", "full")
 TEXT = Str()
 DIE = Int(minimum=4, maximum=12)
 HEAD = {"title": TEXT, "ref": TEXT}
@@ -86,6 +87,10 @@ SCHEMA: dict[str, Spec] = {
     "assault": Record({
         **HEAD, "max_rounds": Int(minimum=1), "cover_shift": Int(), "mounted_shift": Int(), "attacker_threat": Int(),
         "weapons": MapOf(Int()),
+    }),
+    "light": Record({
+        **HEAD, "ruling": TEXT, "dusk_minutes": Int(minimum=0), "sunset_yards": Number(minimum=0), "dusk_yards": Number(minimum=0),
+        "night_yards": Check(MapOf(Number(minimum=0), keys=MOONS), _has(MOONS)),
     }),
     "options": Record({**HEAD, "options": MapOf(Record({"title": TEXT, "ref": TEXT, "summary": TEXT, "men": Int(minimum=1), "group": TEXT}))}),
 }
