@@ -368,7 +368,7 @@ def test_dismounted_cavalry_leave_one_figure_in_four_holding_horses() -> None:
     e.x, e.y, e.formation = c.x, c.y + 100, "line"
     fire.fire(game, state, c, e)
     shot = next(ev for ev in game.log.events if ev.get("mechanic") == "fire")
-    assert fire.firing_figures(c) == 6 and shot["inputs"]["firepower"] == 6
+    assert fire.firing_figures(game.state.tables, c) == 6 and shot["inputs"]["firepower"] == 6
 
 
 def _colonel_with(state, n: int):  # type: ignore[no-untyped-def]
