@@ -233,3 +233,15 @@ def test_one_rally_action_rallies_the_whole_regimental_formation() -> None:
     activation.play_step(game, step)
     rolled = {ev["unit"] for ev in game.log.events if ev.get("mechanic") == "reaction" and ev.get("kind") == "resolution"}
     assert {c.id for c in near[:3]} <= rolled
+
+
+def test_an_unlimbered_gun_with_one_figure_left_moves_two_inches() -> None:
+    """p.14 (audit M27): "If there is only one figure left to move the gun, the gun can only move 2"."""
+    from referee.plugins.hardtack import move
+
+    game = mustered()
+    gun = game.state.regiments["greble-guns"].companies[0]
+    t = game.state.tables
+    assert gun.formation == "unlimbered" and move.base_inches(t, gun) == 4
+    gun.figures = 1
+    assert move.base_inches(t, gun) == 2
