@@ -211,3 +211,37 @@ def test_the_light_limits_what_a_company_can_see_to_fire_at() -> None:
         targets.append(fire.choose_target(game, state, c, [e], None))
     assert targets == [e, None]
     assert any(ev.get("kind") == "light" for ev in game.log.events)
+
+
+def test_one_rally_action_rallies_the_whole_regimental_formation() -> None:
+    """p.11 (audit M28, HT-R1): "The Rally action can be used on an entire regimental formation",
+    a roll for each company; the commander rallies a wavering formation rather than activate it."""
+    from referee.plugins.hardtack import activation
+    from referee.plugins.hardtack.state import SHAKEN
+
+    game = mustered("drill-musketry", 1, EventLog(enabled=True))
+    state = game.state
+    reg = state.by_side["union"][0]
+    near = [c for c in reg.companies if ((c.x - reg.x) ** 2 + (c.y - reg.y) ** 2) ** 0.5 <= state.tables.command_yards]
+    assert len(near) >= 3
+    for c in near[:3]:
+        c.level = SHAKEN
+    state.queue, state.cursor, state.reg_cursor = {"union": [], "confederate": []}, {"union": 0, "confederate": 0}, {"union": 0}
+    state.intents = {"union": {}, "confederate": {}}
+    step = activation._next(game, state, "union")
+    assert step is not None and step.name == "rally"
+    activation.play_step(game, step)
+    rolled = {ev["unit"] for ev in game.log.events if ev.get("mechanic") == "reaction" and ev.get("kind") == "resolution"}
+    assert {c.id for c in near[:3]} <= rolled
+
+
+def test_an_unlimbered_gun_with_one_figure_left_moves_two_inches() -> None:
+    """p.14 (audit M27): "If there is only one figure left to move the gun, the gun can only move 2"."""
+    from referee.plugins.hardtack import move
+
+    game = mustered()
+    gun = game.state.regiments["greble-guns"].companies[0]
+    t = game.state.tables
+    assert gun.formation == "unlimbered" and move.base_inches(t, gun) == 4
+    gun.figures = 1
+    assert move.base_inches(t, gun) == 2

@@ -94,6 +94,8 @@ def _next(game: Any, state: HardtackState, side: str) -> Step | None:
             continue
         reg.activated = True
         group = members(state.tables, reg)
+        if sum(1 for c in group if c.level == SHAKEN) >= 2:  # HT-R1: his formation wavers; he rallies it (p.11)
+            return _step(game, "rally", side, reg.id)
         if len(group) >= 2:
             state.group = (reg.id, group)  # kept for the step that follows at once
             return _step(game, "activate-regiment", side, reg.id)
@@ -208,10 +210,17 @@ def _rally(game: Any, state: HardtackState, reg: Regiment) -> None:
         if worst is not None:
             _commander_moves(game, reg, (worst.x, worst.y))
         return
-    for c in near[:2]:
+    actions, shaken = 2, [c for c in morale.regimental_formation(state.tables, reg) if c.level == SHAKEN]
+    if len(shaken) >= 2:  # p.11: one Rally action on the whole regimental formation, a roll for each company (HT-R1)
+        if game.log.enabled:
+            game.log.emit("rally", unit=reg.id, rulings=["HT-R1"], text=f"{reg.id}'s commander rallies his regimental formation")
+        for c in shaken:
+            morale.rally(game, state.tables, reg.lv, c)
+        actions, near = 1, [c for c in near if c not in shaken]
+    for c in near[:actions]:
         morale.rally(game, state.tables, reg.lv, c)
-    if len(near) < 2:  # one company to rally: the second action may be transferred (HT-T7)
-        _transfer(game, state, reg, 1)
+    if len(near) < actions:  # an action with nobody to rally may be transferred (HT-T7)
+        _transfer(game, state, reg, actions - len(near))
 
 
 def _transfer_pick(game: Any, state: HardtackState, reg: Regiment) -> tuple[Company, Company] | None:

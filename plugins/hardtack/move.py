@@ -19,9 +19,11 @@ STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assa
 def base_inches(t: Any, c: Company) -> int:
     """The base move: by arm and mount, limbered or not (a hit team one die lower); a line shifts
     it down one (p.15). Kept on the company with the tables, formation, mount and team it was
-    reckoned for (its arm never changes, nor whether it is a gun once mustered: Company.set_gun)."""
+    reckoned for (its arm never changes, nor whether it is a gun once mustered: Company.set_gun),
+    and, for a gun, whether one figure is left of its crew (p.14)."""
     kept = c.pace
-    if kept is not None and kept[0] is t and kept[1] == c.formation and kept[2] == c.mounted and kept[3] == c.team_hit:
+    if (kept is not None and kept[0] is t and kept[1] == c.formation and kept[2] == c.mounted and kept[3] == c.team_hit
+            and (not c.artillery or c.figures > 1)):
         return kept[4]
     hit = _base_inches(t, c)
     c.pace = (t, c.formation, c.mounted, c.team_hit, hit)
@@ -31,6 +33,8 @@ def base_inches(t: Any, c: Company) -> int:
 def _base_inches(t: Any, c: Company) -> int:
     base = t["movement"]["base"]
     if c.artillery:  # p.13: a limbered gun whose team has taken casualties moves a die type slower (HT-S6)
+        if c.formation == "unlimbered" and c.figures == 1:  # p.14: one figure left can only move the gun 2"
+            return t["movement"]["unlimbered_one_figure"]
         return ladder_shift(base["limbered"], -1)[0] if c.team_hit and c.formation == "limbered" else base[c.formation]
     rate = base["mounted" if c.mounted else "dismounted" if c.arm == "cavalry" else "infantry"]
     return ladder_shift(rate, t["movement"]["line_shift"])[0] if c.formation == "line" else rate

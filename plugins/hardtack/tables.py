@@ -78,7 +78,7 @@ SCHEMA: dict[str, Spec] = {
                             keys=world.GUN_TYPES), _has(world.GUN_TYPES)),
     }),
     "movement": Record({
-        **HEAD, "line_shift": Int(), "road_travel": Int(minimum=1), "clear_travel": Int(minimum=1), "road_yards": Number(minimum=0),
+        **HEAD, "line_shift": Int(), "unlimbered_one_figure": Int(minimum=1), "road_travel": Int(minimum=1), "clear_travel": Int(minimum=1), "road_yards": Number(minimum=0),
         "disordering": ListOf(TEXT),
         "costs": Check(MapOf(Int(minimum=1), keys=CLASSES[:3]), _has(CLASSES[:3])),
         "base": Check(MapOf(Int(minimum=1), keys=BASES), _has(BASES)),
