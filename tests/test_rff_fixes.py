@@ -406,3 +406,18 @@ def test_holding_guns_low_on_ammunition_check_to_replenish() -> None:
     gun.effect = "well-handled"
     maneuver.apply(game, state, gun, hold, "well-handled", {})
     assert not gun.low_ammo
+
+
+def test_broken_troops_get_no_column_bonus_and_rally_into_line() -> None:
+    """M18, RFF-P31."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    piece.formation, piece.status = "field-column", "broken"
+    names = [m.name for m in maneuver.modifiers(game, state, piece)]
+    assert not any(n.startswith("Field or march column") for n in names)
+    piece.effect = "rally"
+    maneuver.apply(game, state, piece, _intent("hold", (piece.x, piece.y), "column"), "rally", {})
+    assert (piece.status, piece.formation) == ("good", "line")

@@ -86,7 +86,7 @@ def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
     mods.append(lookup.modifier(t, "maneuver", effectiveness(state, piece)))
     if piece.guns:
         mods.append(lookup.modifier(t, "maneuver", "battery"))
-    if piece.formation in ("field-column", "march-column", "limbered") or geo.linear_cover(game, piece):
+    if (piece.status != "broken" and piece.formation in ("field-column", "march-column", "limbered")) or geo.linear_cover(game, piece):  # RFF-P31
         mods.append(lookup.modifier(t, "maneuver", "column-or-cover"))
     if piece.status == "broken" or geo.outflanked(state, piece, geo.yards(state, lookup.distance(t, "outflank"))):
         mods.append(lookup.modifier(t, "maneuver", "outflanked-or-broken"))
@@ -158,6 +158,8 @@ def _wanted_formation(piece: Piece, intent: Any) -> str:
 
 
 def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, values: dict[str, Any]) -> None:
+    if piece.troops and piece.status == "broken" and effect in ("rally-with-elan", "rally", "shaken", "wavering"):
+        piece.formation = "line"  # broken troops re-form in line before anything else (RFF-P31)
     if effect in ("rally-with-elan", "rally"):
         if game.option("full-move-disordered") and intent.action in ("advance", "withdraw") and effect == "rally" and _far(state, piece, intent):
             piece.status = "disordered"
@@ -340,7 +342,6 @@ def _shaken_or_wavering(game: Any, state: RffState, piece: Piece, effect: str) -
         piece.silenced = 0
     elif piece.status == "broken":
         piece.status = "disordered"
-        piece.formation = "line"
 
 
 def _panic(game: Any, state: RffState, piece: Piece, values: dict[str, Any]) -> None:
