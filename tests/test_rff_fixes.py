@@ -421,3 +421,15 @@ def test_broken_troops_get_no_column_bonus_and_rally_into_line() -> None:
     piece.effect = "rally"
     maneuver.apply(game, state, piece, _intent("hold", (piece.x, piece.y), "column"), "rally", {})
     assert (piece.status, piece.formation) == ("good", "line")
+
+
+def test_a_one_regiment_brigade_does_not_count_its_losses_twice() -> None:
+    """M19, RFF-P8."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    maneuver.lose_stands(game, state, piece, 6, "test")  # 6 of 10: spent, and half its 'brigade'
+    assert maneuver.effectiveness(state, piece) == "spent"
+    assert maneuver.brigade_losses(game, state, piece) is None

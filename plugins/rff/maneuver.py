@@ -121,10 +121,11 @@ def effectiveness(state: RffState, piece: Piece) -> str:
 
 
 def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
-    """RFF-P8: heavy casualties / greater losses are read off the piece's brigade."""
+    """RFF-P8: heavy casualties / greater losses are read off the piece's brigade (not when the
+    brigade is the one unit: its losses are already its fresh, worn or spent)."""
     command = piece.unit.spec.command
     start = state.start_stands_by_command.get(command, 0)
-    if not start:
+    if not start or state.units_by_command.get(command, 0) < 2:
         return None
     lost = state.lost_by_command.get(command, 0) / start
     heavy, greater = lookup.brigade_loss_thresholds(state.tables)

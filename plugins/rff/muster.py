@@ -43,6 +43,7 @@ def muster(game: Any, tables: Any) -> RffState:
     for piece in state.pieces.values():
         for command in game.scenario.command_chain(piece.unit.spec.command):
             state.start_stands_by_command[command.id] = state.start_stands_by_command.get(command.id, 0) + piece.stands
+            state.units_by_command[command.id] = state.units_by_command.get(command.id, 0) + 1
     state.deepest = deepest(state.pieces.values())
     state.ground_memo = ground_memo(game)
     return state
