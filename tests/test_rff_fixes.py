@@ -218,8 +218,8 @@ def _maneuver(game: Game, piece: Any, intent: Any, effect: str) -> None:
     skirmishers.after_regiment_moved(game, game.state, piece, intent)
 
 
-@pytest.mark.parametrize("effect, moved", [("well-handled", "half"), ("double-quick", "half"), ("tardy", "")])
-def test_skirmishers_deploy_as_a_change_of_formation(effect: str, moved: str) -> None:
+@pytest.mark.parametrize("effect, moved, inches", [("well-handled", "half", 4.5), ("double-quick", "half", 6.0), ("tardy", "", 0.0)])
+def test_skirmishers_deploy_as_a_change_of_formation(effect: str, moved: str, inches: float) -> None:
     """Optional rules: skirmishers deploy "as part of a change of formation maneuver": with a
     Well Handled (or Double Quick) effect the regiment moves only half; with Tardy it holds."""
     game = mustered(DRILLS / "drill-rff-ground.toml", "skirmishers", "no-full-move-disordered")
@@ -227,7 +227,7 @@ def test_skirmishers_deploy_as_a_change_of_formation(effect: str, moved: str) ->
     _maneuver(game, piece, _screen_intent("advance", (600.0, 1800.0), "cs-regiment"), effect)
     assert piece.skirmishers is not None
     assert piece.moved == moved
-    assert piece.y == pytest.approx(200.0 + (9 * 37.5 / 2 if moved else 0.0))  # a half move (9" / 2), or none
+    assert piece.y == pytest.approx(200.0 + inches * 37.5)  # a half move (9" / 2; 12" / 2 at the double quick, M23), or none
 
 
 def test_no_skirmishers_with_a_change_of_front() -> None:

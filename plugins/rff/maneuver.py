@@ -230,12 +230,13 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         if screen:
             skirmishers.deploy(game, state, piece, held=True)
         return  # a tardy change of formation is the whole maneuver
-    if reforms or screen:
-        pace = "half"
+    share = 1.0
+    if reforms or screen:  # half move and change formation, at the double quick rate after Double Quick
+        pace, share = ("double" if pace == "double" else "full"), 0.5
     if intent.action in ("advance", "withdraw", "charge") and intent.goal is not None:
-        yds = move.rate_yards(game, state, piece, pace, intent.goal)
+        yds = move.rate_yards(game, state, piece, pace, intent.goal, share)
         moved = move.advance(game, state, piece, intent.goal, yds)
-        piece.moved = pace if moved > 0 else piece.moved
+        piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.formation in LINES:
         move.wheel(piece, target, lookup.option_number(state.tables, "change-front", "wheel"))
     else:
