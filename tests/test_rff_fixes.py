@@ -433,3 +433,14 @@ def test_a_one_regiment_brigade_does_not_count_its_losses_twice() -> None:
     maneuver.lose_stands(game, state, piece, 6, "test")  # 6 of 10: spent, and half its 'brigade'
     assert maneuver.effectiveness(state, piece) == "spent"
     assert maneuver.brigade_losses(game, state, piece) is None
+
+
+def test_an_enfiladed_mounted_cavalry_target_is_plus_three() -> None:
+    """M15, RFF-P32: the +1 cavalry and +2 enfiladed rows add up."""
+    game = mustered("drill-cavalry")
+    state = game.state
+    cavalry, foot = state.pieces["us-cavalry"], state.pieces["cs-regiment"]
+    cavalry.formation, cavalry.facing = "line", 0.0
+    foot.x, foot.y = cavalry.x + 150.0, cavalry.y - 50.0  # on its right flank, a little behind
+    mods = fire.die_modifiers(game, state, shot(game, "cs-regiment", "us-cavalry", 4.0))
+    assert sum(m.value for m in mods if m.name.startswith(("Troop target", "March column"))) == 3

@@ -147,10 +147,11 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
         mods.append(lookup.modifier(t, "fire", "repeaters-buck-and-ball-sharpshooters"))
     if firer.grade == "green":
         mods.append(lookup.modifier(t, "fire", "green-firing"))
-    if target.troops:
-        if target.formation == "march-column" or geo.enfiladed(firer, target):
+    if target.troops:  # the two rows add up; a broken unit is in no formation (RFF-P32, RFF-P31)
+        formed = target.status != "broken"
+        if formed and (target.formation == "march-column" or geo.enfiladed(firer, target)):
             mods.append(lookup.modifier(t, "fire", "march-column-or-enfiladed"))
-        elif target.formation == "field-column" or (target.arm == "cavalry" and target.unit.mounted) or target.status == "broken":
+        if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed:
             mods.append(lookup.modifier(t, "fire", "troop-target-exposed"))
     elif target.limbered or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
         if target.moved != "prolong" or not game.option("prolonging-guns"):
