@@ -444,3 +444,44 @@ def test_an_enfiladed_mounted_cavalry_target_is_plus_three() -> None:
     foot.x, foot.y = cavalry.x + 150.0, cavalry.y - 50.0  # on its right flank, a little behind
     mods = fire.die_modifiers(game, state, shot(game, "cs-regiment", "us-cavalry", 4.0))
     assert sum(m.value for m in mods if m.name.startswith(("Troop target", "March column"))) == 3
+
+
+# ----------------------------------------------------------------------------- optional rules that now change play
+
+GUNS = DRILLS / "drill-rff-guns.toml"
+
+
+def _gun_order(game: Game, uid: str, dy: float, effect: str = "well-handled") -> Any:
+    from referee.plugins.rff import maneuver
+
+    piece = game.state.pieces[uid]
+    piece.effect = effect
+    maneuver.apply(game, game.state, piece, _intent("advance", (piece.x, piece.y + dy), None), effect, {})
+    return piece
+
+
+@pytest.mark.parametrize("options, hauled", [((), True), (("no-optional-weapons",), False)])
+def test_a_mountain_howitzer_hand_hauls_three_inches(options: tuple[str, ...], hauled: bool) -> None:
+    """QRS II: hand haul 1.5", 3" if MH (optional weapons). 100 yards (2.7") is within an MH's
+    haul; without the optional weapons it is a light howitzer, which must limber to go there."""
+    game = mustered(GUNS, *options)
+    gun = _gun_order(game, "mountain-howitzers", 100.0)
+    assert (gun.formation, gun.moved, gun.y) == (("unlimbered", "hand-haul", 300.0) if hauled else ("limbered", "full", pytest.approx(300.0)))
+
+
+@pytest.mark.parametrize("options, hauled", [((), False), (("no-heavy-gun-restrictions",), True)])
+def test_heavy_guns_never_hand_haul(options: tuple[str, ...], hauled: bool) -> None:
+    game = mustered(GUNS, *options)
+    gun = _gun_order(game, "heavy-howitzers", 50.0)
+    assert (gun.moved == "hand-haul") is hauled
+
+
+@pytest.mark.parametrize("options, inches", [((), 9), (("no-heavy-gun-restrictions",), 14)])
+def test_heavy_guns_are_never_horse_artillery(options: tuple[str, ...], inches: int) -> None:
+    """Restrictions on heavy field guns: 'Neither weapon type may be used as horse artillery';
+    a 20-pdr Parrott the scenario mounts moves at the field gun rate (9"), not the horse (14")."""
+    from referee.plugins.rff import move
+
+    game = mustered(GUNS, *options)
+    gun = game.state.pieces["horse-parrotts"]
+    assert move.rate_yards(game, game.state, gun, "full", (gun.x, gun.y + 1000.0)) == pytest.approx(inches * 37.5)

@@ -88,7 +88,7 @@ def cavalry_ground_modifier(t: RffTables, ground: str) -> str | None:
 
 def _movement_key(piece: Piece) -> tuple[str, str]:
     if piece.guns:
-        return "artillery", "horse-gun" if piece.unit.spec.mounted else "field-gun"
+        return "artillery", "horse-gun" if piece.horse else "field-gun"
     if piece.status == "broken":
         return piece.arm if piece.unit.mounted or piece.arm == "infantry" else "infantry", "broken"
     if piece.arm == "cavalry" and not piece.unit.mounted:
@@ -122,6 +122,11 @@ def leader_rate(t: RffTables, dismounted: bool) -> float:
     r = t.movement.rate("leader", "dismounted" if dismounted else "mounted", "open")
     assert r is not None
     return float(r.full)
+
+
+def hand_haul_inches(t: RffTables, piece: Piece) -> float:
+    """How far a gun may be hand hauled: 3" a mountain howitzer (MH, optional weapons), 1.5" others."""
+    return optional_distance(t, "optional-weapons", "mh-hand-haul" if piece.weapon == "MH" else "hand-haul")
 
 
 def heavy_gun(t: RffTables, piece: Piece) -> bool:

@@ -307,6 +307,12 @@ def _guns(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, targ
         return
     if intent.goal is None:
         return
+    haul = geo.yards(state, lookup.hand_haul_inches(state.tables, piece))
+    if not piece.limbered and well and not heavy and 0.0 < math.hypot(intent.goal[0] - piece.x, intent.goal[1] - piece.y) <= haul:
+        move.advance(game, state, piece, intent.goal, haul)  # hand haul to a place this close (RFF-P33)
+        piece.moved, piece.may_fire = "hand-haul", False
+        game.log.emit("maneuver", unit=piece.id, rulings=["RFF-P33"], text=f"{piece.id} is hand hauled")
+        return
     if intent.action == "withdraw" and not piece.limbered and well and game.option("prolonging-guns") and not heavy:
         move.advance(game, state, piece, intent.goal, move.rate_yards(game, state, piece, "half", intent.goal))
         piece.moved, piece.may_fire = "prolong", False

@@ -23,15 +23,16 @@ def muster(game: Any, tables: Any) -> RffState:
             stands = max(1, math.ceil(spec.guns / scale.guns_per_model))
             half = int(spec.guns % scale.guns_per_model != 0)
             weapon = lookup.gun_class(tables, spec.gun_type, game.option("optional-weapons"))
+            horse = spec.mounted and not (game.option("heavy-gun-restrictions") and weapon in lookup.HEAVY_GUNS)  # never HR or HH
             formation = "limbered" if unit.formation == "limbered" else "unlimbered"
         else:
             stands = max(1, round(spec.men / scale.men_per_piece))
             weapon = lookup.weapon_class(tables, spec.weapon)
             formation = FROM_NEUTRAL.get(unit.formation, "line")
-            half = 0
+            half, horse = 0, False
         state.pieces[spec.id] = Piece(
             spec.id, unit, spec.arm != "artillery", lookup.grade(tables, spec.experience), weapon,
-            stands, stands, spec.men / stands, formation, unit.x, unit.y, unit.facing, flags=() if spec.arm == "artillery" else lookup.weapon_flags(tables, spec.weapon), half=half,
+            stands, stands, spec.men / stands, formation, unit.x, unit.y, unit.facing, flags=() if spec.arm == "artillery" else lookup.weapon_flags(tables, spec.weapon), half=half, horse=horse,
         )
     for ld in game.world.leaders.values():
         spec = ld.spec

@@ -40,6 +40,7 @@ class Piece:
     silenced: int = 0  # silenced gun stands (RFF-P29: the weakest first)
     damaged: int = 0  # damaged gun stands, fire at half (RFF-P29: the weakest first)
     half: int = 0  # gun stands of one gun, a half section (RFF-P27): 0 or 1
+    horse: bool = False  # horse artillery: moves at the horse gun rate
     low_ammo: bool = False
     may_fire: bool = True
     flags: tuple[str, ...] = ()  # weapon flags: buck-and-ball, repeater, sharpshooters
