@@ -485,3 +485,15 @@ def test_heavy_guns_are_never_horse_artillery(options: tuple[str, ...], inches: 
     game = mustered(GUNS, *options)
     gun = game.state.pieces["horse-parrotts"]
     assert move.rate_yards(game, game.state, gun, "full", (gun.x, gun.y + 1000.0)) == pytest.approx(inches * 37.5)
+
+
+@pytest.mark.parametrize("options, sight", [(("plunging-fire",), "plunging-at"), ((), None)])
+def test_plunging_fire_at_a_target_deep_in_woods_on_high_ground(options: tuple[str, ...], sight: str | None) -> None:
+    """M24: guns on low ground fire into woods on a hill under the option (at -2, full cover);
+    without it the woods block the shot."""
+    game = mustered(DRILLS / "drill-rff-plunge.toml", *options)
+    state = game.state
+    aimed = fire.aim(game, state, state.pieces["battery"], True, "cs-regiment", None)
+    assert (aimed.sight if aimed else None) == sight
+    if aimed:
+        assert [m.value for m in fire.die_modifiers(game, state, aimed) if m.name.startswith("Full cover")] == [-2]

@@ -34,7 +34,7 @@ class Shot:
     stands: int
     per_stand: Fraction | int
     defensive: bool
-    sight: str = "clear"  # or "plunging" (optional rule)
+    sight: str = "clear"  # or "plunging", "plunging-at" (optional rule)
 
 
 def phase(game: Any, state: RffState, side: str) -> None:
@@ -167,6 +167,8 @@ def _cover(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     extended = target.formation == "extended-line"
     if shot.sight == "plunging":
         cover = _plunging_cover(game, state, shot, cover)
+    elif shot.sight == "plunging-at":  # at a target deep in woods on high ground: full cover (RFF-P24)
+        cover = "fortified" if cover == "fortified" else "full"
     if game.option("twilight-and-night") and cover in ("none", "partial"):
         past = leaders.minutes_past_sunset(game)
         dark = leaders.is_night(game) or (past is not None and shot.range_inches > lookup.twilight_full_cover_inches(t))
