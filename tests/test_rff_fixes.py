@@ -497,3 +497,37 @@ def test_plunging_fire_at_a_target_deep_in_woods_on_high_ground(options: tuple[s
     assert (aimed.sight if aimed else None) == sight
     if aimed:
         assert [m.value for m in fire.die_modifiers(game, state, aimed) if m.name.startswith("Full cover")] == [-2]
+
+
+TETHERED = DRILLS / "drill-rff-tethered.toml"
+
+
+@pytest.mark.parametrize("options, mounted, y", [(("tethered-horses",), True, 1000.0 - 18 * 37.5), ((), False, 1000.0 - 12 * 37.5)])
+def test_broken_mounted_infantry_run_to_their_horses_and_remount(options: tuple[str, ...], mounted: bool, y: float) -> None:
+    """Tethered horses: a broken dismounted unit full retreats to its marker, remounts there and
+    retreats the whole distance at the mounted rate (cavalry broken, 18"); without the rule it
+    retreats on foot (12")."""
+    from referee.plugins.rff import move
+
+    game = mustered(TETHERED, *options)
+    piece = game.state.pieces["mounted-infantry"]
+    assert ("mounted-infantry" in game.state.horses) is mounted
+    piece.status = "broken"
+    move.full_retreat(game, game.state, piece)
+    assert (piece.unit.mounted, piece.y) == (mounted, pytest.approx(y))
+
+
+def test_an_enemy_through_the_marker_takes_the_horses() -> None:
+    from referee.plugins.rff import move
+
+    game = mustered(TETHERED, "tethered-horses")
+    state = game.state
+    piece, enemy = state.pieces["mounted-infantry"], state.pieces["cs-regiment"]
+    mx, my = state.horses["mounted-infantry"]
+    piece.x = 100.0  # gone off to the west; the horses stay tied where they were
+    enemy.x, enemy.y = mx + 300.0, my
+    move.advance(game, state, enemy, (mx - 300.0, my), 600.0)
+    assert "mounted-infantry" not in state.horses
+    piece.status = "broken"
+    move.full_retreat(game, state, piece)
+    assert not piece.unit.mounted and piece.y == pytest.approx(1000.0 - 12 * 37.5)

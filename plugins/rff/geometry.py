@@ -132,6 +132,11 @@ def nearest(pieces: list[Piece], of: Piece) -> Piece | None:
 
 
 
+def ground_at(game: Any, x: float, y: float) -> str:
+    """The movement table's ground column at a point."""
+    return GROUND_CLASS.get(game.ground.kind_at(x, y), "open")
+
+
 GROUNDS = ("open", "broken", "rough")  # the movement table's ground columns, road aside
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import lookup
+from . import horses, lookup
 from .geometry import deepest, ground_memo
 from .state import FROM_NEUTRAL, TO_NEUTRAL, LeaderState, Piece, RffState
 
@@ -47,6 +47,7 @@ def muster(game: Any, tables: Any) -> RffState:
             state.units_by_command[command.id] = state.units_by_command.get(command.id, 0) + 1
     state.deepest = deepest(state.pieces.values())
     state.ground_memo = ground_memo(game)
+    horses.place_markers(game, state)
     return state
 
 

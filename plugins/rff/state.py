@@ -119,6 +119,7 @@ class RffState:
     phasing: str = ""
     start_stands_by_command: dict[str, int] = field(factory=dict)
     units_by_command: dict[str, int] = field(factory=dict)  # units under each command at the start
+    horses: dict[str, tuple[float, float]] = field(factory=dict)  # tethered horse markers by piece (optional rule)
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
     ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
