@@ -531,3 +531,23 @@ def test_an_enemy_through_the_marker_takes_the_horses() -> None:
     piece.status = "broken"
     move.full_retreat(game, state, piece)
     assert not piece.unit.mounted and piece.y == pytest.approx(1000.0 - 12 * 37.5)
+
+
+def test_a_battery_that_may_not_mass_fires_at_another_target() -> None:
+    """M22, RFF-P34: under massed-artillery, the second battery on a target with no artillery
+    leader picks another target instead of holding its fire."""
+    game = mustered("big-bethel", "massed-artillery")
+    state = game.state
+    first, second = state.pieces["parrott-gun"], state.pieces["road-howitzer"]
+    a, b = state.pieces["1st-vt"], state.pieces["4th-ma"]
+    for gun in (first, second):
+        gun.facing = 180.0
+    a.x, a.y = first.x, first.y - 700.0
+    b.x, b.y = first.x + 150.0, first.y - 750.0
+    state.changed()
+    shots = [s for s in (fire.aim(game, state, g, True, "1st-vt", None) for g in (first, second)) if s]
+    assert [s.target.id for s in shots] == ["1st-vt", "1st-vt"]
+    for ld in state.leaders.values():
+        ld.traits = tuple(t for t in ld.traits if t != "artillerist")
+    kept = fire._massed_artillery(game, state, shots, None)
+    assert [s.target.id for s in kept] == ["1st-vt", "4th-ma"]
