@@ -81,7 +81,7 @@ def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
         if commander.provisional:
             mods.append(lookup.modifier(t, "maneuver", "provisional-command"))
     if commander is not None and commander.attached == piece.id:  # an attached leader is always the commander
-        mods.append(lookup.modifier(t, "maneuver", "attached-leader"))
+        mods.append(lookup.modifier(t, "maneuver", "attached-leader"))  # the brave colonel too: RFF-P35
     mods.append(lookup.modifier(t, "maneuver", piece.grade))
     mods.append(lookup.modifier(t, "maneuver", effectiveness(state, piece)))
     if piece.guns:
