@@ -98,7 +98,17 @@ def _movement_key(piece: Piece) -> tuple[str, str]:
 
 def rate(t: RffTables, piece: Piece, ground: str, double: bool) -> float:
     """Inches a piece moves on ``ground`` (a "-" road rate falls back to open ground: RFF-T16)."""
+    return _rate(t, *_movement_key(piece), ground, double)
+
+
+def rates(t: RffTables, piece: Piece, double: bool) -> tuple[float, float, float]:
+    """Inches a piece moves on open, broken and rough ground."""
     arm, formation = _movement_key(piece)
+    return _rate(t, arm, formation, "open", double), _rate(t, arm, formation, "broken", double), _rate(t, arm, formation, "rough", double)
+
+
+@cache
+def _rate(t: RffTables, arm: str, formation: str, ground: str, double: bool) -> float:
     r = t.movement.rate(arm, formation, ground) or t.movement.rate(arm, formation, "open")
     assert r is not None
     return float(r.double_quick if double and r.double_quick is not None else r.full)

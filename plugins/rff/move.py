@@ -24,8 +24,9 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
     share *= 0.5 if pace == "half" else 1.0
     if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
         return geo.yards(state, lookup.rate(t, piece, "road", double) * share)
-    rates = tuple(geo.yards(state, lookup.rate(t, piece, g, double) * share) for g in geo.GROUNDS)
-    return geo.walk(game, piece.x, piece.y, *to, *rates)
+    o, b, r = lookup.rates(t, piece, double)
+    per_inch = t.scale.yards_per_inch * share
+    return geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
 
 
 def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float], yds: float,
