@@ -218,8 +218,8 @@ def _maneuver(game: Game, piece: Any, intent: Any, effect: str) -> None:
     skirmishers.after_regiment_moved(game, game.state, piece, intent)
 
 
-@pytest.mark.parametrize("effect, moved", [("well-handled", "half"), ("double-quick", "half"), ("tardy", "")])
-def test_skirmishers_deploy_as_a_change_of_formation(effect: str, moved: str) -> None:
+@pytest.mark.parametrize("effect, moved, inches", [("well-handled", "half", 4.5), ("double-quick", "half", 6.0), ("tardy", "", 0.0)])
+def test_skirmishers_deploy_as_a_change_of_formation(effect: str, moved: str, inches: float) -> None:
     """Optional rules: skirmishers deploy "as part of a change of formation maneuver": with a
     Well Handled (or Double Quick) effect the regiment moves only half; with Tardy it holds."""
     game = mustered(DRILLS / "drill-rff-ground.toml", "skirmishers", "no-full-move-disordered")
@@ -227,7 +227,7 @@ def test_skirmishers_deploy_as_a_change_of_formation(effect: str, moved: str) ->
     _maneuver(game, piece, _screen_intent("advance", (600.0, 1800.0), "cs-regiment"), effect)
     assert piece.skirmishers is not None
     assert piece.moved == moved
-    assert piece.y == pytest.approx(200.0 + (9 * 37.5 / 2 if moved else 0.0))  # a half move (9" / 2), or none
+    assert piece.y == pytest.approx(200.0 + inches * 37.5)  # a half move (9" / 2; 12" / 2 at the double quick, M23), or none
 
 
 def test_no_skirmishers_with_a_change_of_front() -> None:
@@ -406,3 +406,148 @@ def test_holding_guns_low_on_ammunition_check_to_replenish() -> None:
     gun.effect = "well-handled"
     maneuver.apply(game, state, gun, hold, "well-handled", {})
     assert not gun.low_ammo
+
+
+def test_broken_troops_get_no_column_bonus_and_rally_into_line() -> None:
+    """M18, RFF-P31."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    piece.formation, piece.status = "field-column", "broken"
+    names = [m.name for m in maneuver.modifiers(game, state, piece)]
+    assert not any(n.startswith("Field or march column") for n in names)
+    piece.effect = "rally"
+    maneuver.apply(game, state, piece, _intent("hold", (piece.x, piece.y), "column"), "rally", {})
+    assert (piece.status, piece.formation) == ("good", "line")
+
+
+def test_a_one_regiment_brigade_does_not_count_its_losses_twice() -> None:
+    """M19, RFF-P8."""
+    from referee.plugins.rff import maneuver
+
+    game = mustered(DRILLS / "drill-rff-ground.toml")
+    state = game.state
+    piece = state.pieces["us-regiment"]
+    maneuver.lose_stands(game, state, piece, 6, "test")  # 6 of 10: spent, and half its 'brigade'
+    assert maneuver.effectiveness(state, piece) == "spent"
+    assert maneuver.brigade_losses(game, state, piece) is None
+
+
+def test_an_enfiladed_mounted_cavalry_target_is_plus_three() -> None:
+    """M15, RFF-P32: the +1 cavalry and +2 enfiladed rows add up."""
+    game = mustered("drill-cavalry")
+    state = game.state
+    cavalry, foot = state.pieces["us-cavalry"], state.pieces["cs-regiment"]
+    cavalry.formation, cavalry.facing = "line", 0.0
+    foot.x, foot.y = cavalry.x + 150.0, cavalry.y - 50.0  # on its right flank, a little behind
+    mods = fire.die_modifiers(game, state, shot(game, "cs-regiment", "us-cavalry", 4.0))
+    assert sum(m.value for m in mods if m.name.startswith(("Troop target", "March column"))) == 3
+
+
+# ----------------------------------------------------------------------------- optional rules that now change play
+
+GUNS = DRILLS / "drill-rff-guns.toml"
+
+
+def _gun_order(game: Game, uid: str, dy: float, effect: str = "well-handled") -> Any:
+    from referee.plugins.rff import maneuver
+
+    piece = game.state.pieces[uid]
+    piece.effect = effect
+    maneuver.apply(game, game.state, piece, _intent("advance", (piece.x, piece.y + dy), None), effect, {})
+    return piece
+
+
+@pytest.mark.parametrize("options, hauled", [((), True), (("no-optional-weapons",), False)])
+def test_a_mountain_howitzer_hand_hauls_three_inches(options: tuple[str, ...], hauled: bool) -> None:
+    """QRS II: hand haul 1.5", 3" if MH (optional weapons). 100 yards (2.7") is within an MH's
+    haul; without the optional weapons it is a light howitzer, which must limber to go there."""
+    game = mustered(GUNS, *options)
+    gun = _gun_order(game, "mountain-howitzers", 100.0)
+    assert (gun.formation, gun.moved, gun.y) == (("unlimbered", "hand-haul", 300.0) if hauled else ("limbered", "full", pytest.approx(300.0)))
+
+
+@pytest.mark.parametrize("options, hauled", [((), False), (("no-heavy-gun-restrictions",), True)])
+def test_heavy_guns_never_hand_haul(options: tuple[str, ...], hauled: bool) -> None:
+    game = mustered(GUNS, *options)
+    gun = _gun_order(game, "heavy-howitzers", 50.0)
+    assert (gun.moved == "hand-haul") is hauled
+
+
+@pytest.mark.parametrize("options, inches", [((), 9), (("no-heavy-gun-restrictions",), 14)])
+def test_heavy_guns_are_never_horse_artillery(options: tuple[str, ...], inches: int) -> None:
+    """Restrictions on heavy field guns: 'Neither weapon type may be used as horse artillery';
+    a 20-pdr Parrott the scenario mounts moves at the field gun rate (9"), not the horse (14")."""
+    from referee.plugins.rff import move
+
+    game = mustered(GUNS, *options)
+    gun = game.state.pieces["horse-parrotts"]
+    assert move.rate_yards(game, game.state, gun, "full", (gun.x, gun.y + 1000.0)) == pytest.approx(inches * 37.5)
+
+
+@pytest.mark.parametrize("options, sight", [(("plunging-fire",), "plunging-at"), ((), None)])
+def test_plunging_fire_at_a_target_deep_in_woods_on_high_ground(options: tuple[str, ...], sight: str | None) -> None:
+    """M24: guns on low ground fire into woods on a hill under the option (at -2, full cover);
+    without it the woods block the shot."""
+    game = mustered(DRILLS / "drill-rff-plunge.toml", *options)
+    state = game.state
+    aimed = fire.aim(game, state, state.pieces["battery"], True, "cs-regiment", None)
+    assert (aimed.sight if aimed else None) == sight
+    if aimed:
+        assert [m.value for m in fire.die_modifiers(game, state, aimed) if m.name.startswith("Full cover")] == [-2]
+
+
+TETHERED = DRILLS / "drill-rff-tethered.toml"
+
+
+@pytest.mark.parametrize("options, mounted, y", [(("tethered-horses",), True, 1000.0 - 18 * 37.5), ((), False, 1000.0 - 12 * 37.5)])
+def test_broken_mounted_infantry_run_to_their_horses_and_remount(options: tuple[str, ...], mounted: bool, y: float) -> None:
+    """Tethered horses: a broken dismounted unit full retreats to its marker, remounts there and
+    retreats the whole distance at the mounted rate (cavalry broken, 18"); without the rule it
+    retreats on foot (12")."""
+    from referee.plugins.rff import move
+
+    game = mustered(TETHERED, *options)
+    piece = game.state.pieces["mounted-infantry"]
+    assert ("mounted-infantry" in game.state.horses) is mounted
+    piece.status = "broken"
+    move.full_retreat(game, game.state, piece)
+    assert (piece.unit.mounted, piece.y) == (mounted, pytest.approx(y))
+
+
+def test_an_enemy_through_the_marker_takes_the_horses() -> None:
+    from referee.plugins.rff import move
+
+    game = mustered(TETHERED, "tethered-horses")
+    state = game.state
+    piece, enemy = state.pieces["mounted-infantry"], state.pieces["cs-regiment"]
+    mx, my = state.horses["mounted-infantry"]
+    piece.x = 100.0  # gone off to the west; the horses stay tied where they were
+    enemy.x, enemy.y = mx + 300.0, my
+    move.advance(game, state, enemy, (mx - 300.0, my), 600.0)
+    assert "mounted-infantry" not in state.horses
+    piece.status = "broken"
+    move.full_retreat(game, state, piece)
+    assert not piece.unit.mounted and piece.y == pytest.approx(1000.0 - 12 * 37.5)
+
+
+def test_a_battery_that_may_not_mass_fires_at_another_target() -> None:
+    """M22, RFF-P34: under massed-artillery, the second battery on a target with no artillery
+    leader picks another target instead of holding its fire."""
+    game = mustered("big-bethel", "massed-artillery")
+    state = game.state
+    first, second = state.pieces["parrott-gun"], state.pieces["road-howitzer"]
+    a, b = state.pieces["1st-vt"], state.pieces["4th-ma"]
+    for gun in (first, second):
+        gun.facing = 180.0
+    a.x, a.y = first.x, first.y - 700.0
+    b.x, b.y = first.x + 150.0, first.y - 750.0
+    state.changed()
+    shots = [s for s in (fire.aim(game, state, g, True, "1st-vt", None) for g in (first, second)) if s]
+    assert [s.target.id for s in shots] == ["1st-vt", "1st-vt"]
+    for ld in state.leaders.values():
+        ld.traits = tuple(t for t in ld.traits if t != "artillerist")
+    kept = fire._massed_artillery(game, state, shots, None)
+    assert [s.target.id for s in kept] == ["1st-vt", "4th-ma"]

@@ -132,6 +132,11 @@ def nearest(pieces: list[Piece], of: Piece) -> Piece | None:
 
 
 
+def ground_at(game: Any, x: float, y: float) -> str:
+    """The movement table's ground column at a point."""
+    return GROUND_CLASS.get(game.ground.kind_at(x, y), "open")
+
+
 GROUNDS = ("open", "broken", "rough")  # the movement table's ground columns, road aside
 
 
@@ -260,8 +265,9 @@ SIGHT_SKIP = 50.0  # yards at each end: a unit sees out of the woods it stands i
 
 
 def sight(game: Any, firer: Piece, target: Piece) -> str:
-    """"clear", "blocked", or "plunging": guns on higher ground firing over lower woods
-    (optional rule, plunging fire through wooded high ground)."""
+    """"clear", "blocked", "plunging" (guns on higher ground firing over lower woods) or
+    "plunging-at" (guns on lower ground firing at a target deep in woods on high ground): the
+    optional rule, plunging fire through wooded high ground (RFF-P24)."""
     blocking = _kept(game, _blocking, firer.x, firer.y, target.x, target.y)
     if not blocking:
         return "clear"
@@ -269,7 +275,25 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
         own = game.ground.height_at(firer.x, firer.y)
         if own > 0 and own > max(blocking):
             return "plunging"
+        if _kept(game, _into_high_woods, firer.x, firer.y, target.x, target.y, yards(game.state, lookup.optional_distance(
+                game.state.tables, "plunging-fire", "behind-woods"))):
+            return "plunging-at"
     return "blocked"
+
+
+def _into_high_woods(game: Any, ax: float, ay: float, bx: float, by: float, clear: float) -> bool:
+    """Is b deep in woods on high ground, every wood between a and b on that high ground (none
+    lower), a lower than b, and a more than ``clear`` yards from the first of those woods?"""
+    ground = game.ground
+    high = ground.height_at(bx, by)
+    if high <= ground.height_at(ax, ay) or ground.kind_at(bx, by) not in BLOCKING:
+        return False
+    cells = ground.samples(ax, ay, bx, by)
+    step = math.hypot(bx - ax, by - ay) / max(1, len(cells) - 1)
+    first = next((i for i, (kind, _) in enumerate(cells) if kind in BLOCKING), None)
+    if first is None or first * step <= clear:
+        return False
+    return all(h >= high for kind, h in cells[first:] if kind in BLOCKING)
 
 
 def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[float, ...]:

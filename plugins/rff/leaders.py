@@ -67,7 +67,7 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     if game.option("twilight-and-night") and is_night(game):
         return None
     command = piece.unit.spec.command
-    candidates = [(math.hypot(ld.place[0] - piece.x, ld.place[1] - piece.y), ld) for ld in state.leaders.values()
+    candidates = [(_distance(ld, piece), ld) for ld in state.leaders.values()
                   if ld.side == piece.side and ld.status in ("active", "dismounted") and command in ld.commands and not ld.waiting]
     candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
     for dist, leader in candidates:
@@ -137,6 +137,11 @@ def fall(game: Any, state: RffState, leader: LeaderState, outcome: str) -> None:
 
 
 def nearest_leader(state: RffState, piece: Piece, within_yards: float) -> LeaderState | None:
-    near = [(math.hypot(ld.place[0] - piece.x, ld.place[1] - piece.y), ld) for ld in state.leaders.values()
+    near = [(_distance(ld, piece), ld) for ld in state.leaders.values()
             if ld.status in ("active", "dismounted") and ld.side == piece.side and not ld.waiting]
     return min((n for n in near if n[0] <= within_yards), key=itemgetter(0), default=(0.0, None))[1]
+
+
+def _distance(leader: LeaderState, piece: Piece) -> float:
+    x, y = leader.place
+    return math.hypot(x - piece.x, y - piece.y)

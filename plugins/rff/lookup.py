@@ -88,7 +88,7 @@ def cavalry_ground_modifier(t: RffTables, ground: str) -> str | None:
 
 def _movement_key(piece: Piece) -> tuple[str, str]:
     if piece.guns:
-        return "artillery", "horse-gun" if piece.unit.spec.mounted else "field-gun"
+        return "artillery", "horse-gun" if piece.horse else "field-gun"
     if piece.status == "broken":
         return piece.arm if piece.unit.mounted or piece.arm == "infantry" else "infantry", "broken"
     if piece.arm == "cavalry" and not piece.unit.mounted:
@@ -98,7 +98,17 @@ def _movement_key(piece: Piece) -> tuple[str, str]:
 
 def rate(t: RffTables, piece: Piece, ground: str, double: bool) -> float:
     """Inches a piece moves on ``ground`` (a "-" road rate falls back to open ground: RFF-T16)."""
+    return _rate(t, *_movement_key(piece), ground, double)
+
+
+def rates(t: RffTables, piece: Piece, double: bool) -> tuple[float, float, float]:
+    """Inches a piece moves on open, broken and rough ground."""
     arm, formation = _movement_key(piece)
+    return _rate(t, arm, formation, "open", double), _rate(t, arm, formation, "broken", double), _rate(t, arm, formation, "rough", double)
+
+
+@cache
+def _rate(t: RffTables, arm: str, formation: str, ground: str, double: bool) -> float:
     r = t.movement.rate(arm, formation, ground) or t.movement.rate(arm, formation, "open")
     assert r is not None
     return float(r.double_quick if double and r.double_quick is not None else r.full)
@@ -122,6 +132,11 @@ def leader_rate(t: RffTables, dismounted: bool) -> float:
     r = t.movement.rate("leader", "dismounted" if dismounted else "mounted", "open")
     assert r is not None
     return float(r.full)
+
+
+def hand_haul_inches(t: RffTables, piece: Piece) -> float:
+    """How far a gun may be hand hauled: 3" a mountain howitzer (MH, optional weapons), 1.5" others."""
+    return optional_distance(t, "optional-weapons", "mh-hand-haul" if piece.weapon == "MH" else "hand-haul")
 
 
 def heavy_gun(t: RffTables, piece: Piece) -> bool:

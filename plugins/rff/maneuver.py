@@ -81,12 +81,12 @@ def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
         if commander.provisional:
             mods.append(lookup.modifier(t, "maneuver", "provisional-command"))
     if commander is not None and commander.attached == piece.id:  # an attached leader is always the commander
-        mods.append(lookup.modifier(t, "maneuver", "attached-leader"))
+        mods.append(lookup.modifier(t, "maneuver", "attached-leader"))  # the brave colonel too: RFF-P35
     mods.append(lookup.modifier(t, "maneuver", piece.grade))
     mods.append(lookup.modifier(t, "maneuver", effectiveness(state, piece)))
     if piece.guns:
         mods.append(lookup.modifier(t, "maneuver", "battery"))
-    if piece.formation in ("field-column", "march-column", "limbered") or geo.linear_cover(game, piece):
+    if (piece.status != "broken" and piece.formation in ("field-column", "march-column", "limbered")) or geo.linear_cover(game, piece):  # RFF-P31
         mods.append(lookup.modifier(t, "maneuver", "column-or-cover"))
     if piece.status == "broken" or geo.outflanked(state, piece, geo.yards(state, lookup.distance(t, "outflank"))):
         mods.append(lookup.modifier(t, "maneuver", "outflanked-or-broken"))
@@ -121,10 +121,11 @@ def effectiveness(state: RffState, piece: Piece) -> str:
 
 
 def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
-    """RFF-P8: heavy casualties / greater losses are read off the piece's brigade."""
+    """RFF-P8: heavy casualties / greater losses are read off the piece's brigade (not when the
+    brigade is the one unit: its losses are already its fresh, worn or spent)."""
     command = piece.unit.spec.command
     start = state.start_stands_by_command.get(command, 0)
-    if not start:
+    if not start or state.units_by_command.get(command, 0) < 2:
         return None
     lost = state.lost_by_command.get(command, 0) / start
     heavy, greater = lookup.brigade_loss_thresholds(state.tables)
@@ -158,6 +159,8 @@ def _wanted_formation(piece: Piece, intent: Any) -> str:
 
 
 def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, values: dict[str, Any]) -> None:
+    if piece.troops and piece.status == "broken" and effect in ("rally-with-elan", "rally", "shaken", "wavering"):
+        piece.formation = "line"  # broken troops re-form in line before anything else (RFF-P31)
     if effect in ("rally-with-elan", "rally"):
         if game.option("full-move-disordered") and intent.action in ("advance", "withdraw") and effect == "rally" and _far(state, piece, intent):
             piece.status = "disordered"
@@ -227,12 +230,13 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         if screen:
             skirmishers.deploy(game, state, piece, held=True)
         return  # a tardy change of formation is the whole maneuver
-    if reforms or screen:
-        pace = "half"
+    share = 1.0
+    if reforms or screen:  # half move and change formation, at the double quick rate after Double Quick
+        pace, share = ("double" if pace == "double" else "full"), 0.5
     if intent.action in ("advance", "withdraw", "charge") and intent.goal is not None:
-        yds = move.rate_yards(game, state, piece, pace, intent.goal)
+        yds = move.rate_yards(game, state, piece, pace, intent.goal, share)
         moved = move.advance(game, state, piece, intent.goal, yds)
-        piece.moved = pace if moved > 0 else piece.moved
+        piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.formation in LINES:
         move.wheel(piece, target, lookup.option_number(state.tables, "change-front", "wheel"))
     else:
@@ -303,6 +307,12 @@ def _guns(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, targ
         return
     if intent.goal is None:
         return
+    haul = geo.yards(state, lookup.hand_haul_inches(state.tables, piece))
+    if not piece.limbered and well and not heavy and 0.0 < math.hypot(intent.goal[0] - piece.x, intent.goal[1] - piece.y) <= haul:
+        move.advance(game, state, piece, intent.goal, haul)  # hand haul to a place this close (RFF-P33)
+        piece.moved, piece.may_fire = "hand-haul", False
+        game.log.emit("maneuver", unit=piece.id, rulings=["RFF-P33"], text=f"{piece.id} is hand hauled")
+        return
     if intent.action == "withdraw" and not piece.limbered and well and game.option("prolonging-guns") and not heavy:
         move.advance(game, state, piece, intent.goal, move.rate_yards(game, state, piece, "half", intent.goal))
         piece.moved, piece.may_fire = "prolong", False
@@ -340,7 +350,6 @@ def _shaken_or_wavering(game: Any, state: RffState, piece: Piece, effect: str) -
         piece.silenced = 0
     elif piece.status == "broken":
         piece.status = "disordered"
-        piece.formation = "line"
 
 
 def _panic(game: Any, state: RffState, piece: Piece, values: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
-from . import lookup
+from . import horses, lookup
 from .state import Piece, RffState
 
 
@@ -24,8 +24,9 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
     share *= 0.5 if pace == "half" else 1.0
     if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
         return geo.yards(state, lookup.rate(t, piece, "road", double) * share)
-    rates = tuple(geo.yards(state, lookup.rate(t, piece, g, double) * share) for g in geo.GROUNDS)
-    return geo.walk(game, piece.x, piece.y, *to, *rates)
+    o, b, r = lookup.rates(t, piece, double)
+    per_inch = t.scale.yards_per_inch * share
+    return geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
 
 
 def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float], yds: float,
@@ -53,8 +54,11 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     if contact is None:
         travel = geo.works_edge(game, state, piece, ux, uy, travel)
     moved = max(0.0, travel)
+    x0, y0 = piece.x, piece.y
     piece.x, piece.y = piece.x + ux * moved, piece.y + uy * moved
     piece.x, piece.y = game.scenario.on_table(piece.x, piece.y)
+    if state.horses:
+        horses.overrun(game, state, piece, x0, y0)
     return moved
 
 
@@ -123,7 +127,10 @@ def retreat_out_of_close_range(game: Any, state: RffState, piece: Piece) -> None
 
 
 def full_retreat(game: Any, state: RffState, piece: Piece) -> None:
-    """A full move to the rear at the broken (or limbered gun) rate, over the ground crossed."""
+    """A full move to the rear at the broken (or limbered gun) rate, over the ground crossed;
+    mounted infantry on foot run to their horses first (optional rule, tethered horses)."""
+    if state.horses and piece.status == "broken" and horses.run_to_horses(game, state, piece):
+        return
     rear = math.radians(game.scenario.home_edges.get(piece.side, 180.0))
     far = max(game.scenario.width, game.scenario.height)  # a point off the map behind it
     rates = tuple(geo.yards(state, lookup.retreat_rate(state.tables, piece, g)) for g in geo.GROUNDS)

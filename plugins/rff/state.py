@@ -40,6 +40,7 @@ class Piece:
     silenced: int = 0  # silenced gun stands (RFF-P29: the weakest first)
     damaged: int = 0  # damaged gun stands, fire at half (RFF-P29: the weakest first)
     half: int = 0  # gun stands of one gun, a half section (RFF-P27): 0 or 1
+    horse: bool = False  # horse artillery: moves at the horse gun rate
     low_ammo: bool = False
     may_fire: bool = True
     flags: tuple[str, ...] = ()  # weapon flags: buck-and-ball, repeater, sharpshooters
@@ -117,6 +118,8 @@ class RffState:
     leaders: dict[str, LeaderState] = field(factory=dict)
     phasing: str = ""
     start_stands_by_command: dict[str, int] = field(factory=dict)
+    units_by_command: dict[str, int] = field(factory=dict)  # units under each command at the start
+    horses: dict[str, tuple[float, float]] = field(factory=dict)  # tethered horse markers by piece (optional rule)
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
     ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
