@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from referee.core.events import Modifier
 from referee.core.rules import OptionSpec, Scale
