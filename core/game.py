@@ -197,6 +197,9 @@ def play(game: Game) -> Outcome:
     game.log.emit("start", minute=game.world.minute, text=f"{game.scenario.title} under {game.rules.name}, seed {game.seed}")
     verdict = Verdict(False, None, "")
     play_step = sole_caller(pm, "referee_step")
+    placed: dict[str, tuple[Any, ...]] = {}  # what the last positions event said of each unit
+    if game.log.enabled:
+        _positions(game, placed)
     while not verdict.over:
         game.turn += 1
         if game.turn > MAX_TURNS:
@@ -211,7 +214,11 @@ def play(game: Game) -> Outcome:
             play_step(game=game, step=step)
             if game.rules.implements("referee_step_done"):
                 call(pm, "referee_step_done", game=game, step=step)
+            if game.log.enabled:
+                _positions(game, placed)
         call(pm, "referee_end_turn", game=game)
+        if game.log.enabled:
+            _positions(game, placed)
         game.world.minute += int(call(pm, "referee_turn_minutes", game=game))
         game.log.context["minute"] = game.world.minute
         _objectives_changing_hands(game)
@@ -220,6 +227,25 @@ def play(game: Game) -> Outcome:
     outcome = game.outcome(verdict)
     game.log.emit("end", text=f"{outcome.winner or 'draw'}: {outcome.reason}", men_lost=outcome.men_lost, guns_lost=outcome.guns_lost)
     return outcome
+
+
+POSITION_FIELDS = ("x", "y", "facing", "formation", "men", "guns", "status")
+"""What a ``positions`` event says of each unit, in this order: yards (rounded), degrees
+(rounded), the neutral formation, men, guns, and the neutral status (``off`` for a unit not yet
+on the field)."""
+
+
+def _positions(game: Game, placed: dict[str, tuple[Any, ...]]) -> None:
+    """Log each unit whose place, facing, formation, men, guns or status changed since the last
+    positions event (every unit the first time); nothing if none did."""
+    changed = {}
+    for uid, u in game.world.units.items():
+        now = (round(u.x), round(u.y), round(u.facing) % 360, u.formation, u.men, u.guns,
+               u.status if u.on_field or u.status == "gone" else "off")
+        if placed.get(uid) != now:
+            placed[uid] = changed[uid] = now
+    if changed:
+        game.log.emit("positions", units={uid: list(v) for uid, v in changed.items()})
 
 
 def _objectives_changing_hands(game: Game) -> None:
