@@ -26,9 +26,10 @@ from .files import check_folder, write_atomic
 from .game import Game, Outcome, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
+from .tabular import WIDE, FittingConsole, comparison_rows, history_long
 from .world import Scenario
 
-out = Console(highlight=False, soft_wrap=True)
+out = FittingConsole(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
 
 
@@ -219,27 +220,8 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
     hist = report.get("history")
     if hist:
         table.add_column("history", justify="right")
-
-    def row(label: str, cell: Callable[[dict[str, Any]], str], history: str = "") -> None:
-        table.add_row(label, *[cell(r) for r in report["rulesets"].values()], *([history] if hist else []))
-
-    for key in (*sides, "draw"):
-        row("draws" if key == "draw" else f"{key} wins", lambda r, k=key: f"{r['win'][k]['share']:.1%} [{r['win'][k]['ci95'][0]:.1%}-{r['win'][k]['ci95'][1]:.1%}]",
-            "yes" if hist and hist["winner"] == key else "")
-    for side in sides:
-        row(f"{side} men lost (p10/p50/p90)",
-            lambda r, s=side: f"{r['men_lost'][s]['mean']:.0f} ({r['men_lost'][s]['p10']:.0f}/{r['men_lost'][s]['p50']:.0f}/{r['men_lost'][s]['p90']:.0f})",
-            str(hist["men_lost"].get(side, "")) if hist else "")
-        row(f"{side} guns lost", lambda r, s=side: f"{r['guns_lost'][s]['mean']:.2f}", str(hist["guns_lost"].get(side, "")) if hist else "")
-        row(f"{side} men who left the field", lambda r, s=side: f"{r['men_left'][s]['mean']:.0f}")
-    for reason in sorted({k for r in report["rulesets"].values() for k in r["ended_by"]}):
-        row(f"ended by: {reason}", lambda r, k=reason: f"{r['ended_by'].get(k, 0):.1%}")
-    for side in sides:
-        row(f"{side} yards gained (p50)", lambda r, s=side: f"{r['yards_gained'][s]['mean']:.0f} ({r['yards_gained'][s]['p50']:.0f})")
-    row("minutes to decision (p50)", lambda r: f"{r['minutes']['mean']:.0f} ({r['minutes']['p50']:.0f})", str(hist["minutes"] or "") if hist else "")
-    if hist:
-        for side in sides:
-            row(f"history's {side} losses, percentile", lambda r, s=side: f"{r['historical']['men_lost_percentile'][s]:.1f}")
+    for label, cells, history in comparison_rows(report["rulesets"], sides, hist):
+        table.add_row(label, *cells, *([history] if hist else []))
     out.print(table)
 
 
@@ -295,6 +277,8 @@ VERDICT_STYLE = {"inside": "green", "below": "yellow", "above": "yellow"}
 
 
 def _print_history(report: dict[str, Any]) -> None:
+    if out.width < WIDE:
+        return _print_history_long(report)
     rows = report["rows"]
     sides = list(dict.fromkeys(side for r in rows for side in r["men_lost"]))
     table = RichTable(title=f"History among the outcomes: {report['n']} replications per battle and ruleset, seed {report['seed']}",
@@ -313,6 +297,16 @@ def _print_history(report: dict[str, Any]) -> None:
         table.add_row(escape(r["title"]), f"{escape(r['ruleset'])}\n({r['replications']})", escape("\n".join(history.winner_text(r["winner"]))),
                       *(cell(r["men_lost"][s]) for s in sides), *(cell(r["guns_lost"][s]) for s in sides), cell(r["minutes"]))
     out.print(table)
+    _print_inside(report)
+    return None
+
+
+def _print_history_long(report: dict[str, Any]) -> None:
+    out.print(history_long(report))
+    _print_inside(report)
+
+
+def _print_inside(report: dict[str, Any]) -> None:
     inside = report["men_lost_inside"]
     out.print(f"history's men lost inside p10-p90 in {inside['inside']} of {inside['cells']} cells (battle, ruleset, side)")
 

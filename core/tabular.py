@@ -65,3 +65,28 @@ def _plain(renderable: RenderableType) -> RenderableType:
         renderable.header_style = renderable.title_style = renderable.caption_style = ""
         renderable.safe_box = True
     return renderable
+
+
+WIDE = 120  # columns the wide history table needs to read well; narrower consoles get the long form
+
+
+def history_long(report: Mapping[str, Any]) -> Table:
+    """``referee history`` for a narrow console: one row per battle, ruleset and measure."""
+    from .history import number, winner_text
+
+    table = Table(title=f"History among the outcomes: {report['n']} replications per battle and ruleset, seed {report['seed']}",
+                  caption="p10 / p50 / p90 of the games; history (its percentile) and its verdict")
+    for header, justify in (("battle, rules", "left"), ("measure", "left"), ("p10 / p50 / p90", "right"),
+                            ("history (pct)", "right"), ("", "left")):
+        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+    for r in report["rows"]:
+        who = f"{r['scenario']}\n{r['ruleset']} ({r['replications']})"
+        winner, share, interval = winner_text(r["winner"])
+        table.add_row(who, f"{winner} wins", f"{share} {interval}", "", "", end_section=False)
+        cells = [(f"men lost, {s}", c) for s, c in r["men_lost"].items()]
+        cells += [(f"guns lost, {s}", c) for s, c in r["guns_lost"].items()] + [("minutes", r["minutes"])]
+        for i, (label, c) in enumerate(cells):
+            hist = "" if c["history"] is None else f"{number(c['history'])} ({c['percentile']:.1f})"
+            table.add_row("", label, " / ".join(number(round(c[q]) if abs(c[q]) >= 100 else c[q]) for q in ("p10", "p50", "p90")), hist, c["verdict"] or "",
+                          end_section=i == len(cells) - 1)
+    return table
