@@ -220,8 +220,8 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
     hist = report.get("history")
     if hist:
         table.add_column("history", justify="right")
-    for label, cells, history in comparison_rows(report["rulesets"], sides, hist):
-        table.add_row(label, *cells, *([history] if hist else []))
+    for label, cells, in_history in comparison_rows(report["rulesets"], sides, hist):
+        table.add_row(label, *cells, *([in_history] if hist else []))
     out.print(table)
 
 

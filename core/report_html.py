@@ -14,10 +14,10 @@ from typing import Any
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.pyplot as plt  # (after the backend is chosen)
+from matplotlib.figure import Figure
 
-from .tabular import comparison_rows  # noqa: E402
+from .tabular import comparison_rows
 
 SIDE_COLOURS = {0: "#2f5597", 1: "#8c8c8c"}  # first side (blue), second side (grey)
 DRAW_COLOUR = "#d9c89e"
@@ -93,7 +93,7 @@ def plot_losses(data: Mapping[str, Any]) -> str:
         ax.set_title(f"{side} men lost")
         ax.set_xlabel("men lost in a game")
         ax.set_ylabel("games")
-    axes[0].legend(frameon=False)
+    axes[-1].legend(frameon=False, loc="upper right")
     fig.tight_layout()
     return _svg(fig)
 
@@ -141,16 +141,18 @@ def plot_paired(data: Mapping[str, Any]) -> str | None:
     if not pairs:
         return None
     sides = data["scenario"]["sides"]
-    fig, axes = plt.subplots(1, 2, figsize=(7.5, 0.9 + 0.35 * len(pairs) * len(sides)), gridspec_kw={"width_ratios": [2, 1]})
-    rows = [(f"{p['b']} - {p['a']}: {side}", p["men_lost"][side]) for p in pairs for side in sides]
-    minutes = [(f"{p['b']} - {p['a']}", p["minutes"]) for p in pairs]
-    for ax, what, title in ((axes[0], rows, "men lost, difference"), (axes[1], minutes, "minutes to decision, difference")):
+    one = len(pairs) == 1
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 1.2 + 0.4 * len(pairs) * len(sides)), gridspec_kw={"width_ratios": [3, 2]})
+    rows = [(side if one else f"{p['b']} - {p['a']}: {side}", p["men_lost"][side]) for p in pairs for side in sides]
+    minutes = [("" if one else f"{p['b']} - {p['a']}", p["minutes"]) for p in pairs]
+    what_pair = f" ({pairs[0]['b']} - {pairs[0]['a']})" if one else ""
+    for ax, what, title in ((axes[0], rows, f"men lost{what_pair}"), (axes[1], minutes, f"minutes to decision{what_pair}")):
         for i, (_, d) in enumerate(what):
             lo, hi = d["ci95"]
             ax.errorbar(d["mean"], i, xerr=[[d["mean"] - lo], [hi - d["mean"]]], fmt="o", color="#333333", capsize=3)
         ax.axvline(0, color="#999999", linewidth=0.8)
         ax.set_yticks(range(len(what)), [label for label, _ in what])
-        ax.invert_yaxis()
+        ax.set_ylim(len(what) - 0.5, -0.5)
         ax.set_title(title)
     fig.tight_layout()
     return _svg(fig)

@@ -8,7 +8,7 @@ and the ``resolution`` events' mechanic and result.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from attrs import frozen
@@ -84,8 +84,3 @@ def mechanics_rolled(events: Iterable[Mapping[str, Any]]) -> dict[str, Counter[s
             rolled.setdefault(event["mechanic"], Counter())[event["result"]] += 1
     return rolled
 
-
-def units_drawn(frame: Frame) -> Sequence[str]:
-    """The units on the field in a frame (not those yet to come, nor those gone)."""
-    at = POSITION_FIELDS.index("status")
-    return [uid for uid, v in frame.units.items() if v[at] not in ("off", "gone")]

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-
 from referee.core.cli import main
 from referee.core.compare import Stack, run_replications
 from referee.core.explain import NO_CAUSE, paired, replicate_logged
@@ -138,7 +137,7 @@ def test_the_report_is_one_page_that_fetches_nothing(page: tuple[str, dict[str, 
 def test_the_report_replays_the_first_game_of_each_ruleset(page: tuple[str, dict[str, Any]]) -> None:
     text, _ = page
     payloads = [json.loads(m.replace("<\\/", "</")) for m in
-                re.findall(r'<script type="application/json" class="replay-data">(.*?)</script>', text, re.S)]
+                re.findall(r'<script type="application/json" class="replay-data">(.*?)</script>', text, re.DOTALL)]
     assert [p["ruleset"] for p in payloads] == ["rff", "hardtack"]
     assert payloads[0]["seed"] == payloads[1]["seed"]  # the same game's seed under both
     for p in payloads:

@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
 from referee.core.cli import main
 from referee.core.scenario import find_scenario, load_scenario
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-
 from referee.core.cli import main
 from referee.core.events import EventLog
 from referee.core.game import POSITION_FIELDS, Game, Outcome, play, replication_seed
