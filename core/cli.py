@@ -23,7 +23,7 @@ from . import report as reporting
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import EventLog, jsonable, narrate
 from .files import check_folder, write_atomic
-from .game import Game, Outcome, play
+from .game import Game, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
 from .tabular import WIDE, FittingConsole, comparison_rows, history_long
@@ -195,9 +195,10 @@ def _is_base(name: str) -> bool:
 def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
                     workers: int, job: comparing.Job | None = None) -> tuple[list[list[Any]], bool]:
     """Play N replications of each (label, stack, scenario path) job, in order, with a progress
-    bar on stderr. Returns the outcomes of the leading jobs that finished any, in job order,
+    bar on stderr (``job`` as for ``run_replications``). Returns the outcomes (or the job's
+    results) of the leading jobs that finished any, in job order,
     and whether Ctrl-C stopped the run (the jobs after it are not played)."""
-    played: list[list[Outcome]] = []
+    played: list[list[Any]] = []
     interrupted = False
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as bar:
