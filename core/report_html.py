@@ -158,29 +158,36 @@ def plot_paired(data: Mapping[str, Any]) -> str | None:
     return _svg(fig)
 
 
+def map_scale(terrain: Mapping[str, Any]) -> float:
+    """How much bigger than on a 3,000-yard map strokes, labels and the least size of a unit
+    are drawn (in yards), so that they look the same on any map."""
+    return min(2.0, max(0.25, max(terrain["width"], terrain["height"]) / 3000))
+
+
 def map_svg(terrain: Mapping[str, Any]) -> str:
     """The ground as SVG, north up, one SVG unit a yard (units are drawn over it by the page)."""
     w, h = terrain["width"], terrain["height"]
+    k = map_scale(terrain)
 
     def pts(points: Sequence[Sequence[float]]) -> str:
         return " ".join(f"{x:g},{h - y:g}" for x, y in points)
 
-    parts = [f'<svg class="map" viewBox="0 0 {w:g} {h:g}" xmlns="http://www.w3.org/2000/svg" role="img">',
+    parts = [f'<svg class="map" viewBox="0 0 {w:g} {h:g}" style="--k: {k:.3f}" xmlns="http://www.w3.org/2000/svg" role="img">',
              f'<rect width="{w:g}" height="{h:g}" fill="#f4f1e1"/>']
     for area in sorted(terrain["areas"], key=lambda a: (a["kind"] != "fields", a["height"])):
         fill = AREA_FILL.get(area["kind"], "#dddddd")
-        stroke = ' stroke="#8a7a4a" stroke-width="6"' if area["height"] else ""
+        stroke = f' stroke="#8a7a4a" stroke-width="{6 * k:.3g}"' if area["height"] else ""
         parts.append(f'<polygon class="area {area["kind"]}" points="{pts(area["points"])}" fill="{fill}"{stroke}>'
                      f'<title>{html.escape(area["name"] or area["kind"])}</title></polygon>')
     for line in terrain["lines"]:
         colour, width, dash = LINE_STYLE.get(line["kind"], ("#555555", 6, ""))
-        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        dashes = f' stroke-dasharray="{" ".join(f"{int(d) * k:.3g}" for d in dash.split())}"' if dash else ""
         parts.append(f'<polyline class="line {line["kind"]}" points="{pts(line["points"])}" fill="none" stroke="{colour}" '
-                     f'stroke-width="{width}"{dashes} stroke-linecap="round"><title>{html.escape(line["name"] or line["kind"])}</title></polyline>')
+                     f'stroke-width="{width * k:.3g}"{dashes} stroke-linecap="round"><title>{html.escape(line["name"] or line["kind"])}</title></polyline>')
     for o in terrain["objectives"]:
         parts.append(f'<circle class="objective" cx="{o["x"]:g}" cy="{h - o["y"]:g}" r="{o["radius"]:g}" fill="none" stroke="#b8860b" '
-                     f'stroke-width="8" stroke-dasharray="30 15"><title>{html.escape(o["name"])}</title></circle>'
-                     f'<text class="objective-label" x="{o["x"]:g}" y="{h - o["y"] + o["radius"] + 50:g}">{html.escape(o["id"])}</text>')
+                     f'stroke-width="{8 * k:.3g}" stroke-dasharray="{30 * k:.3g} {15 * k:.3g}"><title>{html.escape(o["name"])}</title></circle>'
+                     f'<text class="objective-label" x="{o["x"]:g}" y="{h - o["y"] + o["radius"] + 50 * k:.4g}">{html.escape(o["id"])}</text>')
     parts.append('<g class="units"></g></svg>')
     return "".join(parts)
 
@@ -201,7 +208,7 @@ def _table(data: Mapping[str, Any]) -> str:
 def _replay_section(name: str, replay: Mapping[str, Any], terrain: Mapping[str, Any], sides: Sequence[str]) -> str:
     outcome = replay["outcome"]
     result = f"{outcome['winner'] or 'draw'} after {outcome['minutes']} minutes: {outcome['reason']}"
-    payload = json.dumps({"ruleset": name, "sides": list(sides), "height": terrain["height"], **replay},
+    payload = json.dumps({"ruleset": name, "sides": list(sides), "height": terrain["height"], "scale": map_scale(terrain), **replay},
                          separators=(",", ":")).replace("</", "<\\/")
     return (f'<section class="replay" data-ruleset="{html.escape(name)}"><h3>{html.escape(name)}, seed {replay["seed"]}: '
             f'{html.escape(result)}</h3><div class="controls"><button class="play" type="button">Play</button>'
@@ -232,7 +239,7 @@ def render(data: Mapping[str, Any], command: str) -> str:
                             + f"; referee {data['version']}"),
         "COMMAND": html.escape(command),
         "TABLE": _table(data),
-        "HISTORY_NOTE": html.escape(history["note"]) if history and history.get("note") else "",
+        "HISTORY_NOTE": "" if not history else "The last column is what happened in history. " + html.escape(history.get("note") or ""),
         "SENTENCES": "".join(f"<li>{html.escape(s)}</li>" for s in explained["sentences"]),
         "PLOT_WINS": plots["wins"], "PLOT_LOSSES": plots["losses"], "PLOT_TIME": plots["time"],
         "PLOT_MECHANICS": plots["mechanics"],
