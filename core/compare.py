@@ -70,30 +70,34 @@ def _quiet_worker() -> None:
 
 
 Progress = Callable[[int], None]
+Job = Callable[[Stack, str, int, Sequence[int]], list[Any]]  # like replicate: one result per replication
 
 
 def run_replications(
-    stack: Stack, scenario_path: str, n: int, seed: int, workers: int = 1, progress: Progress | None = None
-) -> tuple[list[Outcome], bool]:
-    """Play ``n`` replications. Returns the outcomes in replication order (only the leading run
-    of finished ones if interrupted) and whether the run was interrupted."""
+    stack: Stack, scenario_path: str, n: int, seed: int, workers: int = 1, progress: Progress | None = None,
+    job: Job | None = None,
+) -> tuple[list[Any], bool]:
+    """Play ``n`` replications with ``job`` (default :func:`replicate`: their outcomes). Returns
+    the results in replication order (only the leading run of finished ones if interrupted) and
+    whether the run was interrupted."""
+    job = job or replicate
     # with several workers, about four chunks each keep them all busy to the end
     size = CHUNK if workers <= 1 else max(1, min(CHUNK, -(-n // (4 * workers))))
     chunks = [list(range(i, min(i + size, n))) for i in range(0, n, size)]
-    done: dict[int, list[Outcome]] = {}
+    done: dict[int, list[Any]] = {}
     interrupted = False
     if workers <= 1:
         try:
             for i, ks in enumerate(chunks):
-                done[i] = replicate(stack, scenario_path, seed, ks)
+                done[i] = job(stack, scenario_path, seed, ks)
                 if progress:
                     progress(len(ks))
         except KeyboardInterrupt:
             interrupted = True
     else:
         with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker) as pool:
-            futures: dict[Future[list[Outcome]], int] = {
-                pool.submit(replicate, stack, scenario_path, seed, ks): i for i, ks in enumerate(chunks)
+            futures: dict[Future[list[Any]], int] = {
+                pool.submit(job, stack, scenario_path, seed, ks): i for i, ks in enumerate(chunks)
             }
             pending = set(futures)
             try:
@@ -111,7 +115,7 @@ def run_replications(
                 for future in pending:
                     future.cancel()
                 raise
-    outcomes: list[Outcome] = []
+    outcomes: list[Any] = []
     for i in range(len(chunks)):  # keep replication order; stop at the first gap
         if i not in done:
             break
@@ -130,7 +134,7 @@ def ended_by(reason: str) -> str:
 
 def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]:
     """Per side: win share with its 95% interval, men and guns lost, minutes to decision, and
-    where the historical result falls."""
+    where the historical result falls; and each game's seed, winner, losses and minutes."""
     n = len(outcomes)
     sides = scenario.sides
     result: dict[str, Any] = {"replications": n, "win": {}, "men_lost": {}, "guns_lost": {}, "men_left": {},
@@ -161,4 +165,6 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
         }
         if history.minutes is not None:
             result["historical"]["minutes_percentile"] = round(percentile_rank([o.minutes for o in outcomes], history.minutes), 1)
+    result["games"] = [{"seed": o.seed, "winner": o.winner, "men_lost": o.men_lost, "guns_lost": o.guns_lost,
+                        "minutes": o.minutes} for o in outcomes]
     return result
