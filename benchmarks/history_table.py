@@ -1,6 +1,9 @@
 """Regenerate the table in docs/history.md from `referee history --json -n 200 --workers 1`.
 
-    python benchmarks/history_table.py [-n 200] [--doc docs/history.md]
+    python benchmarks/history_table.py [-n 200] [--workers 1] [--doc docs/history.md]
+
+The numbers do not depend on --workers (common random numbers, replications in a fixed order);
+more workers only finish sooner.
 
 Only the part between the markers `<!-- history:begin -->` and `<!-- history:end -->` is
 replaced; the prose around it is kept. The file is written atomically (a temporary file in the
@@ -23,10 +26,10 @@ BEGIN, END = "<!-- history:begin -->", "<!-- history:end -->"
 DOC = Path(__file__).resolve().parent.parent / "docs" / "history.md"
 
 
-def history_json(n: int) -> dict[str, Any]:
-    """What `referee history --json -n N --workers 1` prints, run as a user runs it."""
+def history_json(n: int, workers: int = 1) -> dict[str, Any]:
+    """What `referee history --json -n N` prints, run as a user runs it."""
     command = [sys.executable, "-c", "from referee.core.cli import main; main()",
-               "history", "--json", "-n", str(n), "--workers", "1"]
+               "history", "--json", "-n", str(n), "--workers", str(workers)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"referee history failed ({done.returncode}):\n{done.stderr}")
@@ -45,7 +48,7 @@ def markdown(report: dict[str, Any]) -> str:
         return f"{band}<br>{hist} **{c['verdict']}**" if hist else band
 
     lines = [
-        (f"`referee history --json -n {report['n']} --workers 1` (seed {report['seed']}), "
+        (f"`referee history --json -n {report['n']}` (seed {report['seed']}), "
          "made by `python benchmarks/history_table.py`."),
         "",
         "| " + " | ".join(header) + " |",
@@ -75,10 +78,11 @@ def splice(text: str, section: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--doc", type=Path, default=DOC)
     args = parser.parse_args()
     try:
-        text = splice(args.doc.read_text(encoding="utf-8"), markdown(history_json(args.n)))
+        text = splice(args.doc.read_text(encoding="utf-8"), markdown(history_json(args.n, args.workers)))
     except (OSError, ValueError) as error:
         sys.exit(f"{args.doc}: {error}")
     write_atomic(args.doc, text)

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib.metadata import version
 from typing import Any
 
 import click
@@ -16,17 +17,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from . import compare as comparing
+from . import explain as explaining
 from . import history, limits
+from . import report as reporting
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import EventLog, jsonable, narrate
 from .files import check_folder, write_atomic
-from .game import Game, Outcome, play
+from .game import Game, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
+from .tabular import WIDE, FittingConsole, comparison_rows, history_long
 from .text import printable, shorten
 from .world import Scenario
 
-out = Console(highlight=False, soft_wrap=True)
+out = FittingConsole(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
 
 
@@ -173,7 +177,8 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     if out_path:
         check_folder(out_path)  # before the replications, not after them
     workers = workers or comparing.default_workers()
-    report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "rulesets": {}}
+    report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
+                              "house_rules": list(house_rules), "version": version("referee"), "rulesets": {}}
     played, interrupted = _replicate_each([(rules.name, stack, path) for rules, stack in stacks], n, seed, workers)
     for (rules, _), outcomes in zip(stacks, played):
         report["rulesets"][rules.name] = comparing.summarise(outcomes, world)
@@ -206,19 +211,19 @@ def _is_base(name: str) -> bool:
 
 
 def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
-                    workers: int) -> tuple[list[list[Outcome]], comparing.Interrupted | None]:
+                    workers: int, job: comparing.Job | None = None) -> tuple[list[list[Any]], comparing.Interrupted | None]:
     """Play N replications of each (label, stack, scenario path) job, in order, with a progress
-    bar on stderr. Returns the outcomes of the leading jobs that finished any, in job order,
-    and the interrupt (Ctrl-C, SIGTERM, SIGHUP) that stopped the run, if one did (the jobs after
-    it are not played)."""
-    played: list[list[Outcome]] = []
+    bar on stderr (``job`` as for ``run_replications``). Returns the outcomes (or the job's
+    results) of the leading jobs that finished any, in job order, and the interrupt (Ctrl-C,
+    SIGTERM, SIGHUP) that stopped the run, if one did (the jobs after it are not played)."""
+    played: list[list[Any]] = []
     interrupted = None
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as bar:
         for label, stack, path in jobs:
             task = bar.add_task(shown(label), total=n)
             outcomes, interrupted = comparing.run_replications(
-                stack, path, n, seed, workers, progress=lambda k, t=task: bar.advance(t, k))
+                stack, path, n, seed, workers, progress=lambda k, t=task: bar.advance(t, k), job=job)
             if outcomes:
                 played.append(outcomes)
             if interrupted:
@@ -234,27 +239,8 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
     hist = report.get("history")
     if hist:
         table.add_column("history", justify="right")
-
-    def row(label: str, cell: Callable[[dict[str, Any]], str], history: str = "") -> None:
-        table.add_row(label, *[cell(r) for r in report["rulesets"].values()], *([history] if hist else []))
-
-    for key in (*sides, "draw"):
-        row("draws" if key == "draw" else f"{key} wins", lambda r, k=key: f"{r['win'][k]['share']:.1%} [{r['win'][k]['ci95'][0]:.1%}-{r['win'][k]['ci95'][1]:.1%}]",
-            "yes" if hist and hist["winner"] == key else "")
-    for side in sides:
-        row(f"{side} men lost (p10/p50/p90)",
-            lambda r, s=side: f"{r['men_lost'][s]['mean']:.0f} ({r['men_lost'][s]['p10']:.0f}/{r['men_lost'][s]['p50']:.0f}/{r['men_lost'][s]['p90']:.0f})",
-            str(hist["men_lost"].get(side, "")) if hist else "")
-        row(f"{side} guns lost", lambda r, s=side: f"{r['guns_lost'][s]['mean']:.2f}", str(hist["guns_lost"].get(side, "")) if hist else "")
-        row(f"{side} men who left the field", lambda r, s=side: f"{r['men_left'][s]['mean']:.0f}")
-    for reason in sorted({k for r in report["rulesets"].values() for k in r["ended_by"]}):
-        row(f"ended by: {reason}", lambda r, k=reason: f"{r['ended_by'].get(k, 0):.1%}")
-    for side in sides:
-        row(f"{side} yards gained (p50)", lambda r, s=side: f"{r['yards_gained'][s]['mean']:.0f} ({r['yards_gained'][s]['p50']:.0f})")
-    row("minutes to decision (p50)", lambda r: f"{r['minutes']['mean']:.0f} ({r['minutes']['p50']:.0f})", str(hist["minutes"] or "") if hist else "")
-    if hist:
-        for side in sides:
-            row(f"history's {side} losses, percentile", lambda r, s=side: f"{r['historical']['men_lost_percentile'][s]:.1f}")
+    for label, cells, in_history in comparison_rows(report["rulesets"], sides, hist):
+        table.add_row(label, *cells, *([in_history] if hist else []))
     out.print(table)
 
 
@@ -311,6 +297,8 @@ VERDICT_STYLE = {"inside": "green", "below": "yellow", "above": "yellow"}
 
 
 def _print_history(report: dict[str, Any]) -> None:
+    if out.width < WIDE:
+        return _print_history_long(report)
     rows = report["rows"]
     sides = list(dict.fromkeys(side for r in rows for side in r["men_lost"]))
     table = RichTable(title=f"History among the outcomes: {report['n']} replications per battle and ruleset, seed {report['seed']}",
@@ -329,6 +317,16 @@ def _print_history(report: dict[str, Any]) -> None:
         table.add_row(shown(r["title"]), f"{shown(r['ruleset'])}\n({r['replications']})", escape("\n".join(history.winner_text(r["winner"]))),
                       *(cell(r["men_lost"][s]) for s in sides), *(cell(r["guns_lost"][s]) for s in sides), cell(r["minutes"]))
     out.print(table)
+    _print_inside(report)
+    return None
+
+
+def _print_history_long(report: dict[str, Any]) -> None:
+    out.print(history_long(report))
+    _print_inside(report)
+
+
+def _print_inside(report: dict[str, Any]) -> None:
     inside = report["men_lost_inside"]
     out.print(f"history's men lost inside p10-p90 in {inside['inside']} of {inside['cells']} cells (battle, ruleset, side)")
 
@@ -413,4 +411,113 @@ def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_
         out.print(grid)
         for note in t.notes:
             out.print(f"  [dim]{escape(note)}[/dim]")
+    return None
+
+
+def _stacks(rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...]) -> dict[str, comparing.Stack]:
+    """The stacks to compare, by name, each built once here to fail fast on a bad name or option."""
+    return {build_rules(name, options, house_rules).name: comparing.Stack(name, tuple(options), tuple(house_rules))
+            for name in _ruleset_names(rulesets)}
+
+
+def _logged(stacks: dict[str, comparing.Stack], path: str, n: int, seed: int, workers: int | None) -> dict[str, list[Any]]:
+    """N replications of each stack with the log on, as records; Ctrl-C stops without a result."""
+    jobs = [(name, stack, path) for name, stack in stacks.items()]
+    played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers(), job=explaining.replicate_logged)
+    if interrupted:
+        err.print("[yellow]interrupted: nothing written[/yellow]")
+        sys.exit(interrupted.exit_code)
+    return dict(zip(stacks, played))
+
+
+def _replay_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The options explain and report share with compare."""
+    f = click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None, help=WORKERS_HELP)(f)
+    f = click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")(f)
+    f = click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
+                     help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")(f)
+    f = stack_options(f)
+    return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")(f)
+
+
+@main.command("explain")
+@click.argument("scenario")
+@_replay_options
+@json_option
+def explain_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
+                seed: int, workers: int | None, as_json: bool) -> None:
+    """Why the rulesets differ on SCENARIO: when the losses fall, which mechanics are rolled, and
+    the paired differences between the rulesets on the same seeds, in a few plain sentences."""
+    path = str(find_scenario(scenario))
+    world = load_scenario(find_scenario(scenario))
+    records = _logged(_stacks(rulesets, options, house_rules), path, n, seed, workers)
+    data = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
+            "house_rules": list(house_rules), "version": version("referee"), **explaining.explain(records, world)}
+    if as_json:
+        return emit_json(data)
+    _print_explanation(data, world.sides)
+    return None
+
+
+def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
+    out.print(f"[bold]{shown(data['title'])}[/bold]: {data['n']} replications per ruleset, seed {data['seed']}\n")
+    for sentence in data["sentences"]:
+        out.print(f"- {shown(sentence)}", soft_wrap=False)
+    names = list(data["rulesets"])
+    timeline = RichTable(title="Men lost per half hour (mean)")
+    timeline.add_column("from")
+    for name in names:
+        for side in sides:
+            timeline.add_column(f"{name}\n{side}", justify="right")
+    first = data["rulesets"][names[0]]["losses_by_time"]
+    for i, start in enumerate(first["from"]):
+        cells = [data["rulesets"][name]["losses_by_time"]["men_lost"][side][i] for name in names for side in sides]
+        if any(cells):
+            timeline.add_row(start, *(f"{c:.0f}" for c in cells))
+    out.print(timeline)
+    for name in names:
+        table = RichTable(title=f"{name}: mechanics rolled")
+        for header, justify in (("mechanic", "left"), ("a game", "right"), ("commonest results", "left")):
+            table.add_column(header, justify=justify)  # type: ignore[arg-type]
+        for mechanic, m in data["rulesets"][name]["mechanics"].items():
+            common = ", ".join(f"{r} {share:.0%}" for r, share in list(m["results"].items())[:3])
+            table.add_row(escape(mechanic), f"{m['per_game']:.1f}", escape(common))
+        out.print(table)
+    for p in data["paired"]:
+        table = RichTable(title=f"{p['b']} - {p['a']}, game by game ({p['games']} seeds, {p['identical_games']} games alike)")
+        for header in ("", "mean", "95% interval", "SE paired", "SE unpaired"):
+            table.add_column(header, justify="left" if not header else "right")
+        measures = [(f"{s} men lost", p["men_lost"][s]) for s in sides] + [("minutes", p["minutes"])]
+        measures += [(f"{s} win share", p["win_share"][s]) for s in sides]
+        for label, d in measures:
+            table.add_row(label, f"{d['mean']:+.2f}", f"{d['ci95'][0]:+.2f} to {d['ci95'][1]:+.2f}", f"{d['se']:.2f}", f"{d['se_unpaired']:.2f}")
+        out.print(table)
+    for note in data["missing"]:
+        out.print(f"[dim]{shown(note)}[/dim]", soft_wrap=False)
+
+
+@main.command("report")
+@click.argument("scenario")
+@_replay_options
+@click.option("-o", "--out", "out_path", required=True, metavar="FILE.html", help="Where to write the report.")
+@json_option
+def report_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
+               seed: int, workers: int | None, out_path: str, as_json: bool) -> None:
+    """Write one self-contained HTML page on SCENARIO: the comparison with history, plots, what
+    drives the differences, and one game per ruleset replayed on the map."""
+    from . import report_html  # matplotlib: imported only by the command that draws
+    path = str(find_scenario(scenario))
+    world = load_scenario(find_scenario(scenario))
+    stacks = _stacks(rulesets, options, house_rules)
+    check_folder(out_path)  # before the replications, not after them
+    records = _logged(stacks, path, n, seed, workers)
+    data = reporting.build(world, path, stacks, records, seed, options, house_rules)
+    command = " ".join(["referee report", scenario, "--rules", ",".join(stacks), "-n", str(n), "--seed", str(seed),
+                        *(f"--option {o}" for o in options), *(f"--house-rule {h}" for h in house_rules), "-o", out_path])
+    page = report_html.render(data, command)
+    write_atomic(out_path, page)
+    if as_json:
+        return emit_json({"out": out_path, "bytes": len(page.encode()), **{k: data[k] for k in ("scenario", "seed", "n", "version")},
+                          "rulesets": list(stacks)})
+    out.print(f"wrote {out_path} ({len(page.encode()) / 1e6:.1f} MB): {', '.join(stacks)}, {n} games each", markup=False)
     return None

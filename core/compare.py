@@ -63,7 +63,8 @@ def _scenario(path: str) -> Scenario:
     return load_scenario(find_scenario(path))
 
 
-Record = Callable[[int, Outcome], None]
+Record = Callable[[int, Any], None]
+Job = Callable[["Stack", str, int, Sequence[int]], list[Any]]  # like replicate: one result per replication
 
 
 def replicate(stack: Stack, scenario_path: str, seed: int, ks: Sequence[int], record: Record | None = None) -> list[Outcome]:
@@ -155,19 +156,21 @@ def _signals_held() -> Iterator[None]:
 
 
 def run_replications(
-    stack: Stack, scenario_path: str, n: int, seed: int, workers: int = 1, progress: Callable[[int], None] | None = None
-) -> tuple[list[Outcome], Interrupted | None]:
-    """Play ``n`` replications on up to ``workers`` processes (never more than there are chunks
-    of work, nor than :data:`~referee.core.limits.WORKERS`). Returns the outcomes in replication
-    order (every one finished, if interrupted) and the interrupt that stopped the run, if any."""
+    stack: Stack, scenario_path: str, n: int, seed: int, workers: int = 1, progress: Callable[[int], None] | None = None,
+    job: Job | None = None,
+) -> tuple[list[Any], Interrupted | None]:
+    """Play ``n`` replications with ``job`` (default :func:`replicate`: their outcomes) on up to
+    ``workers`` processes (never more than there are chunks of work, nor than
+    :data:`~referee.core.limits.WORKERS`). Returns the results in replication order (every one
+    finished, if interrupted) and the interrupt that stopped the run, if any."""
     # with several workers, about four chunks each keep them all busy to the end
     size = CHUNK if workers <= 1 else max(1, min(CHUNK, -(-n // (4 * workers))))
     chunks = (range(i, min(i + size, n)) for i in range(0, n, size))
     workers = max(1, min(workers, WORKERS, -(-n // size)))
-    done: dict[int, Outcome] = {}
+    done: dict[int, Any] = {}
 
-    def record(k: int, outcome: Outcome) -> None:
-        done[k] = outcome
+    def record(k: int, result: Any) -> None:
+        done[k] = result
         if progress:
             progress(1)
 
@@ -176,9 +179,9 @@ def run_replications(
         try:
             if workers == 1:
                 for ks in chunks:
-                    replicate(stack, scenario_path, seed, ks, record)
+                    _play(job, stack, scenario_path, seed, ks, record)
             else:
-                _in_parallel(stack, scenario_path, seed, chunks, workers, record)
+                _in_parallel(job, stack, scenario_path, seed, chunks, workers, record)
         except Interrupted as interrupt:
             interrupted = interrupt
         except KeyboardInterrupt as error:  # raised by code, not by the user (see Interrupted)
@@ -186,7 +189,17 @@ def run_replications(
     return [done[k] for k in sorted(done)], interrupted
 
 
-def _in_parallel(stack: Stack, scenario_path: str, seed: int, chunks: Iterator[range], workers: int, record: Record) -> None:
+def _play(job: Job | None, stack: Stack, scenario_path: str, seed: int, ks: Sequence[int], record: Record) -> None:
+    """Replications ``ks``, each result recorded as it is made."""
+    if job is None:
+        replicate(stack, scenario_path, seed, ks, record)
+    else:
+        for k in ks:
+            record(k, job(stack, scenario_path, seed, [k])[0])
+
+
+def _in_parallel(job: Job | None, stack: Stack, scenario_path: str, seed: int, chunks: Iterator[range], workers: int,
+                 record: Record) -> None:
     """Hand the chunks to ``workers`` processes, one at a time each, recording every game sent
     back. On an interrupt the workers are ended first, then what they had sent is read."""
     context = multiprocessing.get_context()
@@ -194,7 +207,7 @@ def _in_parallel(stack: Stack, scenario_path: str, seed: int, chunks: Iterator[r
     try:
         for _ in range(workers):
             mine, theirs = context.Pipe()
-            process = context.Process(target=_work, args=(theirs, stack, scenario_path, seed), daemon=True)
+            process = context.Process(target=_work, args=(theirs, job, stack, scenario_path, seed), daemon=True)
             with _signals_held():
                 process.start()
                 _Signals.workers.add(process)
@@ -257,7 +270,7 @@ def _end(pool: dict[Connection, BaseProcess]) -> None:
         _Signals.workers.discard(process)
 
 
-def _work(conn: Connection, stack: Stack, scenario_path: str, seed: int) -> None:
+def _work(conn: Connection, job: Job | None, stack: Stack, scenario_path: str, seed: int) -> None:
     """A worker: play each chunk handed over, sending every game back as it ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group; the parent decides
     for s in SIGNALS[1:]:
@@ -267,7 +280,7 @@ def _work(conn: Connection, stack: Stack, scenario_path: str, seed: int) -> None
     _end_with_parent()
     try:
         while (ks := conn.recv()) is not None:
-            replicate(stack, scenario_path, seed, ks, lambda k, outcome: conn.send(("game", k, outcome)))
+            _play(job, stack, scenario_path, seed, ks, lambda k, result: conn.send(("game", k, result)))
             conn.send(("done",))
     except (EOFError, BrokenPipeError):  # the parent has gone
         return
@@ -312,7 +325,7 @@ def ended_by(reason: str) -> str:
 
 def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]:
     """Per side: win share with its 95% interval, men and guns lost, minutes to decision, and
-    where the historical result falls."""
+    where the historical result falls; and each game's seed, winner, losses and minutes."""
     n = len(outcomes)
     sides = scenario.sides
     result: dict[str, Any] = {"replications": n, "win": {}, "men_lost": {}, "guns_lost": {}, "men_left": {},
@@ -343,4 +356,6 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
         }
         if history.minutes is not None:
             result["historical"]["minutes_percentile"] = round(percentile_rank([o.minutes for o in outcomes], history.minutes), 1)
+    result["games"] = [{"seed": o.seed, "winner": o.winner, "men_lost": o.men_lost, "guns_lost": o.guns_lost,
+                        "minutes": o.minutes} for o in outcomes]
     return result

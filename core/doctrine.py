@@ -74,7 +74,7 @@ class DefaultDoctrine:
                 intent = _withdraw(world, u, None, nearest, "withdraw") if u.fit else Intent("rally", order="withdraw")
             else:
                 order = game.plan.order_of(u.spec.id)
-                repulsed(world, u, order, counted)
+                _note_repulse(world, u, order, counted)
                 intent = self.decide(world, u, order, nearest, gap, memory)
             intents[u.spec.id] = _screened(intent, u, gap)
         return intents
@@ -220,7 +220,7 @@ def _leader_place(world: World, leader: LeaderState) -> Point | None:
     return (sum(xs) / len(xs), sum(ys) / len(ys)) if xs else None
 
 
-def repulsed(world: World, unit: UnitState, order: Order | None, counted: set[tuple[str, str]]) -> None:
+def _note_repulse(world: World, unit: UnitState, order: Order | None, counted: set[tuple[str, str]]) -> None:
     """An attacker broken, or spent, within effective range of its objective has been repulsed
     there (once per unit and order); a ruleset's failed charges are counted by the game."""
     if order is None or order.kind != "attack" or not order.objective or (unit.id, order.id) in counted:

@@ -91,6 +91,10 @@ def jsonable(value: Any) -> Any:
     return value
 
 
+UNSPOKEN = frozenset({"positions"})
+"""Events kept in the log for machines (a replay) but not narrated."""
+
+
 @define(eq=False)
 class EventLog:
     """The game's log; ``enabled=False`` records nothing (the fast path for comparisons)."""
@@ -105,7 +109,7 @@ class EventLog:
             return
         event = {"seq": len(self.events), **self.context, "kind": kind, **jsonable(data)}
         self.events.append(event)
-        if self.stream is not None:
+        if self.stream is not None and kind not in UNSPOKEN:
             self.stream.write(narrate(event) + "\n")
 
     def resolution(self, res: Resolution, **about: Any) -> None:

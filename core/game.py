@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import random
+from operator import attrgetter
 from typing import Any
 
 from attrs import define, evolve, field, frozen
@@ -197,6 +198,9 @@ def play(game: Game) -> Outcome:
     game.log.emit("start", minute=game.world.minute, text=f"{game.scenario.title} under {game.rules.name}, seed {game.seed}")
     verdict = Verdict(False, None, "")
     play_step = sole_caller(pm, "referee_step")
+    shown = _Shown()  # what the positions events have said
+    if game.log.enabled:
+        _positions(game, shown)
     while not verdict.over:
         game.turn += 1
         if game.turn > MAX_TURNS:
@@ -211,7 +215,11 @@ def play(game: Game) -> Outcome:
             play_step(game=game, step=step)
             if game.rules.implements("referee_step_done"):
                 call(pm, "referee_step_done", game=game, step=step)
+            if game.log.enabled:
+                _positions(game, shown)
         call(pm, "referee_end_turn", game=game)
+        if game.log.enabled:
+            _positions(game, shown)
         game.world.minute += int(call(pm, "referee_turn_minutes", game=game))
         game.log.context["minute"] = game.world.minute
         _objectives_changing_hands(game)
@@ -220,6 +228,45 @@ def play(game: Game) -> Outcome:
     outcome = game.outcome(verdict)
     game.log.emit("end", text=f"{outcome.winner or 'draw'}: {outcome.reason}", men_lost=outcome.men_lost, guns_lost=outcome.guns_lost)
     return outcome
+
+
+POSITION_FIELDS = ("x", "y", "facing", "formation", "men", "guns", "status")
+"""What a ``positions`` event says of each unit, in this order: yards (rounded), degrees
+(rounded), the neutral formation, men, guns, and the neutral status (``off`` for a unit not yet
+on the field)."""
+
+
+_raw_state = attrgetter("x", "y", "facing", "formation", "men", "guns", "status", "on_field")
+
+
+@define
+class _Shown:
+    """What the positions events have said so far: every unit's raw state when last looked at
+    (in the world's unit order) and what was logged of each unit."""
+
+    raw: tuple[tuple[Any, ...], ...] = ()
+    logged: dict[str, tuple[Any, ...]] = field(factory=dict)
+
+
+def _positions(game: Game, shown: _Shown) -> None:
+    """Log each unit whose place, facing, formation, men, guns or status changed since the last
+    positions event (every unit the first time); nothing if none did (most steps: one look at
+    the raw states settles it)."""
+    units = game.world.units
+    raw = tuple(map(_raw_state, units.values()))
+    if raw == shown.raw:
+        return
+    before, shown.raw = shown.raw, raw
+    changed = {}
+    for i, (uid, u) in enumerate(units.items()):
+        if before and before[i] == raw[i]:
+            continue
+        now = (round(u.x), round(u.y), round(u.facing) % 360, u.formation, u.men, u.guns,
+               u.status if u.on_field or u.status == "gone" else "off")
+        if shown.logged.get(uid) != now:
+            shown.logged[uid] = changed[uid] = now
+    if changed:
+        game.log.emit("positions", units={uid: list(v) for uid, v in changed.items()})
 
 
 def _objectives_changing_hands(game: Game) -> None:

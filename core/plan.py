@@ -22,12 +22,16 @@ DUSK_AFTER_SUNSET = 30  # minutes of civil twilight where the scenario gives no 
 ATTACKS = ("attack", "engage")  # orders that are not begun after dark unless they say so
 
 
+def last_light(sunset: int | None, dusk: int | None) -> int | None:
+    """The minute the last light is gone: ``dusk`` as given, else sunset plus civil twilight;
+    None without either."""
+    if dusk is not None:
+        return dusk
+    return None if sunset is None else sunset + DUSK_AFTER_SUNSET
+
+
 def dusk(scenario: Scenario) -> int | None:
-    """The minute the last light is gone, or None when the scenario has no sunset."""
-    light = scenario.light
-    if light.dusk is not None:
-        return light.dusk
-    return None if light.sunset is None else light.sunset + DUSK_AFTER_SUNSET
+    return last_light(scenario.light.sunset, scenario.light.dusk)
 
 
 def dark(world: World) -> bool:

@@ -20,7 +20,7 @@ from attrs import evolve, frozen
 
 from . import world
 from .events import clock
-from .plan import ATTACKS, DUSK_AFTER_SUNSET
+from .plan import ATTACKS
 from .reading import (
     Bad, Reader, Table, any_text, choice, clock_time, flag, ident, list_of, number, point, points, show, whole,
 )
@@ -84,13 +84,6 @@ class Setting:
     units: Mapping[str, UnitSpec]
     commands: Mapping[str, Command]
     objectives: Mapping[str, Objective]
-
-
-def last_light(sunset: int | None, dusk: int | None) -> int | None:
-    """The minute the last light is gone: ``dusk`` as given, else sunset plus civil twilight."""
-    if dusk is not None:
-        return dusk
-    return None if sunset is None else sunset + DUSK_AFTER_SUNSET
 
 
 # ----------------------------------------------------------------------------- reading

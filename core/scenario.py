@@ -28,7 +28,7 @@ from .reading import (
     MISSING, Bad, Reader, Table, any_text, choice, clock_time, degrees, flag, ident, key_lines, list_of,
     nonempty_text, number, oversized, parse_toml, point, points, read_bounded, show, whole,
 )
-from .plan import DUSK_AFTER_SUNSET
+from .plan import DUSK_AFTER_SUNSET, last_light
 from .plans_format import PlacedOrder, PlacedPlan
 from .world import Area, Command, Feature, Historical, Leader, Light, Objective, Point, Scenario, UnitSpec, Victory
 
@@ -538,8 +538,8 @@ def _setting(p: _Parts, commands: dict[str, Command], objectives: dict[str, Obje
     start, end = p.head.get("start"), p.victory.end if p.victory is not None else None
     if start is not None and end is not None and end <= start:
         end = None
-    last_light = plans_format.last_light(p.head.get("sunset"), p.head.get("dusk"))
-    return plans_format.Setting(start, end, last_light, units, commands, objectives)
+    return plans_format.Setting(start, end, last_light(p.head.get("sunset"), p.head.get("dusk")), units, commands,
+                                objectives)
 
 
 def _check_sides(r: Reader, p: _Parts, sides: Sequence[str]) -> None:

@@ -16,7 +16,7 @@ from referee.core.game import Step
 from referee.core.hookspecs import hookimpl
 from referee.core.rules import RulesetInfo
 
-from . import activation
+from . import activation, geometry
 from .mechanics import mechanic_specs
 from .muster import muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
@@ -59,6 +59,9 @@ def referee_turn_minutes(game: Any) -> int:
 
 @hookimpl
 def referee_turn(game: Any) -> Iterator[Step]:
+    game.state.visibility = seen = geometry.visibility(game)  # HT-V1: the light of this turn
+    if seen != float("inf") and game.log.enabled:
+        game.log.emit("light", rulings=[game.state.tables["light"]["ruling"]], text=f"the light lets companies see to fire {seen:.0f} yards")
     return activation.turn(game)
 
 

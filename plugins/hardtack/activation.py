@@ -16,7 +16,6 @@ from referee.core.game import Step
 from . import assault, fire, geometry as geo, mechanics, morale, move
 from .state import BROKEN, CLOSE, ROUTED, SHAKEN, Company, HardtackState, Regiment
 
-COMMAND_YARDS = 60.0  # 6": regimental formation, rally and transfer distance
 ARRIVED_YARDS = 20.0
 REJOIN_YARDS = 30.0  # HT-T6: a commander this far from the centre of his companies goes to them
 TROOP_FORMATIONS = frozenset(("line", "column", "skirmish"))  # the intent's formations a company takes up
@@ -38,14 +37,24 @@ def turn(game: Any) -> Iterator[Step]:
     left = {s: 0 for s in sides}
     opens = game.settle("initiative", sides, mechanics.initiative(game.roller, (sides[0], sides[1]))).values["first"]
     last = sides[0] if opens == sides[1] else sides[1]  # HT-T1: the roll-off's winner opens the turn
+    start = left
     while True:
         if not any(left.values()):  # (re)count exactly
             left = {s: sum(1 for r in state.by_side.get(s, ()) for c in r.companies if not c.activated and c.alive) for s in sides}
             if not any(left.values()):
                 return
-        other = sides[0] if last == sides[1] else sides[1]
-        # HT-T2: the side with fewer units left passes; on equal counts the sides alternate
-        side = other if left[other] >= left[last] and left[other] else last
+            start = dict(left)
+        # HT-T2: the sides alternate; the side whose turn it is passes when it has fewer companies
+        # left than the other and has used up a larger share of its own this turn
+        side = sides[0] if last == sides[1] else sides[1]
+        if not left[side]:
+            side = last
+        alt = sides[0] if side == sides[1] else sides[1]
+        if left[alt] > left[side] and left[side] * start[alt] < left[alt] * start[side]:
+            if game.log.enabled:
+                game.log.emit("pass", side=side, rulings=["HT-T2"],
+                              text=f"{side} passes ({left[side]} of {start[side]} companies left, {alt} {left[alt]} of {start[alt]})")
+            side = alt
         step = _next(game, state, side)
         last = side
         if step is None:
@@ -84,7 +93,9 @@ def _next(game: Any, state: HardtackState, side: str) -> Step | None:
         if reg.activated or not reg.unit.on_field:
             continue
         reg.activated = True
-        group = members(reg)
+        group = members(state.tables, reg)
+        if sum(1 for c in group if c.level == SHAKEN) >= 2:  # HT-R1: his formation wavers; he rallies it (p.11)
+            return _step(game, "rally", side, reg.id)
         if len(group) >= 2:
             state.group = (reg.id, group)  # kept for the step that follows at once
             return _step(game, "activate-regiment", side, reg.id)
@@ -103,12 +114,12 @@ def _next(game: Any, state: HardtackState, side: str) -> Step | None:
     return _step(game, "activate-company", side, queue[i].id) if i < len(queue) else None
 
 
-def members(reg: Regiment) -> list[Company]:
+def members(t: Any, reg: Regiment) -> list[Company]:
     """Companies that may join the Activate Regiment: close formation, not yet activated,
-    Shaken or better (p.7), within 6" of the commander."""
-    rx, ry = reg.x, reg.y
+    Shaken or better (p.7), within 6" of the commander ([scale] command_inches)."""
+    rx, ry, reach = reg.x, reg.y, t.command_yards
     return [c for c in reg.companies if not c.activated and c.formation in CLOSE and c.level <= SHAKEN and c.alive
-            and math.hypot(c.x - rx, c.y - ry) <= COMMAND_YARDS]
+            and math.hypot(c.x - rx, c.y - ry) <= reach]
 
 
 def play_step(game: Any, step: Step) -> None:
@@ -116,7 +127,7 @@ def play_step(game: Any, step: Step) -> None:
     state.centres.clear()
     if step.name == "activate-company":
         c = state.companies[step.unit]
-        c.activated = True
+        c.activated, c.travel = True, False  # (travel mode lasts until the company next activates: HT-M8)
         state.touch(c)
         intent = state.intents[step.side].get(c.unit.id)
         kind = intent.action if intent is not None else "hold"  # it neither moves nor charges: shaken, it may not (action)
@@ -147,13 +158,13 @@ def play_step(game: Any, step: Step) -> None:
         _transfer(game, state, reg, 2, kept_pick[1] if kept_pick is not None and kept_pick[0] == reg.id else None)
         return
     kept, state.group = state.group, None
-    group = kept[1] if kept is not None and kept[0] == reg.id else members(reg)
+    group = kept[1] if kept is not None and kept[0] == reg.id else members(state.tables, reg)
     intent = state.intents[step.side].get(reg.id)
     enemies = _near(state, step.side, group, fire_only=intent is None or intent.action in ("hold", "rally"))  # (no guns in it)
     if game.log.enabled:  # (the text is not written for a log that is off)
         game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
     for c in group:
-        c.activated = True
+        c.activated, c.travel = True, False
     for n in (0, 1):  # p.10: every company's first action before any second action
         if _formation_moves(state, reg, group, intent, n, enemies):
             _move_formation(game, state, reg, group, intent, enemies)
@@ -193,16 +204,23 @@ def _tells(state: HardtackState, c: Company) -> float:
 def _rally(game: Any, state: HardtackState, reg: Regiment) -> None:
     """The commander's two Rally actions on the worst companies within 6" (SG2 p.17; p.11)."""
     near = sorted((c for c in reg.companies if c.alive and SHAKEN <= c.level < ROUTED
-                   and math.hypot(c.x - reg.x, c.y - reg.y) <= COMMAND_YARDS), key=lambda c: -c.level)
+                   and math.hypot(c.x - reg.x, c.y - reg.y) <= state.tables.command_yards), key=lambda c: -c.level)
     if not near:  # the commander goes to his most shaken company: two Move actions (HT-R1)
         worst = max((c for c in reg.companies if c.alive), key=lambda c: c.level, default=None)
         if worst is not None:
             _commander_moves(game, reg, (worst.x, worst.y))
         return
-    for c in near[:2]:
+    actions, shaken = 2, [c for c in morale.regimental_formation(state.tables, reg) if c.level == SHAKEN]
+    if len(shaken) >= 2:  # p.11: one Rally action on the whole regimental formation, a roll for each company (HT-R1)
+        if game.log.enabled:
+            game.log.emit("rally", unit=reg.id, rulings=["HT-R1"], text=f"{reg.id}'s commander rallies his regimental formation")
+        for c in shaken:
+            morale.rally(game, state.tables, reg.lv, c)
+        actions, near = 1, [c for c in near if c not in shaken]
+    for c in near[:actions]:
         morale.rally(game, state.tables, reg.lv, c)
-    if len(near) < 2:  # one company to rally: the second action may be transferred (HT-T7)
-        _transfer(game, state, reg, 1)
+    if len(near) < actions:  # an action with nobody to rally may be transferred (HT-T7)
+        _transfer(game, state, reg, actions - len(near))
 
 
 def _transfer_pick(game: Any, state: HardtackState, reg: Regiment) -> tuple[Company, Company] | None:
@@ -213,10 +231,10 @@ def _transfer_pick(game: Any, state: HardtackState, reg: Regiment) -> tuple[Comp
         return None
     rx, ry = reg.x, reg.y
     near = [c for c in reg.companies if c.alive and fire.may_fire(c) and c.formation != "column"
-            and math.hypot(c.x - rx, c.y - ry) <= COMMAND_YARDS]
+            and math.hypot(c.x - rx, c.y - ry) <= state.tables.command_yards]
     if not near:
         return None
-    near.sort(key=lambda c: -fire.firing_figures(c))
+    near.sort(key=lambda c: -fire.firing_figures(state.tables, c))
     enemies = _near(state, reg.side, near, fire_only=True)  # (a gun among them is loaded: it may fire)
     if not enemies:
         return None
@@ -262,7 +280,8 @@ def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:
 def _commander_moves(game: Any, reg: Regiment, to: tuple[float, float]) -> None:
     """The command stand's own activation: two Move actions (12") toward ``to`` (HT-T6)."""
     gap = math.dist((reg.x, reg.y), to)
-    yards = min(gap, 2 * game.state.tables["movement"]["base"]["infantry"] * geo.YARDS_PER_INCH)
+    t = game.state.tables
+    yards = min(gap, 2 * t["movement"]["base"]["infantry"] * t.yards_per_inch)
     if gap > 0:
         reg.x += (to[0] - reg.x) * yards / gap
         reg.y += (to[1] - reg.y) * yards / gap
@@ -288,7 +307,7 @@ def _formation_moves(state: HardtackState, reg: Regiment, group: list[Company], 
         return False
     if n == 0 or intent.action == "withdraw":
         return True
-    reach = fire.reach_yards(state.tables, group[0]) + COMMAND_YARDS
+    reach = fire.reach_yards(state.tables, group[0]) + state.tables.command_yards
     return not any(c.reload for c in group) and not any(abs(e.x - reg.x) <= reach and abs(e.y - reg.y) <= reach for e in enemies)
 
 
@@ -310,7 +329,7 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     crossed: set[str] = set()
     for c, (x, y) in zip(wings, [starts[group.index(w)] for w in wings]):  # ground the wings cross (HT-M1, HT-M4)
         c.x, c.y = x, y
-        crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / geo.YARDS_PER_INCH)[1]
+        crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / t.yards_per_inch)[1]
     facing = math.degrees(math.atan2(dx, dy)) % 360.0
     for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
         state.moved(c)
@@ -320,11 +339,18 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
         if intent.action != "withdraw":
             c.facing = facing
         move.pass_through(game, state, c, passed)
+        c.travel = _travelled(t, c, moved)
     if moved and crossed & set(t["movement"]["disordering"]):
         for c in group:
             c.formation = "skirmish"
         game.log.emit("disordered", unit=reg.id, text=f"{reg.id} drops into skirmish order crossing {', '.join(sorted(crossed))}", rulings=["HT-M1"])
     reg.x, reg.y = reg.x + dx * moved, reg.y + dy * moved
+
+
+def _travelled(t: Any, c: Company, moved: float) -> bool:
+    """HT-M8: a Move that carried the company further than its normal move was in travel mode
+    (p.14: a column, or a limbered gun, on a road or in clear ground)."""
+    return moved > move.base_inches(t, c) * t.yards_per_inch + 1e-6
 
 
 def _formation_wanted(c: Company, intent: Any) -> str:
@@ -381,6 +407,7 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
         gx, gy = gx + c.x - cx, gy + c.y - cy
         yards, kinds = move.move_yards(game, state.tables, c, gx, gy, kind != "charge")
         moved = move.step_toward(game, state, c, gx, gy, yards, enemies)
+        c.travel = _travelled(state.tables, c, moved)
         if moved and kind != "withdraw":
             geo.face(c, gx, gy) if not c.close else None
         if moved and kinds & set(state.tables["movement"]["disordering"]) and c.close:
@@ -414,7 +441,7 @@ def _mounted_wanted(state: HardtackState, c: Company, kind: str, intent: Any, en
     if kind in ("charge", "withdraw"):
         return True
     if kind == "advance":
-        far = MOUNT_MOVES * state.tables["movement"]["base"]["dismounted"] * geo.YARDS_PER_INCH
+        far = MOUNT_MOVES * state.tables["movement"]["base"]["dismounted"] * state.tables.yards_per_inch
         return c.mounted or intent.goal is not None and math.dist((c.x, c.y), intent.goal) > far
     reach = fire.fire_reach_yards(state, c)
     return c.mounted and not any(geo.dist(c, e) <= reach for e in enemies)
@@ -431,11 +458,11 @@ def _gun_action(game: Any, state: HardtackState, c: Company, kind: str, wanted: 
         if kind in ("advance", "withdraw"):
             gx, gy = move.rearward(game, c) if kind == "withdraw" else (state.intents[c.side][c.unit.id].goal or (c.x, c.y))
             yards, _ = move.move_yards(game, state.tables, c, gx, gy, True)
-            move.step_toward(game, state, c, gx, gy, yards, enemies)
+            c.travel = _travelled(state.tables, c, move.step_toward(game, state, c, gx, gy, yards, enemies))
         return
     target = fire.choose_target(game, state, c, enemies, target_unit)
     if c.loaded and target is not None:
         return fire.fire(game, state, c, target)
     if not c.loaded and c.gun is not None:
-        canister = target is not None and geo.inches(geo.dist(c, target)) <= c.gun.canister
+        canister = target is not None and geo.inches(state.tables, geo.dist(c, target)) <= c.gun.canister
         c.loaded = "canister" if canister else "shot"

@@ -19,7 +19,7 @@ def may_assault(c: Company) -> bool:
 
 
 def reach_yards(state: HardtackState, c: Company) -> float:
-    return move.base_inches(state.tables, c) * geo.YARDS_PER_INCH
+    return move.base_inches(state.tables, c) * state.tables.yards_per_inch
 
 
 def assault(game: Any, state: HardtackState, c: Company, target: Company) -> None:

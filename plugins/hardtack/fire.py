@@ -12,9 +12,6 @@ from . import geometry as geo
 from . import mechanics, morale
 from .state import BROKEN, Company, HardtackState
 
-BOUNCE_YARDS = 100.0  # HT-S3: a bounce carries on to the next company within 10" behind
-
-
 @frozen
 class Shot:
     firer: Company
@@ -36,7 +33,7 @@ def reach_inches(t: Any, c: Company) -> float:
 def reach_yards(t: Any, c: Company) -> float:
     """:func:`reach_inches` in yards, kept on the company (its quality and arms do not change)."""
     if c.reach < 0:
-        c.reach = reach_inches(t, c) * geo.YARDS_PER_INCH
+        c.reach = reach_inches(t, c) * t.yards_per_inch
     return c.reach
 
 
@@ -46,20 +43,24 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
     In Position only push the die further up, and the close-formation shift comes last, after
     the die has already passed D12). A yard is added, so a target just past the edge is still
     put to :func:`effective`, which decides. A loaded gun: five shot bands, or its canister reach
-    (HT-S1, HT-S4); an unloaded one both (:func:`reach_yards`)."""
+    (HT-S1, HT-S4); an unloaded one both (:func:`reach_yards`). Never further than the light lets
+    it see this turn (HT-V1: ``state.visibility``)."""
+    seen = state.visibility  # HT-V1: nobody fires at what the light hides
     if c.artillery and c.gun is not None and c.loaded:  # a loaded gun reaches as far as its load
         g, bands = c.gun, state.tables["fire"]["bands"]
-        return (g.band * bands if c.loaded == "shot" else g.canister) * geo.YARDS_PER_INCH + 1.0
+        hit = (g.band * bands if c.loaded == "shot" else g.canister) * state.tables.yards_per_inch + 1.0
+        return hit if hit < seen else seen
     if c.artillery or c.weapon is None:
-        return reach_yards(state.tables, c)
+        hit = reach_yards(state.tables, c)
+        return hit if hit < seen else seen
     key = (c.quality, c.weapon.id)
     hit = state.fire_reach.get(key)
     if hit is None:
         t, width = state.tables, c.quality
         bands = [b for b in range(1, t["fire"]["bands"] + 1)
                  if mechanics.fire_range_die(t, c.quality, b * width, "none", "skirmish", c.weapon.id)[0] is not None]
-        hit = state.fire_reach[key] = min(reach_yards(t, c), max(bands, default=0) * width * geo.YARDS_PER_INCH) + 1.0
-    return hit
+        hit = state.fire_reach[key] = min(reach_yards(t, c), max(bands, default=0) * width * t.yards_per_inch) + 1.0
+    return hit if hit < seen else seen
 
 
 def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
@@ -70,7 +71,7 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     asked and no enemy has moved (or come on). "None it may fire at" (enemies in reach, none in
     its arc and sight that the fire can affect; no friend in the way was asked about) holds
     while, besides, the company keeps its facing, formation and load and the enemies then in
-    reach keep their formations and In Position markers (the rest of what the answer reads is
+    reach keep their formations, In Position markers and travel modes (the rest of what the answer reads is
     their places; one that falls leaves none to fire at still). Either is kept only when every
     enemy in reach was asked (the step's near box holds the company's reach)."""
     reach = fire_reach_yards(state, c)
@@ -80,7 +81,8 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
         return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
     stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, moves)
     kept_none = state.no_target.get(c.id)
-    if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p for e, f, p in kept_none[1]):
+    if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p and e.travel == v
+                                                               for e, f, p, v in kept_none[1]):
         return None
     ranked = []
     low = -reach
@@ -116,19 +118,19 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
                 break  # a column fires at nothing
     _log_masked(game, c, passed, None)
     if asked and not passed:
-        state.no_target[c.id] = (stamp, [(e, e.formation, e.in_position) for e in (enemies[i] for _, _, i in ranked) if e.alive])
+        state.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, _, i in ranked) if e.alive])
     return None
 
 
 def _open_to(game: Any, state: HardtackState, c: Company, e: Company, d2: float, known: dict[Company, tuple[Any, ...]]) -> bool:
     """Is ``e`` in ``c``'s arc and sight, and can its fire affect it (HT-F6)? Kept in ``known``
     (the firer's for its place, facing, formation and load) under the target's place,
-    formation and In Position marker, all the answer reads of it."""
+    formation, In Position marker and travel mode, all the answer reads of it."""
     k = known.get(e)
-    if k is not None and k[0] == e.x and k[1] == e.y and k[2] == e.formation and k[3] == e.in_position:
-        return k[4]
+    if k is not None and k[0] == e.x and k[1] == e.y and k[2] == e.formation and k[3] == e.in_position and k[4] == e.travel:
+        return k[5]
     ok = geo.in_arc(c, e) and effective(game, state, c, e, math.sqrt(d2)) and geo.sees(game, c, e)
-    known[e] = (e.x, e.y, e.formation, e.in_position, ok)
+    known[e] = (e.x, e.y, e.formation, e.in_position, e.travel, ok)
     return ok
 
 
@@ -160,9 +162,11 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
     limits = state.effects.get(key)
     if limits is None:
         limits = state.effects[key] = _limits(state.tables, c, *key[2:])
-    rng = yards / geo.YARDS_PER_INCH
+    rng = yards / state.tables.yards_per_inch
+    closer = e.travel  # HT-M8: a target in travel mode counts one band closer, within the five
     for scale, width, last in limits:
-        if rng * scale / width <= last:
+        x = rng * scale / width
+        if x <= last or closer and x <= last + 1 and x <= state.tables["fire"]["bands"]:
             return True
     return False
 
@@ -198,10 +202,10 @@ def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool) -> tupl
     return tuple(x for x in out if x[2])
 
 
-def firing_figures(c: Company) -> int:
-    """Dismounted cavalry leave one figure in four holding the horses (Hardtack p.9)."""
+def firing_figures(t: Any, c: Company) -> int:
+    """Dismounted cavalry leave one figure in four (or fraction) holding the horses (Hardtack p.9)."""
     if c.arm == "cavalry" and not c.mounted:
-        return c.figures - math.ceil(c.figures / 4)
+        return c.figures - math.ceil(c.figures / t["fire"]["horse_holder_every"])
     return c.figures
 
 
@@ -211,31 +215,35 @@ def target_formation(c: Company) -> str:
 
 def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     t = state.tables
-    rng = geo.inches(geo.dist(c, target))
+    rng = geo.inches(t, geo.dist(c, target))
     cov = geo.cover(game, target)
     geo.face(c, target.x, target.y) if not c.close else None
     if c.artillery:
         assert c.gun is not None
         kind = c.loaded
         if kind == "canister":
-            res = mechanics.canister(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen)
+            res = mechanics.canister(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
+                                     travel=target.travel)
         else:
             res = mechanics.shot(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
-                                 men_per_figure=state.men_per_figure)
+                                 men_per_figure=state.men_per_figure, travel=target.travel)
         c.loaded = ""
     else:
         assert c.weapon is not None
         kind = "fire"
         skirmish = c.formation == "skirmish" or c.mounted  # HT-K1: mounted fire as skirmishers
-        res = mechanics.fire(game.roller, t, c.quality, firing_figures(c) * c.weapon.fp, rng, cov,
+        res = mechanics.fire(game.roller, t, c.quality, firing_figures(t, c) * c.weapon.fp, rng, cov,
                              "skirmish" if skirmish else "close", target_formation(target), c.weapon.id, target.in_position,
-                             cite=game.seen)
+                             cite=game.seen, travel=target.travel)
         c.reload = c.weapon.reload
     shot = Shot(c, target, kind, rng)
     if game.seen:  # (the procedure's rulings are added only where something sees them)
         res = game.settle(kind, shot, res, rulings=("HT-G1", "HT-G2") + (("HT-K1",) if c.mounted else ()), unit=c.id, target=target.id)
     values = res.values
     if values["test"] == "none":
+        if target.travel:  # HT-M8: SG2's travel mode always takes suppression, Hardtack's 1/0/NTR test (p.12)
+            game.log.emit("travel", unit=target.id, rulings=["HT-M8"], text=f"{target.id}, in travel mode, is fired on: it tests")
+            morale.casualties(game, t, target, 0, "fired-on")
         return
     morale.casualties(game, t, target, int(values["wounded"]) + int(values["killed"]), str(values["fired_on"]))
     if values.get("bounce"):
@@ -245,7 +253,8 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
 def _bounce(game: Any, state: HardtackState, shot: Shot) -> None:
     """HT-S3: the ball bounces on and strikes the nearest other company behind the target."""
     t, firer, first = state.tables, shot.firer, shot.target
-    behind = [e for e in state.living(first.side) if e is not first and geo.dist(first, e) <= BOUNCE_YARDS
+    reach = t["artillery"]["bounce_inches"] * t.yards_per_inch
+    behind = [e for e in state.living(first.side) if e is not first and geo.dist(first, e) <= reach
               and geo.dist(firer, e) > geo.dist(firer, first)]
     if not behind or firer.gun is None:
         return

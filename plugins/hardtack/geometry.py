@@ -11,12 +11,11 @@ import weakref
 from typing import Any
 
 from referee.core.footprint import depth, frontage
-from referee.core.ground import CELL
+from referee.core.ground import CELL, OPEN as OPEN_KIND, inside
 from referee.core.world import Scenario, angle_between, bearing
 
 from .state import CLOSE, Company
 
-YARDS_PER_INCH = 10.0
 LINE_COVER_YARDS = 25.0
 SIGHT_SKIP = 30.0  # yards at each end: a company sees out of the edge of the woods it holds
 BLOCKING = frozenset(("woods", "dense-woods", "buildings"))
@@ -25,8 +24,9 @@ LINE_COVER = (("works", "hard"), ("wall", "hard"), ("fence", "soft"))
 RANK = ("none", "soft", "hard", "fortification")
 
 
-def inches(yards: float) -> float:
-    return yards / YARDS_PER_INCH
+def inches(t: Any, yards: float) -> float:
+    """Yards as table inches, at the tables' scale ([scale] yards_per_inch, p.1)."""
+    return yards / t.yards_per_inch
 
 
 def dist(a: Company, b: Company) -> float:
@@ -82,6 +82,20 @@ def _cover_at(game: Any, x: float, y: float) -> str:
         if RANK.index(value) > RANK.index(best) and game.ground.behind(kind, x, y, LINE_COVER_YARDS):
             best = value
     return best
+
+
+def visibility(game: Any) -> float:
+    """HT-V1: how far, in yards, a company can see to fire at the world's minute: unlimited in
+    daylight; from sunset to dusk (``Light.dusk``, else sunset + the tables' minutes) falling
+    evenly from the sunset distance to the dusk one; after dusk, the night's by the moon."""
+    light, t = game.scenario.light, game.state.tables["light"]
+    if light.sunset is None or game.world.minute < light.sunset:
+        return float("inf")
+    dusk = light.dusk if light.dusk is not None else light.sunset + t["dusk_minutes"]
+    if game.world.minute >= dusk:
+        return float(t["night_yards"][light.moon])
+    done = (game.world.minute - light.sunset) / max(1, dusk - light.sunset)
+    return float(t["sunset_yards"] + (t["dusk_yards"] - t["sunset_yards"]) * done)
 
 
 def in_arc(firer: Company, target: Company) -> bool:
@@ -241,6 +255,43 @@ def cell(v: float, n: int) -> int:
 def kind_cells(ground: Any, kinds: frozenset[str]) -> list[list[bool]]:
     """Which of the ground's cells (by row, then column) are of these area kinds."""
     return [[ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL) in kinds for c in range(ground.cols)] for r in range(ground.rows)]
+
+
+OPEN = "open"  # HT-M9: ground no scenario area covers (the neutral world reads it as "fields")
+_cultivated: weakref.WeakKeyDictionary[Scenario, list[list[bool]]] = weakref.WeakKeyDictionary()
+
+
+def cultivated_cells(game: Any) -> list[list[bool]]:
+    """HT-M9: the cells (by row, then column) of farm fields the scenario draws as areas, as
+    opposed to the open ground the neutral world also calls ``fields`` where no area is drawn;
+    a cell is read at its centre, as the ground paints it. Kept per scenario."""
+    hit = _cultivated.get(game.scenario)
+    if hit is None:
+        ground, drawn = game.ground, [a.polygon for a in game.scenario.areas if a.kind == OPEN_KIND]
+        boxes = [(min(x for x, _ in p), max(x for x, _ in p), min(y for _, y in p), max(y for _, y in p), p) for p in drawn]
+        hit = _cultivated[game.scenario] = [
+            [ground.kind_at(x, y) == OPEN_KIND and any(x0 <= x <= x1 and y0 <= y <= y1 and inside(x, y, p) for x0, x1, y0, y1, p in boxes)
+             for x in ((c + 0.5) * CELL for c in range(ground.cols))]
+            for y in ((r + 0.5) * CELL for r in range(ground.rows))]
+    return hit
+
+
+def area_kind(game: Any, x: float, y: float, cultivated: list[list[bool]] | None = None) -> str:
+    """The area kind under a point as Hardtack's terrain classes read it (p.14, HT-M9): the
+    neutral kind, except that ground no area covers is ``open`` (Open, clear going), while drawn
+    ``fields`` stay ``fields`` (Cultivated, poor going)."""
+    ground = game.ground
+    kind = ground.kind_at(x, y)
+    if kind != OPEN_KIND:
+        return kind
+    marks = cultivated if cultivated is not None else cultivated_cells(game)
+    return kind if marks[cell(y, ground.rows)][cell(x, ground.cols)] else OPEN
+
+
+def area_kind_cells(game: Any, kinds: frozenset[str]) -> list[list[bool]]:
+    """:func:`kind_cells` as :func:`area_kind` reads the ground."""
+    ground, marks = game.ground, cultivated_cells(game)
+    return [[area_kind(game, (c + 0.5) * CELL, (r + 0.5) * CELL, marks) in kinds for c in range(ground.cols)] for r in range(ground.rows)]
 
 
 def cell_counts(marked: list[list[bool]]) -> list[list[int]]:

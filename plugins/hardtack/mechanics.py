@@ -97,13 +97,24 @@ def target_shifts(t: HardtackTables, cover: str, target_formation: str, in_posit
 # ----------------------------------------------------------------------------- fire
 
 
+TRAVEL = Modifier("target in travel mode: one range band closer", -1, "SG2 p.24, Travel Mode (FACTS A.4); ruling HT-M8", on="band ")
+
+
+def _closer(t: HardtackTables, band: int, travel: bool) -> tuple[int, list[Modifier]]:
+    """SG2 travel mode (ruling HT-M8): a target in travel mode counts as one range band closer,
+    within the five bands (the first stays the first; beyond the fifth there is no fire)."""
+    if travel and 1 < band <= t["fire"]["bands"]:
+        return band - 1, [TRAVEL]
+    return band, []
+
+
 def fire_range_die(t: HardtackTables, quality: int, range_inches: Fraction | int | float, cover: str, target_formation: str,
-                   weapon: str, in_position: bool = False) -> tuple[int | None, str, list[Modifier], int]:
+                   weapon: str, in_position: bool = False, travel: bool = False) -> tuple[int | None, str, list[Modifier], int]:
     """The range die of small arms fire after every shift, or None (with why) when the fire has
     no effect: (die, why, shifts, band). The game asks it before choosing a target."""
-    band = dice.band_of(range_inches, quality)
+    band, mods = _closer(t, dice.band_of(range_inches, quality), travel)
     rdie, why, steps = _fire_band_die(t, band, cover, target_formation, weapon, in_position)
-    return rdie, why, list(steps), band
+    return rdie, why, mods + list(steps), band
 
 
 @cache
@@ -122,11 +133,11 @@ def _fire_band_die(t: HardtackTables, band: int, cover: str, target_formation: s
 
 
 def shot_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
-                   in_position: bool = False) -> tuple[int | None, str, list[Modifier], int]:
+                   in_position: bool = False, travel: bool = False) -> tuple[int | None, str, list[Modifier], int]:
     """The range die of round shot (HT-S1, HT-S2), as :func:`fire_range_die`."""
-    band = dice.band_of(range_inches, t.guns[gun].band)
+    band, closer = _closer(t, dice.band_of(range_inches, t.guns[gun].band), travel)
     rdie, why, mods = _shot_band_die(t, band, cover, target_formation, in_position)
-    return rdie, why, list(mods), band
+    return rdie, why, closer + list(mods), band
 
 
 @cache
@@ -141,12 +152,13 @@ def _shot_band_die(t: HardtackTables, band: int, cover: str, target_formation: s
 
 
 def canister_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
-                       in_position: bool = False) -> tuple[int | None, str, list[Modifier], int]:
+                       in_position: bool = False, travel: bool = False) -> tuple[int | None, str, list[Modifier], int]:
     """The range die of canister (HT-S4), as :func:`fire_range_die`."""
     g = t.guns[gun]
     band = dice.band_of(range_inches * t["fire"]["bands"], g.canister) if g.canister else 99  # five bands over the reach
+    band, closer = _closer(t, band, travel)
     rdie, why, steps = _canister_band_die(t, band, cover, target_formation, in_position)
-    return rdie, why, list(steps), band
+    return rdie, why, closer + list(steps), band
 
 
 @cache
@@ -160,7 +172,7 @@ def _canister_band_die(t: HardtackTables, band: int, cover: str, target_formatio
 
 def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | int, range_inches: Fraction | int | float,
          cover: str = "none", formation: str = "close", target_formation: str = "line", weapon: str = "rifle-musket",
-         in_position: bool = False, cite: bool = True) -> Resolution:
+         in_position: bool = False, cite: bool = True, travel: bool = False) -> Resolution:
     """Small arms fire: quality die and firepower die against the range die (SG2, Hardtack pp.16-17).
     ``cite=False`` (nothing sees the citation: ``Game.seen``) leaves the inputs and the texts (its
     reference and result) out of it."""
@@ -168,7 +180,7 @@ def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | 
               "cover": cover, "formation": formation, "target_formation": target_formation, "weapon": weapon} if cite else {}
     rulings, quality_die, fp_die, firer = _firer(t, quality, firepower, formation, weapon)
     ref = f"Hardtack p.16-17, SG2 fire; range bands of {quality}\"" if cite else ""
-    rdie, why, steps, band = fire_range_die(t, quality, range_inches, cover, target_formation, weapon, in_position)
+    rdie, why, steps, band = fire_range_die(t, quality, range_inches, cover, target_formation, weapon, in_position, travel)
     if rdie is None:
         return _no_effect("fire", ref, why, inputs, tuple(steps), rulings)
     return _resolve_volley(roller, t, "fire", ref, inputs, (*steps, *firer), rulings, quality_die, fp_die, rdie, band,
@@ -195,14 +207,15 @@ def _firer(t: HardtackTables, quality: int, firepower: Fraction | int, formation
 
 
 def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
-             cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True) -> Resolution:
+             cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True,
+             travel: bool = False) -> Resolution:
     """Canister (ruling HT-S4): SG2 fire from the gun, five bands over its canister reach (``cite`` as :func:`fire`)."""
     g = t.guns[gun]
     inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
               "target_formation": target_formation} if cite else {}
     ref = f"ruling HT-S4 (Hardtack p.22 missing); {g.label} canister to {g.canister}\"" if cite else ""
     rulings = ("HT-S4", "HT-F3", "HT-F4")
-    rdie, why, steps, band = canister_range_die(t, range_inches, gun, cover, target_formation, in_position)
+    rdie, why, steps, band = canister_range_die(t, range_inches, gun, cover, target_formation, in_position, travel)
     if rdie is None:
         return _no_effect("canister", ref, why, inputs, tuple(steps), rulings)
     return _resolve_volley(roller, t, "canister", ref, inputs, tuple(steps), rulings, quality, g.canister_fp, rdie, band,
@@ -247,7 +260,7 @@ def _armour(t: HardtackTables, impact_die: int, cover: str) -> tuple[int, int]:
 
 def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
          cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True,
-         men_per_figure: int | None = None) -> Resolution:
+         men_per_figure: int | None = None, travel: bool = False) -> Resolution:
     """Round shot (rulings HT-S1..HT-S3): crew quality die against the range die to hit; a hit
     strikes D(damage) figures of the tables' damage scale, made figures of ``men_per_figure``
     (the tables' default if None), each impact D12 against armour; the highest damage face
@@ -258,7 +271,7 @@ def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction
               "target_formation": target_formation, "men_per_figure": men} if cite else {}
     ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\"" if cite else ""
     rulings = ("HT-S1", "HT-S2", "HT-S3")
-    rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position)
+    rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position, travel)
     if rdie is None:
         return _no_effect("shot", ref, why, inputs, tuple(mods), rulings)
     aim = roller.sub(dice.opposed, quality, rdie)
@@ -434,6 +447,7 @@ def mechanic_specs(t: HardtackTables) -> list[MechanicSpec]:
     cover = InputSpec("cover", "choice", "the target's cover", default="none", choices=COVERS)
     tform = InputSpec("target_formation", "choice", "the target's formation", default="line", choices=TARGET_FORMATIONS)
     gun = InputSpec("gun", "choice", "the gun", default="12-pdr-napoleon", choices=tuple(t.guns))
+    travel = InputSpec("travel", "bool", "the target moved in travel mode (one range band closer, HT-M8)", default=False)
 
     def q(i: Mapping[str, Any], key: str = "quality") -> int:
         return die_size(i[key])
@@ -444,8 +458,9 @@ def mechanic_specs(t: HardtackTables) -> list[MechanicSpec]:
             (quality, InputSpec("firepower", "number", "total firepower of the firing figures", minimum=Fraction(1, 2), maximum=48),
              rng, cover, InputSpec("formation", "choice", "the firer's formation", default="close", choices=FORMATIONS), tform,
              InputSpec("weapon", "choice", "the weapon", default="rifle-musket", choices=tuple(t.weapons)),
-             InputSpec("in_position", "bool", "the target is In Position", default=False)),
-            lambda r, i: fire(r, t, q(i), i["firepower"], i["range"], i["cover"], i["formation"], i["target_formation"], i["weapon"], i["in_position"]),
+             InputSpec("in_position", "bool", "the target is In Position", default=False), travel),
+            lambda r, i: fire(r, t, q(i), i["firepower"], i["range"], i["cover"], i["formation"], i["target_formation"], i["weapon"], i["in_position"],
+                              travel=i["travel"]),
             FIRE_VALUES,
         ),
         MechanicSpec(
@@ -477,14 +492,16 @@ def mechanic_specs(t: HardtackTables) -> list[MechanicSpec]:
         MechanicSpec(
             "shot", "Artillery round shot: to hit, figures struck, impact, bounce", "rulings HT-S1..HT-S3",
             (quality, rng, gun, cover, tform,
-             InputSpec("men_per_figure", "int", "men a figure stands for (p.3: 3 to 5)", default=t["scale"]["men_per_figure"], minimum=1, maximum=10)),
-            lambda r, i: shot(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"], men_per_figure=i["men_per_figure"]),
+             InputSpec("men_per_figure", "int", "men a figure stands for (p.3: 3 to 5)", default=t["scale"]["men_per_figure"], minimum=1, maximum=10),
+             travel),
+            lambda r, i: shot(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"], men_per_figure=i["men_per_figure"],
+                              travel=i["travel"]),
             {**FIRE_VALUES, "over": "1 on a hit", "potential": "figures struck", "bounce": "the shot bounces on to the next company"},
         ),
         MechanicSpec(
             "canister", "Artillery canister: SG2 fire from the gun over its canister reach", "ruling HT-S4",
-            (quality, rng, gun, cover, tform),
-            lambda r, i: canister(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"]), FIRE_VALUES,
+            (quality, rng, gun, cover, tform, travel),
+            lambda r, i: canister(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"], travel=i["travel"]), FIRE_VALUES,
         ),
         MechanicSpec(
             "combat-move", "Combat move distance: D(base) x 2 inches", "SG2; Hardtack p.13",

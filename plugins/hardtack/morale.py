@@ -86,25 +86,23 @@ def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: st
     confidence_test(game, t, c, threat(t, c, basics, casualties=lost > 0), "fire")
 
 
-TEAM_FIGURES = 2  # p.13: a full team of six horses is two horse figures
-
-
 def _team(game: Any, c: Company, before: int, lost: int) -> None:
     """HT-S6: the limbered gun's two team figures stand among its crew's; the team is hit if a
     die of all of them shows no more than two per crew figure lost (p.13: its movement die
     shifts down one, once)."""
-    if game.roller.roll(d(before + TEAM_FIGURES)) <= TEAM_FIGURES * lost:
+    team = game.state.tables["artillery"]["team_figures"]  # p.13: a full team of six horses is two horse figures
+    if game.roller.roll(d(before + team)) <= team * lost:
         c.team_hit = True
         game.log.emit("team", unit=c.id, rulings=["HT-S6"], text=f"{c.id}'s horse team is hit: it moves a die type slower")
 
 
-WITH_YARDS = 10.0  # HT-L2: a commander within 1" of a company's frontage stands with it
+WITH_INCHES = 1.0  # HT-L2: a commander within 1" of a company's frontage stands with it
 
 
 def stands_with(state: Any, c: Company) -> bool:
     """HT-L2: the regimental commander stands with ``c``: within its half frontage and 1" of its centre."""
     reg = c.regiment
-    return reg.commander and math.hypot(reg.x - c.x, reg.y - c.y) <= geo.half_footprint(state, c)[0] + WITH_YARDS
+    return reg.commander and math.hypot(reg.x - c.x, reg.y - c.y) <= geo.half_footprint(state, c)[0] + WITH_INCHES * state.tables.yards_per_inch
 
 
 def commander_falls(game: Any, t: HardtackTables, hit: Company) -> bool:
@@ -130,7 +128,7 @@ def commander_falls(game: Any, t: HardtackTables, hit: Company) -> bool:
 
 def regimental_formation(t: HardtackTables, reg: Regiment) -> list[Company]:
     """p.7: the standing companies in close formation, Shaken or better, within 6" of the commander."""
-    reach = t["scale"]["command_inches"] * geo.YARDS_PER_INCH
+    reach = t.command_yards
     return [c for c in reg.companies if c.alive and c.close and c.level <= SHAKEN and math.hypot(c.x - reg.x, c.y - reg.y) <= reach]
 
 

@@ -19,9 +19,11 @@ STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assa
 def base_inches(t: Any, c: Company) -> int:
     """The base move: by arm and mount, limbered or not (a hit team one die lower); a line shifts
     it down one (p.15). Kept on the company with the tables, formation, mount and team it was
-    reckoned for (its arm never changes, nor whether it is a gun once mustered: Company.set_gun)."""
+    reckoned for (its arm never changes, nor whether it is a gun once mustered: Company.set_gun),
+    and, for a gun, whether one figure is left of its crew (p.14)."""
     kept = c.pace
-    if kept is not None and kept[0] is t and kept[1] == c.formation and kept[2] == c.mounted and kept[3] == c.team_hit:
+    if (kept is not None and kept[0] is t and kept[1] == c.formation and kept[2] == c.mounted and kept[3] == c.team_hit
+            and (not c.artillery or c.figures > 1)):
         return kept[4]
     hit = _base_inches(t, c)
     c.pace = (t, c.formation, c.mounted, c.team_hit, hit)
@@ -31,6 +33,8 @@ def base_inches(t: Any, c: Company) -> int:
 def _base_inches(t: Any, c: Company) -> int:
     base = t["movement"]["base"]
     if c.artillery:  # p.13: a limbered gun whose team has taken casualties moves a die type slower (HT-S6)
+        if c.formation == "unlimbered" and c.figures == 1:  # p.14: one figure left can only move the gun 2"
+            return t["movement"]["unlimbered_one_figure"]
         return ladder_shift(base["limbered"], -1)[0] if c.team_hit and c.formation == "limbered" else base[c.formation]
     rate = base["mounted" if c.mounted else "dismounted" if c.arm == "cavalry" else "infantry"]
     return ladder_shift(rate, t["movement"]["line_shift"])[0] if c.formation == "line" else rate
@@ -70,7 +74,7 @@ def going(game: Any, t: Any, who: str) -> Going:
         hard = frozenset(k for k, cls in table.items() if cls != "clear")
         lines = [(kind, [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)) for x1, y1, x2, y2 in segments[kind]])
                  for kind in LINES if table.get(kind, "clear") != "clear" and segments.get(kind)]
-        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game.ground, hard, lines))
+        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game, hard, lines))
     return hit
 
 
@@ -79,10 +83,11 @@ def going_memo(game: Any) -> dict[tuple[Any, str], Going]:
     return geo.scenario_memo(game, "goings", _going)
 
 
-def _rough_counts(ground: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
+def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
     """The ground's cells a mover finds rough, counted (geometry.cell_counts): an area kind that
-    is not clear going for it, or within the box of a line that costs it something."""
-    rough = geo.kind_cells(ground, hard)
+    is not clear going for it (geometry.area_kind), or within the box of a line that costs it something."""
+    ground = game.ground
+    rough = geo.area_kind_cells(game, hard)
     for _, segments in lines:
         for *_, sx0, sx1, sy0, sy1 in segments:
             for r in range(geo.cell(sy0, ground.rows), geo.cell(sy1, ground.rows) + 1):
@@ -141,7 +146,8 @@ def walk_memo(game: Any) -> dict[tuple[Any, ...], tuple[float, frozenset[str], s
 
 def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
     # (min and max are written out as conditionals here: the same values, for less than the builtins cost)
-    span, far = math.hypot(bx - ax, by - ay), inches * geo.YARDS_PER_INCH
+    ypi = t.yards_per_inch
+    span, far = math.hypot(bx - ax, by - ay), inches * ypi
     reach = far if far < span else span
     if reach <= 0:
         return 0.0, frozenset(), "clear"
@@ -158,10 +164,10 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
             if kind == "stream" and any(game.ground.near(k, px, py, CROSSING_YARDS) for k in ("bridge", "ford")):
                 continue
             events.append((at, kind))
-    if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):
+    if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):  # (drawn fields and open ground alike)
         return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
-    points = inches * geo.YARDS_PER_INCH  # movement points in yards of clear ground
+    points = inches * ypi  # movement points in yards of clear ground
     kinds: set[str] = set()
     worst = "clear"
     done, nxt = 0.0, 0
@@ -176,9 +182,9 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
                 worst = cls
             if cls == "impassable":
                 return done, frozenset(kinds), worst
-            points -= (costs[cls] - 1) * geo.YARDS_PER_INCH
+            points -= (costs[cls] - 1) * ypi
             nxt += 1
-        kind = "road" if road else game.ground.kind_at(ax + ux * (done + step / 2), ay + uy * (done + step / 2))
+        kind = "road" if road else geo.area_kind(game, ax + ux * (done + step / 2), ay + uy * (done + step / 2))
         cls = table.get(kind, "clear")
         if cls == "impassable":
             return done, frozenset(kinds), worst
@@ -202,7 +208,7 @@ def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) 
     if travel and (c.formation == "column" and not c.artillery or c.formation == "limbered"):
         mv = t["movement"]
         span = math.hypot(x - c.x, y - c.y)
-        far = min(1.0, base * mv["road_travel"] * geo.YARDS_PER_INCH / span) if span else 0.0
+        far = min(1.0, base * mv["road_travel"] * t.yards_per_inch / span) if span else 0.0
         ex, ey = c.x + (x - c.x) * far, c.y + (y - c.y) * far
         if game.ground.near("road", c.x, c.y, mv["road_yards"]) and game.ground.near("road", ex, ey, mv["road_yards"]):
             yards, kinds, worst = walk(game, t, c, x, y, base * mv["road_travel"], road=True)
@@ -344,7 +350,7 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     sn, cs = math.sin(rad), math.cos(rad)
     t = game.state.tables
     inches = base_inches(t, c)
-    yards = inches * geo.YARDS_PER_INCH
+    yards = inches * t.yards_per_inch
     if not c.artillery:  # HT-M6: the flight pays for the ground it crosses, as any move (HT-M4, p.14)
         yards = walk(game, t, c, c.x + FLEE_YARDS * sn, c.y + FLEE_YARDS * cs, inches)[0]
     passed = friends_in_way(state, c, sn, cs, yards)[1]  # HT-M7: by the shortest way

@@ -44,6 +44,7 @@ class Company:
     activated: bool = False
     in_position: bool = False  # an In Position marker (SG2; Hardtack p.8; ruling HT-G3)
     team_hit: bool = False  # its horse team has taken casualties (p.13; ruling HT-S6)
+    travel: bool = False  # its last Move was in travel mode, until it next activates (SG2 p.24; ruling HT-M8)
     reach: float = -1.0  # yards its fire carries (fire.reach_yards), kept once known
     cover_at: tuple[float, float, str] | None = None  # geometry.cover: its last place and the cover there
     halves: tuple[int, str, int, tuple[float, float, float]] | None = None  # geometry.half_footprint: its figures, formation, guns and half-footprint
@@ -131,7 +132,7 @@ class HardtackState:
     out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
     moves_total: int = 0
-    no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool]]]] = field(factory=dict)  # fire.choose_target: none it may fire at from here
+    no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool, bool]]]] = field(factory=dict)  # fire.choose_target: none it may fire at from here
     aims: dict[tuple[str, str], tuple[tuple[float, float, float, str], dict[Company, tuple[object, ...]]]] = field(factory=dict)  # fire.choose_target: (company, load) -> its place, and its targets' answers from there
     masks: dict[tuple[object, ...], str | None] | None = None  # geometry.masked answers kept through a lone company's step
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
@@ -140,6 +141,7 @@ class HardtackState:
     walks: dict[tuple[object, ...], tuple[float, frozenset[str], str]] | None = None  # the scenario's kept ground walks (move.walk)
     goings: dict[tuple[object, str], tuple[object, ...]] | None = None  # the scenario's kept goings by tables and mover (move.going)
     effects: dict[tuple[object, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)  # the tables' kept HT-F6 last bands (fire.effective)
+    visibility: float = float("inf")  # yards one can see to fire this turn (ruling HT-V1; geometry.visibility)
 
     def moved(self, c: Company) -> None:
         """A company changed its place: answers kept about its side's places are stale."""

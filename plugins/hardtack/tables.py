@@ -30,6 +30,7 @@ COVERS = ("none", "soft", "hard", "fortification")
 CLASSES = ("clear", "poor", "difficult", "impassable")
 MOVERS = ("infantry", "mounted", "limbered", "unlimbered")
 BASES = ("infantry", "dismounted", "mounted", "limbered", "unlimbered")
+MOONS = ("none", "moonlit", "full")
 TEXT = Str()
 DIE = Int(minimum=4, maximum=12)
 HEAD = {"title": TEXT, "ref": TEXT}
@@ -63,7 +64,7 @@ SCHEMA: dict[str, Spec] = {
     "confidence": Record({**HEAD, "half_ruling": TEXT, "basic": MapOf(THREAT), "added": MapOf(THREAT)}),
     "fire": Record({
         **HEAD, "bands": Int(minimum=1, maximum=5), "armour": DIE, "smoothbore_shift": Int(), "skirmish_firepower_shift": Int(),
-        "small_firepower": Number(minimum=0), "close_target_shift": Int(), "close_target_ruling": TEXT, "in_position_shift": Int(),
+        "small_firepower": Number(minimum=0), "horse_holder_every": Int(minimum=1), "close_target_shift": Int(), "close_target_ruling": TEXT, "in_position_shift": Int(),
         "band_ruling": TEXT,
         "cover": Check(MapOf(Int(minimum=0), keys=COVERS), _has(COVERS)),
         "weapons": MapOf(Record({"label": TEXT, "fp": Number(minimum=0), "impact": DIE},
@@ -71,12 +72,13 @@ SCHEMA: dict[str, Spec] = {
     }),
     "artillery": Record({
         **HEAD, "shot_impact": DIE, "canister_impact": DIE, "hard_cover_shift": Int(), "fortification_shift": Int(),
-        "canister_fired_on": TEXT, "damage_men_per_figure": Int(minimum=1),
+        "canister_fired_on": TEXT, "damage_men_per_figure": Int(minimum=1), "bounce_inches": Number(minimum=0),
+        "team_figures": Int(minimum=1),
         "guns": Check(MapOf(Record({"label": TEXT, "band": Int(minimum=1), "damage": DIE, "canister": Int(minimum=0), "canister_fp": DIE}),
                             keys=world.GUN_TYPES), _has(world.GUN_TYPES)),
     }),
     "movement": Record({
-        **HEAD, "line_shift": Int(), "road_travel": Int(minimum=1), "clear_travel": Int(minimum=1), "road_yards": Number(minimum=0),
+        **HEAD, "line_shift": Int(), "unlimbered_one_figure": Int(minimum=1), "road_travel": Int(minimum=1), "clear_travel": Int(minimum=1), "road_yards": Number(minimum=0),
         "disordering": ListOf(TEXT),
         "costs": Check(MapOf(Int(minimum=1), keys=CLASSES[:3]), _has(CLASSES[:3])),
         "base": Check(MapOf(Int(minimum=1), keys=BASES), _has(BASES)),
@@ -85,6 +87,10 @@ SCHEMA: dict[str, Spec] = {
     "assault": Record({
         **HEAD, "max_rounds": Int(minimum=1), "cover_shift": Int(), "mounted_shift": Int(), "attacker_threat": Int(),
         "weapons": MapOf(Int()),
+    }),
+    "light": Record({
+        **HEAD, "ruling": TEXT, "dusk_minutes": Int(minimum=0), "sunset_yards": Number(minimum=0), "dusk_yards": Number(minimum=0),
+        "night_yards": Check(MapOf(Number(minimum=0), keys=MOONS), _has(MOONS)),
     }),
     "options": Record({**HEAD, "options": MapOf(Record({"title": TEXT, "ref": TEXT, "summary": TEXT, "men": Int(minimum=1), "group": TEXT}))}),
 }
@@ -133,6 +139,8 @@ class HardtackTables:
     added: Mapping[str, Threat]
     options: tuple[OptionSpec, ...]
     figure_men: Mapping[str, int]  # option -> men per figure
+    yards_per_inch: float  # [scale] yards_per_inch (p.1), read by every distance in play
+    command_yards: float  # [scale] command_inches in yards (p.7, p.11: formation, rally, transfer)
 
     def __getitem__(self, name: str) -> Any:
         return self.raw[name]
@@ -153,8 +161,9 @@ class HardtackTables:
                           for k, v in raw["confidence"][part].items()} for part in ("basic", "added")}
         opts = raw["options"]["options"]
         options = tuple(OptionSpec(k, v["title"], v["ref"], v["summary"], group=v["group"]) for k, v in opts.items())
+        ypi = float(raw["scale"]["yards_per_inch"])
         return cls(raw, _ro(weapons), _ro(guns), _ro(threats["basic"]), _ro(threats["added"]), options,
-                   _ro({k: v["men"] for k, v in opts.items()}))
+                   _ro({k: v["men"] for k, v in opts.items()}), ypi, float(raw["scale"]["command_inches"]) * ypi)
 
 
 @cache

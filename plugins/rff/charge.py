@@ -26,7 +26,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
         defender = state.pieces.get(attacker.charge_target) if attacker.charge_target else None
         if defender is None or not defender.alive or not attacker.alive:
             continue
-        if geo.gap(attacker, defender) > CONTACT_YARDS:
+        if geo.contact_gap(attacker, defender) > CONTACT_YARDS:
             continue
         combat(game, state, attacker, defender)
     for attacker in [p for p in state.of_side(side) if p.breakthrough]:
@@ -141,7 +141,7 @@ def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: 
             _lose(game, state, defender, 1 if defender.status != "good" else 0, effect)
             _disorder(defender)
         else:
-            defender.silenced, defender.damaged = True, defender.damaged + 1
+            defender.silenced, defender.damaged = defender.stands, min(defender.stands, defender.damaged + 1)
         if fortified:
             _give_ground(game, state, attacker, rout=False, out_of_close_range=False)
             return
@@ -156,7 +156,7 @@ def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: 
             if piece.troops:
                 _disorder(piece)
             else:
-                piece.silenced = True
+                piece.silenced = piece.stands
     elif effect == "falter":
         _lose(game, state, attacker, 1 if attacker.status != "good" else 0, effect)
         _disorder(attacker)
@@ -207,7 +207,7 @@ def _rout(game: Any, state: RffState, piece: Piece) -> None:
 
 def _limber_and_retreat(game: Any, state: RffState, piece: Piece) -> None:
     if piece.alive:
-        piece.formation, piece.silenced = "limbered", True
+        piece.formation, piece.silenced = "limbered", piece.stands
         move.full_retreat(game, state, piece)
 
 
@@ -243,7 +243,7 @@ def _breakthrough(game: Any, state: RffState, attacker: Piece) -> None:
         attacker.breakthrough = False
         return
     reach = move.rate_yards(game, state, attacker, "double", (target.x, target.y), share=0.5)
-    if geo.gap(attacker, target) <= reach:
+    if geo.contact_gap(attacker, target) <= reach:
         move.advance(game, state, attacker, (target.x, target.y), reach, contact=target)
         game.log.emit("breakthrough", unit=attacker.id, target=target.id, text=f"{attacker.id} breaks through into {target.id}")
         combat(game, state, attacker, target)

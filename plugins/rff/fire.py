@@ -34,7 +34,7 @@ class Shot:
     stands: int
     per_stand: Fraction | int
     defensive: bool
-    sight: str = "clear"  # or "plunging" (optional rule)
+    sight: str = "clear"  # or "plunging", "plunging-at" (optional rule)
 
 
 def phase(game: Any, state: RffState, side: str) -> None:
@@ -43,15 +43,16 @@ def phase(game: Any, state: RffState, side: str) -> None:
     cap = leaders.range_cap(game)
     for shooters, defensive in ((enemy, True), (side, False)):
         shots = [s for p in state.of_side(shooters) if (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap))]
-        for shot in _massed_artillery(game, state, shots):
+        for shot in _massed_artillery(game, state, shots, cap):
             if shot.firer.alive and shot.target.alive:
                 resolve(game, state, shot)
 
 
-def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str | None, cap: float | None) -> Shot | None:
+def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str | None, cap: float | None,
+        skip: frozenset[str] = frozenset()) -> Shot | None:
     """The piece's shot this half-phase, or None if it cannot fire (RFF-P16 for targets):
     anyone charging it first, then its commander's target (``wanted``), then the nearest;
-    ``cap`` is the longest range light allows, in inches."""
+    ``cap`` is the longest range light allows, in inches; targets in ``skip`` are passed over."""
     if not _may_fire(game, piece, defensive):
         return None
     kind = "musketry" if piece.troops else "cannonade"
@@ -60,6 +61,8 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
     if len(candidates) > 1:  # a stable sort: ties stay in listed order
         candidates.sort(key=lambda c: (c[1].charge_target != piece.id, c[1].unit_id != wanted, c[0]))
     for gap, target in candidates:
+        if skip and target.id in skip:
+            continue
         rng = geo.inches(state, gap)
         if cap is not None and rng > cap:
             continue
@@ -76,7 +79,7 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
     if piece.status == "broken" or piece.stands == 0:
         return False
     if piece.guns:
-        return not piece.limbered and not piece.silenced and (defensive or piece.may_fire)
+        return not piece.limbered and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
         return not defensive and piece.grade == "crack" and game.option("crack-cold-steel") and not piece.breakthrough
     return True
@@ -87,6 +90,8 @@ def firing_stands(game: Any, piece: Piece) -> int:
     field column; one of a march column. Dismounted cavalry leave every fourth stand holding
     horses (none under the tethered-horses rule for mounted infantry)."""
     n = piece.stands
+    if piece.guns:
+        return n - piece.silenced  # a silenced gun stand does not fire (RFF-P29)
     if piece.formation == "field-column":
         n = min(n, 2)
     elif piece.formation == "march-column":
@@ -100,7 +105,9 @@ def firing_stands(game: Any, piece: Piece) -> int:
 def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction | int, tuple[Modifier, ...]]:
     """Fire points with the x 1/2 multipliers, each cited."""
     firer = shot.firer
-    damaged, half = (min(firer.damaged, shot.stands), min(firer.half, shot.stands)) if firer.guns else (0, 0)
+    damaged, half = (0, 0)
+    if firer.guns:  # the silenced stands are the weakest (RFF-P29): these are the firing stands damaged, or half sections
+        damaged, half = min(shot.stands, max(0, firer.damaged - firer.silenced)), min(shot.stands, max(0, firer.half - firer.silenced))
     return _fire_points(state.tables, shot.per_stand, shot.stands, damaged, firer.status == "disordered", firer.low_ammo, half)
 
 
@@ -143,10 +150,11 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
         mods.append(lookup.modifier(t, "fire", "repeaters-buck-and-ball-sharpshooters"))
     if firer.grade == "green":
         mods.append(lookup.modifier(t, "fire", "green-firing"))
-    if target.troops:
-        if target.formation == "march-column" or geo.enfiladed(firer, target):
+    if target.troops:  # the two rows add up; a broken unit is in no formation (RFF-P32, RFF-P31)
+        formed = target.status != "broken"
+        if formed and (target.formation == "march-column" or geo.enfiladed(firer, target)):
             mods.append(lookup.modifier(t, "fire", "march-column-or-enfiladed"))
-        elif target.formation == "field-column" or target.arm == "cavalry" or target.status == "broken":
+        if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed:
             mods.append(lookup.modifier(t, "fire", "troop-target-exposed"))
     elif target.limbered or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
         if target.moved != "prolong" or not game.option("prolonging-guns"):
@@ -162,6 +170,8 @@ def _cover(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     extended = target.formation == "extended-line"
     if shot.sight == "plunging":
         cover = _plunging_cover(game, state, shot, cover)
+    elif shot.sight == "plunging-at":  # at a target deep in woods on high ground: full cover (RFF-P24)
+        cover = "fortified" if cover == "fortified" else "full"
     if game.option("twilight-and-night") and cover in ("none", "partial"):
         past = leaders.minutes_past_sunset(game)
         dark = leaders.is_night(game) or (past is not None and shot.range_inches > lookup.twilight_full_cover_inches(t))
@@ -207,9 +217,10 @@ def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed
     target = shot.target
     if target.guns:
         maneuver.lose_stands(game, state, target, int(values.get("gun_stands_wrecked", 0)), values["effect"])
-        target.damaged += int(values.get("gun_stands_damaged", 0))
-        if (values.get("gun_stands_silenced", 0) or values.get("silence_remaining_guns")) and target.alive:
-            target.silenced = True
+        if target.alive:  # RFF-P29: stand by stand, the weakest first
+            target.damaged = min(target.stands, target.damaged + int(values.get("gun_stands_damaged", 0)))
+            silenced = target.stands if values.get("silence_remaining_guns") else target.silenced + int(values.get("gun_stands_silenced", 0))
+            target.silenced = min(target.stands, silenced)
     else:
         maneuver.lose_stands(game, state, target, int(values.get("stands_lost", 0)), values["effect"])
         if values.get("disordered") and target.alive and target.status == "good":
@@ -259,17 +270,23 @@ def fallen_leader(game: Any, state: RffState, leader: Any) -> None:
     leaders.fall(game, state, leader, values["leader"])
 
 
-def _massed_artillery(game: Any, state: RffState, shots: list[Shot]) -> list[Shot]:
-    """Optional rule: two batteries may fire at one target only if it is in canister range or
-    the closest target, and each is within an artillery leader's command radius."""
+def _massed_artillery(game: Any, state: RffState, shots: list[Shot], cap: float | None) -> list[Shot]:
+    """Optional rule: each battery fires at a different target; two may fire at one target only
+    if it is in canister range or the closest target, and each is within an artillery leader's
+    command radius. A battery that may not mass fires at another target if it has one, else holds
+    (RFF-P34)."""
     if not game.option("massed-artillery"):
         return shots
     taken: set[str] = set()
     kept = []
     for shot in shots:
         if shot.kind == "cannonade" and shot.target.id in taken and not _may_mass(game, state, shot):
-            game.log.emit("ruling", unit=shot.firer.id, text="massed artillery fire not allowed: the battery holds its fire")
-            continue
+            other = aim(game, state, shot.firer, shot.defensive, None, cap, skip=frozenset(taken))
+            game.log.emit("ruling", unit=shot.firer.id, rulings=["RFF-P34"], text="massed artillery fire not allowed: "
+                          + (f"the battery fires at {other.target.id} instead" if other else "the battery holds its fire"))
+            if other is None:
+                continue
+            shot = other
         if shot.kind == "cannonade":
             taken.add(shot.target.id)
         kept.append(shot)
@@ -280,8 +297,8 @@ def _may_mass(game: Any, state: RffState, shot: Shot) -> bool:
     close = shot.range_inches <= lookup.canister_inches(state.tables)
     nearest = geo.nearest([e for e in state.enemies_of(shot.firer.side) if geo.in_front(shot.firer, e)], shot.firer)
     commanded = any(
-        "artillerist" in ld.traits and ld.side == shot.firer.side and ld.status == "active"
-        and geo.inches(state, ((ld.x - shot.firer.x) ** 2 + (ld.y - shot.firer.y) ** 2) ** 0.5) <= lookup.command_radius(state.tables, "clear")
+        "artillerist" in ld.traits and ld.side == shot.firer.side and ld.status == "active" and not ld.waiting
+        and geo.inches(state, ((ld.place[0] - shot.firer.x) ** 2 + (ld.place[1] - shot.firer.y) ** 2) ** 0.5) <= leaders.radius(game, state, ld, shot.firer)
         for ld in state.leaders.values()
     )
     return (close or nearest is shot.target) and commanded

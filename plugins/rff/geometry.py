@@ -70,6 +70,25 @@ def gap(a: Piece, b: Piece) -> float:
     return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - (depth_of(a) + depth_of(b)) / 2)
 
 
+def reach_into(b: Piece, x: float, y: float) -> float:
+    """Yards from b's centre to the edge of its footprint, a rectangle its frontage wide and its
+    depth deep, square to its facing, on the way to (x, y) (RFF-P30)."""
+    dx, dy = x - b.x, y - b.y
+    d = math.hypot(dx, dy)
+    front, deep = shape(b)
+    if d == 0.0:
+        return deep / 2
+    f = math.radians(b.facing)
+    along, across = abs(dx * math.sin(f) + dy * math.cos(f)) / d, abs(dx * math.cos(f) - dy * math.sin(f)) / d
+    edge = deep / 2 / along if along > 1e-9 else math.inf
+    return min(edge, front / 2 / across) if across > 1e-9 else edge
+
+
+def contact_gap(a: Piece, b: Piece) -> float:
+    """Yards from a's edge to b's footprint (RFF-P30): what a charge closes to make contact."""
+    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - reach_into(b, a.x, a.y) - depth_of(a) / 2)
+
+
 def deepest(pieces: Iterable[Piece]) -> float:
     """The greatest depth any of these pieces can take in any formation (stands only fall)."""
     return max((_shape(p.arm, p.start_stands, p.men_per_stand, f)[1] for p in pieces for f in TO_NEUTRAL), default=0.0)
@@ -113,6 +132,11 @@ def nearest(pieces: list[Piece], of: Piece) -> Piece | None:
 
 
 
+def ground_at(game: Any, x: float, y: float) -> str:
+    """The movement table's ground column at a point."""
+    return GROUND_CLASS.get(game.ground.kind_at(x, y), "open")
+
+
 GROUNDS = ("open", "broken", "rough")  # the movement table's ground columns, road aside
 
 
@@ -133,7 +157,7 @@ def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, b
     ux, uy = (bx - ax) / length, (by - ay) / length
     steps = max(1, math.ceil(reach / WALK_YARDS))
     step = reach / steps
-    streams = game.ground.has("stream")
+    streams = game.ground.has("stream") and game.ground.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
     left, moved = 1.0, 0.0  # the share of the move still to spend, the yards covered
     for i in range(steps):
         x0, y0 = ax + ux * step * i, ay + uy * step * i
@@ -217,8 +241,10 @@ def fortified(game: Any, x: float, y: float) -> bool:
 
 
 def cover(game: Any, piece: Piece) -> str:
-    """none, partial, full or fortified (RFF-P5)."""
-    return _at_piece(game, piece, _cover_at)
+    """none, partial, full or fortified (RFF-P5); a charging attacker at the foot of works is
+    not covered by them (RFF-P30)."""
+    kind = _at_piece(game, piece, _cover_at)
+    return "none" if kind == "fortified" and piece.charge_target is not None else kind
 
 
 def _cover_at(game: Any, x: float, y: float) -> str:
@@ -239,8 +265,9 @@ SIGHT_SKIP = 50.0  # yards at each end: a unit sees out of the woods it stands i
 
 
 def sight(game: Any, firer: Piece, target: Piece) -> str:
-    """"clear", "blocked", or "plunging": guns on higher ground firing over lower woods
-    (optional rule, plunging fire through wooded high ground)."""
+    """"clear", "blocked", "plunging" (guns on higher ground firing over lower woods) or
+    "plunging-at" (guns on lower ground firing at a target deep in woods on high ground): the
+    optional rule, plunging fire through wooded high ground (RFF-P24)."""
     blocking = _kept(game, _blocking, firer.x, firer.y, target.x, target.y)
     if not blocking:
         return "clear"
@@ -248,7 +275,25 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
         own = game.ground.height_at(firer.x, firer.y)
         if own > 0 and own > max(blocking):
             return "plunging"
+        if _kept(game, _into_high_woods, firer.x, firer.y, target.x, target.y, yards(game.state, lookup.optional_distance(
+                game.state.tables, "plunging-fire", "behind-woods"))):
+            return "plunging-at"
     return "blocked"
+
+
+def _into_high_woods(game: Any, ax: float, ay: float, bx: float, by: float, clear: float) -> bool:
+    """Is b deep in woods on high ground, every wood between a and b on that high ground (none
+    lower), a lower than b, and a more than ``clear`` yards from the first of those woods?"""
+    ground = game.ground
+    high = ground.height_at(bx, by)
+    if high <= ground.height_at(ax, ay) or ground.kind_at(bx, by) not in BLOCKING:
+        return False
+    cells = ground.samples(ax, ay, bx, by)
+    step = math.hypot(bx - ax, by - ay) / max(1, len(cells) - 1)
+    first = next((i for i, (kind, _) in enumerate(cells) if kind in BLOCKING), None)
+    if first is None or first * step <= clear:
+        return False
+    return all(h >= high for kind, h in cells[first:] if kind in BLOCKING)
 
 
 def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[float, ...]:
@@ -259,6 +304,27 @@ def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[fl
 def linear_cover(game: Any, piece: Piece) -> bool:
     """Behind works, a wall or a fence (the maneuver table's "linear cover")."""
     return _at_piece(game, piece, _linear_cover_at)
+
+
+def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, travel: float) -> float:
+    """RFF-P30: how far along (ux, uy) the piece may go before it would stand in works an enemy
+    holds (inside a closed work or just behind a line of works with an enemy piece in them),
+    read every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works."""
+    box = game.ground.extents.get("works")
+    if travel <= 0.0 or box is None:
+        return travel
+    x0, y0, x1, y1 = piece.x, piece.y, piece.x + ux * travel, piece.y + uy * travel
+    if (max(x0, x1) < box[0] - WORKS_YARDS or min(x0, x1) > box[1] + WORKS_YARDS
+            or max(y0, y1) < box[2] - WORKS_YARDS or min(y0, y1) > box[3] + WORKS_YARDS):
+        return travel  # the move passes nowhere near any works
+    if fortified(game, piece.x, piece.y) or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
+        return travel
+    steps = math.ceil(travel / WALK_YARDS)
+    for i in range(1, steps + 1):
+        along = min(travel, i * WALK_YARDS)
+        if fortified(game, piece.x + ux * along, piece.y + uy * along):
+            return max(0.0, along - WALK_YARDS)
+    return travel
 
 
 def _linear_cover_at(game: Any, x: float, y: float) -> bool:

@@ -10,9 +10,6 @@ from . import geometry as geo
 from . import lookup
 from .state import LeaderState, Piece, RffState
 
-TWILIGHT_TURNS = 4  # optional rule: up to four 15-minute twilight turns after sunset
-
-
 def replace_and_place(game: Any, state: RffState, side: str) -> None:
     """Maneuver phase step 1: bring back leaders whose time out is over, replace the fallen by
     provisional commanders (RFF-P13), and move leaders who are not attached to the middle of
@@ -39,11 +36,9 @@ def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
 def _place(game: Any, state: RffState, leader: LeaderState) -> None:
     if leader.attached is not None:
         piece = state.pieces.get(leader.attached)
-        if piece is None or not piece.alive:
-            leader.attached = None
-        else:
-            leader.x, leader.y = piece.x, piece.y
-            return
+        if piece is not None and (piece.alive or leader.waiting):
+            return  # he moves with it, and enters with it (RFF-P22)
+        leader.detach()
     mine = [p for p in state.of_side(leader.side) if p.unit.spec.command in leader.commands]
     if not mine:
         return
@@ -72,8 +67,8 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     if game.option("twilight-and-night") and is_night(game):
         return None
     command = piece.unit.spec.command
-    candidates = [(math.hypot(ld.x - piece.x, ld.y - piece.y), ld) for ld in state.leaders.values()
-                  if ld.side == piece.side and ld.status in ("active", "dismounted") and command in ld.commands]
+    candidates = [(_distance(ld, piece), ld) for ld in state.leaders.values()
+                  if ld.side == piece.side and ld.status in ("active", "dismounted") and command in ld.commands and not ld.waiting]
     candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
     for dist, leader in candidates:
         if dist <= geo.yards(state, radius(game, state, leader, piece)):
@@ -89,7 +84,7 @@ def radius(game: Any, state: RffState, leader: LeaderState, piece: Piece) -> flo
         return lookup.command_radius(t, "twilight")
     short = (
         leader.attached is not None or leader.status == "dismounted" or game.scenario.light.weather == "fog"
-        or (game.ground.has("dense-woods") and "dense-woods" in game.ground.kinds_along(leader.x, leader.y, piece.x, piece.y))
+        or (game.ground.has("dense-woods") and "dense-woods" in game.ground.kinds_along(*leader.place, piece.x, piece.y))
     )
     return lookup.command_radius(t, "short" if short else "clear")
 
@@ -99,14 +94,21 @@ def minutes_past_sunset(game: Any) -> int | None:
     return None if sunset is None or game.world.minute < sunset else game.world.minute - sunset
 
 
+def twilight_minutes(game: Any) -> tuple[int, int]:
+    """(minutes of twilight after sunset, minutes in a twilight turn): optional rule."""
+    t = game.state.tables
+    turn = int(lookup.option_number(t, "twilight-and-night", "turn-minutes"))
+    return int(lookup.option_number(t, "twilight-and-night", "twilight-turns")) * turn, turn
+
+
 def is_twilight(game: Any) -> bool:
     past = minutes_past_sunset(game)
-    return past is not None and past < TWILIGHT_TURNS * 15
+    return past is not None and past < twilight_minutes(game)[0]
 
 
 def is_night(game: Any) -> bool:
     past = minutes_past_sunset(game)
-    return past is not None and past >= TWILIGHT_TURNS * 15
+    return past is not None and past >= twilight_minutes(game)[0]
 
 
 def range_cap(game: Any) -> float | None:
@@ -116,23 +118,30 @@ def range_cap(game: Any) -> float | None:
     past = minutes_past_sunset(game)
     if past is None:
         return None
-    if past < TWILIGHT_TURNS * 15:
-        return lookup.twilight_range(game.state.tables, past // 15)
+    twilight, turn = twilight_minutes(game)
+    if past < twilight:
+        return lookup.twilight_range(game.state.tables, past // turn)
     return lookup.night_range(game.state.tables, game.scenario.light.moon)
 
 
 def fall(game: Any, state: RffState, leader: LeaderState, outcome: str) -> None:
     """Apply a Fallen Leader result: removed, out one turn, or dismounted one turn."""
     if outcome == "removed":
-        leader.status, leader.attached = "removed", None
+        leader.detach()
+        leader.status = "removed"
     elif outcome == "out-one-turn":
-        leader.status, leader.out_turns, leader.attached = "out", 2, None
+        leader.detach()
+        leader.status, leader.out_turns = "out", 2
     elif outcome == "dismounted-one-turn":
         leader.status, leader.out_turns = "dismounted", 2
 
 
 def nearest_leader(state: RffState, piece: Piece, within_yards: float) -> LeaderState | None:
-    near = [ld for ld in state.leaders.values()
-            if ld.status in ("active", "dismounted") and ld.side == piece.side
-            and math.hypot(ld.x - piece.x, ld.y - piece.y) <= within_yards]
-    return min(near, key=lambda ld: math.hypot(ld.x - piece.x, ld.y - piece.y), default=None)
+    near = [(_distance(ld, piece), ld) for ld in state.leaders.values()
+            if ld.status in ("active", "dismounted") and ld.side == piece.side and not ld.waiting]
+    return min((n for n in near if n[0] <= within_yards), key=itemgetter(0), default=(0.0, None))[1]
+
+
+def _distance(leader: LeaderState, piece: Piece) -> float:
+    x, y = leader.place
+    return math.hypot(x - piece.x, y - piece.y)

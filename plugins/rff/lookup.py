@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from referee.core.events import Modifier
 from referee.core.rules import OptionSpec, Scale
@@ -66,10 +65,16 @@ def multiplier(t: RffTables, key: str) -> Modifier:
 
 def outnumbered(t: RffTables, ratio: float) -> str | None:
     """The charge modifier for being outnumbered by ``ratio`` (the foe's stands to one's own)."""
-    for limit, key in ((3, "outnumbered-3-1"), (2, "outnumbered-2-1"), (1.5, "outnumbered-3-2")):
+    for limit, key in _outnumbered(t):
         if ratio >= limit:
             return key
     return None
+
+
+@cache
+def _outnumbered(t: RffTables) -> tuple[tuple[Fraction, str], ...]:
+    """The outnumbered modifiers by their printed ratios, the greatest first."""
+    return tuple(sorted(((m.ratio, k) for k, m in t.charge.modifiers.items() if m.ratio is not None), reverse=True))
 
 
 def cavalry_ground_modifier(t: RffTables, ground: str) -> str | None:
@@ -82,7 +87,7 @@ def cavalry_ground_modifier(t: RffTables, ground: str) -> str | None:
 
 def _movement_key(piece: Piece) -> tuple[str, str]:
     if piece.guns:
-        return "artillery", "horse-gun" if piece.unit.spec.mounted else "field-gun"
+        return "artillery", "horse-gun" if piece.horse else "field-gun"
     if piece.status == "broken":
         return piece.arm if piece.unit.mounted or piece.arm == "infantry" else "infantry", "broken"
     if piece.arm == "cavalry" and not piece.unit.mounted:
@@ -92,7 +97,17 @@ def _movement_key(piece: Piece) -> tuple[str, str]:
 
 def rate(t: RffTables, piece: Piece, ground: str, double: bool) -> float:
     """Inches a piece moves on ``ground`` (a "-" road rate falls back to open ground: RFF-T16)."""
+    return _rate(t, *_movement_key(piece), ground, double)
+
+
+def rates(t: RffTables, piece: Piece, double: bool) -> tuple[float, float, float]:
+    """Inches a piece moves on open, broken and rough ground."""
     arm, formation = _movement_key(piece)
+    return _rate(t, arm, formation, "open", double), _rate(t, arm, formation, "broken", double), _rate(t, arm, formation, "rough", double)
+
+
+@cache
+def _rate(t: RffTables, arm: str, formation: str, ground: str, double: bool) -> float:
     r = t.movement.rate(arm, formation, ground) or t.movement.rate(arm, formation, "open")
     assert r is not None
     return float(r.double_quick if double and r.double_quick is not None else r.full)
@@ -116,6 +131,11 @@ def leader_rate(t: RffTables, dismounted: bool) -> float:
     r = t.movement.rate("leader", "dismounted" if dismounted else "mounted", "open")
     assert r is not None
     return float(r.full)
+
+
+def hand_haul_inches(t: RffTables, piece: Piece) -> float:
+    """How far a gun may be hand hauled: 3" a mountain howitzer (MH, optional weapons), 1.5" others."""
+    return optional_distance(t, "optional-weapons", "mh-hand-haul" if piece.weapon == "MH" else "hand-haul")
 
 
 def heavy_gun(t: RffTables, piece: Piece) -> bool:
@@ -197,6 +217,12 @@ def command_radius(t: RffTables, case: str) -> float:
 def interval_limit(t: RffTables) -> int:
     """Extended lines of at most this many stands may open intervals (optional rule)."""
     return int(t.procedures["extended_line"]["most_stands"])
+
+
+@cache
+def option_number(t: RffTables, option: str, key: str) -> float:
+    """A number an optional rule prints (twilight turns, wheel degrees): ``numbers`` in options.toml."""
+    return float(t.numbers[option][key])
 
 
 def twilight_range(t: RffTables, turn: int) -> float:

@@ -42,8 +42,9 @@ def phase(game: Any, state: RffState, side: str) -> None:
 
 def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
     """RFF-P7: a piece in good order that only holds, already in the formation wanted and not
-    outflanked, makes no check; everything else rolls."""
-    if piece.status != "good" or piece.silenced or intent.action != "hold":
+    outflanked, makes no check; everything else rolls (guns low on ammunition too: a Well Handled
+    check replenishes them, RFF-P20)."""
+    if piece.status != "good" or piece.silenced or intent.action != "hold" or (piece.guns and piece.low_ammo):
         return True
     if _wanted_formation(piece, intent) != piece.formation:
         return True
@@ -80,12 +81,12 @@ def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
         if commander.provisional:
             mods.append(lookup.modifier(t, "maneuver", "provisional-command"))
     if commander is not None and commander.attached == piece.id:  # an attached leader is always the commander
-        mods.append(lookup.modifier(t, "maneuver", "attached-leader"))
+        mods.append(lookup.modifier(t, "maneuver", "attached-leader"))  # the brave colonel too: RFF-P35
     mods.append(lookup.modifier(t, "maneuver", piece.grade))
     mods.append(lookup.modifier(t, "maneuver", effectiveness(state, piece)))
     if piece.guns:
         mods.append(lookup.modifier(t, "maneuver", "battery"))
-    if piece.formation in ("field-column", "march-column", "limbered") or geo.linear_cover(game, piece):
+    if (piece.status != "broken" and piece.formation in ("field-column", "march-column", "limbered")) or geo.linear_cover(game, piece):  # RFF-P31
         mods.append(lookup.modifier(t, "maneuver", "column-or-cover"))
     if piece.status == "broken" or geo.outflanked(state, piece, geo.yards(state, lookup.distance(t, "outflank"))):
         mods.append(lookup.modifier(t, "maneuver", "outflanked-or-broken"))
@@ -120,10 +121,11 @@ def effectiveness(state: RffState, piece: Piece) -> str:
 
 
 def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
-    """RFF-P8: heavy casualties / greater losses are read off the piece's brigade."""
+    """RFF-P8: heavy casualties / greater losses are read off the piece's brigade (not when the
+    brigade is the one unit: its losses are already its fresh, worn or spent)."""
     command = piece.unit.spec.command
     start = state.start_stands_by_command.get(command, 0)
-    if not start:
+    if not start or state.units_by_command.get(command, 0) < 2:
         return None
     lost = state.lost_by_command.get(command, 0) / start
     heavy, greater = lookup.brigade_loss_thresholds(state.tables)
@@ -157,6 +159,8 @@ def _wanted_formation(piece: Piece, intent: Any) -> str:
 
 
 def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, values: dict[str, Any]) -> None:
+    if piece.troops and piece.status == "broken" and effect in ("rally-with-elan", "rally", "shaken", "wavering"):
+        piece.formation = "line"  # broken troops re-form in line before anything else (RFF-P31)
     if effect in ("rally-with-elan", "rally"):
         if game.option("full-move-disordered") and intent.action in ("advance", "withdraw") and effect == "rally" and _far(state, piece, intent):
             piece.status = "disordered"
@@ -164,11 +168,11 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
             _act(game, state, piece, intent, "full", reform=False)
             return
         piece.status = "good"
-        piece.silenced = False if piece.guns else piece.silenced
-        _act(game, state, piece, intent, PACE[effect], reform=effect == "rally-with-elan")
+        piece.silenced = 0
+        _act(game, state, piece, intent, PACE[effect], reform=True if effect == "rally-with-elan" else "line-only")  # Rally: a tardy maneuver
     elif effect in ("double-quick", "well-handled"):
         if piece.guns and piece.silenced and intent.action == "hold":  # double quick is well handled too
-            piece.silenced = False
+            piece.silenced = 0
             piece.may_fire = False
             game.log.emit("maneuver", unit=piece.id, text="rallies and removes the silenced marker")
             return
@@ -180,7 +184,7 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
             _act(game, state, piece, intent, "full", reform=False)
             return
         if piece.guns and piece.silenced and not game.option("rallying-guns") and intent.action == "hold":
-            piece.silenced = False
+            piece.silenced = 0
             piece.may_fire = False
             return
         _act(game, state, piece, intent, "half", reform="line-only")
@@ -215,30 +219,40 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         if _declare_charge(game, state, piece, target, pace):
             return
     if _change_front(game, piece, target, intent):
-        return
+        return  # a change of front is combined with no other maneuver (skirmishers neither)
     wanted = _wanted_formation(piece, intent)
-    if wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted != "line"):
+    reforms = wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted != "line")
+    # deploying skirmishers is a change of formation maneuver (optional rule): a half move with it, or the whole tardy maneuver
+    screen = bool(reform) and skirmishers.may_deploy(game, state, piece, intent, wanted if reforms else piece.formation)
+    if reforms:
         _change_formation(game, state, piece, wanted)
-        if reform == "line-only":
-            return  # a tardy change of formation is the whole maneuver
-        pace = "half"
+    if (reforms or screen) and reform == "line-only":
+        if screen:
+            skirmishers.deploy(game, state, piece, held=True)
+        return  # a tardy change of formation is the whole maneuver
+    share = 1.0
+    if reforms or screen:  # half move and change formation, at the double quick rate after Double Quick
+        pace, share = ("double" if pace == "double" else "full"), 0.5
     if intent.action in ("advance", "withdraw", "charge") and intent.goal is not None:
-        yds = move.rate_yards(game, state, piece, pace, intent.goal)
+        yds = move.rate_yards(game, state, piece, pace, intent.goal, share)
         moved = move.advance(game, state, piece, intent.goal, yds)
-        piece.moved = pace if moved > 0 else piece.moved
+        piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.formation in LINES:
-        move.wheel(piece, target, move.WHEEL_LIMIT)
+        move.wheel(piece, target, lookup.option_number(state.tables, "change-front", "wheel"))
     else:
         move.face(piece, target)
+    if screen:
+        skirmishers.deploy(game, state, piece, held=not piece.moved)
 
 
 def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any) -> bool:
     """Optional rule: a line wheels up to 90 degrees in place instead of moving."""
     if not (game.option("change-front") and piece.formation in LINES and intent.action != "charge"):
         return False
-    if move.turn_needed(piece, target) <= move.WHEEL_LIMIT or piece.effect not in ("double-quick", "well-handled", "tardy"):
+    t = game.state.tables
+    if move.turn_needed(piece, target) <= lookup.option_number(t, "change-front", "wheel") or piece.effect not in ("double-quick", "well-handled", "tardy"):
         return False
-    move.wheel(piece, target, move.CHANGE_FRONT_LIMIT)
+    move.wheel(piece, target, lookup.option_number(t, "change-front", "change-front"))
     game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} changes front")
     return True
 
@@ -256,7 +270,7 @@ def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pac
     """RFF-P9: a charge is declared when the target can be reached this move; the charger
     moves into contact (hasty countercharges by cavalry meet it halfway)."""
     reach = move.rate_yards(game, state, piece, pace, (target.x, target.y))
-    if geo.gap(piece, target) > reach:
+    if geo.contact_gap(piece, target) > reach:
         return False
     piece.charge_target = target.id
     piece.cold_steel = lookup.charges_with_cold_steel(state.tables, piece, game.option("crack-cold-steel"))
@@ -267,7 +281,7 @@ def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pac
         piece.charge_target = target.id
     if target.arm == "cavalry" and target.unit.mounted and target.status == "good":
         target.countercharged = True
-        move.advance(game, state, target, (piece.x, piece.y), geo.gap(piece, target) / 2, contact=piece)
+        move.advance(game, state, target, (piece.x, piece.y), geo.contact_gap(target, piece) / 2, contact=piece)
     move.advance(game, state, piece, (target.x, target.y), reach, contact=target)
     move.face(piece, target)
     if target.countercharged:
@@ -293,6 +307,12 @@ def _guns(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, targ
         return
     if intent.goal is None:
         return
+    haul = geo.yards(state, lookup.hand_haul_inches(state.tables, piece))
+    if not piece.limbered and well and not heavy and 0.0 < math.hypot(intent.goal[0] - piece.x, intent.goal[1] - piece.y) <= haul:
+        move.advance(game, state, piece, intent.goal, haul)  # hand haul to a place this close (RFF-P33)
+        piece.moved, piece.may_fire = "hand-haul", False
+        game.log.emit("maneuver", unit=piece.id, rulings=["RFF-P33"], text=f"{piece.id} is hand hauled")
+        return
     if intent.action == "withdraw" and not piece.limbered and well and game.option("prolonging-guns") and not heavy:
         move.advance(game, state, piece, intent.goal, move.rate_yards(game, state, piece, "half", intent.goal))
         piece.moved, piece.may_fire = "prolong", False
@@ -315,7 +335,7 @@ def _fall_back(game: Any, state: RffState, piece: Piece) -> None:
     if not _in_close_range(state, piece) or geo.cover(game, piece) == "fortified":
         return
     if piece.guns:
-        piece.formation, piece.silenced, piece.may_fire = "limbered", True, False
+        piece.formation, piece.silenced, piece.may_fire = "limbered", piece.stands, False
         move.full_retreat(game, state, piece)
     else:
         piece.status = "disordered"
@@ -327,17 +347,16 @@ def _shaken_or_wavering(game: Any, state: RffState, piece: Piece, effect: str) -
         move.retreat_out_of_close_range(game, state, piece)
     if effect == "shaken":
         piece.status = "good"
-        piece.silenced = False
+        piece.silenced = 0
     elif piece.status == "broken":
         piece.status = "disordered"
-        piece.formation = "line"
 
 
 def _panic(game: Any, state: RffState, piece: Piece, values: dict[str, Any]) -> None:
     """Troops retreat broken (losing stands when disordered or broken and below 0); guns limber
     and full retreat silenced."""
     if piece.guns:
-        piece.formation, piece.silenced, piece.may_fire = "limbered", True, False
+        piece.formation, piece.silenced, piece.may_fire = "limbered", piece.stands, False
     else:
         lose_stands(game, state, piece, int(values.get("stands_lost", 0)), "panic")
         piece.status = "broken" if piece.status != "gone" else "gone"
@@ -351,7 +370,8 @@ def lose_stands(game: Any, state: RffState, piece: Piece, n: int, why: str) -> N
         return
     n = min(n, piece.stands)
     piece.stands -= n
-    piece.half = max(0, piece.half - n)  # a half section is the first gun stand lost (RFF-P27)
+    # the weakest stands go first: a half section (RFF-P27), then damaged and silenced ones (RFF-P29)
+    piece.half, piece.damaged, piece.silenced = max(0, piece.half - n), max(0, piece.damaged - n), max(0, piece.silenced - n)
     piece.stands_lost_turn += n
     for command in game.scenario.command_chain(piece.unit.spec.command):
         state.lost_by_command[command.id] = state.lost_by_command.get(command.id, 0) + n

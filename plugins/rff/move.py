@@ -9,7 +9,7 @@ from typing import Any
 from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
-from . import lookup
+from . import horses, lookup
 from .state import Piece, RffState
 
 
@@ -24,8 +24,9 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
     share *= 0.5 if pace == "half" else 1.0
     if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
         return geo.yards(state, lookup.rate(t, piece, "road", double) * share)
-    rates = tuple(geo.yards(state, lookup.rate(t, piece, g, double) * share) for g in geo.GROUNDS)
-    return geo.walk(game, piece.x, piece.y, *to, *rates)
+    o, b, r = lookup.rates(t, piece, double)
+    per_inch = t.scale.yards_per_inch * share
+    return geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
 
 
 def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float], yds: float,
@@ -35,22 +36,29 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     if yds <= 0:
         return 0.0
     dist = math.hypot(goal[0] - piece.x, goal[1] - piece.y)
-    if contact is not None:
-        dist = max(0.0, dist - geo.shape(piece)[1] / 2 - geo.shape(contact)[1] / 2)
+    if contact is not None:  # meet its footprint, frontage and depth (RFF-P30)
+        dist = max(0.0, dist - geo.shape(piece)[1] / 2 - geo.reach_into(contact, piece.x, piece.y))
     if dist < 1e-6:
         return 0.0
     travel = min(yds, dist)
     length = math.hypot(goal[0] - piece.x, goal[1] - piece.y)
     ux, uy = (goal[0] - piece.x) / length, (goal[1] - piece.y) / length
     halt = geo.yards(state, lookup.distance(state.tables, "stop-short"))
-    reach = travel + halt + 200.0  # only enemies this close can halt the move
+    reach = travel + halt + 400.0  # only enemies this close can halt the move
     own = geo.shape(piece)[1] / 2
     for e in state.enemies_of(piece.side):
-        if e is not contact and abs(e.x - piece.x) < reach and abs(e.y - piece.y) < reach:
-            travel = min(travel, _first_within(piece.x - e.x, piece.y - e.y, ux, uy, halt + own + geo.shape(e)[1] / 2))
+        if e is not contact and abs(e.x - piece.x) < reach and abs(e.y - piece.y) < reach:  # short of its footprint (RFF-P30)
+            wx, wy = piece.x - e.x, piece.y - e.y
+            if _first_within(wx, wy, ux, uy, halt + own + math.hypot(*geo.shape(e)) / 2) < travel:  # within reach of its corners
+                travel = min(travel, _first_within(wx, wy, ux, uy, halt + own + geo.reach_into(e, piece.x, piece.y)))
+    if contact is None:
+        travel = geo.works_edge(game, state, piece, ux, uy, travel)
     moved = max(0.0, travel)
+    x0, y0 = piece.x, piece.y
     piece.x, piece.y = piece.x + ux * moved, piece.y + uy * moved
     piece.x, piece.y = game.scenario.on_table(piece.x, piece.y)
+    if state.horses:
+        horses.overrun(game, state, piece, x0, y0)
     return moved
 
 
@@ -73,10 +81,6 @@ def face(piece: Piece, toward: Piece | tuple[float, float] | None) -> None:
     x, y = (toward.x, toward.y) if isinstance(toward, Piece) else toward
     if (x, y) != (piece.x, piece.y):
         piece.facing = bearing(piece.x, piece.y, x, y)
-
-
-WHEEL_LIMIT = 45.0  # a line may wheel this far during its movement (basic rules)
-CHANGE_FRONT_LIMIT = 90.0  # optional rule, change front: a wheel in place
 
 
 def turn_needed(piece: Piece, toward: Piece | tuple[float, float] | None) -> float:
@@ -123,7 +127,10 @@ def retreat_out_of_close_range(game: Any, state: RffState, piece: Piece) -> None
 
 
 def full_retreat(game: Any, state: RffState, piece: Piece) -> None:
-    """A full move to the rear at the broken (or limbered gun) rate, over the ground crossed."""
+    """A full move to the rear at the broken (or limbered gun) rate, over the ground crossed;
+    mounted infantry on foot run to their horses first (optional rule, tethered horses)."""
+    if state.horses and piece.status == "broken" and horses.run_to_horses(game, state, piece):
+        return
     rear = math.radians(game.scenario.home_edges.get(piece.side, 180.0))
     far = max(game.scenario.width, game.scenario.height)  # a point off the map behind it
     rates = tuple(geo.yards(state, lookup.retreat_rate(state.tables, piece, g)) for g in geo.GROUNDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import lookup
+from . import horses, lookup
 from .geometry import deepest, ground_memo
 from .state import FROM_NEUTRAL, TO_NEUTRAL, LeaderState, Piece, RffState
 
@@ -23,38 +23,45 @@ def muster(game: Any, tables: Any) -> RffState:
             stands = max(1, math.ceil(spec.guns / scale.guns_per_model))
             half = int(spec.guns % scale.guns_per_model != 0)
             weapon = lookup.gun_class(tables, spec.gun_type, game.option("optional-weapons"))
+            horse = spec.mounted and not (game.option("heavy-gun-restrictions") and weapon in lookup.HEAVY_GUNS)  # never HR or HH
             formation = "limbered" if unit.formation == "limbered" else "unlimbered"
         else:
             stands = max(1, round(spec.men / scale.men_per_piece))
             weapon = lookup.weapon_class(tables, spec.weapon)
             formation = FROM_NEUTRAL.get(unit.formation, "line")
-            half = 0
+            half, horse = 0, False
         state.pieces[spec.id] = Piece(
             spec.id, unit, spec.arm != "artillery", lookup.grade(tables, spec.experience), weapon,
-            stands, stands, spec.men / stands, formation, unit.x, unit.y, unit.facing, flags=() if spec.arm == "artillery" else lookup.weapon_flags(tables, spec.weapon), half=half,
+            stands, stands, spec.men / stands, formation, unit.x, unit.y, unit.facing, flags=() if spec.arm == "artillery" else lookup.weapon_flags(tables, spec.weapon), half=half, horse=horse,
         )
     for ld in game.world.leaders.values():
         spec = ld.spec
         rating = "gallant" if "gallant" in spec.traits else LEADER_RATING[spec.rating]
         attached = ld.attached_to if ld.attached_to in state.pieces else None
         state.leaders[spec.id] = LeaderState(spec.id, spec.side, spec.command, rating, spec.traits, ld.x, ld.y, attached,
-                                             game.scenario.subordinates.get(spec.command, frozenset()))
+                                             game.scenario.subordinates.get(spec.command, frozenset()),
+                                             piece=state.pieces.get(attached) if attached else None)
     for piece in state.pieces.values():
         for command in game.scenario.command_chain(piece.unit.spec.command):
             state.start_stands_by_command[command.id] = state.start_stands_by_command.get(command.id, 0) + piece.stands
+            state.units_by_command[command.id] = state.units_by_command.get(command.id, 0) + 1
     state.deepest = deepest(state.pieces.values())
     state.ground_memo = ground_memo(game)
+    horses.place_markers(game, state)
     return state
 
 
 def sync(game: Any, state: RffState) -> None:
-    """Write men, guns, place, facing, formation and status back to the neutral world."""
+    """Write men, guns, place, facing, formation, status and low ammunition back to the neutral
+    world (a regiment is low when it or its skirmishers are)."""
     per_model = lookup.scale(state.tables).guns_per_model
     pieces = state.pieces
     for unit in game.world.units.values():
         spec = unit.spec
         main = pieces[spec.id]
-        standing = main.stands + (pieces[main.skirmishers].stands if main.skirmishers else 0)
+        screen = pieces[main.skirmishers] if main.skirmishers else None
+        standing = main.stands + (screen.stands if screen else 0)
+        unit.low_ammo = main.low_ammo or (screen is not None and screen.low_ammo)
         unit.men = spec.men * standing // main.start_stands  # skirmishers count in their regiment
         if spec.guns:
             unit.guns = min(spec.guns, standing * per_model)

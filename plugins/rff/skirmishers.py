@@ -34,21 +34,26 @@ def how_many(stands: int, rules: Any) -> int:
 
 
 def after_regiment_moved(game: Any, state: RffState, regiment: Piece, intent: Any) -> None:
-    """Deploy with a change-of-formation effect when the commander wants a screen; rejoin a
-    charging regiment."""
-    if not option_on(game) or regiment.arm != "infantry" or not regiment.alive:
+    """Skirmishers rejoin a charging regiment, or one whose commander no longer wants a screen."""
+    if not option_on(game) or regiment.arm != "infantry" or not regiment.alive or not regiment.skirmishers:
         return
-    if regiment.skirmishers:
-        screen = state.pieces[regiment.skirmishers]
-        if regiment.charge_target is not None or not intent.skirmishers:
-            rejoin(game, state, screen)
-        return
-    if (intent.skirmishers and regiment.status == "good" and regiment.formation in ("line", "field-column")
-            and regiment.effect in ("double-quick", "well-handled", "tardy") and regiment.charge_target is None):
-        deploy(game, state, regiment)
+    if regiment.charge_target is not None or not intent.skirmishers:
+        rejoin(game, state, state.pieces[regiment.skirmishers])
 
 
-def deploy(game: Any, state: RffState, regiment: Piece) -> None:
+def may_deploy(game: Any, state: RffState, regiment: Piece, intent: Any, formation: str) -> bool:
+    """May the regiment deploy skirmishers as (part of) its change of formation maneuver this
+    check? Its commander wants a screen, it has none out and is big enough, it is in good order
+    with a Double Quick, Well Handled or Tardy effect, and it stands (once re-formed) in line or
+    field column (RFF-P10)."""
+    return (option_on(game) and intent.skirmishers and regiment.arm == "infantry" and not regiment.skirmishers
+            and regiment.parent is None and regiment.status == "good" and formation in ("line", "field-column")
+            and regiment.effect in ("double-quick", "well-handled", "tardy") and how_many(regiment.stands, state.tables) > 0)
+
+
+def deploy(game: Any, state: RffState, regiment: Piece, held: bool) -> None:
+    """Detach the skirmishers within 2" (15mm) in front of the regiment; if it held its position
+    on a Double Quick or Well Handled effect they may go on up to a half move (RFF-P10)."""
     n = how_many(regiment.stands, state.tables)
     if n == 0:
         return
@@ -65,6 +70,10 @@ def deploy(game: Any, state: RffState, regiment: Piece) -> None:
     state.pieces[screen.id] = screen
     state.changed()
     game.log.emit("skirmishers", unit=regiment.id, rulings=["RFF-P10"], text=f"{regiment.id} deploys {n} stands as skirmishers")
+    if held and regiment.effect in ("double-quick", "well-handled"):
+        rad = math.radians(regiment.facing)
+        far = (screen.x + 1000.0 * math.sin(rad), screen.y + 1000.0 * math.cos(rad))
+        move.advance(game, state, screen, far, move.rate_yards(game, state, screen, "half", far))
 
 
 def maneuver(game: Any, state: RffState, screen: Piece, intent: Any) -> None:

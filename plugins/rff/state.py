@@ -37,9 +37,10 @@ class Piece:
     y: float
     facing: float
     status: str = "good"  # good, disordered, broken, gone
-    silenced: bool = False
-    damaged: int = 0  # damaged gun stands (fire at half)
+    silenced: int = 0  # silenced gun stands (RFF-P29: the weakest first)
+    damaged: int = 0  # damaged gun stands, fire at half (RFF-P29: the weakest first)
     half: int = 0  # gun stands of one gun, a half section (RFF-P27): 0 or 1
+    horse: bool = False  # horse artillery: moves at the horse gun rate
     low_ammo: bool = False
     may_fire: bool = True
     flags: tuple[str, ...] = ()  # weapon flags: buck-and-ball, repeater, sharpshooters
@@ -88,6 +89,26 @@ class LeaderState:
     status: str = "active"  # active, out, dismounted, removed
     out_turns: int = 0
     provisional: bool = False  # a replacement after the leader fell
+    piece: Piece | None = None  # the piece he is attached to (while ``attached`` names it)
+
+    @property
+    def place(self) -> tuple[float, float]:
+        """Where he is: with the piece he is attached to, which he moves with; else where he rode."""
+        p = self.piece
+        if p is not None and self.attached == p.id:
+            return p.x, p.y
+        return self.x, self.y
+
+    @property
+    def waiting(self) -> bool:
+        """Attached to a reinforcement that has not entered yet: he enters with it."""
+        p = self.piece
+        return p is not None and self.attached == p.id and not p.unit.on_field and p.status != "gone"
+
+    def detach(self) -> None:
+        """Leave the piece where it stands."""
+        self.x, self.y = self.place
+        self.attached = None
 
 
 @define(eq=False)
@@ -97,6 +118,8 @@ class RffState:
     leaders: dict[str, LeaderState] = field(factory=dict)
     phasing: str = ""
     start_stands_by_command: dict[str, int] = field(factory=dict)
+    units_by_command: dict[str, int] = field(factory=dict)  # units under each command at the start
+    horses: dict[str, tuple[float, float]] = field(factory=dict)  # tethered horse markers by piece (optional rule)
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
     ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)

@@ -100,7 +100,7 @@ def _grades_fit(table: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
 
 
 TEXT = Str()
-ENTRY = Record({"value": Int(), "label": TEXT, "ref": TEXT}, {"ruling": TEXT})
+ENTRY = Record({"value": Int(), "label": TEXT, "ref": TEXT}, {"ruling": TEXT, "ratio": Number(minimum=1)})
 HEAD = {"title": TEXT, "ref": TEXT}
 RATE = ListOf(Int(minimum=0), min_len=1, max_len=2)
 POINTS = Number(minimum=0, blank=BLANK)
@@ -212,7 +212,8 @@ SCHEMA: dict[str, Spec] = {
         **HEAD,
         "options": MapOf(Record(
             {"title": TEXT, "ref": TEXT, "summary": TEXT},
-            {"distances": MapOf(Record({"label": TEXT, "inches_15mm": Number(minimum=0), "inches": Number(minimum=0)})), "in_qrs2": Bool()},
+            {"distances": MapOf(Record({"label": TEXT, "inches_15mm": Number(minimum=0), "inches": Number(minimum=0)})), "in_qrs2": Bool(),
+             "numbers": MapOf(Record({"value": Number(minimum=0), "label": TEXT}))},
         )),
     }),
 }
@@ -230,10 +231,11 @@ class ModifierRow:
     label: str
     ref: str
     ruling: str = ""
+    ratio: Fraction | None = None  # outnumbered modifiers: the least ratio of the foe's stands to one's own
 
     @classmethod
     def from_toml(cls, key: str, raw: Mapping[str, Any]) -> ModifierRow:
-        return cls(key, raw["value"], raw["label"], raw["ref"], raw.get("ruling", ""))
+        return cls(key, raw["value"], raw["label"], raw["ref"], raw.get("ruling", ""), to_fraction(raw["ratio"]) if "ratio" in raw else None)
 
     def modifier(self) -> Modifier:
         return Modifier(self.label, self.value, self.ref)
@@ -614,6 +616,7 @@ class RffTables:
     options: tuple[OptionSpec, ...]
     procedures: Mapping[str, Any]  # numbers set by the procedure rulings (procedures.toml)
     distances: Mapping[str, Mapping[str, Distance]] = field(factory=dict)  # option -> name -> distance
+    numbers: Mapping[str, Mapping[str, Fraction]] = field(factory=dict)  # option -> name -> a number it prints (turns, degrees)
 
 
 # ----------------------------------------------------------------------------- loading
@@ -649,6 +652,7 @@ def build_tables(files: Mapping[str, TomlFile]) -> RffTables:
             k: _ro({d: Distance(e["label"], to_fraction(e["inches_15mm"]) or Fraction(0), to_fraction(e["inches"]) or Fraction(0)) for d, e in v.get("distances", {}).items()})
             for k, v in opts.items()
         }),
+        numbers=_ro({k: _ro({n: to_fraction(e["value"]) or Fraction(0) for n, e in v.get("numbers", {}).items()}) for k, v in opts.items()}),
     )
 
 

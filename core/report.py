@@ -1,0 +1,78 @@
+"""The data of a one-page report: the comparison with history, the explanation, the ground, and
+one game per ruleset to replay on the map.
+
+Everything here is plain JSON-able data; :mod:`~referee.core.report_html` draws it. The game
+replayed is replication 0 of the comparison (the same seed under every ruleset).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from importlib.metadata import version
+from typing import Any
+
+from .compare import Stack, summarise
+from .events import clock
+from .explain import GameRecord, explain, record
+from .footprint import depth, frontage
+from .game import POSITION_FIELDS, replication_seed
+from .timeline import frames
+from .world import Scenario
+
+REPLAY_FIELDS = ("x", "y", "facing", "front", "depth", "formation", "men", "guns", "status")
+"""What a replay frame says of each unit that changed: POSITION_FIELDS with the unit's
+footprint in yards (front and depth, from :mod:`~referee.core.footprint`) after the facing."""
+
+
+def terrain(scenario: Scenario) -> dict[str, Any]:
+    """The ground in yards: areas (polygons), lines (roads, streams, works ...) and objectives."""
+    return {
+        "width": scenario.width, "height": scenario.height,
+        "areas": [{"kind": a.kind, "name": a.name, "height": a.height, "points": [list(p) for p in a.polygon]}
+                  for a in scenario.areas],
+        "lines": [{"kind": f.kind, "name": f.name, "points": [list(p) for p in f.points]} for f in scenario.features],
+        "objectives": [{"id": o.id, "name": o.name, "x": o.position[0], "y": o.position[1], "radius": o.radius}
+                       for o in scenario.objectives],
+    }
+
+
+def replay(stack: Stack, scenario_path: str, scenario: Scenario, seed: int) -> dict[str, Any]:
+    """One game, played with the log on, as frames for the map: each frame lists the units that
+    changed (REPLAY_FIELDS) and what was narrated on the way to it."""
+    played, log = record(stack, scenario_path, seed)
+    arm = {u.id: u.arm for u in scenario.units}
+    at = {name: POSITION_FIELDS.index(name) for name in POSITION_FIELDS}
+    shown = []
+    for frame in frames(log.events, scenario.start):
+        units = {}
+        for uid in frame.changed:
+            v = frame.units[uid]
+            men, guns, formation = v[at["men"]], v[at["guns"]], v[at["formation"]]
+            units[uid] = [v[at["x"]], v[at["y"]], v[at["facing"]],
+                          round(frontage(arm[uid], men, guns, formation)), round(depth(arm[uid], men, guns, formation)),
+                          formation, men, guns, v[at["status"]]]
+        shown.append({"clock": clock(frame.minute), "turn": frame.turn, "units": units, "narration": [line.strip() for line in frame.narration]})
+    return {
+        "seed": seed, "outcome": played.outcome.as_json(),
+        "units": {u.id: {"name": u.name, "side": u.side, "arm": u.arm, "men": u.men, "guns": u.guns} for u in scenario.units},
+        "frames": shown,
+    }
+
+
+def build(scenario: Scenario, scenario_path: str, stacks: Mapping[str, Stack], records: Mapping[str, Sequence[GameRecord]],
+          seed: int, options: Sequence[str], house_rules: Sequence[str]) -> dict[str, Any]:
+    """The report's data from the logged replications of each ruleset (replication order)."""
+    history = scenario.historical
+    return {
+        "version": version("referee"),
+        "scenario": {"id": scenario.id, "title": scenario.title, "date": scenario.date, "summary": scenario.summary,
+                     "sides": list(scenario.sides), "start": clock(scenario.start)},
+        "seed": seed, "n": min(len(rs) for rs in records.values()), "options": list(options), "house_rules": list(house_rules),
+        "comparison": {name: summarise([r.outcome for r in rs], scenario) for name, rs in records.items()},
+        "history": None if history is None else {
+            "winner": history.winner or "draw", "men_lost": dict(history.men_lost), "guns_lost": dict(history.guns_lost),
+            "minutes": history.minutes, "note": history.note},
+        "explain": explain(records, scenario),
+        "terrain": terrain(scenario),
+        "replays": {name: replay(stack, scenario_path, scenario, replication_seed(seed, 0)) for name, stack in stacks.items()},
+    }

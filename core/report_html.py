@@ -1,0 +1,252 @@
+"""The report as one self-contained HTML page: plots drawn by matplotlib as inline SVG, the map
+as SVG, the replay stepped by a few lines of inline JavaScript. Nothing is fetched when it opens.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # (after the backend is chosen)
+from matplotlib.figure import Figure
+
+from .tabular import comparison_rows
+
+SIDE_COLOURS = {0: "#2f5597", 1: "#8c8c8c"}  # first side (blue), second side (grey)
+DRAW_COLOUR = "#d9c89e"
+AREA_FILL = {"fields": "#eef0d8", "woods": "#9cc08a", "dense-woods": "#6f9e62", "rough": "#d8cfb0", "broken": "#d6c9a2",
+             "swamp": "#b7d3c9", "marsh": "#b7d3c9", "buildings": "#b59a86"}
+LINE_STYLE = {"road": ("#a5875f", 14, ""), "stream": ("#4a86c5", 10, ""), "fence": ("#7a5c3a", 5, "12 8"),
+              "wall": ("#6d6d6d", 8, ""), "works": ("#5b3b1f", 16, ""), "bridge": ("#3d3d3d", 22, ""),
+              "ford": ("#4a86c5", 22, "6 6")}
+PLOT_STYLE = {"svg.fonttype": "none", "svg.hashsalt": "referee", "font.size": 9, "axes.spines.top": False,
+              "axes.spines.right": False, "axes.titlesize": 10, "axes.titleweight": "bold"}
+
+
+def _ruleset_colours(names: Sequence[str]) -> dict[str, str]:
+    palette = ["#c0504d", "#4f81bd", "#9bbb59", "#8064a2", "#f79646", "#4bacc6"]
+    return {name: palette[i % len(palette)] for i, name in enumerate(names)}
+
+
+def _svg(fig: Figure) -> str:
+    """The figure as an inline SVG element that scales with the page."""
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    text = buffer.getvalue()
+    text = text[text.index("<svg"):]
+    head, rest = text.split(">", 1)
+    for attribute in ("width", "height"):  # let CSS size it from its viewBox
+        start = head.index(f' {attribute}="')
+        end = head.index('"', start + len(attribute) + 3)
+        head = head[:start] + head[end + 1:]
+    return head + ' class="plot">' + rest
+
+
+def plot_wins(data: Mapping[str, Any]) -> str:
+    sides = data["scenario"]["sides"]
+    names = list(data["comparison"])
+    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.45 * len(names)))
+    for i, name in enumerate(names):
+        left = 0.0
+        for j, key in enumerate((*sides, "draw")):
+            share = data["comparison"][name]["win"][key]["share"] or 0.0
+            colour = DRAW_COLOUR if key == "draw" else SIDE_COLOURS[j]
+            ax.barh(i, share, left=left, color=colour, label=key if i == 0 else None, edgecolor="white")
+            if share >= 0.08:
+                ax.text(left + share / 2, i, f"{share:.0%}", ha="center", va="center",
+                        color="white" if key != "draw" else "black", fontsize=8)
+            left += share
+    ax.set_yticks(range(len(names)), names)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    history = data.get("history")
+    ax.set_title("Who wins" + (f" (in history: {history['winner']})" if history else ""))
+    ax.legend(ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.25), frameon=False)
+    return _svg(fig)
+
+
+def plot_losses(data: Mapping[str, Any]) -> str:
+    sides = data["scenario"]["sides"]
+    colours = _ruleset_colours(list(data["comparison"]))
+    history = data.get("history")
+    fig, axes = plt.subplots(1, len(sides), figsize=(7.5, 2.8))
+    for ax, side in zip(axes, sides):
+        lost = {name: [g["men_lost"][side] for g in r["games"]] for name, r in data["comparison"].items()}
+        top = max([max(v) for v in lost.values()] + [history["men_lost"].get(side, 0) if history else 0, 1])
+        bins = [top * i / 25 for i in range(26)]
+        for name, values in lost.items():
+            ax.hist(values, bins=bins, histtype="stepfilled", alpha=0.35, color=colours[name], label=name)
+            ax.hist(values, bins=bins, histtype="step", color=colours[name])
+        if history and side in history["men_lost"]:
+            ax.axvline(history["men_lost"][side], color="black", linestyle="--", linewidth=1.2)
+            ax.annotate(f"history: {history['men_lost'][side]:,}", (history["men_lost"][side], 1), xycoords=("data", "axes fraction"),
+                        xytext=(3, -10), textcoords="offset points", fontsize=8)
+        ax.set_title(f"{side} men lost")
+        ax.set_xlabel("men lost in a game")
+        ax.set_ylabel("games")
+    axes[-1].legend(frameon=False, loc="upper right")
+    fig.tight_layout()
+    return _svg(fig)
+
+
+def plot_over_time(data: Mapping[str, Any]) -> str:
+    sides = data["scenario"]["sides"]
+    explained = data["explain"]["rulesets"]
+    colours = _ruleset_colours(list(explained))
+    fig, axes = plt.subplots(1, len(sides), figsize=(7.5, 2.8), sharey=True)
+    names = list(explained)
+    width = 0.8 / max(1, len(names))
+    for ax, side in zip(axes, sides):
+        for i, name in enumerate(names):
+            series = explained[name]["losses_by_time"]["men_lost"][side]
+            ax.bar([k + (i - (len(names) - 1) / 2) * width for k in range(len(series))], series, width=width,
+                   color=colours[name], label=name)
+        labels = next(iter(explained.values()))["losses_by_time"]["from"]
+        step = -(-len(labels) // 6)  # at most six labels
+        ax.set_xticks(range(0, len(labels), step), labels[::step])
+        ax.set_title(f"{side} men lost per half hour (mean)")
+        ax.set_xlabel("half hour beginning at")
+    axes[0].set_ylabel("men")
+    axes[0].legend(frameon=False)
+    fig.tight_layout()
+    return _svg(fig)
+
+
+def plot_mechanics(data: Mapping[str, Any]) -> str:
+    explained = data["explain"]["rulesets"]
+    colours = _ruleset_colours(list(explained))
+    most = max((len(r["mechanics"]) for r in explained.values()), default=1)
+    fig, axes = plt.subplots(1, len(explained), figsize=(3.8 * len(explained), 0.5 + 0.3 * most), squeeze=False)
+    for ax, (name, r) in zip(axes[0], explained.items()):
+        mechanics = list(r["mechanics"].items())
+        ax.barh(range(len(mechanics)), [v["per_game"] for _, v in mechanics], color=colours[name])
+        ax.set_yticks(range(len(mechanics)), [m for m, _ in mechanics])
+        ax.invert_yaxis()
+        ax.set_title(f"{name}: rolls a game")
+    fig.tight_layout()
+    return _svg(fig)
+
+
+def plot_paired(data: Mapping[str, Any]) -> str | None:
+    pairs = data["explain"]["paired"]
+    if not pairs:
+        return None
+    sides = data["scenario"]["sides"]
+    one = len(pairs) == 1
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 1.2 + 0.4 * len(pairs) * len(sides)), gridspec_kw={"width_ratios": [3, 2]})
+    rows = [(side if one else f"{p['b']} - {p['a']}: {side}", p["men_lost"][side]) for p in pairs for side in sides]
+    minutes = [("" if one else f"{p['b']} - {p['a']}", p["minutes"]) for p in pairs]
+    what_pair = f" ({pairs[0]['b']} - {pairs[0]['a']})" if one else ""
+    for ax, what, title in ((axes[0], rows, f"men lost{what_pair}"), (axes[1], minutes, f"minutes to decision{what_pair}")):
+        for i, (_, d) in enumerate(what):
+            lo, hi = d["ci95"]
+            ax.errorbar(d["mean"], i, xerr=[[d["mean"] - lo], [hi - d["mean"]]], fmt="o", color="#333333", capsize=3)
+        ax.axvline(0, color="#999999", linewidth=0.8)
+        ax.set_yticks(range(len(what)), [label for label, _ in what])
+        ax.set_ylim(len(what) - 0.5, -0.5)
+        ax.set_title(title)
+    fig.tight_layout()
+    return _svg(fig)
+
+
+def map_scale(terrain: Mapping[str, Any]) -> float:
+    """How much bigger than on a 3,000-yard map strokes, labels and the least size of a unit
+    are drawn (in yards), so that they look the same on any map."""
+    return min(2.0, max(0.25, max(terrain["width"], terrain["height"]) / 3000))
+
+
+def map_svg(terrain: Mapping[str, Any]) -> str:
+    """The ground as SVG, north up, one SVG unit a yard (units are drawn over it by the page)."""
+    w, h = terrain["width"], terrain["height"]
+    k = map_scale(terrain)
+
+    def pts(points: Sequence[Sequence[float]]) -> str:
+        return " ".join(f"{x:g},{h - y:g}" for x, y in points)
+
+    parts = [f'<svg class="map" viewBox="0 0 {w:g} {h:g}" style="--k: {k:.3f}" xmlns="http://www.w3.org/2000/svg" role="img">',
+             f'<rect width="{w:g}" height="{h:g}" fill="#f4f1e1"/>']
+    for area in sorted(terrain["areas"], key=lambda a: (a["kind"] != "fields", a["height"])):
+        fill = AREA_FILL.get(area["kind"], "#dddddd")
+        stroke = f' stroke="#8a7a4a" stroke-width="{6 * k:.3g}"' if area["height"] else ""
+        parts.append(f'<polygon class="area {area["kind"]}" points="{pts(area["points"])}" fill="{fill}"{stroke}>'
+                     f'<title>{html.escape(area["name"] or area["kind"])}</title></polygon>')
+    for line in terrain["lines"]:
+        colour, width, dash = LINE_STYLE.get(line["kind"], ("#555555", 6, ""))
+        dashes = f' stroke-dasharray="{" ".join(f"{int(d) * k:.3g}" for d in dash.split())}"' if dash else ""
+        parts.append(f'<polyline class="line {line["kind"]}" points="{pts(line["points"])}" fill="none" stroke="{colour}" '
+                     f'stroke-width="{width * k:.3g}"{dashes} stroke-linecap="round"><title>{html.escape(line["name"] or line["kind"])}</title></polyline>')
+    for o in terrain["objectives"]:
+        parts.append(f'<circle class="objective" cx="{o["x"]:g}" cy="{h - o["y"]:g}" r="{o["radius"]:g}" fill="none" stroke="#b8860b" '
+                     f'stroke-width="{8 * k:.3g}" stroke-dasharray="{30 * k:.3g} {15 * k:.3g}"><title>{html.escape(o["name"])}</title></circle>'
+                     f'<text class="objective-label" x="{o["x"]:g}" y="{h - o["y"] + o["radius"] + 50 * k:.4g}">{html.escape(o["id"])}</text>')
+    parts.append('<g class="units"></g></svg>')
+    return "".join(parts)
+
+
+def _table(data: Mapping[str, Any]) -> str:
+    comparison = data["comparison"]
+    history = data.get("history")
+    rows = comparison_rows(comparison, data["scenario"]["sides"], history)
+    head = "".join(f"<th>{html.escape(n)} <span class=n>(n={r['replications']})</span></th>" for n, r in comparison.items())
+    head = f"<tr><th></th>{head}{'<th>history</th>' if history else ''}</tr>"
+    body = "".join(
+        f"<tr><th scope=row>{html.escape(label)}</th>{''.join(f'<td>{html.escape(c)}</td>' for c in cells)}"
+        f"{f'<td class=hist>{html.escape(hist)}</td>' if history else ''}</tr>"
+        for label, cells, hist in rows)
+    return f'<table class="comparison"><thead>{head}</thead><tbody>{body}</tbody></table>'
+
+
+def _replay_section(name: str, replay: Mapping[str, Any], terrain: Mapping[str, Any], sides: Sequence[str]) -> str:
+    outcome = replay["outcome"]
+    result = f"{outcome['winner'] or 'draw'} after {outcome['minutes']} minutes: {outcome['reason']}"
+    payload = json.dumps({"ruleset": name, "sides": list(sides), "height": terrain["height"], "scale": map_scale(terrain), **replay},
+                         separators=(",", ":")).replace("</", "<\\/")
+    return (f'<section class="replay" data-ruleset="{html.escape(name)}"><h3>{html.escape(name)}, seed {replay["seed"]}: '
+            f'{html.escape(result)}</h3><div class="controls"><button class="play" type="button">Play</button>'
+            f'<input class="slider" type="range" min="0" max="{len(replay["frames"]) - 1}" value="0" step="1" '
+            f'aria-label="step of the game"><span class="clock"></span></div>'
+            f'<div class="replay-body"><div class="map-box">{map_svg(terrain)}</div><ol class="narration"></ol></div>'
+            f'<script type="application/json" class="replay-data">{payload}</script></section>')
+
+
+def render(data: Mapping[str, Any], command: str) -> str:
+    """The whole page."""
+    with plt.rc_context(PLOT_STYLE):
+        plots = {"wins": plot_wins(data), "losses": plot_losses(data), "time": plot_over_time(data),
+                 "mechanics": plot_mechanics(data), "paired": plot_paired(data)}
+    scenario = data["scenario"]
+    explained = data["explain"]
+    names = ", ".join(data["comparison"])
+    history = data.get("history")
+    page = files("referee.core").joinpath("report_page.html").read_text(encoding="utf-8")
+    fills = {
+        "TITLE": html.escape(f"{scenario['title']} under {names}"),
+        "SIDE_A": html.escape(scenario["sides"][0]), "SIDE_B": html.escape(scenario["sides"][1]),
+        "SCENARIO": html.escape(scenario["title"]),
+        "SUMMARY": html.escape(scenario["summary"]),
+        "META": html.escape(f"{data['n']} games per ruleset, seed {data['seed']}"
+                            + (f", options {', '.join(data['options'])}" if data["options"] else "")
+                            + (f", house rules {', '.join(data['house_rules'])}" if data["house_rules"] else "")
+                            + f"; referee {data['version']}"),
+        "COMMAND": html.escape(command),
+        "TABLE": _table(data),
+        "HISTORY_NOTE": "" if not history else "The last column is what happened in history. " + html.escape(history.get("note") or ""),
+        "SENTENCES": "".join(f"<li>{html.escape(s)}</li>" for s in explained["sentences"]),
+        "PLOT_WINS": plots["wins"], "PLOT_LOSSES": plots["losses"], "PLOT_TIME": plots["time"],
+        "PLOT_MECHANICS": plots["mechanics"],
+        "PLOT_PAIRED": plots["paired"] or "<p>Only one ruleset: nothing to pair.</p>",
+        "MISSING": "".join(f"<p class=missing>{html.escape(m)}</p>" for m in explained["missing"]),
+        "REPLAYS": "".join(_replay_section(name, r, data["terrain"], scenario["sides"]) for name, r in data["replays"].items()),
+    }
+    for key, value in fills.items():
+        page = page.replace("{{" + key + "}}", value)
+    return page

@@ -1,0 +1,86 @@
+"""Reading a game's log back: the replay frames, losses by time and the mechanics rolled.
+
+Works on the JSON events of any ruleset: it reads only the neutral ``positions`` events (see
+:data:`~referee.core.game.POSITION_FIELDS`), the ``leaves`` events of men who went off the map,
+and the ``resolution`` events' mechanic and result.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from attrs import frozen
+
+from .events import UNSPOKEN, narrate
+from .game import POSITION_FIELDS
+from .world import Scenario
+
+BUCKET = 30  # minutes per bucket of losses by time
+
+
+@frozen
+class Frame:
+    """The field after one positions event: every unit's fields (POSITION_FIELDS), the clock,
+    and what was narrated since the frame before."""
+
+    minute: int
+    turn: int
+    units: Mapping[str, tuple[Any, ...]]
+    changed: tuple[str, ...]
+    narration: tuple[str, ...]
+
+
+def frames(events: Iterable[Mapping[str, Any]], start: int) -> list[Frame]:
+    """One frame per positions event, each with the whole field (the events list only what
+    changed); the narration before the first frame goes with it, the rest with the frame it led to."""
+    field: dict[str, tuple[Any, ...]] = {}
+    out: list[Frame] = []
+    said: list[str] = []
+    for event in events:
+        if event["kind"] == "positions":
+            field.update({uid: tuple(v) for uid, v in event["units"].items()})
+            out.append(Frame(event.get("minute", start), event.get("turn", 0), dict(field),
+                             tuple(event["units"]), tuple(said)))
+            said = []
+        elif event["kind"] not in UNSPOKEN:
+            said.append(narrate(event))
+    if said and out:  # what was said after the last positions event (the end)
+        last = out[-1]
+        out[-1] = Frame(last.minute, last.turn, last.units, last.changed, last.narration + tuple(said))
+    return out
+
+
+def losses_by_time(events: Iterable[Mapping[str, Any]], scenario: Scenario, bucket: int = BUCKET) -> dict[str, list[int]]:
+    """Men lost by each side in each ``bucket`` minutes from the start, read from the positions
+    (men gone from a unit) and from men captured going off the map; the buckets run to the
+    scenario's time limit, and their sum is the game's ``men_lost``."""
+    side_of = {u.id: u.side for u in scenario.units}
+    count = -(-(scenario.victory.end - scenario.start) // bucket)
+    lost = {side: [0] * count for side in scenario.sides}
+    men: dict[str, int] = {u.id: u.men for u in scenario.units}
+    at = POSITION_FIELDS.index("men")
+    for event in events:
+        kind = event["kind"]
+        if kind not in ("positions", "leaves"):
+            continue
+        i = min(count - 1, max(0, (event.get("minute", scenario.start) - scenario.start) // bucket))
+        if kind == "leaves":
+            if event["captured"]:
+                lost[side_of[event["unit"]]][i] += event["men"]
+            continue
+        for uid, fields in event["units"].items():
+            lost[side_of[uid]][i] += men[uid] - fields[at]
+            men[uid] = fields[at]
+    return lost
+
+
+def mechanics_rolled(events: Iterable[Mapping[str, Any]]) -> dict[str, Counter[str]]:
+    """Each mechanic resolved in the game, with how often each result came up."""
+    rolled: dict[str, Counter[str]] = {}
+    for event in events:
+        if event["kind"] == "resolution":
+            rolled.setdefault(event["mechanic"], Counter())[event["result"]] += 1
+    return rolled
+

@@ -1,0 +1,153 @@
+"""referee explain and referee report: the data, the page, and tables that fit 80 columns."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from referee.core.cli import main
+from referee.core.compare import Stack, run_replications
+from referee.core.explain import NO_CAUSE, paired, replicate_logged
+from referee.core.scenario import find_scenario
+
+BOX = re.compile("[\u2500-\u257f]")  # box-drawing characters
+
+
+def referee(*args: str) -> Result:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_paired_difference_takes_the_pairs_into_account() -> None:
+    a = [30.0, 10.0, 40.0, 20.0]
+    b = [33.0, 12.0, 42.0, 21.0]  # two more on average, game by game
+    d = paired(a, b)
+    assert d["mean"] == 2.0
+    sd = math.sqrt(sum((x - 2.0) ** 2 for x in (3, 2, 2, 1)) / 3)
+    assert d["se"] == round(sd / 2, 3)
+    assert d["ci95"] == [round(2 - 1.959963984540054 * sd / 2, 3), round(2 + 1.959963984540054 * sd / 2, 3)]
+    assert d["se_unpaired"] > 5 * d["se"]  # the spread between games cancels out in pairs
+    assert paired(a, a) == {"mean": 0.0, "ci95": [0.0, 0.0], "se": 0.0, "se_unpaired": round(math.sqrt(2 * 12.9099 ** 2 / 4), 3)}
+
+
+def test_logged_replications_are_the_compared_ones() -> None:
+    """Playing with the log on (for explain and report) gives the very games compare plays."""
+    path = str(find_scenario("big-bethel"))
+    for ruleset in ("rff", "hardtack"):
+        plain, _ = run_replications(Stack(ruleset), path, 4, 9, workers=1)
+        logged, _ = run_replications(Stack(ruleset), path, 4, 9, workers=2, job=replicate_logged)
+        assert [r.outcome for r in logged] == plain
+        for r in logged:
+            assert {s: sum(v) for s, v in r.losses.items()} == r.outcome.men_lost
+
+
+def test_explain_json() -> None:
+    data = json.loads(referee("explain", "big-bethel", "--rules", "rff,hardtack", "-n", "6", "--workers", "2", "--json").stdout)
+    assert (data["scenario"], data["n"], data["seed"], data["options"]) == ("big-bethel", 6, 1, [])
+    assert data["version"] and list(data["rulesets"]) == ["rff", "hardtack"]
+    for r in data["rulesets"].values():
+        times = r["losses_by_time"]
+        assert times["from"][:2] == ["09:00", "09:30"] and len(times["from"]) == 9  # Big Bethel runs 270 minutes
+        assert set(times["men_lost"]) == {"union", "confederate"}
+        assert all(abs(sum(m["results"].values()) - 1) < 1e-3 for m in r["mechanics"].values())
+    assert "musketry" in data["rulesets"]["rff"]["mechanics"] and "shot" in data["rulesets"]["hardtack"]["mechanics"]
+    (p,) = data["paired"]
+    assert (p["a"], p["b"], p["games"]) == ("rff", "hardtack", 6)
+    for d in (*p["men_lost"].values(), p["minutes"]):
+        assert d["ci95"][0] <= d["mean"] <= d["ci95"][1]
+    assert data["losses_by_cause"] is None and data["missing"] == [NO_CAUSE]
+    assert data["sentences"][0].startswith("On the same 6 seeds, the union side loses")
+    assert any(s.startswith("Under hardtack the mechanics rolled most are") for s in data["sentences"])
+
+
+def test_a_ruleset_paired_with_a_layer_that_changes_nothing_differs_by_nothing(tmp_path: Path) -> None:
+    noop = tmp_path / "noop.py"
+    noop.write_text("from referee.core.hookspecs import hookimpl\n\n\n@hookimpl\ndef referee_end_turn(game):\n    pass\n")
+    data = json.loads(referee("explain", "drill-musketry", "--rules", "rff", "--house-rule", str(noop), "-n", "5",
+                              "--workers", "1", "--json").stdout)
+    assert data["house_rules"] == [str(noop)] and data["paired"] == []  # one stack: nothing to pair
+    assert any("half of the losses have fallen" in s for s in data["sentences"])
+
+
+def test_explain_text_fits_80_columns_in_plain_text() -> None:
+    text = referee("explain", "big-bethel", "--rules", "rff,hardtack", "-n", "3", "--workers", "1").stdout
+    assert "On the same 3 seeds" in text and "Men lost per half hour" in text
+    assert "rff: mechanics rolled" in text and "hardtack - rff, game by game" in text
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80, [line for line in lines if len(line) > 80]
+    assert not BOX.search(text)
+
+
+@pytest.mark.parametrize("args", [
+    ("compare", "big-bethel", "--rules", "rff,hardtack", "-n", "3", "--workers", "1"),
+    ("history", "big-bethel", "-n", "2", "--workers", "1"),
+    ("resolve", "rff", "musketry", "--set", "fire_points=9", "--set", "target=veteran", "--exact"),
+    ("tables", "rff", "fire-effects"),
+])
+def test_tables_fit_80_columns_as_plain_text_when_not_a_terminal(args: tuple[str, ...]) -> None:
+    text = referee(*args).stdout
+    assert "+--" in text and not BOX.search(text)  # ASCII, not box drawing
+    table = [line for line in text.splitlines() if line.startswith(("|", "+"))]
+    assert table and max(len(line) for line in table) <= 80
+
+
+def test_history_in_80_columns_has_a_row_for_each_measure() -> None:
+    text = referee("history", "big-bethel", "--rules", "rff", "-n", "2", "--workers", "1").stdout
+    for measure in ("confederate wins", "men lost, union", "guns lost, union", "minutes"):
+        assert f"| {measure}" in text
+    assert "big-bethel" in text and "history's men lost inside p10-p90 in" in text
+
+
+def test_compare_json_has_each_game_the_options_and_the_version() -> None:
+    report = json.loads(referee("compare", "drill-musketry", "--rules", "rff", "-n", "4", "--seed", "3", "--workers", "1",
+                                "--option", "no-skirmishers", "--json").stdout)
+    assert report["options"] == ["no-skirmishers"] and report["house_rules"] == [] and report["version"]
+    games = report["rulesets"]["rff"]["games"]
+    assert len(games) == 4 and set(games[0]) == {"seed", "winner", "men_lost", "guns_lost", "minutes"}
+    summary = report["rulesets"]["rff"]
+    assert sum(g["men_lost"]["union"] for g in games) / 4 == pytest.approx(summary["men_lost"]["union"]["mean"])
+    assert sum(g["winner"] == "union" for g in games) / 4 == summary["win"]["union"]["share"]
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Any]]:
+    path = tmp_path_factory.mktemp("page") / "report.html"
+    result = referee("report", "big-bethel", "--rules", "rff,hardtack", "-n", "4", "--workers", "2", "-o", str(path), "--json")
+    return path.read_text(encoding="utf-8"), json.loads(result.stdout)
+
+
+def test_the_report_is_one_page_that_fetches_nothing(page: tuple[str, dict[str, Any]]) -> None:
+    text, said = page
+    assert said["bytes"] == len(text.encode()) < 5_000_000 and said["rulesets"] == ["rff", "hardtack"]
+    assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+    assert "{{" not in text  # every part of the template filled
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)  # no script, style, font or image from elsewhere
+    assert not re.search(r"@import|url\(\s*['\"]?https?:", text)
+    assert text.count('<svg class="map"') == 2 and text.count('class="plot"') == 5
+    assert "Big Bethel, Virginia, 10 June 1861" in text and "history: 76" in text  # Union losses in 1861, marked
+    assert "Losses by cause" in text
+
+
+def test_the_report_replays_the_first_game_of_each_ruleset(page: tuple[str, dict[str, Any]]) -> None:
+    text, _ = page
+    payloads = [json.loads(m.replace("<\\/", "</")) for m in
+                re.findall(r'<script type="application/json" class="replay-data">(.*?)</script>', text, re.DOTALL)]
+    assert [p["ruleset"] for p in payloads] == ["rff", "hardtack"]
+    assert payloads[0]["seed"] == payloads[1]["seed"]  # the same game's seed under both
+    for p in payloads:
+        first = p["frames"][0]["units"]
+        assert set(first) == set(p["units"]) and len(p["frames"]) > 5
+        assert all(len(v) == 9 for f in p["frames"] for v in f["units"].values())
+        said = [line for f in p["frames"] for line in f["narration"]]
+        assert any("start:" in line for line in said) and "end:" in said[-1]
+
+
+def test_report_into_a_missing_folder_fails_before_playing(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["report", "drill-musketry", "-n", "2", "-o", str(tmp_path / "nowhere" / "r.html")])
+    assert result.exit_code == 2 and "nowhere" in result.output
