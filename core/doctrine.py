@@ -59,9 +59,12 @@ class DefaultDoctrine:
     @hookimpl(trylast=True)
     def referee_intents(self, game, side: str) -> dict[str, Intent]:  # type: ignore[no-untyped-def]
         world: World = game.world
+        counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
+        for u in world.units.values():
+            if u.spec.side == side and u.on_field:
+                _note_repulse(world, u, game.plan.order_of(u.spec.id), counted)
         game.plan.update(game)
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
-        counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
         enemies = [u for u in world.units.values() if u.spec.side != side and u.fit]  # spec: no property call
         retiring = side in world.broken_off
         rear_guard = game.plan.rear_guard(world.scenario, side) if retiring else frozenset()
@@ -73,9 +76,7 @@ class DefaultDoctrine:
             if retiring and u.spec.id not in rear_guard:
                 intent = _withdraw(world, u, None, nearest, "withdraw") if u.fit else Intent("rally", order="withdraw")
             else:
-                order = game.plan.order_of(u.spec.id)
-                _note_repulse(world, u, order, counted)
-                intent = self.decide(world, u, order, nearest, gap, memory)
+                intent = self.decide(world, u, game.plan.order_of(u.spec.id), nearest, gap, memory)
             intents[u.spec.id] = _screened(intent, u, gap)
         return intents
 
