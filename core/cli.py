@@ -18,7 +18,7 @@ from rich.table import Table as RichTable
 
 from . import compare as comparing
 from . import explain as explaining
-from . import history
+from . import history, limits
 from . import report as reporting
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import EventLog, jsonable, narrate
@@ -27,6 +27,7 @@ from .game import Game, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
 from .tabular import WIDE, FittingConsole, comparison_rows, history_long
+from .text import printable, shorten
 from .world import Scenario
 
 out = FittingConsole(highlight=False, soft_wrap=True)
@@ -38,18 +39,30 @@ class UserError(click.ClickException):
 
 
 class Referee(click.Group):
-    """Turns domain errors into one clear message and exit code 2, never a traceback."""
+    """Turns domain errors into one clear message and exit code 2, never a traceback; Ctrl-C,
+    SIGTERM and SIGHUP into "interrupted" and exit code 128 + the signal's number."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with comparing.interruptible():
+                return super().invoke(ctx)
         except RefereeError as error:
-            raise UserError(str(error)) from None
+            raise UserError(printable(str(error), newlines=True)) from None
         except pluggy.PluginValidationError as error:  # a house rule naming no hook, or a wrong argument
-            raise UserError(f"house rule: {error}") from None
+            plugin = getattr(error.plugin, "__file__", None)
+            message = str(error).replace(repr(error.plugin), repr(plugin)) if plugin else str(error)
+            raise UserError(printable(f"house rule: {shorten(message, 4 * limits.SHOWN)}")) from None
+        except comparing.Interrupted as interrupt:
+            err.print("interrupted", markup=False)
+            sys.exit(interrupt.exit_code)
         except BrokenPipeError:  # the reader went away (referee run ... | head): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
+
+
+def shown(text: Any) -> str:
+    """Text from an input (a title, a name) as Rich prints it: no markup, no control characters."""
+    return escape(printable(str(text)))
 
 
 def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -90,7 +103,7 @@ def rulesets_cmd(as_json: bool) -> None:
         return emit_json(rows)
     for r in rows:
         on = set(r["options_on"])
-        out.print(f"[bold]{r['name']}[/bold]  {r['title']}" + (f" (house rules on {r['base']})" if r["base"] else ""), markup=True)
+        out.print(f"[bold]{shown(r['name'])}[/bold]  {shown(r['title'])}" + (f" (house rules on {shown(r['base'])})" if r["base"] else ""), markup=True)
         out.print(f"    source:  {r['source']}", markup=False)
         out.print(f"    scale:   {r['scale']}", markup=False)
         out.print("    options: " + ", ".join(f"{o} (on)" if o in on else o for o in r["options"]), markup=False)
@@ -106,7 +119,7 @@ def scenarios_cmd(as_json: bool) -> None:
     if as_json:
         return emit_json(rows)
     for r in rows:
-        out.print(f"[bold]{r['id']:<22}[/bold] {r['title']}: {r['summary']}")
+        out.print(f"[bold]{r['id']:<22}[/bold] {shown(r['title'])}: {shown(r['summary'])}")
 
 
 @main.command("run")
@@ -131,20 +144,25 @@ def run_cmd(scenario: str, ruleset: str, options: tuple[str, ...], house_rules: 
         write_atomic(log_path, log.jsonl())
     if as_json:
         return emit_json(outcome.as_json())
-    out.print(f"\n[bold]{outcome.winner or 'draw'}[/bold] after {outcome.minutes} minutes ({outcome.turns} turns): {outcome.reason}")
+    out.print(f"\n[bold]{outcome.winner or 'draw'}[/bold] after {outcome.minutes} minutes ({outcome.turns} turns): {shown(outcome.reason)}")
     for side in world.sides:
         guns = outcome.guns_lost[side]
         out.print(f"  {side}: {outcome.men_lost[side]} men and {guns} gun{'' if guns == 1 else 's'} lost, "
                   f"{outcome.yards_gained[side]} yards gained")
 
 
+WORKERS_HELP = (f"Worker processes: at most {limits.WORKERS}, and never more than there are chunks of work "
+                "(default: the machine's CPUs, at most 8).")
+
+
 @main.command("compare")
 @click.argument("scenario")
 @click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
 @stack_options
-@click.option("-n", "n", type=click.IntRange(min=1), default=1000, show_default=True, help="Replications per ruleset.")
+@click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=1000, show_default=True,
+              help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes (default: the machine's cores).")
+@click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None, help=WORKERS_HELP)
 @click.option("--out", "out_path", metavar="FILE.json", help="Also write the JSON result to a file (atomically).")
 @json_option
 def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
@@ -178,7 +196,7 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     else:
         _print_comparison(report, world.sides)
     if interrupted:
-        sys.exit(130)
+        sys.exit(interrupted.exit_code)
 
 
 def _ruleset_names(rulesets: str | None) -> list[str]:
@@ -193,17 +211,17 @@ def _is_base(name: str) -> bool:
 
 
 def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
-                    workers: int, job: comparing.Job | None = None) -> tuple[list[list[Any]], bool]:
+                    workers: int, job: comparing.Job | None = None) -> tuple[list[list[Any]], comparing.Interrupted | None]:
     """Play N replications of each (label, stack, scenario path) job, in order, with a progress
     bar on stderr (``job`` as for ``run_replications``). Returns the outcomes (or the job's
-    results) of the leading jobs that finished any, in job order,
-    and whether Ctrl-C stopped the run (the jobs after it are not played)."""
+    results) of the leading jobs that finished any, in job order, and the interrupt (Ctrl-C,
+    SIGTERM, SIGHUP) that stopped the run, if one did (the jobs after it are not played)."""
     played: list[list[Any]] = []
-    interrupted = False
+    interrupted = None
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as bar:
         for label, stack, path in jobs:
-            task = bar.add_task(escape(label), total=n)
+            task = bar.add_task(shown(label), total=n)
             outcomes, interrupted = comparing.run_replications(
                 stack, path, n, seed, workers, progress=lambda k, t=task: bar.advance(t, k), job=job)
             if outcomes:
@@ -214,10 +232,10 @@ def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, se
 
 
 def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
-    table = RichTable(title=f"{report['title']}: {report['n']} replications per ruleset, seed {report['seed']}")
+    table = RichTable(title=f"{shown(report['title'])}: {report['n']} replications per ruleset, seed {report['seed']}")
     table.add_column("")
     for name, r in report["rulesets"].items():
-        table.add_column(f"{name} (n={r['replications']})", justify="right")
+        table.add_column(f"{shown(name)} (n={r['replications']})", justify="right")
     hist = report.get("history")
     if hist:
         table.add_column("history", justify="right")
@@ -229,9 +247,10 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
 @main.command("history")
 @click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
 @click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")
-@click.option("-n", "n", type=click.IntRange(min=1), default=200, show_default=True, help="Replications per battle and ruleset.")
+@click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
+              help=f"Replications per battle and ruleset (at most {limits.REPLICATIONS:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes (default: the machine's cores).")
+@click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None, help=WORKERS_HELP)
 @json_option
 def history_cmd(scenarios: tuple[str, ...], rulesets: str | None, n: int, seed: int, workers: int | None, as_json: bool) -> None:
     """Play every bundled battle with a historical record (or each SCENARIO named) N times under
@@ -254,7 +273,7 @@ def history_cmd(scenarios: tuple[str, ...], rulesets: str | None, n: int, seed: 
     else:
         _print_history(report)
     if interrupted:
-        sys.exit(130)
+        sys.exit(interrupted.exit_code)
 
 
 def _historical_battles(names: tuple[str, ...]) -> list[tuple[str, Scenario]]:
@@ -295,7 +314,7 @@ def _print_history(report: dict[str, Any]) -> None:
         return f"{band}\n{escape(hist)}\n[{VERDICT_STYLE[c['verdict']]}]{c['verdict']}[/]"
 
     for r in rows:
-        table.add_row(escape(r["title"]), f"{escape(r['ruleset'])}\n({r['replications']})", escape("\n".join(history.winner_text(r["winner"]))),
+        table.add_row(shown(r["title"]), f"{shown(r['ruleset'])}\n({r['replications']})", escape("\n".join(history.winner_text(r["winner"]))),
                       *(cell(r["men_lost"][s]) for s in sides), *(cell(r["guns_lost"][s]) for s in sides), cell(r["minutes"]))
     out.print(table)
     _print_inside(report)
@@ -315,7 +334,9 @@ def _print_inside(report: dict[str, Any]) -> None:
 @main.command("resolve")
 @click.argument("ruleset")
 @click.argument("mechanic", required=False)
-@click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE", help="An input of the mechanic (repeatable).")
+@click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
+              help=f"An input of the mechanic (repeatable; at most {limits.SET_TEXT} characters, a number at most "
+                   f"{limits.SET_VALUE:,} in size).")
 @click.option("--seed", type=int, default=None, help="Roll once with this seed, every modifier cited.")
 @click.option("--exact", is_flag=True, help="Compute the exact distribution of outcomes.")
 @click.option("--list", "listing", is_flag=True, help="List the ruleset's mechanics and their inputs.")
@@ -346,12 +367,12 @@ def resolve_cmd(ruleset: str, mechanic: str | None, pairs: tuple[str, ...], seed
     }
     if as_json:
         return emit_json(data)
-    table = RichTable(title=f"{rules.info.name} {mechanic}: {', '.join(f'{k}={v}' for k, v in data['inputs'].items())}")
+    table = RichTable(title=shown(f"{rules.info.name} {mechanic}: {', '.join(f'{k}={v}' for k, v in data['inputs'].items())}"))
     for col in ("result", "probability", "p", "values"):
         table.add_column(col)
     for o in data["outcomes"]:
-        shown = ", ".join(f"{k}={v}" if v is not True else k for k, v in o["values"].items() if k != "effect" and v not in (False, 0, None, [], "none", "no"))
-        table.add_row(o["result"], o["probability"], f"{o['p']:.4f}", shown)
+        values = ", ".join(f"{k}={v}" if v is not True else k for k, v in o["values"].items() if k != "effect" and v not in (False, 0, None, [], "none", "no"))
+        table.add_row(shown(o["result"]), o["probability"], f"{o['p']:.4f}", shown(values))
     out.print(table)
     return None
 
@@ -363,9 +384,9 @@ def _list_mechanics(rules: Rules, as_json: bool) -> None:
     if as_json:
         return emit_json(rows)
     for r in rows:
-        out.print(f"[bold]{r['mechanic']}[/bold]: {r['summary']} [dim]({r['ref']})[/dim]")
+        out.print(f"[bold]{shown(r['mechanic'])}[/bold]: {shown(r['summary'])} [dim]({shown(r['ref'])})[/dim]")
         for name, i in r["inputs"].items():
-            out.print(f"    --set {name}=<{i['kind']}>  {i['help']}")
+            out.print(f"    --set {name}=<{i['kind']}>  {i['help']}", markup=False)
     return None
 
 
@@ -405,15 +426,16 @@ def _logged(stacks: dict[str, comparing.Stack], path: str, n: int, seed: int, wo
     played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers(), job=explaining.replicate_logged)
     if interrupted:
         err.print("[yellow]interrupted: nothing written[/yellow]")
-        sys.exit(130)
+        sys.exit(interrupted.exit_code)
     return dict(zip(stacks, played))
 
 
 def _replay_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """The options explain and report share with compare."""
-    f = click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes (default: the machine's cores).")(f)
+    f = click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None, help=WORKERS_HELP)(f)
     f = click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")(f)
-    f = click.option("-n", "n", type=click.IntRange(min=1), default=200, show_default=True, help="Replications per ruleset.")(f)
+    f = click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
+                     help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")(f)
     f = stack_options(f)
     return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")(f)
 
@@ -438,9 +460,9 @@ def explain_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
 
 
 def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
-    out.print(f"[bold]{escape(data['title'])}[/bold]: {data['n']} replications per ruleset, seed {data['seed']}\n")
+    out.print(f"[bold]{shown(data['title'])}[/bold]: {data['n']} replications per ruleset, seed {data['seed']}\n")
     for sentence in data["sentences"]:
-        out.print(f"- {escape(sentence)}", soft_wrap=False)
+        out.print(f"- {shown(sentence)}", soft_wrap=False)
     names = list(data["rulesets"])
     timeline = RichTable(title="Men lost per half hour (mean)")
     timeline.add_column("from")
@@ -471,7 +493,7 @@ def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
             table.add_row(label, f"{d['mean']:+.2f}", f"{d['ci95'][0]:+.2f} to {d['ci95'][1]:+.2f}", f"{d['se']:.2f}", f"{d['se_unpaired']:.2f}")
         out.print(table)
     for note in data["missing"]:
-        out.print(f"[dim]{escape(note)}[/dim]", soft_wrap=False)
+        out.print(f"[dim]{shown(note)}[/dim]", soft_wrap=False)
 
 
 @main.command("report")

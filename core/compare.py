@@ -1,31 +1,44 @@
 """Comparison: N replications per ruleset, in parallel, the same whatever the worker count.
 
 Replication ``k`` of every ruleset draws from :func:`~referee.core.game.replication_seed`
-``(seed, k)``. Work is split into fixed chunks of replications and the results are put back in
-replication order, so the numbers do not depend on how many workers ran them. An interrupt
-keeps every finished replication.
+``(seed, k)``. Work is handed out in chunks of replications and every game is sent back as it
+ends, then put in replication order, so the numbers do not depend on how many workers ran them.
+
+Ctrl-C, SIGTERM and SIGHUP stop a run at once: the workers are ended, every game already
+finished is kept and reported, and a second signal ends the process there and then. Workers
+end with their parent, however it ends.
 """
 
 from __future__ import annotations
 
 import gc
-from collections import Counter
+import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+import sys
+import threading
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
-from typing import Any
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any, ClassVar
 
 from attrs import frozen
 
+from .errors import RefereeError
 from .game import Game, Outcome, play, replication_seed
-from .plugins import Rules, build_rules
+from .limits import WORKERS
+from .plugins import Rules, blame, build_rules
 from .scenario import find_scenario, load_scenario
 from .stats import percentile_rank, summary, wilson
 from .world import Scenario
 
-CHUNK = 25  # the most replications sent to a worker at once (what an interrupt may lose)
+CHUNK = 25  # the most replications handed to a worker at once
+SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @frozen
@@ -50,81 +63,259 @@ def _scenario(path: str) -> Scenario:
     return load_scenario(find_scenario(path))
 
 
-def replicate(stack: Stack, scenario_path: str, seed: int, ks: Sequence[int]) -> list[Outcome]:
-    """Play replications ``ks`` with the log off. The cyclic garbage collector waits until they
-    are done: a game leaves little cyclic garbage (its state), while the collector's passes over
-    the long-lived memos cost several per cent of a game; what the games left is collected as
-    usual once it is back on."""
+Record = Callable[[int, Any], None]
+Job = Callable[["Stack", str, int, Sequence[int]], list[Any]]  # like replicate: one result per replication
+
+
+def replicate(stack: Stack, scenario_path: str, seed: int, ks: Sequence[int], record: Record | None = None) -> list[Outcome]:
+    """Play replications ``ks`` with the log off, handing each outcome to ``record`` as its game
+    ends. The cyclic garbage collector waits until they are done: a game leaves little cyclic
+    garbage (its state), while the collector's passes over the long-lived memos cost several per
+    cent of a game; what the games left is collected as usual once it is back on."""
     rules, scenario = stack.build(), _scenario(scenario_path)
     collecting = gc.isenabled()
     gc.disable()
+    outcomes = []
     try:
-        return [play(Game.new(rules, scenario, replication_seed(seed, k))) for k in ks]
+        for k in ks:
+            outcomes.append(play(Game.new(rules, scenario, replication_seed(seed, k))))
+            if record is not None:
+                record(k, outcomes[-1])
+        return outcomes
     finally:
         if collecting:
             gc.enable()
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+# ----------------------------------------------------------------------------- interrupts
 
 
-Progress = Callable[[int], None]
-Job = Callable[[Stack, str, int, Sequence[int]], list[Any]]  # like replicate: one result per replication
+class Interrupted(BaseException):
+    """The user's Ctrl-C (or a SIGTERM or SIGHUP) while :func:`interruptible` is in force: not a
+    KeyboardInterrupt, so that one raised by a plugin is told apart from it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+class _Signals:
+    in_force = False  # interruptible() is
+    received = 0  # signals received since it came in force
+    workers: ClassVar[set[BaseProcess]] = set()  # worker processes running now
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """While in force (in the main thread), the first SIGINT, SIGTERM or SIGHUP raises
+    :class:`Interrupted`; a second ends the process at once, its workers first. A signal that
+    is ignored (``nohup``, a background job) stays ignored. Nested uses are one."""
+    if threading.current_thread() is not threading.main_thread() or _Signals.in_force:
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in SIGNALS if signal.getsignal(s) is not signal.SIG_IGN}
+    _Signals.in_force, _Signals.received = True, 0
+    for s in previous:
+        signal.signal(s, _on_signal)
+    try:
+        yield
+    finally:
+        _Signals.in_force = False
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    _Signals.received += 1
+    if _Signals.received > 1:  # the second: now
+        for process in list(_Signals.workers):
+            process.kill()
+        os.write(2, b"\nAborted.\n")
+        os._exit(128 + signum)
+    raise Interrupted(signum)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Signals wait while a worker is forked: it must not run the parent's handlers."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+
+
+# ----------------------------------------------------------------------------- running
 
 
 def run_replications(
-    stack: Stack, scenario_path: str, n: int, seed: int, workers: int = 1, progress: Progress | None = None,
+    stack: Stack, scenario_path: str, n: int, seed: int, workers: int = 1, progress: Callable[[int], None] | None = None,
     job: Job | None = None,
-) -> tuple[list[Any], bool]:
-    """Play ``n`` replications with ``job`` (default :func:`replicate`: their outcomes). Returns
-    the results in replication order (only the leading run of finished ones if interrupted) and
-    whether the run was interrupted."""
-    job = job or replicate
+) -> tuple[list[Any], Interrupted | None]:
+    """Play ``n`` replications with ``job`` (default :func:`replicate`: their outcomes) on up to
+    ``workers`` processes (never more than there are chunks of work, nor than
+    :data:`~referee.core.limits.WORKERS`). Returns the results in replication order (every one
+    finished, if interrupted) and the interrupt that stopped the run, if any."""
     # with several workers, about four chunks each keep them all busy to the end
     size = CHUNK if workers <= 1 else max(1, min(CHUNK, -(-n // (4 * workers))))
-    chunks = [list(range(i, min(i + size, n))) for i in range(0, n, size)]
-    done: dict[int, list[Any]] = {}
-    interrupted = False
-    if workers <= 1:
+    chunks = (range(i, min(i + size, n)) for i in range(0, n, size))
+    workers = max(1, min(workers, WORKERS, -(-n // size)))
+    done: dict[int, Any] = {}
+
+    def record(k: int, result: Any) -> None:
+        done[k] = result
+        if progress:
+            progress(1)
+
+    interrupted = None
+    with interruptible():
         try:
-            for i, ks in enumerate(chunks):
-                done[i] = job(stack, scenario_path, seed, ks)
-                if progress:
-                    progress(len(ks))
-        except KeyboardInterrupt:
-            interrupted = True
+            if workers == 1:
+                for ks in chunks:
+                    _play(job, stack, scenario_path, seed, ks, record)
+            else:
+                _in_parallel(job, stack, scenario_path, seed, chunks, workers, record)
+        except Interrupted as interrupt:
+            interrupted = interrupt
+        except KeyboardInterrupt as error:  # raised by code, not by the user (see Interrupted)
+            raise blame(error, stack.build().pm) from error
+    return [done[k] for k in sorted(done)], interrupted
+
+
+def _play(job: Job | None, stack: Stack, scenario_path: str, seed: int, ks: Sequence[int], record: Record) -> None:
+    """Replications ``ks``, each result recorded as it is made."""
+    if job is None:
+        replicate(stack, scenario_path, seed, ks, record)
     else:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker) as pool:
-            futures: dict[Future[list[Any]], int] = {
-                pool.submit(job, stack, scenario_path, seed, ks): i for i, ks in enumerate(chunks)
-            }
-            pending = set(futures)
-            try:
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        done[futures[future]] = future.result()
-                        if progress:
-                            progress(len(done[futures[future]]))
-            except KeyboardInterrupt:
-                interrupted = True
-                for future in pending:
-                    future.cancel()
-            except BaseException:  # a user error from a worker: stop the rest, then report it
-                for future in pending:
-                    future.cancel()
-                raise
-    outcomes: list[Any] = []
-    for i in range(len(chunks)):  # keep replication order; stop at the first gap
-        if i not in done:
-            break
-        outcomes.extend(done[i])
-    return outcomes, interrupted
+        for k in ks:
+            record(k, job(stack, scenario_path, seed, [k])[0])
+
+
+def _in_parallel(job: Job | None, stack: Stack, scenario_path: str, seed: int, chunks: Iterator[range], workers: int,
+                 record: Record) -> None:
+    """Hand the chunks to ``workers`` processes, one at a time each, recording every game sent
+    back. On an interrupt the workers are ended first, then what they had sent is read."""
+    context = multiprocessing.get_context()
+    pool: dict[Connection, BaseProcess] = {}
+    try:
+        for _ in range(workers):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_work, args=(theirs, job, stack, scenario_path, seed), daemon=True)
+            with _signals_held():
+                process.start()
+                _Signals.workers.add(process)
+                pool[mine] = process
+            theirs.close()
+        busy = {conn for conn in pool if _hand_out(conn, chunks)}
+        while busy:
+            for conn in wait(list(busy)):
+                message = _receive(conn, pool[conn])
+                if message[0] == "game":
+                    record(message[1], message[2])
+                elif message[0] == "error":
+                    raise message[1]
+                elif not _hand_out(conn, chunks):  # "done": the next chunk, or none left
+                    busy.discard(conn)
+    except Interrupted:
+        _end(pool)
+        for conn in pool:  # the games that ended before the signal are in the pipes
+            for message in _drain(conn):
+                if message[0] == "game":
+                    record(message[1], message[2])
+        raise
+    finally:
+        _end(pool)
+
+
+def _hand_out(conn: Connection, chunks: Iterator[range]) -> bool:
+    ks = next(chunks, None)
+    conn.send(ks)  # None: no more work, the worker leaves
+    return ks is not None
+
+
+def _receive(conn: Connection, process: BaseProcess) -> Any:
+    try:
+        return conn.recv()
+    except (EOFError, OSError):  # its end of the pipe closed: it is gone
+        process.join(1)
+        raise RefereeError(f"a worker process ended unexpectedly (exit code {process.exitcode}) while playing "
+                           "replications; run with --workers 1 to see what happened") from None
+
+
+def _drain(conn: Connection) -> Iterator[Any]:
+    """What is left in a pipe whose writer has ended (a message cut short by its end aside)."""
+    while True:
+        try:
+            if not conn.poll():
+                return
+            yield conn.recv()
+        except (EOFError, OSError):
+            return
+
+
+def _end(pool: dict[Connection, BaseProcess]) -> None:
+    """End the workers now (a game in play is lost, nothing else) and wait for them to go."""
+    for process in pool.values():
+        if process.is_alive():
+            process.kill()
+    for process in pool.values():
+        process.join()
+        _Signals.workers.discard(process)
+
+
+def _work(conn: Connection, job: Job | None, stack: Stack, scenario_path: str, seed: int) -> None:
+    """A worker: play each chunk handed over, sending every game back as it ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group; the parent decides
+    for s in SIGNALS[1:]:
+        signal.signal(s, signal.SIG_DFL)  # the parent's handlers are not for us
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # held while we were forked
+    _end_with_parent()
+    try:
+        while (ks := conn.recv()) is not None:
+            _play(job, stack, scenario_path, seed, ks, lambda k, result: conn.send(("game", k, result)))
+            conn.send(("done",))
+    except (EOFError, BrokenPipeError):  # the parent has gone
+        return
+    except RefereeError as error:
+        conn.send(("error", error))
+    except (KeyboardInterrupt, SystemExit) as error:  # SIGINT is ignored here: raised by code
+        conn.send(("error", blame(error, stack.build().pm)))
+    except Exception:  # a bug: its traceback, as text (the exception itself may not pickle)
+        conn.send(("error", RuntimeError(f"a replication failed in a worker process:\n{traceback.format_exc()}")))
+
+
+def _end_with_parent() -> None:
+    """Never outlive the parent: the kernel ends us when it dies (Linux), and a watch sees its
+    death within half a second everywhere."""
+    parent = os.getppid()
+    if sys.platform == "linux":
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def default_workers() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
+    """The machine's CPUs available to us, at most 8."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cpus, 8))
 
 
 def ended_by(reason: str) -> str:

@@ -12,6 +12,9 @@ from typing import Any
 
 from attrs import frozen
 
+from .limits import PROBLEMS, SHOWN
+from .text import printable, quoted, shorten
+
 
 @frozen
 class Problem:
@@ -26,7 +29,7 @@ class Problem:
         where = self.source
         if self.line is not None:
             where = f"{where}:{self.line}" if where else f"line {self.line}"
-        parts = [p for p in (where, self.path) if p]
+        parts = [p for p in (where, shorten(self.path)) if p]
         return f"{' '.join(parts)}: {self.message}" if parts else self.message
 
 
@@ -56,14 +59,17 @@ def _rebuild(cls: type[RefereeError], message: str, state: dict[str, Any]) -> Re
 
 
 class InvalidInput(RefereeError):
-    """One or more problems with a file or a value, all reported at once."""
+    """One or more problems with a file or a value, all reported at once (the message lists the
+    first :data:`~referee.core.limits.PROBLEMS` of them, each on one line of bounded length)."""
 
     def __init__(self, problems: Sequence[Problem], what: str = "input") -> None:
         self.problems = tuple(problems)
         self.what = what
-        lines = "\n".join(f"  - {p}" for p in self.problems)
+        lines = [f"  - {printable(shorten(str(p), 4 * SHOWN))}" for p in self.problems[:PROBLEMS]]
+        if len(self.problems) > PROBLEMS:
+            lines.append(f"  - and {len(self.problems) - PROBLEMS:,} more")
         noun = "problem" if len(self.problems) == 1 else "problems"
-        super().__init__(f"{what}: {len(self.problems)} {noun}\n{lines}")
+        super().__init__(f"{printable(shorten(what))}: {len(self.problems):,} {noun}\n" + "\n".join(lines))
 
 
 class UnknownName(RefereeError):
@@ -71,7 +77,7 @@ class UnknownName(RefereeError):
 
     def __init__(self, kind: str, name: str, choices: Iterable[str]) -> None:
         self.kind, self.name, self.choices = kind, name, sorted(choices)
-        super().__init__(f"unknown {kind} {name!r}{did_you_mean(name, self.choices)}")
+        super().__init__(f"unknown {kind} {quoted(name)}{did_you_mean(name, self.choices)}")
 
 
 class PluginFailed(RefereeError):
@@ -79,12 +85,23 @@ class PluginFailed(RefereeError):
 
     def __init__(self, plugin: str, hook: str, error: BaseException) -> None:
         self.plugin, self.hook, self.error = plugin, hook, error
-        super().__init__(f"plugin {plugin!r} failed in hook {hook}: {type(error).__name__}: {error}")
+        super().__init__(f"plugin {plugin!r} failed in hook {hook}: {describe(error)}")
+
+
+def describe(error: BaseException) -> str:
+    """``Type: message`` of an exception, even one whose ``__str__`` fails; ``sys.exit`` as such."""
+    if isinstance(error, SystemExit):
+        return f"it called sys.exit({error.code!r}) (a plugin must raise an exception, not exit)"
+    try:
+        text = str(error)
+    except Exception as failed:
+        text = f"<its message could not be shown: {type(failed).__name__}>"
+    return f"{type(error).__name__}: {shorten(text, 2 * SHOWN)}" if text else type(error).__name__
 
 
 def did_you_mean(name: str, choices: Sequence[str]) -> str:
     """A hint naming the closest valid choices, and all of them when there are few."""
-    close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.5)
+    close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.5) if len(name) <= SHOWN else []
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     if len(choices) <= 24:
         hint += f" (valid: {', '.join(choices)})"

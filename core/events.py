@@ -15,6 +15,8 @@ from typing import Any, TextIO
 
 from attrs import define, field, frozen
 
+from .text import printable
+
 Number = int | Fraction
 
 
@@ -124,7 +126,12 @@ def clock(minute: int) -> str:
 
 
 def narrate(event: Mapping[str, Any]) -> str:
-    """One event as a referee would say it at the table."""
+    """One event as a referee would say it at the table, on one line; names from the scenario
+    never reach the terminal as control characters."""
+    return printable(_narration(event))
+
+
+def _narration(event: Mapping[str, Any]) -> str:
     when = clock(event["minute"]) if "minute" in event else "     "
     kind = event["kind"]
     if kind == "resolution":

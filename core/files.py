@@ -1,41 +1,115 @@
-"""Output files are written atomically: a temporary file beside the target, then a rename."""
+"""Output files (``--log``, ``--out``).
+
+A regular file is written atomically: a temporary file beside it, then a rename, so readers see
+the old file or the whole new one. The new file keeps the old one's permissions (a new file
+follows the umask). A symlink is followed to its target. A device, a FIFO or ``-`` (standard
+output) is written through, never replaced.
+"""
 
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
+import stat
+import sys
 from pathlib import Path
 
 from .errors import InvalidInput, Problem
 
+STDOUT = "-"
+
 
 def check_folder(path: str | Path) -> Path:
-    """The folder ``path`` will be written in; raises if it does not exist (checked before a long
-    run, so that the run's results are not lost to a typo in the output path)."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
+    """The folder ``path`` will be written in; raises if the file cannot be written there
+    (checked before a long run, so that its results are not lost to a typo in the output path)."""
+    if str(path) == STDOUT:
+        return Path(".")
+    mode = _mode(path)
+    if mode is not None and stat.S_ISDIR(mode):
+        raise InvalidInput([Problem("is a folder; give a file name", source=str(path))], "output file")
+    if _written_through(path, mode):
+        if mode is None:
+            raise InvalidInput([Problem("no such device or file (a new file cannot be made under /dev or /proc)", source=str(path))],
+                               "output file")
+        return Path(os.path.dirname(os.path.abspath(path)))
+    folder = _target(path).parent
     if not folder.is_dir():
         raise InvalidInput([Problem(f"folder {str(folder)!r} does not exist", source=str(path))], "output file")
-    if path.is_dir():
-        raise InvalidInput([Problem("is a folder; give a file name", source=str(path))], "output file")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidInput([Problem(f"cannot create a file in folder {str(folder)!r}: it is read-only or not yours to write in",
+                                    source=str(path))], "output file")
     return folder
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
-    path = Path(path)
+    """Write ``text`` to ``path``: atomically to a regular file (or a new one), straight to
+    standard output, a device or a FIFO."""
+    if str(path) == STDOUT:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     folder = check_folder(path)
-    tmp = ""
+    mode = _mode(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        if _is_stdout(path):  # /dev/stdout, or the file it was redirected to: one stream, or one overwrites the other
+            write_atomic(STDOUT, text)
+        elif _written_through(path, mode):
+            with open(path, "a", encoding="utf-8", newline="\n") as handle:  # never truncate what a device is
+                handle.write(text)
+        else:
+            _replace(_target(path), folder, text, None if mode is None else stat.S_IMODE(mode))
+    except OSError as error:  # a read-only folder, a full disk: the user's to fix, not a bug
+        raise InvalidInput([Problem(f"cannot write: {error.strerror or error}", source=str(path))], "output file") from None
+
+
+def _written_through(path: str | Path, mode: int | None) -> bool:
+    """A device, a FIFO, or anything under /dev or /proc (/dev/stdout is a link
+    to whatever the shell opened): written to, never replaced."""
+    if mode is not None and not stat.S_ISREG(mode):
+        return True
+    return os.path.abspath(path).startswith(("/dev/", "/proc/"))
+
+
+def _is_stdout(path: str | Path) -> bool:
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):  # no such file; stdout is not a file (a test's capture)
+        return False
+
+
+def _replace(target: Path, folder: Path, text: str, mode: int | None) -> None:
+    """A temporary file in ``folder`` (created as a new file would be, so the umask applies),
+    given ``mode`` if the target had one, then renamed over the target."""
+    while True:
+        tmp = folder / f".{target.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise OSError(error.errno, f"cannot create a file in folder {str(folder)!r} ({error.strerror})") from None
+    try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException as error:
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
-        if isinstance(error, OSError):  # read-only folder, disk full: the user's to fix, not a bug
-            raise InvalidInput([Problem(f"cannot write: {error.strerror or error}", source=str(path))], "output file") from None
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def _target(path: str | Path) -> Path:
+    """The file a path names, through any symlinks."""
+    return Path(os.path.realpath(path))
+
+
+def _mode(path: str | Path) -> int | None:
+    """The mode of what ``path`` names (through symlinks), None if nothing is there."""
+    try:
+        return os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None

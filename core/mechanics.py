@@ -16,6 +16,8 @@ from attrs import frozen
 from .chance import Roller, SampledRoller, exact
 from .errors import InvalidInput, Problem, did_you_mean
 from .events import Resolution
+from .limits import SET_TEXT, SET_VALUE
+from .reading import fraction
 
 
 @frozen
@@ -42,11 +44,17 @@ class InputSpec:
             if text.lower() in ("0", "false", "no", "off"):
                 return False
             raise ValueError(f"{text!r} is not true or false")
+        what = "a whole number" if self.kind == "int" else "a number such as 4, 4.5 or 9/2"
+        if len(text) > SET_TEXT:
+            raise ValueError(f"{text[:SET_TEXT]!r}... is not {what} of at most {SET_TEXT} characters")
         try:
-            value: Any = int(text) if self.kind == "int" else Fraction(text)
+            value: Any = int(text) if self.kind == "int" else fraction(text)
         except (ValueError, ZeroDivisionError):
-            what = "a whole number" if self.kind == "int" else "a number such as 4, 4.5 or 9/2"
             raise ValueError(f"{text!r} is not {what}") from None
+        except OverflowError:
+            value = SET_VALUE + 1
+        if abs(value) > SET_VALUE:
+            raise ValueError(f"{text} is out of range: inputs are at most {SET_VALUE:,} in size")
         if self.minimum is not None and value < self.minimum:
             raise ValueError(f"{text} is below the minimum {self.minimum}")
         if self.maximum is not None and value > self.maximum:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache, partial
+from fractions import Fraction
+from functools import cache, partial, wraps
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
@@ -23,11 +25,17 @@ import pluggy
 from attrs import define
 
 from . import doctrine, hookspecs
-from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName, did_you_mean
+from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName, describe, did_you_mean
+from .events import Modifier, Resolution
+from .limits import MODIFIER
 from .mechanics import MechanicSpec
+from .reading import read_bounded
 from .rules import OptionSpec, RulesetInfo
+from .tables import Table
+from .text import shorten
 
 GROUP = "referee.rulesets"
+MISSING = "no such file; --house-rule takes a .py plugin or a .toml overlay"
 RESOLUTION_HOOKS = ("referee_modifiers", "referee_resolved", "referee_step_done")
 
 
@@ -45,20 +53,20 @@ def load_named(name: str) -> ModuleType:
 
 
 def load_file(path: str | Path) -> ModuleType:
-    """A house rule from a single Python file."""
+    """A house rule from a single Python file (read with a bound; run, not cached as bytecode)."""
     path = Path(path)
-    if not path.is_file():
-        raise InvalidInput([Problem("no such file; --house-rule takes a .py plugin or a .toml overlay", source=str(path))], "house rule")
-    spec = importlib.util.spec_from_file_location(f"referee_house_rule_{path.stem}", path)
-    if spec is None or spec.loader is None or path.suffix != ".py":
+    if path.suffix != ".py":
         raise InvalidInput([Problem("a house rule is a .py plugin or a .toml table overlay", source=str(path))], "house rule")
+    text = read_bounded(path, "house rule", MISSING)
+    spec = importlib.util.spec_from_file_location(f"referee_house_rule_{path.stem}", path)
+    assert spec is not None
     module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        exec(compile(text, str(path), "exec"), module.__dict__)
     except SyntaxError as err:
         raise InvalidInput([Problem(f"syntax error: {err.msg}", source=str(path), line=err.lineno)], "house rule") from None
-    except Exception as err:  # the file is user code: report, never a traceback
-        raise InvalidInput([Problem(f"failed to import: {type(err).__name__}: {err}", source=str(path))], "house rule") from None
+    except (Exception, SystemExit) as err:  # the file is user code: report, never a traceback or a silent exit
+        raise InvalidInput([Problem(f"failed to import: {describe(err)}", source=str(path))], "house rule") from None
     return module
 
 
@@ -116,13 +124,14 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     ``house_rules`` are files layered on top in order: ``.py`` plugins, ``.toml`` data overlays."""
     overlays = tuple(Path(p) for p in house_rules if str(p).endswith(".toml"))
     for overlay in overlays:
-        if not overlay.is_file():
-            raise InvalidInput([Problem("no such file; --house-rule takes a .py or .toml file", source=str(overlay))], "house rule")
+        read_bounded(overlay, "house rule", MISSING)  # there, a file, not too large: before the base reads it
     modules = _stack(name) + [load_file(p) for p in house_rules if not str(p).endswith(".toml")]
     pm = new_manager()
     for module in modules:
         pm.register(module, name=getattr(module, "PLUGIN_NAME", module.__name__))
     pm.check_pending()
+    for module in modules[1:]:
+        _answerable(pm, module)
     info = call(pm, "referee_ruleset")
     if info is None:
         raise RefereeError(f"{name!r} has no base ruleset (no plugin implements referee_ruleset)")
@@ -150,6 +159,70 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     implemented = _implemented(pm)
     stack_name = "+".join([name, *(Path(p).stem for p in house_rules)])
     return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, overlays, frozenset(off), tables, mechanics, implemented)
+
+
+# What a layer's hook must return (None aside): a description and a test. A layer that returns
+# something else is named with its hook at once, not later where the base ruleset trips on it.
+RETURNS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "referee_ruleset": ("a RulesetInfo", lambda r: isinstance(r, RulesetInfo)),
+    "referee_house_rule": ("a RulesetInfo", lambda r: isinstance(r, RulesetInfo)),
+    "referee_options": ("a list of OptionSpec", lambda r: _list_of(r, OptionSpec)),
+    "referee_tables": ("a dict of Table by name", lambda r: isinstance(r, dict) and all(isinstance(k, str) and isinstance(v, Table) for k, v in r.items())),
+    "referee_mechanics": ("a list of MechanicSpec", lambda r: _list_of(r, MechanicSpec)),
+    "referee_modifiers": (f"a list of Modifier, each value a whole number or a Fraction of size <= {MODIFIER}",
+                          lambda r: _list_of(r, Modifier) and all(_modifier_value(m.value) for m in r)),
+    "referee_resolved": ("a Resolution", lambda r: isinstance(r, Resolution)),
+    "referee_turn_minutes": ("a whole number of minutes > 0", lambda r: isinstance(r, int) and not isinstance(r, bool) and r > 0),
+}
+
+
+def _list_of(result: Any, kind: type) -> bool:
+    return isinstance(result, (list, tuple)) and all(isinstance(item, kind) for item in result)
+
+
+def _modifier_value(value: Any) -> bool:
+    return isinstance(value, (int, Fraction)) and not isinstance(value, bool) and abs(value) <= MODIFIER
+
+
+def _answerable(pm: pluggy.PluginManager, plugin: object) -> None:
+    """Make each hook of a layer (a house rule) answer for itself: an exception it raises, a
+    ``sys.exit`` or a result of the wrong kind is reported naming it and the hook. (Its wrappers
+    are left as they are: a traceback names them.)"""
+    name = pm.get_name(plugin) or "?"
+    for caller in pm.get_hookcallers(plugin) or ():
+        for impl in caller.get_hookimpls():
+            if impl.plugin is plugin and not (impl.hookwrapper or impl.wrapper):
+                impl.function = _checked(impl.function, name, caller.name)  # type: ignore[misc]
+
+
+def _checked(function: Callable[..., Any], plugin: str, hook: str) -> Callable[..., Any]:
+    expected = RETURNS.get(hook)
+
+    @wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            result = function(*args, **kwargs)
+        except (RefereeError, BrokenPipeError):
+            raise
+        except (Exception, SystemExit) as error:
+            raise PluginFailed(plugin, hook, error) from error
+        except KeyboardInterrupt as error:  # the code's own, unless Python's handler may have raised it for Ctrl-C
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                raise
+            raise PluginFailed(plugin, hook, error) from error
+        if expected is not None and result is not None and not expected[1](result):
+            raise PluginFailed(plugin, hook, TypeError(f"returned {_shown(result)}; expected {expected[0]} or None"))
+        return result
+
+    return checked
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception:
+        text = "?"
+    return f"{type(value).__name__} {shorten(text, 80)}"
 
 
 def exclusive_clashes(options: Iterable[str], specs: dict[str, OptionSpec]) -> list[Problem]:
@@ -185,7 +258,7 @@ def _in_registration_order(pm: pluggy.PluginManager, hook_name: str, **kwargs: A
             results.append(impl.function(**{a: kwargs[a] for a in impl.argnames}))
         except RefereeError:
             raise
-        except Exception as err:
+        except (Exception, SystemExit) as err:
             raise PluginFailed(impl.plugin_name, hook_name, err) from err
     return results
 
@@ -216,7 +289,7 @@ def _guarded(pm: pluggy.PluginManager, hook: Callable[..., Any], **kwargs: Any) 
         return hook(**kwargs)
     except (RefereeError, BrokenPipeError):  # a user error, or the reader of our output went away
         raise
-    except Exception as err:
+    except (Exception, SystemExit) as err:  # a plugin's sys.exit is its failure, not the program's end
         raise blame(err, pm) from err
 
 

@@ -9,17 +9,137 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+import stat
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from attrs import define, field
 
-from .errors import Problem, did_you_mean
+from .errors import InvalidInput, Problem, did_you_mean
+from .limits import DEGREES, FILE_BYTES, ITEMS, NESTING, NUMBER, TEXT
+from .text import quoted
 from .world import Point
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _TIME = re.compile(r"(\d{1,2}):(\d{2})")
+
+
+# ----------------------------------------------------------------------------- files and TOML
+
+
+def read_bounded(path: str | Path, what: str, missing: str = "no such file", limit: int = FILE_BYTES) -> str:
+    """The text of an input file, read with a bound: a missing file (the ``missing`` message), a
+    folder, a device, a FIFO, a file larger than ``limit`` bytes or one that is not UTF-8 is
+    refused with a message saying which."""
+    source = str(path)
+
+    def refuse(message: str) -> InvalidInput:
+        return InvalidInput([Problem(message, source=source)], what)
+
+    try:  # without blocking: a FIFO with no writer would wait for one forever
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise refuse(missing) from None
+    except OSError as error:
+        raise refuse(f"cannot read: {error.strerror or error}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise refuse(f"is {kind_of_file(mode)}, not a file")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as error:
+            raise refuse(f"cannot read: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise refuse(f"is larger than {limit:,} bytes, the most an input file may be")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InvalidInput([Problem(f"not UTF-8 text (byte {error.start})", source=source, line=line)], what) from None
+
+
+def kind_of_file(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def parse_toml(text: str, source: str, what: str) -> dict[str, Any]:
+    """TOML text as data; a syntax error, a number of thousands of digits or nesting deep enough
+    to exhaust the parser is an :class:`InvalidInput` at its line."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message, line = syntax_error(error)
+    except RecursionError:
+        message, line = f"arrays or tables nested too deeply (at most {NESTING} levels)", _line_of_match(_DEEP, text)
+    except ValueError:  # an integer past Python's limit on digits
+        message, line = f"a number far too large (numbers are at most {NUMBER:,} in size)", _line_of_match(_LONG_NUMBER, text)
+    raise InvalidInput([Problem(message, source=source, line=line)], what) from None
+
+
+_DEEP = re.compile(r"(?:[\[{]\s*(?:[\w\"'.-]+\s*=\s*)?){" + str(NESTING) + "}")
+_LONG_NUMBER = re.compile(r"[0-9_]{1000,}")
+
+
+def _line_of_match(pattern: re.Pattern[str], text: str) -> int | None:
+    found = pattern.search(text)
+    return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
+def syntax_error(error: Exception) -> tuple[str, int | None]:
+    """A TOML syntax error's message without its position, and its line."""
+    message = str(error)
+    found = re.search(r"\s*\(at line (\d+), column \d+\)", message)
+    if found is None:
+        return f"TOML syntax error: {message}", None
+    return f"TOML syntax error: {message[: found.start()] + message[found.end():]}", int(found.group(1))
+
+
+def oversized(data: Any, path: str = "", depth: int = 0) -> Iterator[tuple[str, str]]:
+    """(key path, message) for each nesting, array or string of ``data`` past the limits (numbers
+    are bounded where they are read)."""
+    if depth > NESTING:
+        yield path, f"nested too deeply (at most {NESTING} levels of arrays and tables)"
+        return
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from oversized(value, join(path, key), depth + 1)
+    elif isinstance(data, list):
+        if len(data) > ITEMS:
+            yield path, f"{len(data):,} items: an array holds at most {ITEMS:,}"
+            return
+        for i, value in enumerate(data):
+            yield from oversized(value, f"{path}[{i}]", depth + 1)
+    elif isinstance(data, str) and len(data) > TEXT:
+        yield path, f"a string of {len(data):,} characters: at most {TEXT:,}"
+
+
+_BIG_EXPONENT = re.compile(r"[eE][+-]?[0_]*[1-9][0-9_]{3}")
+
+
+def fraction(text: str) -> Fraction:
+    """A number written as text ("4", "4.5", "9/2", "1e3") as a Fraction; ``ValueError`` for
+    anything else, ``OverflowError`` for an exponent of four digits or more (10 to the
+    100,000,000th alone takes minutes to build)."""
+    if _BIG_EXPONENT.search(text):
+        raise OverflowError(f"exponent too large in {text[:40]!r}")
+    return Fraction(text)
 
 
 # ----------------------------------------------------------------------------- key lines
@@ -145,14 +265,14 @@ class Reader:
             return None
         for key in raw:
             if key not in keys:
-                self.add(join(path, key), f"unknown key {key!r}{did_you_mean(key, keys)}")
+                self.add(join(path, key), f"unknown key {quoted(key)}{did_you_mean(key, keys)}")
         return Table(self, path, raw)
 
     def known(self, path: str, ref: str | None, known: Mapping[str, Any], kind: str) -> bool:
         """Is ``ref`` one of ``known``? An unknown one is a problem (with the closest ids)."""
         if ref is None or ref in known:
             return ref is not None
-        self.add(path, f"no {kind} with id {ref!r}{did_you_mean(ref, sorted(known))}")
+        self.add(path, f"no {kind} with id {quoted(ref)}{did_you_mean(ref, sorted(known))}")
         return False
 
     def known_side(self, path: str, side: str | None, sides: Sequence[str]) -> None:
@@ -210,7 +330,11 @@ def show(value: Any) -> str:
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, str):
-        return f"string {value!r}"
+        return f"string {quoted(value)}"
+    if isinstance(value, list) and len(value) > 8:
+        return f"an array of {len(value):,} items"
+    if isinstance(value, int) and abs(value) >= 10**40:
+        return f"int of {len(str(abs(value))):,} digits"
     text = repr(value)
     kind = type(value).__name__
     return f"{kind} {text if len(text) <= 40 else text[:37] + '...'}"
@@ -245,22 +369,32 @@ def number(above: float | None = None, at_least: float | None = None, at_most: f
     expect = f"a number {wanted}".strip()
 
     def convert(value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and math.isnan(value)):
             raise Bad(f"expected {expect}, got {show(value)}")
         if ((above is not None and value <= above) or (at_least is not None and value < at_least)
                 or (at_most is not None and value > at_most)):
-            raise Bad(f"expected {expect}, got {value:g}")
+            raise Bad(f"expected {expect}, got {_number_text(value)}")
+        if not -NUMBER <= value <= NUMBER:
+            raise Bad(f"expected {expect}, got {_number_text(value)} (numbers are at most {NUMBER:,} in size)")
         return float(value)
 
     return convert
 
 
-def whole(at_least: int) -> Convert:
+def _number_text(value: float) -> str:
+    return f"{value:g}" if isinstance(value, float) or abs(value) < 10**15 else show(value)
+
+
+def whole(at_least: int, at_most: int = NUMBER, what: str = "") -> Convert:
+    """A whole number from ``at_least`` to ``at_most``; ``what`` says why the most is the most."""
     def convert(value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise Bad(f"expected a whole number >= {at_least}, got {show(value)}")
         if value < at_least:
             raise Bad(f"expected a whole number >= {at_least}, got {value}")
+        if value > at_most:
+            most = f"at most {at_most:,}{what}" if what else f"a whole number <= {at_most:,}"
+            raise Bad(f"expected {most}, got {show(value)}")
         return value
 
     return convert
@@ -271,7 +405,7 @@ def choice(choices: Sequence[str], what: str) -> Convert:
         if not isinstance(value, str):
             raise Bad(f"expected {what} (one of {', '.join(choices)}), got {show(value)}")
         if value not in choices:
-            raise Bad(f"unknown {what} {value!r}{did_you_mean(value, choices)}")
+            raise Bad(f"unknown {what} {quoted(value)}{did_you_mean(value, choices)}")
         return value
 
     return convert
@@ -288,7 +422,7 @@ def list_of(convert: Convert, what: str, unique: bool = True) -> Convert:
             except Bad as bad:
                 raise Bad(f"item {i}: {bad}") from None
         if unique and len(set(items)) < len(items):
-            raise Bad(f"expected distinct {what}, got duplicates in {value!r}")
+            raise Bad(f"expected distinct {what}, got duplicates in {show(value)}")
         return tuple(items)
 
     return convert_all
@@ -317,7 +451,7 @@ def point(value: Any) -> Point:
     try:
         return (coordinate(value[0]), coordinate(value[1]))
     except Bad:
-        raise Bad(f"expected a point [x, y] of two numbers (yards), got {value!r}") from None
+        raise Bad(f"expected a point [x, y] of two numbers (yards), got {show(value)}") from None
 
 
 def points(at_least: int) -> Convert:
@@ -331,8 +465,8 @@ def points(at_least: int) -> Convert:
 
 
 def degrees(value: Any) -> float:
-    """Any bearing, normalised to 0 <= degrees < 360."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise Bad(f"expected degrees clockwise from north (a number), got {show(value)}")
+    """A bearing from -720 to 720, normalised to 0 <= degrees < 360."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not -DEGREES <= value <= DEGREES:
+        raise Bad(f"expected degrees clockwise from north (a number from {-DEGREES} to {DEGREES}), got {show(value)}")
     bearing = value % 360.0
     return 0.0 if bearing >= 360.0 else bearing  # a tiny negative angle rounds up to 360

@@ -9,9 +9,9 @@ and line. The format is described key by key in ``docs/scenario-format.md``.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 import re
-import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
@@ -20,20 +20,17 @@ from typing import Any, TypeVar
 from attrs import define, evolve
 
 from . import plans_format, world
-from .errors import InvalidInput, Problem, UnknownName
+from .errors import InvalidInput, UnknownName
 from .events import clock
+from .ground import CELL
+from .limits import AREAS, GROUND_CELLS, GUNS, MAP_YARDS, MEN
 from .reading import (
     MISSING, Bad, Reader, Table, any_text, choice, clock_time, degrees, flag, ident, key_lines, list_of,
-    nonempty_text, number, point, points, show, whole,
+    nonempty_text, number, oversized, parse_toml, point, points, read_bounded, show, whole,
 )
 from .plan import DUSK_AFTER_SUNSET, last_light
 from .plans_format import PlacedOrder, PlacedPlan
 from .world import Area, Command, Feature, Historical, Leader, Light, Objective, Point, Scenario, UnitSpec, Victory
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 PACKAGE = "referee.scenarios"
 WEATHER = ("clear", "overcast", "fog", "rain")
@@ -70,25 +67,17 @@ def load_scenario(path: Path | str) -> Scenario:
     """Read and check a scenario file; raise :class:`InvalidInput` listing every problem."""
     path = Path(path)
     source = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidInput([Problem("no such file", source=source)], f"scenario {source}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InvalidInput([Problem(f"cannot read the file: {error}", source=source)],
-                           f"scenario {source}") from None
-    return parse_scenario(text, source, default_id=path.stem)
+    return parse_scenario(read_bounded(path, f"scenario {source}"), source, default_id=path.stem)
 
 
 def parse_scenario(text: str, source: str = "<string>", default_id: str | None = None) -> Scenario:
-    """Check the TOML text of a scenario and build it; ``default_id`` stands in for a missing id."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        message, line = _syntax_error(error)
-        raise InvalidInput([Problem(message, source=source, line=line)], f"scenario {source}") from None
+    """Check the TOML text of a scenario and build it; ``default_id`` stands in for a missing id.
+    Nothing is built from a file past the limits of :mod:`referee.core.limits`."""
+    data = parse_toml(text, source, f"scenario {source}")
     reader = Reader(source, key_lines(text))
-    scenario = _build(reader, data, default_id)
+    for path, message in oversized(data):
+        reader.add(path, message)
+    scenario = None if reader.problems else _build(reader, data, default_id)
     if reader.problems or scenario is None:
         in_file_order = sorted(reader.problems, key=lambda p: (p.line is None, p.line or 0))
         raise InvalidInput(in_file_order, f"scenario {source}")
@@ -131,15 +120,6 @@ def _first_sentence(text: str) -> str:
     return flat if end is None else flat[: end.end()]
 
 
-def _syntax_error(error: Exception) -> tuple[str, int | None]:
-    message = str(error)
-    found = re.search(r"\s*\(at line (\d+), column \d+\)", message)
-    if found is None:
-        return f"TOML syntax error: {message}", None
-    return f"TOML syntax error: {message[: found.start()] + message[found.end():]}", int(found.group(1))
-
-
-
 # ----------------------------------------------------------------------------- tables
 
 
@@ -169,8 +149,8 @@ def _head(t: Table, default_id: str | None) -> dict[str, Any]:
         "dusk": t.get("dusk", clock_time, 'a time "HH:MM"', None),
         "weather": t.get("weather", choice(WEATHER, "weather"), "weather", "clear"),
         "moon": t.get("moon", choice(MOON, "moon"), "moon", "none"),
-        "width": t.get("width", number(above=0), "the map's width in yards"),
-        "height": t.get("height", number(above=0), "the map's height in yards"),
+        "width": t.get("width", number(above=0, at_most=MAP_YARDS), "the map's width in yards"),
+        "height": t.get("height", number(above=0, at_most=MAP_YARDS), "the map's height in yards"),
         "sides": t.get("sides", _sides, 'the two sides in activation order, e.g. ["union", "confederate"]'),
         "options": t.get("options", list_of(_option, "options 'ruleset:option'"), "options", ()),
     }
@@ -220,13 +200,13 @@ def _unit(t: Table) -> UnitSpec:
         side=t.get("side", choice(world.SIDE_NAMES, "side"), "a side", None),
         command=t.get("command", ident, "a command id"),
         arm=arm,
-        men=t.get("men", whole(1), "the number of men (a whole number >= 1)"),
+        men=t.get("men", whole(1, MEN, " men in one unit"), "the number of men (a whole number >= 1)"),
         position=t.get("position", point, "a point [x, y] in yards"),
         facing=t.get("facing", degrees, "degrees clockwise from north"),
         formation=t.get("formation", choice(world.FORMATIONS, "formation"), "a formation"),
         experience=t.get("experience", choice(world.EXPERIENCE, "experience"), "experience", "trained"),
         weapon=t.get("weapon", choice(world.WEAPONS, "weapon"), "a weapon", None),
-        guns=t.get("guns", whole(0), "the number of guns", 0),
+        guns=t.get("guns", whole(0, GUNS, " guns in one unit"), "the number of guns", 0),
         gun_type=t.get("gun_type", choice(world.GUN_TYPES, "gun type"), "a gun type", None),
         mounted=t.get("mounted", flag, "true or false", arm == "cavalry"),
         entry=t.get("entry", clock_time, 'a time "HH:MM"', None),
@@ -419,6 +399,7 @@ def _cross_check(r: Reader, p: _Parts) -> None:
         _inside(r, f"{path}.position", o.position, p)
         r.known_side(f"{path}.held_by", o.held_by, sides)
     _check_orders(r, p, commands, objectives)
+    _check_ground(r, p)
     _check_sides(r, p, sides)
     _check_times(r, p)
     plans_format.check(r, _setting(p, commands, objectives), p.orders, p.plans)
@@ -465,7 +446,7 @@ def _check_commands(r: Reader, items: list[tuple[str, Command]], by_id: dict[str
         if c.level in levels and parent.level in levels and levels.index(parent.level) >= levels.index(c.level):
             r.add(f"{path}.parent", f"{_a(c.level)} cannot be under {_a(parent.level)} "
                                     f"(levels from the top: {', '.join(levels)})")
-        elif _cycles(c.id, by_id):
+        elif _cycles(c, by_id):
             r.add(f"{path}.parent", f"command {c.id!r} is its own ancestor")
 
 
@@ -473,10 +454,10 @@ def _a(noun: str) -> str:
     return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
 
 
-def _cycles(start: str, by_id: dict[str, Command]) -> bool:
-    seen, cid = set(), by_id[start].parent
+def _cycles(command: Command, by_id: dict[str, Command]) -> bool:
+    seen, cid = set(), command.parent
     while cid is not None and cid in by_id:
-        if cid == start or cid in seen:
+        if cid == command.id or cid in seen:
             return True
         seen.add(cid)
         cid = by_id[cid].parent
@@ -509,6 +490,28 @@ def _check_leader(r: Reader, path: str, ld: Leader, commands: dict[str, Command]
         if side and unit_side and unit_side != side:
             r.add(f"{path}.attached_to", f"unit {ld.attached_to!r} is on the {unit_side} side, not {side}")
     return evolve(ld, side=side)
+
+
+def _check_ground(r: Reader, p: _Parts) -> None:
+    """The areas can be drawn on the ground's grid: at most AREAS of them, and no more than
+    GROUND_CELLS cell tests (each area tests the cells of the box round it, on the map, against
+    each of its corners)."""
+    if len(p.areas) > AREAS:
+        r.add("areas", f"{len(p.areas)} areas: a scenario has at most {AREAS}")
+    width, height = p.head.get("width"), p.head.get("height")
+    if width is None or height is None:
+        return
+    cols, rows = math.ceil(width / CELL), math.ceil(height / CELL)
+    work = 0
+    for area in p.areas:
+        if area.polygon:
+            xs, ys = [x for x, _ in area.polygon], [y for _, y in area.polygon]
+            across = min(cols - 1, int(max(xs) // CELL)) - max(0, int(min(xs) // CELL)) + 1
+            up = min(rows - 1, int(max(ys) // CELL)) - max(0, int(min(ys) // CELL)) + 1
+            work += max(0, across) * max(0, up) * len(area.polygon)
+    if work > GROUND_CELLS:
+        r.add("areas", f"the areas take {work:,} cell tests to draw (the {CELL}-yard cells of the box round each "
+                       f"area, times its corners); at most {GROUND_CELLS:,}: draw fewer, smaller or simpler areas")
 
 
 def _check_orders(r: Reader, p: _Parts, commands: dict[str, Command], objectives: dict[str, Objective]) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from importlib import resources
@@ -24,11 +23,8 @@ from typing import Any, Generic, Protocol, TypeVar
 from attrs import field, frozen
 
 from .errors import InvalidInput, Problem, did_you_mean
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from .reading import fraction, oversized, read_bounded
+from .reading import parse_toml as parse_bounded
 
 T = TypeVar("T")
 
@@ -155,8 +151,8 @@ def to_fraction(value: Any) -> Fraction | None:
         return Fraction(value)
     if isinstance(value, str):
         try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
+            return fraction(value.strip())
+        except (ValueError, ZeroDivisionError, OverflowError):
             return None
     return None
 
@@ -416,11 +412,11 @@ def parse_toml(text: str, source: str) -> tuple[dict[str, Any] | None, Where, li
     """Parse ``text``; a syntax error becomes a problem at its line."""
     where = Where(source, key_lines(text))
     try:
-        return tomllib.loads(text), where, []
-    except tomllib.TOMLDecodeError as err:
-        m = re.search(r"line (\d+)", str(err))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(err))
-        return None, where, [Problem(f"not valid TOML: {message}", source=source, line=int(m[1]) if m else None)]
+        data = parse_bounded(text, source, source)
+    except InvalidInput as bad:
+        return None, where, list(bad.problems)
+    problems = [where.problem(path, message) for path, message in oversized(data)]
+    return (None if problems else data), where, problems
 
 
 def check(spec: Spec, data: Any, where: Where, path: str = "") -> list[Problem]:
@@ -475,7 +471,7 @@ def apply_overlay(
     again. Raises :class:`InvalidInput` with every problem, located in the overlay file."""
     source = str(overlay)
     if text is None:
-        text = Path(overlay).read_text(encoding="utf-8")
+        text = read_bounded(overlay, f"overlay {source}")
     data, where, problems = parse_toml(text, source)
     if data is None:
         raise InvalidInput(problems, what=f"overlay {source}")

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import strategies as st
-
 from referee.core import world
 
 # ----------------------------------------------------------------------------- atoms
@@ -229,3 +229,148 @@ seeds = st.integers(min_value=0, max_value=2**32)
 
 ladder_steps = st.integers(min_value=-6, max_value=6)
 """A shift along Stargrunt's die ladder, past its ends included."""
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+
+def bundled_texts() -> dict[str, str]:
+    """Every bundled scenario's TOML text, by id."""
+    from importlib import resources
+
+    folder = resources.files("referee.scenarios")
+    return {entry.name[:-5]: entry.read_text(encoding="utf-8") for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+            if entry.name.endswith(".toml")}
+
+
+_LIMIT_EDGES = ("0", "-1", "1", "0.5", "24", "25", "250", "251", "5000", "5001", "20000", "20001", "720", "-721",
+                "1000000", "1000001", "1e308", "-1e308", "inf", "-inf", "nan", "1" + "0" * 400, "9" * 4301)
+"""Numbers at and past the limits, and past what a float or an int string can hold."""
+
+_ODD_VALUES = ('""', '" "', '"x"', '"nonesuch"', '"12:00"', '"25:99"', "23:59:00", "1861-06-10", "true", "false", "[]",
+               "[1, 2]", "[[1, 2], [3, 4]]", "{}", "{ a = 1 }", '"\\u001b[2J\\u001b]0;pwned\\u0007"', '"[/bold] [link=x]y"',
+               '"' + "x" * 10_001 + '"', "[" * 30 + "]" * 30, "[" * 600 + "]" * 600, "{a=" * 600 + "}" * 600, "[" + ", ".join(["0"] * 1001) + "]")
+"""Values of the wrong type, empty, malformed, escape sequences, Rich markup, and past the size limits."""
+
+_KEY_LINE = re.compile(r"^(\s*[A-Za-z0-9_.\"-]+\s*=\s*)(.+)$")
+_ID_VALUE = re.compile(r'"([a-z0-9][a-z0-9_.-]*)"')
+
+
+@st.composite
+def _swap_value(draw: st.DrawFn, lines: list[str]) -> list[str]:
+    """A one-line ``key = value`` given another value: a boundary number, a wrong type, another id."""
+    found = [i for i, line in enumerate(lines) if _KEY_LINE.match(line) and not line.rstrip().endswith(("[", "{", '"""'))]
+    if not found:
+        return lines
+    i = draw(st.sampled_from(found))
+    ids = sorted(set(_ID_VALUE.findall("\n".join(lines))))
+    value = draw(st.sampled_from(_LIMIT_EDGES) | st.sampled_from(_ODD_VALUES) | st.sampled_from(ids or ['"x"']).map(lambda s: f'"{s}"'))
+    head = _KEY_LINE.match(lines[i]).group(1)  # type: ignore[union-attr]
+    return [*lines[:i], head + value, *lines[i + 1:]]
+
+
+_NUMBER_LINE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*=\s*)(-?\d+(?:\.\d+)?)(\s*(?:#.*)?)$")
+
+
+@st.composite
+def _nudge_number(draw: st.DrawFn, lines: list[str]) -> list[str]:
+    """A number changed to another plausible one (halved, doubled, ten times, negated, one more):
+    the scenario usually stays valid and plays somewhere new."""
+    found = [i for i, line in enumerate(lines) if _NUMBER_LINE.match(line)]
+    if not found:
+        return lines
+    i = draw(st.sampled_from(found))
+    head, number, tail = _NUMBER_LINE.match(lines[i]).groups()  # type: ignore[union-attr]
+    value = float(number)
+    new = draw(st.sampled_from((0.0, value / 2, value * 2, value * 10, -value, value + 1)))
+    text = str(int(new)) if new.is_integer() and "." not in number else repr(new)
+    return [*lines[:i], head + text + tail, *lines[i + 1:]]
+
+
+@st.composite
+def _edit_lines(draw: st.DrawFn, lines: list[str]) -> list[str]:
+    """A line removed (a missing key), repeated (a duplicate key or table) or a block of lines
+    repeated (a table twice: duplicate ids)."""
+    if not lines:
+        return lines
+    i = draw(st.integers(0, len(lines) - 1))
+    kind = draw(st.sampled_from(("remove", "repeat", "block")))
+    if kind == "remove":
+        return lines[:i] + lines[i + 1:]
+    if kind == "repeat":
+        return lines[:i + 1] + lines[i:]
+    j = draw(st.integers(i, min(len(lines), i + 15)))
+    return lines[:j] + lines[i:j] * draw(st.integers(1, 4)) + lines[j:]
+
+
+@st.composite
+def _damage(draw: st.DrawFn, text: str) -> str:
+    """Syntax damage: the text cut short, or a few characters inserted or removed somewhere."""
+    at = draw(st.integers(0, len(text)))
+    kind = draw(st.sampled_from(("cut", "insert", "remove")))
+    if kind == "cut":
+        return text[:at]
+    if kind == "insert":
+        return text[:at] + draw(st.text(st.sampled_from('[]{}"\'=#,.\n\\ 0a\x00\x1b\u202e'), min_size=1, max_size=4)) + text[at:]
+    return text[:at] + text[at + draw(st.integers(1, 20)):]
+
+
+@st.composite
+def mutated_scenarios(draw: st.DrawFn, texts: Mapping[str, str]) -> str:
+    """A bundled scenario (from ``texts``, by id) with one to three changes: a number nudged; a
+    value swapped for a boundary value, a wrong type or another id; a key or table missing or
+    repeated; syntax damage."""
+    text = texts[draw(st.sampled_from(sorted(texts)))]
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(("nudge", "nudge", "value", "value", "lines", "damage")))
+        if kind == "damage":
+            text = draw(_damage(text))
+        else:
+            lines = text.split("\n")
+            change = {"nudge": _nudge_number, "value": _swap_value, "lines": _edit_lines}[kind]
+            text = "\n".join(draw(change(lines)))
+    return text
+
+
+_CLI_VALUES = ("0", "-1", "1", "2", "x", "", " ", "1e12", "1000001", "65", "9" * 5000, "-", "/dev/null", "/dev/zero",
+               "/nonexistent/file", "[/bold]", "\x1b[2J", "rff", "hardtack", "nonesuch", "big-bethel", "drill-musketry")
+_CLI_COMMANDS = {
+    "rulesets": ("--json",), "scenarios": ("--json",),
+    "run": ("--rules", "--seed", "--option", "--house-rule", "--log", "--quiet", "--json"),
+    "compare": ("--rules", "-n", "--seed", "--workers", "--option", "--house-rule", "--json"),
+    "history": ("--rules", "-n", "--seed", "--workers", "--json"),
+    "resolve": ("--set", "--seed", "--exact", "--list", "--option", "--json"),
+    "tables": ("--option", "--house-rule", "--json"),
+}
+_FLAGS = ("--quiet", "--json", "--exact", "--list")
+
+
+@st.composite
+def cli_arguments(draw: st.DrawFn) -> list[str]:
+    """Arguments for ``referee``: a command, a few of its options with boundary or nonsense values,
+    and arguments; never a long run (compare and history replicate at most 3 times, on a drill)."""
+    command = draw(st.sampled_from(sorted(_CLI_COMMANDS)))
+    args = [command]
+    if command in ("run", "compare"):
+        args.append(draw(st.sampled_from(("drill-musketry", "drill-charge-battery", "nonesuch", "/dev/null", "x.toml", "[/bold]"))))
+    elif command == "history":
+        args.append(draw(st.sampled_from(("nonesuch", "drill-musketry", "/dev/zero"))))
+    elif command in ("resolve", "tables"):
+        args.append(draw(st.sampled_from(("rff", "hardtack", "nonesuch"))))
+        if command == "resolve":
+            args.append(draw(st.sampled_from(("musketry", "fire", "shot", "maneuver", "nonesuch"))))
+    for option in draw(st.lists(st.sampled_from(_CLI_COMMANDS[command]), max_size=4)):
+        if option in _FLAGS:
+            args.append(option)
+        elif option == "-n":
+            args += [option, draw(st.sampled_from(("0", "-1", "1", "3", "x", "1e12", "1000001", "9" * 5000)))]
+        elif option == "--workers":
+            args += [option, draw(st.sampled_from(("0", "1", "2", "65", "1000", "x")))]
+        elif option == "--set":
+            key = draw(st.sampled_from(("fire_points", "range", "firepower", "modifier", "target", "nonesuch", "")))
+            args += [option, f"{key}={draw(st.sampled_from(_CLI_VALUES + ('1e5000', '1e100000000', '9/2', '1/0')))}"]
+        else:
+            args += [option, draw(st.sampled_from(_CLI_VALUES))]
+    if command in ("compare", "history") and "-n" not in args:
+        args += ["-n", "2"]
+    return args

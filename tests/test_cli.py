@@ -8,7 +8,9 @@ a comparison keeps the replications already finished.
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,12 @@ def referee_end_turn(game):
 def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rich wraps table cells at 80 columns when not on a terminal; a wide one keeps words whole."""
     monkeypatch.setattr(cli, "out", Console(highlight=False, soft_wrap=True, width=250))
+
+
+def ctrl_c() -> None:
+    """The user presses Ctrl-C: a real SIGINT to this process (its handler stops the run)."""
+    os.kill(os.getpid(), signal.SIGINT)
+    raise AssertionError("the interrupt did not stop the run")
 
 
 def referee(*args: str) -> Result:
@@ -234,7 +242,7 @@ def test_compare_ctrl_c_keeps_the_finished_replications(monkeypatch: pytest.Monk
     def interrupted_on_the_third_chunk(*args: Any) -> Any:
         calls.append(args)
         if len(calls) == 3:
-            raise KeyboardInterrupt
+            ctrl_c()
         return real(*args)
 
     monkeypatch.setattr(compare_module, "replicate", interrupted_on_the_third_chunk)
@@ -256,7 +264,7 @@ def test_compare_ctrl_c_keeps_the_finished_replications(monkeypatch: pytest.Monk
 
 def test_compare_ctrl_c_before_anything_finished(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(*args: Any) -> Any:
-        raise KeyboardInterrupt
+        ctrl_c()
 
     monkeypatch.setattr(compare_module, "replicate", interrupted)
     result = referee("compare", "big-bethel", "--rules", "rff", "-n", "10", "--workers", "1")
@@ -404,7 +412,7 @@ def test_unknown_option() -> None:
 @pytest.mark.parametrize("n", ["0", "-3"])
 def test_no_replications(n: str) -> None:
     result = referee("compare", "drill-musketry", "--rules", "rff", "-n", n)
-    user_error(result, "'-n'", f"{n} is not in the range x>=1")
+    user_error(result, "'-n'", f"{n} is not in the range 1<=x<=1000000")
 
 
 # ----------------------------------------------------------------------------- bad input: files

@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,12 @@ SIDES = ("union", "confederate")
 CELL_KEYS = ["p10", "p50", "p90", "history", "percentile", "verdict"]
 ROW_KEYS = ["scenario", "title", "ruleset", "replications", "winner", "men_lost", "guns_lost", "minutes"]
 TRICKY_TITLE = "Skirmish at [/] the [bold]ford[/bold] [link=x]"  # Rich markup that fails or vanishes unless escaped
+
+
+def ctrl_c() -> None:
+    """The user presses Ctrl-C: a real SIGINT to this process (its handler stops the run)."""
+    os.kill(os.getpid(), signal.SIGINT)
+    raise AssertionError("the interrupt did not stop the run")
 
 
 @pytest.fixture(autouse=True)
@@ -205,7 +213,7 @@ def test_ctrl_c_keeps_the_finished_rows(monkeypatch: pytest.MonkeyPatch, skirmis
     def interrupted_on_the_second_ruleset(*args: Any) -> Any:
         calls.append(args)
         if len(calls) == 2:
-            raise KeyboardInterrupt
+            ctrl_c()
         return real(*args)
 
     monkeypatch.setattr(compare_module, "replicate", interrupted_on_the_second_ruleset)

@@ -71,7 +71,7 @@ def test_every_problem_at_once_with_file_line_and_path() -> None:
 
 def test_syntax_error_and_missing_file() -> None:
     found = problems({"dice": GOOD + "\nbroken = = 1\n"})
-    assert len(found) == 1 and found[0].startswith("x/dice.toml:17: not valid TOML")
+    assert len(found) == 1 and found[0].startswith("x/dice.toml:17: TOML syntax error")
     assert problems({}) == ["x/dice.toml: missing table file"]
 
 

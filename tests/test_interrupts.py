@@ -1,0 +1,186 @@
+"""Interrupted comparisons (audit D1-D3, A13, and the house rule that loops forever).
+
+Ctrl-C, SIGTERM and SIGHUP stop a comparison within two seconds and report every replication
+finished, those finished inside a chunk still being played included; a second Ctrl-C exits at
+once; workers never outlive the parent. These run ``referee`` in its own process group and send
+it real signals, as a shell would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import referee.core.compare as compare_module
+from referee.core.compare import Stack, run_replications
+from referee.core.game import replication_seed
+from referee.core.scenario import find_scenario
+
+LOOPS_FOREVER = Path(__file__).parent / "fixtures" / "reliability" / "house_rules" / "loops_forever.py"
+LONG_RUN = ("compare", "drill-musketry", "--rules", "rff", "-n", "1000000", "--json")  # hours of work
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or sys.platform != "linux",
+                                reason="process groups are listed from /proc")
+
+
+LAUNCH = """\
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal: a background job or nohup ignores them
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+from referee.core.launch import main
+main()
+"""
+
+
+def start(*args: str) -> subprocess.Popen[bytes]:
+    """``referee ARGS`` in a process group of its own, with SIGINT and SIGHUP as in a terminal."""
+    return subprocess.Popen([sys.executable, "-c", LAUNCH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def group(pgid: int) -> list[int]:
+    """The processes of a process group still alive (zombies aside)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                alive.append(int(entry.name))
+    return alive
+
+
+def ended(process: subprocess.Popen[bytes], within: float) -> tuple[float, str, str]:
+    """Seconds the process took to end (it must within ``within``), its stdout and stderr."""
+    signalled = time.perf_counter()
+    try:
+        out, err = process.communicate(timeout=within)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise AssertionError(f"still running {within} s after the signal") from None
+    return time.perf_counter() - signalled, out.decode(), err.decode()
+
+
+def no_one_left(pgid: int) -> None:
+    deadline = time.perf_counter() + 2
+    while group(pgid) and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    left = group(pgid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes outlived the comparison: {left}"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_reports_the_finished_replications_within_two_seconds(workers: str) -> None:
+    process = start(*LONG_RUN, "--workers", workers)
+    time.sleep(3)
+    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group
+    seconds, out, err = ended(process, 10)
+    assert seconds < 2
+    assert process.returncode == 130, err
+    report = json.loads(out)
+    assert report["interrupted"] is True and report["rulesets"]["rff"]["replications"] > 0
+    assert "interrupted: reporting the replications finished so far" in err and "Traceback" not in err
+    no_one_left(process.pid)
+
+
+@pytest.mark.parametrize(("name", "to_group", "code"), [("SIGTERM", False, 143), ("SIGHUP", True, 129)])
+def test_sigterm_and_sighup_behave_like_ctrl_c(name: str, to_group: bool, code: int) -> None:
+    process = start(*LONG_RUN, "--workers", "2")
+    time.sleep(2)
+    (os.killpg if to_group else os.kill)(process.pid, getattr(signal, name))  # `kill PID` signals the parent only
+    seconds, out, err = ended(process, 10)
+    assert seconds < 2 and process.returncode == code, err
+    assert json.loads(out)["interrupted"] is True
+    no_one_left(process.pid)
+
+
+def test_a_second_ctrl_c_exits_at_once() -> None:
+    process = start(*LONG_RUN, "--workers", "2")
+    time.sleep(2)
+    os.killpg(process.pid, signal.SIGINT)
+    time.sleep(0.02)
+    os.killpg(process.pid, signal.SIGINT)
+    seconds, _, err = ended(process, 10)
+    assert seconds < 2 and "Traceback" not in err
+    no_one_left(process.pid)
+
+
+def test_workers_never_outlive_their_parent() -> None:
+    process = start(*LONG_RUN, "--workers", "2")
+    time.sleep(2)
+    assert len(group(process.pid)) == 3  # the parent and two workers
+    os.kill(process.pid, signal.SIGKILL)  # nothing can be handled: the workers must notice
+    ended(process, 10)
+    no_one_left(process.pid)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_house_rule_that_loops_forever_can_be_interrupted(workers: str) -> None:
+    process = start("compare", "drill-charge-battery", "--rules", "rff", "-n", "10", "--workers", workers, "--json",
+                    "--house-rule", str(LOOPS_FOREVER))
+    time.sleep(2)
+    os.killpg(process.pid, signal.SIGINT)
+    seconds, out, _ = ended(process, 10)
+    assert seconds < 2 and process.returncode == 130
+    assert json.loads(out)["rulesets"] == {}  # no game ever ended
+    no_one_left(process.pid)
+
+
+def test_a_game_whose_house_rule_loops_forever_can_be_interrupted() -> None:
+    process = start("run", "drill-charge-battery", "--rules", "rff", "--quiet", "--house-rule", str(LOOPS_FOREVER))
+    time.sleep(1.5)
+    os.killpg(process.pid, signal.SIGINT)
+    seconds, _, err = ended(process, 10)
+    assert seconds < 2 and process.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("after", [0.05, 0.15, 0.3])
+def test_a13_ctrl_c_while_the_program_loads_is_quiet(after: float) -> None:
+    process = start("scenarios")
+    time.sleep(after)
+    os.killpg(process.pid, signal.SIGINT)
+    _, _, err = ended(process, 10)
+    assert "Traceback" not in err
+    assert process.returncode in (0, 130, -signal.SIGINT), err  # done already, interrupted, or before Python set up
+
+
+# ----------------------------------------------------------------------------- in this process
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_games_finished_inside_a_running_chunk_are_kept(workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """D3: Ctrl-C during replication 6 keeps replications 0-5 of the chunk being played (with two
+    workers, the chunk 0-12 of the first; the games the second had finished are kept too)."""
+    if workers > 1 and compare_module.multiprocessing.get_start_method() != "fork":
+        pytest.skip("the workers must inherit the patched play")
+    real, parent = compare_module.play, os.getpid()
+    sixth = replication_seed(1, 6)
+
+    def play(game: Any) -> Any:
+        if game.seed == sixth:
+            os.kill(parent, signal.SIGINT)  # the user presses Ctrl-C while replication 6 is played
+            time.sleep(30)
+        return real(game)
+
+    monkeypatch.setattr(compare_module, "play", play)
+    start = time.perf_counter()
+    outcomes, interrupted = run_replications(Stack("rff"), str(find_scenario("drill-musketry")), 100, 1, workers=workers)
+    assert interrupted is not None and interrupted.exit_code == 130
+    assert time.perf_counter() - start < 20
+    played = {replication_seed(1, k): k for k in range(100)}
+    ks = [played[o.seed] for o in outcomes]
+    assert ks == sorted(ks) and set(range(6)) <= set(ks) and 6 not in ks
+    if workers == 1:
+        assert ks == list(range(6))
