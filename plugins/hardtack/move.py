@@ -338,7 +338,6 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     """A broken or routed company runs for its own rear (SG2), paying for the ground it crosses
     (HT-M6; gun crews as before); off the map it is gone, its men not casualties."""
     state.touch(c)
-    state.moved(c)
     c.in_position = False
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
     sn, cs = math.sin(rad), math.cos(rad)
@@ -356,3 +355,4 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
         state.forget(c)
         put(game, c, c.x, c.y)
         game.log.emit("leaves", unit=c.id, text=f"{c.id} leaves the field")
+    state.moved(c)  # (once it has run: its friends in the way were looked for from where it stood)
