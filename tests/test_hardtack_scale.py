@@ -1,5 +1,7 @@
 """Hardtack at scale: a side's companies filed by place (state.Grid) are found as a scan of
-the side's list finds them, in the same order, and games are the same with or without it."""
+the side's list finds them, in the same order, and games are the same with or without it.
+(A grid declines a crowded box, whose squares hold a quarter of the side or more: its callers
+scan their lists then.)"""
 
 from __future__ import annotations
 
@@ -25,12 +27,17 @@ def companies() -> list[Company]:
     return [c for r in game.state.by_side["union"] + game.state.by_side["confederate"] for c in r.companies]
 
 
+def inside(companies: list[Company], x0: float, x1: float, y0: float, y1: float) -> list[Company]:
+    return [c for c in companies if x0 <= c.x <= x1 and y0 <= c.y <= y1]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 50), places, st.booleans()), max_size=40), st.lists(boxes, min_size=1, max_size=5))
 def test_a_grid_finds_what_a_scan_finds_in_the_same_order(moves: list[tuple[int, tuple[float, float], bool]],
                                                            asked: list[tuple[float, float, float, float]]) -> None:
     """Companies move (named to the grid once moved, or just before with no search between),
-    fall, and are searched for; every box is answered as a scan of the list would answer it."""
+    fall, and are searched for; every box is answered as a scan of the list would answer it
+    (or declined, when crowded)."""
     side = companies()
     grid = Grid.of(side)
     for n, (i, (x, y), search) in enumerate(moves):
@@ -46,19 +53,20 @@ def test_a_grid_finds_what_a_scan_finds_in_the_same_order(moves: list[tuple[int,
         living = [c for c in side if c.alive]
         for x0, w, y0, h in asked if search else ():
             x1, y1 = x0 + w, y0 + h
-            assert grid.box(x0, x1, y0, y1, living) == [c for c in living if x0 <= c.x <= x1 and y0 <= c.y <= y1]
+            found = grid.around(x0, x1, y0, y1, len(living))
+            assert found is None or found == inside(living, x0, x1, y0, y1)
 
 
 @pytest.mark.parametrize("spread", [0.0, 300.0])
 def test_a_company_on_the_edge_of_the_box_is_in_it(spread: float) -> None:
-    """Crowded (the box's squares hold half the side or more: the list is scanned) or spread
-    out (the squares are searched), a company standing on the box's edge is found."""
+    """Spread out, a company standing on the box's edge is found in the squares; crowded
+    (the box's squares hold a quarter of the side or more), the box is declined."""
     side = companies()
     for n, c in enumerate(side):
         c.x, c.y = 100.0 + n * spread, 100.0
     grid = Grid.of(side)
-    assert grid.box(-50.0, 100.0, 100.0, 100.0, side) == (side[:1] if spread else side)
-    assert grid.box(100.0 + spread, 200.0 + spread, 0.0, 100.0, side) == ([side[1]] if spread else side)
+    assert grid.around(-50.0, 100.0, 100.0, 100.0, len(side)) == (side[:1] if spread else None)
+    assert grid.around(100.0 + spread, 200.0 + spread, 0.0, 100.0, len(side)) == ([side[1]] if spread else None)
 
 
 def played(scenario: str, seed: int) -> str:

@@ -91,7 +91,8 @@ class Regiment:
 
 
 SQUARE = 400  # yards: the side of a Grid's squares
-GRID_FROM = 200  # companies a side from which it is filed in a Grid (fewer are scanned quicker in a list)
+GRID_FROM = 1000  # companies a side from which it is filed in a Grid (fewer are scanned quicker in their list)
+SCAN_FROM = 4  # a box whose squares hold this share of a side or more is looked for in its list (Grid.around)
 
 
 @define(eq=False, slots=True)
@@ -125,10 +126,10 @@ class Grid:
     def moved(self, c: Company) -> None:
         self.stale.add(c)
 
-    def box(self, x0: float, x1: float, y0: float, y1: float, living: list[Company]) -> list[Company]:
-        """The living companies whose centres lie in the box, in the side's order (``living``,
-        the side's living companies in order, is scanned instead when the box's squares hold
-        half of them or more: a scan needs no sorting)."""
+    def around(self, x0: float, x1: float, y0: float, y1: float, living: int) -> list[Company] | None:
+        """The living companies whose centres lie in the box, in the side's order; or None when
+        its squares hold a :data:`SCAN_FROM`-th of the side's ``living`` companies or more: the
+        caller's own scan is quicker then than sorting them (and may stop early)."""
         if self.stale:
             for c in self.stale:
                 self.file(c)
@@ -139,8 +140,8 @@ class Grid:
         else:
             get = self.squares.get
             groups = [g for g in (get((i, j)) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)) if g]
-        if 2 * sum(map(len, groups)) >= len(living):
-            return [c for c in living if y0 <= c.y and c.y <= y1 and x0 <= c.x and c.x <= x1]
+        if SCAN_FROM * sum(map(len, groups)) >= living:
+            return None
         found: list[Company] = []
         for group in groups:
             found += [c for c in group if c.alive and y0 <= c.y and c.y <= y1 and x0 <= c.x and c.x <= x1]
@@ -255,10 +256,12 @@ class HardtackState:
         each regiment's living companies meets it. A regiment keeps that box until one of them
         moves (:meth:`moved`) or the turn begins (companies may enter: activation.turn); one
         that falls leaves it larger than need be, which only asks about more. ``but``'s may be
-        moving. A side with a :class:`Grid` gives those in the box as one group."""
+        moving. A side with a :class:`Grid` gives those in the box as one group, unless they
+        are too many for it (Grid.around)."""
         grid = self.grids.get(side) if self.grids else None
-        if grid is not None:
-            return [[f for f in grid.box(x0, x1, y0, y1, self.living(side)) if f.regiment is not but]]
+        found = grid.around(x0, x1, y0, y1, len(self.living(side))) if grid is not None else None
+        if found is not None:
+            return [[f for f in found if f.regiment is not but]]
         out = []
         for group in self.living_by_regiment(side):
             reg = group[0].regiment
@@ -283,14 +286,13 @@ class HardtackState:
 
     def around(self, side: str, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
         """The side's living companies, in order (:meth:`living`), that may stand in the box
-        (x0, x1, y0, y1): those of its :class:`Grid` that do, or, without one, every one (a
-        short list is scanned quicker than a grid is kept). The caller tests the box."""
+        (x0, x1, y0, y1): those its :class:`Grid` finds, or, without one or when they are many,
+        every one (a short list is scanned quicker than a grid is kept). The caller tests the box."""
         hit = self._living.get(side)
         living = hit if hit is not None else self.living(side)
-        if not self.grids:
-            return living
-        grid = self.grids.get(side)
-        return living if grid is None else grid.box(x0, x1, y0, y1, living)
+        grid = self.grids.get(side) if self.grids else None
+        found = grid.around(x0, x1, y0, y1, len(living)) if grid is not None else None
+        return living if found is None else found
 
     def enemies_around(self, side: str, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
         """The other sides' living companies, in the order of :meth:`enemies`, that may stand in
