@@ -92,7 +92,7 @@ class Regiment:
 
 SQUARE = 400  # yards: the side of a Grid's squares
 GRID_FROM = 1000  # companies a side from which it is filed in a Grid (fewer are scanned quicker in their list)
-SCAN_FROM = 4  # a box whose squares hold this share of a side or more is looked for in its list (Grid.around)
+SCAN_FROM = 4  # a Grid declines a box whose squares hold 1/SCAN_FROM of its side's living companies or more (Grid.around)
 
 
 @define(eq=False, slots=True)
@@ -128,8 +128,9 @@ class Grid:
 
     def around(self, x0: float, x1: float, y0: float, y1: float, living: int) -> list[Company] | None:
         """The living companies whose centres lie in the box, in the side's order; or None when
-        its squares hold a :data:`SCAN_FROM`-th of the side's ``living`` companies or more: the
-        caller's own scan is quicker then than sorting them (and may stop early)."""
+        its squares hold ``living / SCAN_FROM`` companies or more (``living``: how many of the
+        side's stand): the caller's own scan of its list is quicker then than sorting them, and
+        may stop early."""
         if self.stale:
             for c in self.stale:
                 self.file(c)
