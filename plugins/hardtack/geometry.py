@@ -134,7 +134,7 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
     lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
     lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
     lo_x, hi_x, lo_y, hi_y = lo_x - MASK_MARGIN, hi_x + MASK_MARGIN, lo_y - MASK_MARGIN, hi_y + MASK_MARGIN
-    for f in state.living(c.side):
+    for f in state.around(c.side, lo_x, hi_x, lo_y, hi_y):
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
             hw, hd, radius = half_footprint(state, f)
             # a footprint whose centre stands further from the line of fire than its corners (and
