@@ -51,7 +51,8 @@ class Referee(click.Group):
         except pluggy.PluginValidationError as error:  # a house rule naming no hook, or a wrong argument
             plugin = getattr(error.plugin, "__file__", None)
             message = str(error).replace(repr(error.plugin), repr(plugin)) if plugin else str(error)
-            raise UserError(printable(f"house rule: {shorten(message, 4 * limits.SHOWN)}")) from None
+            where = f"house rule {plugin}" if plugin and plugin not in message else "house rule"
+            raise UserError(printable(f"{where}: {shorten(message, 4 * limits.SHOWN)}", newlines=True)) from None
         except comparing.Interrupted as interrupt:
             err.print("interrupted", markup=False)
             sys.exit(interrupt.exit_code)

@@ -296,10 +296,11 @@ def test_c2_a_deep_overlay_is_its_own_fault_not_the_rulesets() -> None:
     assert "plugin 'rff'" not in message
 
 
-def test_an_unknown_hook_names_the_file() -> None:
-    message = refused(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", HOUSE_RULES / "unknown_hook.py")[0],
-                      "unknown hook 'referee_no_such_hook'", "unknown_hook.py")
-    assert "<module" not in message
+@pytest.mark.parametrize(("name", "says"), [("unknown_hook.py", "unknown hook 'referee_no_such_hook'"),
+                                           ("wrong_argument.py", "Argument(s) {'sitch'} are declared in the hookimpl")])
+def test_a_house_rule_that_does_not_fit_a_hook_names_its_file(name: str, says: str) -> None:
+    message = refused(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", HOUSE_RULES / name)[0], says, name)
+    assert "<module" not in message and "\\n" not in message
 
 
 @pytest.mark.parametrize(("kind", "says"), [("folder", "is a folder, not a file"), ("fifo", "is a FIFO (named pipe), not a file"),
