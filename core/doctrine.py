@@ -59,22 +59,26 @@ class DefaultDoctrine:
     @hookimpl(trylast=True)
     def referee_intents(self, game, side: str) -> dict[str, Intent]:  # type: ignore[no-untyped-def]
         world: World = game.world
-        game.plan.update(game)
-        memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
+        plan = game.plan
+        mine = [u for u in world.units.values() if u.spec.side == side and u.on_field]
+        orders = [plan.order_of(u.spec.id) for u in mine]
         counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
+        for u, order in zip(mine, orders):
+            _note_repulse(world, u, order, counted)
+        if plan.update(game):
+            orders = [plan.order_of(u.spec.id) for u in mine]
+        memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
         enemies = [u for u in world.units.values() if u.spec.side != side and u.fit]  # spec: no property call
         retiring = side in world.broken_off
-        rear_guard = game.plan.rear_guard(world.scenario, side) if retiring else frozenset()
+        rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
         intents = {}
-        for u in world.units.values():
-            if u.spec.side != side or not u.on_field or u.status == "gone":
+        for u, order in zip(mine, orders):
+            if u.status == "gone":
                 continue
             nearest, gap = _nearest(u, enemies)
             if retiring and u.spec.id not in rear_guard:
                 intent = _withdraw(world, u, None, nearest, "withdraw") if u.fit else Intent("rally", order="withdraw")
             else:
-                order = game.plan.order_of(u.spec.id)
-                _note_repulse(world, u, order, counted)
                 intent = self.decide(world, u, order, nearest, gap, memory)
             intents[u.spec.id] = _screened(intent, u, gap)
         return intents
@@ -127,13 +131,15 @@ class DefaultDoctrine:
 
 
 def _nearest(unit: UnitState, enemies: list[UnitState]) -> tuple[UnitState | None, float]:
-    nearest, gap = None, math.inf
+    """The nearest of ``enemies`` and how far (compared by squares: no root per enemy)."""
+    nearest, best = None, math.inf
     x, y = unit.x, unit.y
     for e in enemies:
-        d = hypot(e.x - x, e.y - y)
-        if d < gap:
-            nearest, gap = e, d
-    return nearest, gap
+        dx, dy = e.x - x, e.y - y
+        d2 = dx * dx + dy * dy
+        if d2 < best:
+            nearest, best = e, d2
+    return nearest, (math.inf if nearest is None else hypot(nearest.x - x, nearest.y - y))
 
 
 def _screened(intent: Intent, unit: UnitState, gap: float) -> Intent:

@@ -18,8 +18,8 @@ from .chance import SampledRoller
 from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
-from .plugins import Rules, call, exclusive_clashes, installed, sole_caller
 from .plan import Plan
+from .plugins import Rules, call, exclusive_clashes, installed, sole_caller
 from .victory import Verdict, ground_gained, guns_lost, judge, men_left, men_lost, update_holders
 from .world import Departure, Scenario, World
 

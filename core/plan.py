@@ -97,17 +97,20 @@ class Plan:
         i = self.current.get(command)
         return None if i is None else self.layout.sequences[command][i]
 
-    def update(self, game: Any) -> None:
+    def update(self, game: Any) -> bool:
         """Begin every order whose trigger has fired, and break off every side whose break-off
-        condition has; log each with its reason."""
+        condition has; log each with its reason. Did anything begin or break off?"""
         world: World = game.world
+        changed = False
         while self._begin_due(game):  # again while orders begin: another order may wait on them
-            pass
+            changed = True
         for side, side_plan in sorted(world.scenario.plans.items()):
             if side_plan.break_off and side not in world.broken_off:
                 why = self._fired(world, side_plan.break_off, side)
                 if why:
                     self._break_off(game, side, why)
+                    changed = True
+        return changed
 
     def _begin_due(self, game: Any) -> bool:
         """Begin, for each command, the latest order whose trigger has fired; did any begin?"""

@@ -7,7 +7,6 @@ from fractions import Fraction
 import pytest
 
 from referee.core.chance import exact
-from referee.core.events import Resolution
 from referee.core.plugins import build_rules
 from referee.plugins.hardtack import dice, mechanics
 from referee.plugins.hardtack.tables import load_tables

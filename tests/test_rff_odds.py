@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.core import world
-from referee.core.chance import D10, Die, SampledRoller, exact
+from referee.core.chance import Die, SampledRoller, exact
 from referee.core.events import Modifier, Resolution
 from referee.plugins.rff import mechanics as m
 from referee.plugins.rff.tables import RffTables, load_tables

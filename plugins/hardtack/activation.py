@@ -23,6 +23,7 @@ TROOP_FORMATIONS = frozenset(("line", "column", "skirmish"))  # the intent's for
 
 def turn(game: Any) -> Iterator[Step]:
     state: HardtackState = game.state
+    state.file_sides()
     state.forget()  # reinforcements may have entered
     state.moves_total += 1  # (and kept "nothing in reach" answers no longer hold)
     for c in state.companies.values():
@@ -192,7 +193,7 @@ def _near(state: HardtackState, side: str, group: list[Company], fire_only: bool
                  else max([fire.reach_yards(state.tables, c) for c in group]) + 300.0)
         x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
     state.near_box = (x0, x1, y0, y1)
-    return [e for e in state.enemies(side) if y0 <= e.y and e.y <= y1 and x0 <= e.x and e.x <= x1]  # (unchained: quicker)
+    return [e for e in state.enemies_around(side, x0, x1, y0, y1) if y0 <= e.y and e.y <= y1 and x0 <= e.x and e.x <= x1]  # (unchained: quicker)
 
 
 def _tells(state: HardtackState, c: Company) -> float:

@@ -134,7 +134,7 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
     lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
     lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
     lo_x, hi_x, lo_y, hi_y = lo_x - MASK_MARGIN, hi_x + MASK_MARGIN, lo_y - MASK_MARGIN, hi_y + MASK_MARGIN
-    for f in state.living(c.side):
+    for f in state.around(c.side, lo_x, hi_x, lo_y, hi_y):
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
             hw, hd, radius = half_footprint(state, f)
             # a footprint whose centre stands further from the line of fire than its corners (and
@@ -276,22 +276,39 @@ def cultivated_cells(game: Any) -> list[list[bool]]:
     return hit
 
 
-def area_kind(game: Any, x: float, y: float, cultivated: list[list[bool]] | None = None) -> str:
+def area_kind(game: Any, x: float, y: float) -> str:
     """The area kind under a point as Hardtack's terrain classes read it (p.14, HT-M9): the
     neutral kind, except that ground no area covers is ``open`` (Open, clear going), while drawn
-    ``fields`` stay ``fields`` (Cultivated, poor going)."""
+    ``fields`` stay ``fields`` (Cultivated, poor going). Read from :func:`area_kinds`, cell by
+    cell as the ground reads it (its cell found as ``Ground._code`` finds it)."""
     ground = game.ground
-    kind = ground.kind_at(x, y)
-    if kind != OPEN_KIND:
-        return kind
-    marks = cultivated if cultivated is not None else cultivated_cells(game)
-    return kind if marks[cell(y, ground.rows)][cell(x, ground.cols)] else OPEN
+    cols, rows, c, r = ground.cols, ground.rows, int(x) // CELL, int(y) // CELL
+    c = 0 if c < 0 else cols - 1 if c >= cols else c
+    r = 0 if r < 0 else rows - 1 if r >= rows else r
+    kinds = _area_kinds.get(game.scenario)
+    return (kinds if kinds is not None else area_kinds(game))[r * cols + c]
+
+
+_area_kinds: weakref.WeakKeyDictionary[Scenario, list[str]] = weakref.WeakKeyDictionary()
+
+
+def area_kinds(game: Any) -> list[str]:
+    """The area kind of every ground cell (row by row), as :func:`area_kind` reads it; kept per
+    scenario (walks read one every few yards)."""
+    hit = _area_kinds.get(game.scenario)
+    if hit is None:
+        ground, marks = game.ground, cultivated_cells(game)
+        hit = _area_kinds[game.scenario] = [
+            kind if kind != OPEN_KIND or marks[r][c] else OPEN
+            for r in range(ground.rows) for c in range(ground.cols)
+            for kind in (ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL),)]
+    return hit
 
 
 def area_kind_cells(game: Any, kinds: frozenset[str]) -> list[list[bool]]:
     """:func:`kind_cells` as :func:`area_kind` reads the ground."""
-    ground, marks = game.ground, cultivated_cells(game)
-    return [[area_kind(game, (c + 0.5) * CELL, (r + 0.5) * CELL, marks) in kinds for c in range(ground.cols)] for r in range(ground.rows)]
+    ground, every = game.ground, area_kinds(game)
+    return [[every[r * ground.cols + c] in kinds for c in range(ground.cols)] for r in range(ground.rows)]
 
 
 def cell_counts(marked: list[list[bool]]) -> list[list[int]]:

@@ -342,9 +342,9 @@ def rearward(game: Any, c: Company) -> tuple[float, float]:
 
 def flee(game: Any, state: HardtackState, c: Company) -> None:
     """A broken or routed company runs for its own rear (SG2), paying for the ground it crosses
-    (HT-M6; gun crews as before); off the map it is gone, its men not casualties."""
+    (HT-M6; gun crews as before); off the map it is gone, its men left the field or, over an edge
+    that is not its line of retreat, captured (Game.leave_field)."""
     state.touch(c)
-    state.moved(c)
     c.in_position = False
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
     sn, cs = math.sin(rad), math.cos(rad)
@@ -362,3 +362,4 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
         state.forget(c)
         game.leave_field(c.unit.id, c.x, c.y, c.unit.spec.men * c.figures // max(1, sum(k.start for k in c.regiment.companies)))
         put(game, c, c.x, c.y)
+    state.moved(c)  # (once it has run: its friends in the way were looked for from where it stood)

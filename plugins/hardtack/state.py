@@ -91,6 +91,66 @@ class Regiment:
         return self.unit.side
 
 
+SQUARE = 400  # yards: the side of a Grid's squares
+GRID_FROM = 1000  # companies a side from which it is filed in a Grid (fewer are scanned quicker in their list)
+SCAN_FROM = 4  # a Grid declines a box whose squares hold 1/SCAN_FROM of its side's living companies or more (Grid.around)
+
+
+@define(eq=False, slots=True)
+class Grid:
+    """One side's companies filed by the square of :data:`SQUARE` yards their centre stands in,
+    so that those in a box are found by looking in its squares, not at every company. A company
+    that moves is named to :meth:`moved` (through HardtackState.moved) once its place has
+    changed, or just before with no search in between, and is filed again at the next search."""
+
+    order: dict[Company, int]  # each company's place in its side's order (regiment by regiment)
+    squares: dict[tuple[int, int], list[Company]] = field(factory=dict)
+    filed: dict[Company, tuple[int, int]] = field(factory=dict)  # company -> the square it is filed in
+    stale: set[Company] = field(factory=set)  # companies moved since the last search (filed in any order: answers are sorted)
+
+    @classmethod
+    def of(cls, companies: list[Company]) -> Grid:
+        grid = cls({c: i for i, c in enumerate(companies)})
+        for c in companies:
+            grid.file(c)
+        return grid
+
+    def file(self, c: Company) -> None:
+        square = (int(c.x // SQUARE), int(c.y // SQUARE))
+        old = self.filed.get(c)
+        if old != square:
+            if old is not None:
+                self.squares[old].remove(c)
+            self.squares.setdefault(square, []).append(c)
+            self.filed[c] = square
+
+    def moved(self, c: Company) -> None:
+        self.stale.add(c)
+
+    def around(self, x0: float, x1: float, y0: float, y1: float, living: int) -> list[Company] | None:
+        """The living companies whose centres lie in the box, in the side's order; or None when
+        its squares hold ``living / SCAN_FROM`` companies or more (``living``: how many of the
+        side's stand): the caller's own scan of its list is quicker then than sorting them, and
+        may stop early."""
+        if self.stale:
+            for c in self.stale:
+                self.file(c)
+            self.stale.clear()
+        i0, i1, j0, j1 = int(x0 // SQUARE), int(x1 // SQUARE), int(y0 // SQUARE), int(y1 // SQUARE)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.squares):
+            groups = list(self.squares.values())
+        else:
+            get = self.squares.get
+            groups = [g for g in (get((i, j)) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)) if g]
+        if SCAN_FROM * sum(map(len, groups)) >= living:
+            return None
+        found: list[Company] = []
+        for group in groups:
+            found += [c for c in group if c.alive and y0 <= c.y and c.y <= y1 and x0 <= c.x and c.x <= x1]
+        found.sort(key=self.order.__getitem__)
+        return found
+
+
 def _box(group: list[Company]) -> tuple[float, float, float, float]:
     """The box of the companies' centres (x0, x1, y0, y1): min and max in one pass, written out
     (the same values as the builtins, which cost more for a handful of companies)."""
@@ -142,12 +202,18 @@ class HardtackState:
     goings: dict[tuple[object, str], tuple[object, ...]] | None = None  # the scenario's kept goings by tables and mover (move.going)
     effects: dict[tuple[object, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)  # the tables' kept HT-F6 last bands (fire.effective)
     visibility: float = float("inf")  # yards one can see to fire this turn (ruling HT-V1; geometry.visibility)
+    grids: dict[str, Grid] = field(factory=dict)  # side -> its companies filed by place (around), for sides with GRID_FROM
+    filed: bool = False  # grids given (file_sides)
 
     def moved(self, c: Company) -> None:
         """A company changed its place: answers kept about its side's places are stale."""
         self.moves[c.side] = self.moves.get(c.side, 0) + 1
         self.moves_total += 1
         c.regiment.box = None
+        if self.grids:
+            grid = self.grids.get(c.side)
+            if grid is not None:
+                grid.moved(c)
 
     def others_moved(self, side: str) -> int:
         """How many moves the other sides' companies have made so far."""
@@ -193,7 +259,12 @@ class HardtackState:
         each regiment's living companies meets it. A regiment keeps that box until one of them
         moves (:meth:`moved`) or the turn begins (companies may enter: activation.turn); one
         that falls leaves it larger than need be, which only asks about more. ``but``'s may be
-        moving."""
+        moving. A side with a :class:`Grid` gives those in the box as one group, unless they
+        are too many for it (Grid.around)."""
+        grid = self.grids.get(side) if self.grids else None
+        found = grid.around(x0, x1, y0, y1, len(self.living(side))) if grid is not None else None
+        if found is not None:
+            return [[f for f in found if f.regiment is not but]]
         out = []
         for group in self.living_by_regiment(side):
             reg = group[0].regiment
@@ -204,6 +275,38 @@ class HardtackState:
                 box = reg.box = _box(group)
             if box[0] <= x1 and x0 <= box[1] and box[2] <= y1 and y0 <= box[3]:
                 out.append(group)
+        return out
+
+    def file_sides(self) -> None:
+        """Give each side with :data:`GRID_FROM` companies or more its :class:`Grid` (once, as
+        the first turn begins; a side's companies are all mustered then, entered or not)."""
+        if not self.filed:
+            self.filed = True
+            for side, regiments in self.by_side.items():
+                companies = [c for r in regiments for c in r.companies]
+                if len(companies) >= GRID_FROM:
+                    self.grids[side] = Grid.of(companies)
+
+    def around(self, side: str, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
+        """The side's living companies, in order (:meth:`living`), that may stand in the box
+        (x0, x1, y0, y1): those its :class:`Grid` finds, or, without one or when they are many,
+        every one (a short list is scanned quicker than a grid is kept). The caller tests the box."""
+        hit = self._living.get(side)
+        living = hit if hit is not None else self.living(side)
+        grid = self.grids.get(side) if self.grids else None
+        found = grid.around(x0, x1, y0, y1, len(living)) if grid is not None else None
+        return living if found is None else found
+
+    def enemies_around(self, side: str, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
+        """The other sides' living companies, in the order of :meth:`enemies`, that may stand in
+        the box: as :meth:`around`."""
+        if not self.grids:
+            hit = self._enemies.get(side)
+            return hit if hit is not None else self.enemies(side)
+        out: list[Company] = []
+        for s in self.by_side:
+            if s != side:
+                out += self.around(s, x0, x1, y0, y1)
         return out
 
     def enemies(self, side: str) -> list[Company]:

@@ -1,0 +1,84 @@
+"""Hardtack at scale: a side's companies filed by place (state.Grid) are found as a scan of
+the side's list finds them, in the same order, and games are the same with or without it.
+(A grid declines a crowded box, whose squares hold a quarter of the side or more: its callers
+scan their lists then.)"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.core.events import EventLog
+from referee.core.game import Game, play
+from referee.core.plugins import build_rules
+from referee.core.scenario import find_scenario, load_scenario
+from referee.plugins.hardtack import state as hardtack_state
+from referee.plugins.hardtack.state import Company, Grid
+
+yards = st.integers(-12, 52).map(lambda v: v * 25.0) | st.floats(-300, 1300)  # often on the squares' edges
+places = st.tuples(st.integers(-4, 12).map(lambda v: v * 25.0), st.integers(-4, 12).map(lambda v: v * 25.0)) | st.tuples(yards, yards)
+boxes = st.tuples(yards, yards.map(abs), yards, yards.map(abs))
+
+
+def companies() -> list[Company]:
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-musketry")), 1)
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    return [c for r in game.state.by_side["union"] + game.state.by_side["confederate"] for c in r.companies]
+
+
+def inside(companies: list[Company], x0: float, x1: float, y0: float, y1: float) -> list[Company]:
+    return [c for c in companies if x0 <= c.x <= x1 and y0 <= c.y <= y1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 50), places, st.booleans()), max_size=40), st.lists(boxes, min_size=1, max_size=5))
+def test_a_grid_finds_what_a_scan_finds_in_the_same_order(moves: list[tuple[int, tuple[float, float], bool]],
+                                                           asked: list[tuple[float, float, float, float]]) -> None:
+    """Companies move (named to the grid once moved, or just before with no search between),
+    fall, and are searched for; every box is answered as a scan of the list would answer it
+    (or declined, when crowded)."""
+    side = companies()
+    grid = Grid.of(side)
+    for n, (i, (x, y), search) in enumerate(moves):
+        c = side[i * 7 % len(side)]
+        if n % 3 == 0:  # named first, then moved (as a close assault's move)
+            grid.moved(c)
+            c.x, c.y = x, y
+        else:
+            c.x, c.y = x, y
+            grid.moved(c)
+        if n % 7 == 6:
+            c.alive = False
+        living = [c for c in side if c.alive]
+        for x0, w, y0, h in asked if search else ():
+            x1, y1 = x0 + w, y0 + h
+            found = grid.around(x0, x1, y0, y1, len(living))
+            assert found is None or found == inside(living, x0, x1, y0, y1)
+
+
+@pytest.mark.parametrize("spread", [0.0, 300.0])
+def test_a_company_on_the_edge_of_the_box_is_in_it(spread: float) -> None:
+    """Spread out, a company standing on the box's edge is found in the squares; crowded
+    (the box's squares hold a quarter of the side or more), the box is declined."""
+    side = companies()
+    for n, c in enumerate(side):
+        c.x, c.y = 100.0 + n * spread, 100.0
+    grid = Grid.of(side)
+    assert grid.around(-50.0, 100.0, 100.0, 100.0, len(side)) == (side[:1] if spread else None)
+    assert grid.around(100.0 + spread, 200.0 + spread, 0.0, 100.0, len(side)) == ([side[1]] if spread else None)
+
+
+def played(scenario: str, seed: int) -> str:
+    log = EventLog(enabled=True)
+    play(Game.new(build_rules("hardtack"), load_scenario(find_scenario(scenario)), seed, log))
+    return log.jsonl()
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("big-bethel", 7), ("big-bethel", 2), ("drill-charge-battery", 3), ("drill-cavalry", 4)])
+def test_a_game_is_the_same_with_every_side_filed_in_a_grid(scenario: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moves, flights, assaults and masking ask the grid (every side gets one at GRID_FROM = 1),
+    and the game is the scan's byte for byte."""
+    scanned = played(scenario, seed)
+    monkeypatch.setattr(hardtack_state, "GRID_FROM", 1)
+    assert played(scenario, seed) == scanned
