@@ -106,6 +106,8 @@ class Interrupted(BaseException):
 class _Signals:
     in_force = False  # interruptible() is
     received = 0  # signals received since it came in force
+    deferring = False  # in _deferred(): a signal waits for its end
+    pending = 0  # the signal that waits
     workers: ClassVar[set[BaseProcess]] = set()  # worker processes running now
 
 
@@ -118,7 +120,7 @@ def interruptible() -> Iterator[None]:
         yield
         return
     previous = {s: signal.getsignal(s) for s in SIGNALS if signal.getsignal(s) is not signal.SIG_IGN}
-    _Signals.in_force, _Signals.received = True, 0
+    _Signals.in_force, _Signals.received, _Signals.pending = True, 0, 0
     for s in previous:
         signal.signal(s, _on_signal)
     try:
@@ -136,7 +138,25 @@ def _on_signal(signum: int, frame: Any) -> None:
             process.kill()
         os.write(2, b"\nAborted.\n")
         os._exit(128 + signum)
+    if _Signals.deferring:
+        _Signals.pending = signum
+        return
     raise Interrupted(signum)
+
+
+@contextmanager
+def _deferred() -> Iterator[None]:
+    """A first signal that comes in here is acted on as it ends: half a message read, or a game
+    read and not yet recorded, would be lost. (Blocking the signal would not do: Python runs its
+    handler in the main thread whichever thread the signal reached.)"""
+    _Signals.deferring = True
+    try:
+        yield
+    finally:
+        _Signals.deferring = False
+    if _Signals.pending:
+        signum, _Signals.pending = _Signals.pending, 0
+        raise Interrupted(signum)
 
 
 @contextmanager
@@ -215,14 +235,15 @@ def _in_parallel(job: Job | None, stack: Stack, scenario_path: str, seed: int, c
             theirs.close()
         busy = {conn for conn in pool if _hand_out(conn, chunks)}
         while busy:
-            for conn in wait(list(busy)):
-                message = _receive(conn, pool[conn])
-                if message[0] == "game":
-                    record(message[1], message[2])
-                elif message[0] == "error":
-                    raise message[1]
-                elif not _hand_out(conn, chunks):  # "done": the next chunk, or none left
-                    busy.discard(conn)
+            for conn in wait(list(busy)):  # a signal is taken here, between messages, never inside one
+                with _deferred():
+                    message = _receive(conn, pool[conn])
+                    if message[0] == "game":
+                        record(message[1], message[2])
+                    elif message[0] == "error":
+                        raise message[1]
+                    elif not _hand_out(conn, chunks):  # "done": the next chunk, or none left
+                        busy.discard(conn)
     except Interrupted:
         _end(pool)
         for conn in pool:  # the games that ended before the signal are in the pipes
