@@ -19,7 +19,7 @@ from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plan import Plan
-from .plugins import Rules, call, exclusive_clashes, installed, sole_caller
+from .plugins import Rules, exclusive_clashes, installed
 from .victory import Verdict, ground_gained, guns_lost, judge, men_left, men_lost, update_holders
 from .world import Departure, Scenario, World
 
@@ -87,32 +87,31 @@ class Game:
         return name in self.options
 
     def intents(self, side: str) -> dict[str, Any]:
-        return call(self.rules.pm, "referee_intents", game=self, side=side)
+        return self.rules.intents(self, side)
 
     def extra_modifiers(self, mechanic: str, situation: Any) -> list[Modifier]:
         """Modifiers that house rules add to one resolution (no call when none can)."""
-        if not self.rules.implements("referee_modifiers"):
+        if "referee_modifiers" not in self.rules.implemented:  # (the common case, on every resolution)
             return []
-        groups = call(self.rules.pm, "referee_modifiers", game=self, mechanic=mechanic, situation=situation)
-        return [m for group in groups for m in group]
+        return self.rules.modifiers(self, mechanic, situation)
 
     @property
     def seen(self) -> bool:
         """Does anything see a resolution's citations (the log, a house rule)? If not, a
         procedure need not gather them."""
-        return self.log.enabled or self.rules.implements("referee_resolved")
+        implemented = self.rules.implemented
+        return self.log.enabled or "referee_resolved" in implemented or "referee_observed" in implemented
 
     def settle(self, mechanic: str, situation: Any, resolution: Resolution, rulings: tuple[str, ...] = (),
                **about: Any) -> Resolution:
-        """Add the procedure's rulings to a resolution, let house rules replace it, log it."""
+        """Add the procedure's rulings to a resolution, let house rules replace it, then
+        observe it, log it."""
         if not self.seen:
             return resolution
         if rulings:
             resolution = evolve(resolution, rulings=tuple(dict.fromkeys(resolution.rulings + rulings)))
-        if self.rules.implements("referee_resolved"):
-            replaced = call(self.rules.pm, "referee_resolved", game=self, mechanic=mechanic,
-                            situation=situation, resolution=resolution)
-            resolution = replaced or resolution
+        resolution = self.rules.resolved(self, mechanic, situation, resolution)
+        self.rules.observed(self, mechanic, situation, resolution)
         self.log.resolution(resolution, **about)
         return resolution
 
@@ -193,11 +192,11 @@ def replication_seed(seed: int, k: int) -> int:
 
 def play(game: Game) -> Outcome:
     """Play one game to its end and return its outcome."""
-    pm = game.rules.pm
-    game.state = call(pm, "referee_muster", game=game)
+    rules = game.rules
+    game.state = rules.muster(game)
     game.log.emit("start", minute=game.world.minute, text=f"{game.scenario.title} under {game.rules.name}, seed {game.seed}")
     verdict = Verdict(False, None, "")
-    play_step = sole_caller(pm, "referee_step")
+    play_step = rules.step_player()
     shown = _Shown()  # what the positions events have said
     if game.log.enabled:
         _positions(game, shown)
@@ -208,19 +207,18 @@ def play(game: Game) -> Outcome:
         game.log.context.update(turn=game.turn, minute=game.world.minute)
         game.log.emit("turn", text=f"turn {game.turn} begins at {clock(game.world.minute)}")
         _enter_reinforcements(game)
-        for step in call(pm, "referee_turn", game=game):
+        for step in rules.turn(game):
             game.step = step
             if game.log.enabled:
                 game.log.emit("step", text=f"{step.side} {step.kind} {step.name}" + (f" ({step.unit})" if step.unit else ""))
-            play_step(game=game, step=step)
-            if game.rules.implements("referee_step_done"):
-                call(pm, "referee_step_done", game=game, step=step)
+            play_step(game, step)
+            rules.step_done(game, step)
             if game.log.enabled:
                 _positions(game, shown)
-        call(pm, "referee_end_turn", game=game)
+        rules.end_turn(game)
         if game.log.enabled:
             _positions(game, shown)
-        game.world.minute += int(call(pm, "referee_turn_minutes", game=game))
+        game.world.minute += rules.turn_minutes(game)
         game.log.context["minute"] = game.world.minute
         _objectives_changing_hands(game)
         game.plan.update(game)

@@ -19,7 +19,7 @@ from functools import cache, partial, wraps
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 from attrs import define
@@ -34,9 +34,13 @@ from .rules import OptionSpec, RulesetInfo
 from .tables import Table
 from .text import shorten
 
+if TYPE_CHECKING:
+    from .doctrine import Intent
+    from .game import Game, Step
+
 GROUP = "referee.rulesets"
 MISSING = "no such file; --house-rule takes a .py plugin or a .toml overlay"
-RESOLUTION_HOOKS = ("referee_modifiers", "referee_resolved", "referee_step_done")
+RESOLUTION_HOOKS = ("referee_modifiers", "referee_resolved", "referee_observed", "referee_step_done")
 
 
 @cache
@@ -93,6 +97,58 @@ class Rules:
         """Add a plugin (an observer, a test probe) after the stack was built."""
         self.pm.register(plugin, name=name)
         self.implemented = _implemented(self.pm)
+
+    # The typed facade: the core calls the game's hooks through these, never by a string name.
+
+    def muster(self, game: Game) -> Any:
+        """The ruleset's own state for a new game (``referee_muster``)."""
+        return call(self.pm, "referee_muster", game=game)
+
+    def turn(self, game: Game) -> Iterable[Step]:
+        """This turn's steps (``referee_turn``)."""
+        steps: Iterable[Step] = call(self.pm, "referee_turn", game=game)
+        return steps
+
+    def step_player(self) -> Callable[[Game, Step], object]:
+        """``referee_step`` as a function of (game, step), as cheap as the stack allows
+        (:func:`sole_caller`): the core calls it for every step."""
+        play = sole_caller(self.pm, "referee_step")
+        return lambda game, step: play(game=game, step=step)
+
+    def step_done(self, game: Game, step: Step) -> None:
+        """``referee_step_done``, skipped when nothing implements it."""
+        if "referee_step_done" in self.implemented:
+            call(self.pm, "referee_step_done", game=game, step=step)
+
+    def end_turn(self, game: Game) -> None:
+        call(self.pm, "referee_end_turn", game=game)
+
+    def turn_minutes(self, game: Game) -> int:
+        return int(call(self.pm, "referee_turn_minutes", game=game))
+
+    def intents(self, game: Game, side: str) -> dict[str, Intent]:
+        intents: dict[str, Intent] = call(self.pm, "referee_intents", game=game, side=side)
+        return intents
+
+    def modifiers(self, game: Game, mechanic: str, situation: Any) -> list[Modifier]:
+        """Every layer's extra modifiers for one resolution, in order (none asked when no
+        layer implements ``referee_modifiers``)."""
+        if "referee_modifiers" not in self.implemented:
+            return []
+        groups = call(self.pm, "referee_modifiers", game=game, mechanic=mechanic, situation=situation)
+        return [m for group in groups for m in group]
+
+    def resolved(self, game: Game, mechanic: str, situation: Any, resolution: Resolution) -> Resolution:
+        """The resolution as the layers leave it (``referee_resolved``: the first replacement wins)."""
+        if "referee_resolved" not in self.implemented:
+            return resolution
+        replaced = call(self.pm, "referee_resolved", game=game, mechanic=mechanic, situation=situation, resolution=resolution)
+        return replaced or resolution
+
+    def observed(self, game: Game, mechanic: str, situation: Any, resolution: Resolution) -> None:
+        """Show a final resolution to every observer (``referee_observed``)."""
+        if "referee_observed" in self.implemented:
+            call(self.pm, "referee_observed", game=game, mechanic=mechanic, situation=situation, resolution=resolution)
 
     def hooks_by_plugin(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}

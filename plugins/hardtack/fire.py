@@ -218,25 +218,25 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     rng = geo.inches(t, geo.dist(c, target))
     cov = geo.cover(game, target)
     geo.face(c, target.x, target.y) if not c.close else None
+    kind = ("canister" if c.loaded == "canister" else "shot") if c.artillery else "fire"
+    shot = Shot(c, target, kind, rng)
+    extra = tuple(game.extra_modifiers(kind, shot))
     if c.artillery:
         assert c.gun is not None
-        kind = c.loaded
         if kind == "canister":
             res = mechanics.canister(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
-                                     travel=target.travel)
+                                     travel=target.travel, extra=extra)
         else:
             res = mechanics.shot(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
-                                 men_per_figure=state.men_per_figure, travel=target.travel)
+                                 men_per_figure=state.men_per_figure, travel=target.travel, extra=extra)
         c.loaded = ""
     else:
         assert c.weapon is not None
-        kind = "fire"
         skirmish = c.formation == "skirmish" or c.mounted  # HT-K1: mounted fire as skirmishers
         res = mechanics.fire(game.roller, t, c.quality, firing_figures(t, c) * c.weapon.fp, rng, cov,
                              "skirmish" if skirmish else "close", target_formation(target), c.weapon.id, target.in_position,
-                             cite=game.seen, travel=target.travel)
+                             cite=game.seen, travel=target.travel, extra=extra)
         c.reload = c.weapon.reload
-    shot = Shot(c, target, kind, rng)
     if game.seen:  # (the procedure's rulings are added only where something sees them)
         res = game.settle(kind, shot, res, rulings=("HT-G1", "HT-G2") + (("HT-K1",) if c.mounted else ()), unit=c.id, target=target.id)
     values = res.values
