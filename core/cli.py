@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from importlib.metadata import version
 from typing import Any
 
@@ -90,7 +91,7 @@ def main() -> None:
 @json_option
 def rulesets_cmd(as_json: bool) -> None:
     """List the installed rulesets and house rules."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in sorted(installed()):
         rules = build_rules(name)
         layer = next((lay for lay in rules.layers if lay.name == name), None)
@@ -224,7 +225,7 @@ def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, se
         for label, stack, path in jobs:
             task = bar.add_task(shown(label), total=n)
             outcomes, interrupted = comparing.run_replications(
-                stack, path, n, seed, workers, progress=lambda k, t=task: bar.advance(t, k), job=job)
+                stack, path, n, seed, workers, progress=partial(bar.advance, task), job=job)
             if outcomes:
                 played.append(outcomes)
             if interrupted:
@@ -379,7 +380,7 @@ def resolve_cmd(ruleset: str, mechanic: str | None, pairs: tuple[str, ...], seed
 
 
 def _list_mechanics(rules: Rules, as_json: bool) -> None:
-    rows = [{"mechanic": m.name, "summary": m.summary, "ref": m.ref,
+    rows: list[dict[str, Any]] = [{"mechanic": m.name, "summary": m.summary, "ref": m.ref,
              "inputs": {i.name: {"kind": i.describe(), "help": i.help} for i in m.inputs}, "values": dict(m.values)}
             for m in rules.mechanics.values()]
     if as_json:

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from functools import cache
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from attrs import frozen
 
@@ -235,7 +235,7 @@ def _in_parallel(job: Job | None, stack: Stack, scenario_path: str, seed: int, c
             theirs.close()
         busy = {conn for conn in pool if _hand_out(conn, chunks)}
         while busy:
-            for conn in wait(list(busy)):  # a signal is taken here, between messages, never inside one
+            for conn in cast("list[Connection]", wait(list(busy))):  # a signal is taken here, between messages, never inside one
                 with _deferred():
                     message = _receive(conn, pool[conn])
                     if message[0] == "game":

@@ -88,7 +88,7 @@ def by_time(records: Sequence[GameRecord], scenario: Scenario) -> dict[str, Any]
 def mechanics(records: Sequence[GameRecord]) -> dict[str, Any]:
     """Each mechanic: how often it is rolled a game, and the share of each of its results."""
     names = sorted({m for r in records for m in r.rolled})
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for name in names:
         results: dict[str, int] = {}
         for r in records:

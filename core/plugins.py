@@ -237,7 +237,9 @@ def _list_of(result: Any, kind: type) -> bool:
 
 
 def _modifier_value(value: Any) -> bool:
-    return isinstance(value, (int, Fraction)) and not isinstance(value, bool) and abs(value) <= MODIFIER
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        return False
+    return bool(-MODIFIER <= value <= MODIFIER)
 
 
 def _answerable(pm: pluggy.PluginManager, plugin: object) -> None:
@@ -354,8 +356,9 @@ def blame(error: BaseException, pm: pluggy.PluginManager) -> PluginFailed:
     files = {}
     for plugin in pm.get_plugins():
         module = sys.modules.get(getattr(plugin, "__module__", "") or "") if not isinstance(plugin, ModuleType) else plugin
-        if module is not None and getattr(module, "__file__", None):
-            files[str(Path(module.__file__).parent if module.__file__.endswith("__init__.py") else module.__file__)] = pm.get_name(plugin)
+        source = getattr(module, "__file__", None)
+        if source:
+            files[str(Path(source).parent if source.endswith("__init__.py") else source)] = pm.get_name(plugin)
     plugin_name, hook_name = "?", "?"
     for frame in traceback.extract_tb(error.__traceback__):
         for path, name in files.items():

@@ -767,7 +767,7 @@ def display_tables(t: RffTables) -> dict[str, Table]:
     ), _rulings([("fractional fire points", f.column_ruling)]))
     out["fire-effects"] = Table("Fire Effects", f"{f.ref}, die result by target", ("effect", *GRADES, "text"), tuple(
         (e.effect.name, *(", ".join(b.text() for b in f.grades[g].bands if b.result == key) or BLANK for g in GRADES), e.effect.text)
-        for key, e in reversed(f.effects.items())
+        for key, e in reversed(list(f.effects.items()))
     ), _rulings([(e.effect.name, e.effect.ruling) for e in f.effects.values()] + [(b.result, b.ruling) for g in GRADES for b in f.grades[g].bands]))
     out["fire-additional-effects"] = Table("Additional Effects", f"{f.ref}, additional effects", ("effect", "text"), tuple(
         (e.name, e.text) for e, _ in f.additional.values()
