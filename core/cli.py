@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
@@ -462,9 +463,14 @@ def _list_mechanics(rules: Rules, as_json: bool) -> None:
 @click.argument("ruleset")
 @click.argument("table", required=False)
 @stack_options
+@click.option("--diff", "against", is_flag=False, flag_value="", default=None, metavar="[OTHER]",
+              help="Show only what differs from OTHER's tables, table by table (alone: from RULESET without the house rules).")
 @json_option
-def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], as_json: bool) -> None:
+def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], against: str | None,
+               as_json: bool) -> None:
     """Print RULESET's tables (or one TABLE) as the ruleset reads them."""
+    if against is not None:
+        return _tables_diff(ruleset, against or ruleset, table, options, house_rules, as_json)
     rules = build_rules(ruleset, options, house_rules)
     if table is not None and table not in rules.tables:
         raise UnknownName("table", table, rules.tables)
@@ -480,6 +486,60 @@ def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_
         for note in t.notes:
             out.print(f"  [dim]{escape(note)}[/dim]")
     return None
+
+
+def _tables_diff(ruleset: str, other: str, table: str | None, options: tuple[str, ...], house_rules: tuple[str, ...],
+                 as_json: bool) -> None:
+    """``tables --diff``: table by table, what the stack changes against OTHER's tables."""
+    before, after = build_rules(other, options), build_rules(ruleset, options, house_rules)
+    if before.name == after.name:
+        raise UserError(f"--diff: {after.name} against {before.name} is the same stack; name another ruleset or add a --house-rule")
+    names = list(dict.fromkeys([*before.tables, *after.tables]))
+    if table is not None and table not in names:
+        raise UnknownName("table", table, names)
+    report = tables_diff(before.tables, after.tables, [table] if table else names)
+    if as_json:
+        return emit_json({"from": before.name, "to": after.name, **report})
+    out.print(f"[bold]{shown(after.name)}[/bold] against [bold]{shown(before.name)}[/bold]: "
+              f"{len(report['changed'])} table(s) changed, {len(report['unchanged'])} unchanged")
+    for name, change in report["changed"].items():
+        out.print(f"\n[bold]{shown(name)}[/bold] ({shown(change['status'])})")
+        for field, (old, new) in change.get("fields", {}).items():
+            out.print(f"  {field}: [red]- {shown(old)}[/red]  [green]+ {shown(new)}[/green]")
+        for row in change.get("rows", []):
+            if row["before"] is not None:
+                out.print(f"  [red]- {shown(' | '.join(row['before']))}[/red]")
+            if row["after"] is not None:
+                out.print(f"  [green]+ {shown(' | '.join(row['after']))}[/green]")
+    return None
+
+
+def tables_diff(before: dict[str, Any], after: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """Each named table as changed (its differing title, citation, columns and notes, and its
+    rows removed and added, in order), added, removed, or unchanged."""
+    changed: dict[str, Any] = {}
+    unchanged = []
+    for name in names:
+        old, new = before.get(name), after.get(name)
+        if old == new:
+            unchanged.append(name)
+        elif old is None or new is None:
+            t = new if old is None else old
+            rows = [{"before": list(r) if new is None else None, "after": list(r) if old is None else None} for r in t.rows]
+            changed[name] = {"status": "added" if old is None else "removed", "rows": rows}
+        else:
+            fields = {f: [" | ".join(getattr(old, f)) if f in ("columns", "notes") else getattr(old, f),
+                          " | ".join(getattr(new, f)) if f in ("columns", "notes") else getattr(new, f)]
+                      for f in ("title", "ref", "columns", "notes") if getattr(old, f) != getattr(new, f)}
+            rows = []
+            for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old.rows, new.rows, autojunk=False).get_opcodes():
+                if op == "equal":
+                    continue
+                olds, news = old.rows[i1:i2], new.rows[j1:j2]
+                for k in range(max(len(olds), len(news))):
+                    rows.append({"before": list(olds[k]) if k < len(olds) else None, "after": list(news[k]) if k < len(news) else None})
+            changed[name] = {"status": "changed", "fields": fields, "rows": rows}
+    return {"changed": changed, "unchanged": unchanged}
 
 
 def _stacks(rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...]) -> dict[str, comparing.Stack]:
