@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import click
@@ -22,12 +23,14 @@ from . import compare as comparing
 from . import explain as explaining
 from . import history, limits
 from . import report as reporting
+from . import scaffold
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import EventLog, jsonable, narrate
 from .files import check_folder, write_atomic
 from .game import Game, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
+from .tables import Table
 from .tabular import WIDE, FittingConsole, comparison_rows, history_long
 from .text import printable, shorten
 from .world import Scenario
@@ -514,7 +517,7 @@ def _tables_diff(ruleset: str, other: str, table: str | None, options: tuple[str
     return None
 
 
-def tables_diff(before: dict[str, Any], after: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def tables_diff(before: dict[str, Table], after: dict[str, Table], names: Sequence[str]) -> dict[str, Any]:
     """Each named table as changed (its differing title, citation, columns and notes, and its
     rows removed and added, in order), added, removed, or unchanged."""
     changed: dict[str, Any] = {}
@@ -523,23 +526,41 @@ def tables_diff(before: dict[str, Any], after: dict[str, Any], names: Sequence[s
         old, new = before.get(name), after.get(name)
         if old == new:
             unchanged.append(name)
-        elif old is None or new is None:
-            t = new if old is None else old
-            rows = [{"before": list(r) if new is None else None, "after": list(r) if old is None else None} for r in t.rows]
-            changed[name] = {"status": "added" if old is None else "removed", "rows": rows}
-        else:
-            fields = {f: [" | ".join(getattr(old, f)) if f in ("columns", "notes") else getattr(old, f),
-                          " | ".join(getattr(new, f)) if f in ("columns", "notes") else getattr(new, f)]
-                      for f in ("title", "ref", "columns", "notes") if getattr(old, f) != getattr(new, f)}
-            rows = []
-            for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old.rows, new.rows, autojunk=False).get_opcodes():
-                if op == "equal":
-                    continue
-                olds, news = old.rows[i1:i2], new.rows[j1:j2]
-                for k in range(max(len(olds), len(news))):
-                    rows.append({"before": list(olds[k]) if k < len(olds) else None, "after": list(news[k]) if k < len(news) else None})
-            changed[name] = {"status": "changed", "fields": fields, "rows": rows}
+            continue
+        change: dict[str, Any] = {"status": "added" if old is None else "removed" if new is None else "changed"}
+        if old is not None and new is not None:
+            change["fields"] = {f: [_cell(getattr(old, f)), _cell(getattr(new, f))]
+                                for f in ("title", "ref", "columns", "notes") if getattr(old, f) != getattr(new, f)}
+        change["rows"] = _row_changes(old.rows if old else (), new.rows if new else ())
+        changed[name] = change
     return {"changed": changed, "unchanged": unchanged}
+
+
+def _cell(value: str | tuple[str, ...]) -> str:
+    return value if isinstance(value, str) else " | ".join(value)
+
+
+def _row_changes(old: Sequence[tuple[str, ...]], new: Sequence[tuple[str, ...]]) -> list[dict[str, list[str] | None]]:
+    """The rows that differ, in order: each a row before (None if added) and after (None if removed)."""
+    rows: list[dict[str, list[str] | None]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if op != "equal":
+            olds, news = old[i1:i2], new[j1:j2]
+            rows += [{"before": list(olds[k]) if k < len(olds) else None, "after": list(news[k]) if k < len(news) else None}
+                     for k in range(max(len(olds), len(news)))]
+    return rows
+
+
+@main.command("new-house-rule")
+@click.argument("name")
+@click.option("--base", default="rff", show_default=True, help="The ruleset the house rule goes on.")
+@click.option("--dir", "folder", default=".", show_default=True, type=click.Path(file_okay=False), help="Where to make the project folder.")
+@click.option("--title", default=None, help="The house rule's title (default: from NAME).")
+def new_house_rule_cmd(name: str, base: str, folder: str, title: str | None) -> None:
+    """Make a house rule package NAME: entry point, TOML overlay, one hook and its tests."""
+    project = scaffold.new_house_rule(name, base, Path(folder), title)
+    out.print(f"made {shown(project)}: a house rule on {shown(base)}. Next:", markup=False)
+    out.print(f"  cd {shown(project)} && pip install -e '.[test]' && pytest", markup=False)
 
 
 def _stacks(rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...]) -> dict[str, comparing.Stack]:
