@@ -543,6 +543,7 @@ def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
         if any(cells):
             timeline.add_row(start, *(f"{c:.0f}" for c in cells))
     out.print(timeline)
+    out.print(_cause_table(data, sides))
     for name in names:
         table = RichTable(title=f"{name}: mechanics rolled")
         for header, justify in (("mechanic", "left"), ("a game", "right"), ("commonest results", "left")):
@@ -557,11 +558,34 @@ def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
             table.add_column(header, justify="left" if not header else "right")
         measures = [(f"{s} men lost", p["men_lost"][s]) for s in sides] + [("minutes", p["minutes"])]
         measures += [(f"{s} win share", p["win_share"][s]) for s in sides]
+        measures += [(f"{s} men lost to {k}", d) for s in sides for k, d in p["lost_by_kind"][s].items()]
         for label, d in measures:
             table.add_row(label, f"{d['mean']:+.2f}", f"{d['ci95'][0]:+.2f} to {d['ci95'][1]:+.2f}", f"{d['se']:.2f}", f"{d['se_unpaired']:.2f}")
         out.print(table)
-    for note in data["missing"]:
-        out.print(f"[dim]{shown(note)}[/dim]", soft_wrap=False)
+
+
+def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
+    """Mean men lost a game by cause (and share of the side's losses), per ruleset and side; fire
+    whose range the ruleset logs split into range bands below its cause."""
+    from .events import CAUSES
+    names = list(data["rulesets"])
+    table = RichTable(title="Men lost by cause (mean a game, share of the side's losses)")
+    table.add_column("cause")
+    for name in names:
+        for side in sides:
+            table.add_column(f"{name}\n{side}", justify="right")
+    lost = {(name, side): data["rulesets"][name]["losses_by_cause"][side] for name in names for side in sides}
+    for cause, words in CAUSES.items():
+        cells = [lost[key]["causes"].get(cause) for key in lost]
+        if not any(cells):
+            continue
+        table.add_row(escape(words), *(f"{c['men']:,.0f} ({100 * c['share']:.0f}%)" if c else "" for c in cells))
+        bands = [lost[key]["by_range"].get(cause, {}) for key in lost]
+        for band in next(b for b in bands if b) if any(bands) else ():
+            if any(b.get(band) for b in bands):
+                table.add_row(f"  {band}", *(f"{b[band]:,.0f}" if b.get(band) else "" for b in bands))
+    table.add_row("all causes", *(f"{lost[key]['men_lost']:,.0f}" for key in lost))
+    return table
 
 
 @main.command("report")

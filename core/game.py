@@ -16,7 +16,7 @@ from attrs import define, evolve, field, frozen
 
 from .chance import SampledRoller
 from .errors import InvalidInput, Problem, RefereeError, did_you_mean
-from .events import EventLog, Modifier, Resolution, clock
+from .events import CAUSES, EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plan import Plan
 from .plugins import Rules, exclusive_clashes, installed
@@ -51,13 +51,14 @@ class Outcome:
     guns_lost: dict[str, int]
     yards_gained: dict[str, int]  # ground gained by each side's foremost fit unit
     men_left: dict[str, int] = field(factory=dict)  # men who left the field by a line of retreat
+    lost_by_cause: dict[str, dict[str, int]] = field(factory=dict)  # side -> cause (events.CAUSES) -> men lost
 
     def as_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset, "scenario": self.scenario, "seed": self.seed,
             "winner": self.winner, "reason": self.reason, "minutes": self.minutes, "turns": self.turns,
             "men_lost": self.men_lost, "guns_lost": self.guns_lost, "yards_gained": self.yards_gained,
-            "men_left": self.men_left,
+            "men_left": self.men_left, "lost_by_cause": self.lost_by_cause,
         }
 
 
@@ -76,6 +77,7 @@ class Game:
     turn: int = 0
     step: Step | None = None
     memory: dict[str, Any] = field(factory=dict)  # per-game scratch for plugins (doctrine memory)
+    lost: dict[tuple[str, str], int] = field(factory=dict)  # (side, cause) -> men lost (see lose)
 
     @classmethod
     def new(cls, rules: Rules, scenario: Scenario, seed: int, log: EventLog | None = None) -> Game:
@@ -115,6 +117,21 @@ class Game:
         self.log.resolution(resolution, **about)
         return resolution
 
+    def lose(self, unit: str, men: int, cause: str, **detail: Any) -> None:
+        """Rulesets call this wherever their rules take men out of play: ``men`` of ``unit`` are
+        lost to ``cause`` (a key of :data:`~referee.core.events.CAUSES`); ``detail`` is what the
+        ruleset knows of it in neutral terms (``yards``: the range of the fire). Every man the
+        world counts as lost must be reported once (see :func:`men_between`), so that the losses
+        by cause add up to the men lost. Logged as a compact ``lost`` event."""
+        if men <= 0:
+            return
+        if cause not in CAUSES:
+            raise ValueError(f"unknown cause of loss {cause!r}; valid: {', '.join(CAUSES)}")
+        key = (self.world.units[unit].side, cause)
+        self.lost[key] = self.lost.get(key, 0) + men
+        if self.log.enabled:
+            self.log.emit("lost", unit=unit, men=men, cause=cause, **detail)
+
     def leave_field(self, unit: str, x: float, y: float, men: int) -> bool:
         """Rulesets call this when men of ``unit`` go off the map at (x, y). Over an edge that is
         not a line of retreat for their side they are captured (counted as lost); otherwise they
@@ -125,6 +142,9 @@ class Game:
         side = self.world.units[unit].side
         captured = side not in scenario.retreat_edges.get(edge, scenario.sides)
         self.world.departures.append(Departure(unit, edge, men, captured, self.world.minute))
+        if captured and men > 0:
+            key = (side, "captured")
+            self.lost[key] = self.lost.get(key, 0) + men
         what = "are captured: it is not their line of retreat" if captured else "leave the field"
         self.log.emit("leaves", unit=unit, edge=edge, men=men, captured=captured,
                       text=f"{men} men of {unit} go off the {edge} edge and {what}")
@@ -155,7 +175,15 @@ class Game:
             {s: men_lost(self.world, s) for s in sides}, {s: guns_lost(self.world, s) for s in sides},
             {s: max(0, ground_gained(self.world, s)) for s in sides},
             {s: men_left(self.world, s) for s in sides},
+            {s: {c: self.lost[s, c] for c in CAUSES if (s, c) in self.lost} for s in sides},
         )
+
+
+def men_between(men: int, start: int, before: int, after: int) -> int:
+    """Men lost when a unit of ``men`` mustered as ``start`` pieces (stands, figures) goes from
+    ``before`` to ``after`` pieces standing, its men read as ``men * standing // start``: what a
+    ruleset reports to :meth:`Game.lose`, so that its reports add up exactly to the men lost."""
+    return men * before // start - men * after // start
 
 
 def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:

@@ -20,6 +20,11 @@ class Shot:
     range_inches: float
 
 
+CAUSE = {"fire": "musketry", "canister": "canister", "shot": "shot-or-shell"}
+"""The neutral cause of each kind of fire's casualties (HT-S3: the shot table is a round shot
+or shell, which Hardtack does not tell apart)."""
+
+
 def reach_inches(t: Any, c: Company) -> float:
     """How far the company's fire carries: five bands of its quality die, or of the gun."""
     if c.artillery:
@@ -243,9 +248,10 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     if values["test"] == "none":
         if target.travel:  # HT-M8: SG2's travel mode always takes suppression, Hardtack's 1/0/NTR test (p.12)
             game.log.emit("travel", unit=target.id, rulings=["HT-M8"], text=f"{target.id}, in travel mode, is fired on: it tests")
-            morale.casualties(game, t, target, 0, "fired-on")
+            morale.casualties(game, t, target, 0, "fired-on", CAUSE[kind], 0.0)
         return
-    morale.casualties(game, t, target, int(values["wounded"]) + int(values["killed"]), str(values["fired_on"]))
+    morale.casualties(game, t, target, int(values["wounded"]) + int(values["killed"]), str(values["fired_on"]), CAUSE[kind],
+                      geo.dist(c, target))
     if values.get("bounce"):
         _bounce(game, state, shot)
 
@@ -261,7 +267,8 @@ def _bounce(game: Any, state: HardtackState, shot: Shot) -> None:
     nxt = min(behind, key=lambda e: geo.dist(first, e))
     res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt), state.men_per_figure)
     res = game.settle("shot", shot, res, unit=firer.id, target=nxt.id)
-    morale.casualties(game, t, nxt, int(res.values["wounded"]) + int(res.values["killed"]), "fired-on")
+    morale.casualties(game, t, nxt, int(res.values["wounded"]) + int(res.values["killed"]), "fired-on", CAUSE["shot"],
+                      geo.dist(firer, nxt))
 
 
 def may_fire(c: Company) -> bool:

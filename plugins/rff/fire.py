@@ -212,17 +212,29 @@ def resolve(game: Any, state: RffState, shot: Shot) -> None:
     apply(game, state, shot, values)
 
 
+def _cause(state: RffState, shot: Shot) -> tuple[str, int]:
+    """The neutral cause of the shot's losses and its range in yards: musketry, or a cannonade
+    in the canister columns (RFF-T19), or beyond them (rff does not name that ammunition)."""
+    if shot.kind == "musketry":
+        cause = "musketry"
+    else:
+        cause = "canister" if shot.range_inches <= lookup.canister_inches(state.tables) else "artillery"
+    return cause, round(geo.yards(state, shot.range_inches))
+
+
 def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed: bool = False) -> None:
     """Apply a fire effect to the target (and, a step lower, to a massed target behind it)."""
     target = shot.target
     if target.guns:
-        maneuver.lose_stands(game, state, target, int(values.get("gun_stands_wrecked", 0)), values["effect"])
+        if wrecked := int(values.get("gun_stands_wrecked", 0)):
+            maneuver.lose_stands(game, state, target, wrecked, values["effect"], *_cause(state, shot))
         if target.alive:  # RFF-P29: stand by stand, the weakest first
             target.damaged = min(target.stands, target.damaged + int(values.get("gun_stands_damaged", 0)))
             silenced = target.stands if values.get("silence_remaining_guns") else target.silenced + int(values.get("gun_stands_silenced", 0))
             target.silenced = min(target.stands, silenced)
     else:
-        maneuver.lose_stands(game, state, target, int(values.get("stands_lost", 0)), values["effect"])
+        if lost := int(values.get("stands_lost", 0)):
+            maneuver.lose_stands(game, state, target, lost, values["effect"], *_cause(state, shot))
         if values.get("disordered") and target.alive and target.status == "good":
             target.status = "disordered"
     charge = values.get("charge")
