@@ -113,6 +113,8 @@ class Game:
             replaced = call(self.rules.pm, "referee_resolved", game=self, mechanic=mechanic,
                             situation=situation, resolution=resolution)
             resolution = replaced or resolution
+        if self.rules.layers:
+            resolution = self.rules.attributed(resolution)
         self.log.resolution(resolution, **about)
         return resolution
 
@@ -160,8 +162,8 @@ class Game:
 
 
 def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
-    """The stack's options plus those the scenario switches on for this ruleset, less those the
-    user switched off (``--option no-NAME``)."""
+    """The stack's options plus those the scenario switches on for this ruleset or any layer of
+    its stack (``rff:NAME``, ``hynds:NAME``), less those the user switched off (``--option no-NAME``)."""
     rulesets = sorted(installed())
     problems = [  # an option for a ruleset not installed here is skipped, unless it looks like a typo
         Problem(f"{o!r} names no installed ruleset{did_you_mean(o.split(':', 1)[0], rulesets)}",
@@ -169,8 +171,9 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
         for o in scenario.options
         if o.split(":", 1)[0] not in rulesets and difflib.get_close_matches(o.split(":", 1)[0], rulesets, n=1, cutoff=0.6)
     ]
+    names = rules.names
     mine = [o.split(":", 1)[1] for o in scenario.options
-            if o.split(":", 1)[0] == rules.info.name and o.split(":", 1)[1] not in rules.switched_off]
+            if o.split(":", 1)[0] in names and o.split(":", 1)[1] not in rules.switched_off]
     problems += [
         Problem(f"unknown option {o!r} for {rules.info.name}{did_you_mean(o, sorted(rules.option_specs))}",
                 path="scenario.options", source=scenario.source)
