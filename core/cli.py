@@ -269,13 +269,9 @@ def _print_baseline(report: dict[str, Any]) -> None:
 
 def _ruleset_names(rulesets: str | None) -> list[str]:
     """The rulesets a comma-separated ``--rules`` names, each once, in order; without it every
-    installed ruleset, house rules aside."""
+    installed ruleset and packaged layer (a variant such as a layer on a base is a ruleset to compare)."""
     given = [r.strip() for r in rulesets.split(",") if r.strip()] if rulesets else []
-    return list(dict.fromkeys(given)) or sorted(n for n in installed() if _is_base(n))
-
-
-def _is_base(name: str) -> bool:
-    return getattr(installed()[name].load(), "BASE", None) is None
+    return list(dict.fromkeys(given)) or sorted(installed())
 
 
 def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
@@ -314,7 +310,7 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
 
 @main.command("history")
 @click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
-@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")
+@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
 @click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
               help=f"Replications per battle and ruleset (at most {limits.REPLICATIONS:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
@@ -505,7 +501,7 @@ def _replay_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
                      help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")(f)
     f = stack_options(f)
-    return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")(f)
+    return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")(f)
 
 
 @main.command("explain")

@@ -113,6 +113,8 @@ class Game:
         if rulings:
             resolution = evolve(resolution, rulings=tuple(dict.fromkeys(resolution.rulings + rulings)))
         resolution = self.rules.resolved(self, mechanic, situation, resolution)
+        if self.rules.layers:
+            resolution = self.rules.attributed(resolution)
         self.rules.observed(self, mechanic, situation, resolution)
         self.log.resolution(resolution, **about)
         return resolution
@@ -187,8 +189,8 @@ def men_between(men: int, start: int, before: int, after: int) -> int:
 
 
 def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
-    """The stack's options plus those the scenario switches on for this ruleset, less those the
-    user switched off (``--option no-NAME``)."""
+    """The stack's options plus those the scenario switches on for this ruleset or any layer of
+    its stack (``rff:NAME``, ``hynds:NAME``), less those the user switched off (``--option no-NAME``)."""
     rulesets = sorted(installed())
     problems = [  # an option for a ruleset not installed here is skipped, unless it looks like a typo
         Problem(f"{o!r} names no installed ruleset{did_you_mean(o.split(':', 1)[0], rulesets)}",
@@ -196,8 +198,9 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
         for o in scenario.options
         if o.split(":", 1)[0] not in rulesets and difflib.get_close_matches(o.split(":", 1)[0], rulesets, n=1, cutoff=0.6)
     ]
+    names = rules.names
     mine = [o.split(":", 1)[1] for o in scenario.options
-            if o.split(":", 1)[0] == rules.info.name and o.split(":", 1)[1] not in rules.switched_off]
+            if o.split(":", 1)[0] in names and o.split(":", 1)[1] not in rules.switched_off]
     problems += [
         Problem(f"unknown option {o!r} for {rules.info.name}{did_you_mean(o, sorted(rules.option_specs))}",
                 path="scenario.options", source=scenario.source)
