@@ -28,12 +28,21 @@ MAX_TURNS = 500  # a guard against a ruleset whose clock does not advance
 
 @frozen
 class Step:
-    """One step of a turn: ``kind`` is the ruleset's word for it (phase, activation, orders)."""
+    """One step of a turn: ``kind`` is the ruleset's word for it (phase, activation, orders).
+
+    ``side`` None: both sides at once (simultaneous fire, melee, morale); ``command``: the step
+    of one command (a brigade's orders step)."""
 
     kind: str
     name: str
-    side: str
+    side: str | None
     unit: str | None = None
+    command: str | None = None
+
+    def describe(self) -> str:
+        """The step as the log narrates it: "union phase movement", "both sides phase fire"."""
+        who = self.unit or self.command
+        return f"{self.side or 'both sides'} {self.kind} {self.name}" + (f" ({who})" if who else "")
 
 
 @frozen
@@ -90,6 +99,17 @@ class Game:
 
     def intents(self, side: str) -> dict[str, Any]:
         return self.rules.intents(self, side)
+
+    def command_intents(self, side: str) -> dict[str, Any]:
+        """The commander's wishes for each command of ``side`` (a brigade's wanted stance)."""
+        return self.rules.command_intents(self, side)
+
+    def choose(self, unit: str, question: str, options: tuple[str, ...]) -> str:
+        """A choice the rules leave to the player (Rebel Yell, countercharge or stand, follow
+        up, evade, pour on fire), asked of the doctrine; one of ``options``."""
+        side = self.world.units[unit].side
+        choice = self.rules.choose(self, side, unit, question, options)
+        return choice if choice in options else options[0]
 
     def extra_modifiers(self, mechanic: str, situation: Any) -> list[Modifier]:
         """Modifiers that house rules add to one resolution (no call when none can)."""
@@ -241,7 +261,7 @@ def play(game: Game) -> Outcome:
         for step in rules.turn(game):
             game.step = step
             if game.log.enabled:
-                game.log.emit("step", text=f"{step.side} {step.kind} {step.name}" + (f" ({step.unit})" if step.unit else ""))
+                game.log.emit("step", text=step.describe())
             play_step(game, step)
             rules.step_done(game, step)
             if game.log.enabled:

@@ -144,6 +144,15 @@ class Rules:
         intents: dict[str, Intent] = call(self.pm, "referee_intents", game=game, side=side)
         return intents
 
+    def command_intents(self, game: Game, side: str) -> dict[str, Any]:
+        """The commander's wish for each command of ``side`` (``referee_command_intents``)."""
+        wishes: dict[str, Any] = call(self.pm, "referee_command_intents", game=game, side=side)
+        return wishes
+
+    def choose(self, game: Game, side: str, unit: str, question: str, options: tuple[str, ...]) -> str:
+        """The doctrine's answer to a choice the rules leave to the player (``referee_choose``)."""
+        return str(call(self.pm, "referee_choose", game=game, side=side, unit=unit, question=question, options=options))
+
     def modifiers(self, game: Game, mechanic: str, situation: Any) -> list[Modifier]:
         """Every layer's extra modifiers for one resolution, in order (none asked when no
         layer implements ``referee_modifiers``)."""
