@@ -273,13 +273,9 @@ def _print_baseline(report: dict[str, Any]) -> None:
 
 def _ruleset_names(rulesets: str | None) -> list[str]:
     """The rulesets a comma-separated ``--rules`` names, each once, in order; without it every
-    installed ruleset, house rules aside."""
+    installed ruleset and packaged layer (a variant such as a layer on a base is a ruleset to compare)."""
     given = [r.strip() for r in rulesets.split(",") if r.strip()] if rulesets else []
-    return list(dict.fromkeys(given)) or sorted(n for n in installed() if _is_base(n))
-
-
-def _is_base(name: str) -> bool:
-    return getattr(installed()[name].load(), "BASE", None) is None
+    return list(dict.fromkeys(given)) or sorted(installed())
 
 
 def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
@@ -318,7 +314,7 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
 
 @main.command("history")
 @click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
-@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")
+@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
 @click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
               help=f"Replications per battle and ruleset (at most {limits.REPLICATIONS:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
@@ -586,7 +582,7 @@ def _replay_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
                      help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")(f)
     f = stack_options(f)
-    return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")(f)
+    return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")(f)
 
 
 @main.command("explain")
@@ -624,6 +620,7 @@ def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
         if any(cells):
             timeline.add_row(start, *(f"{c:.0f}" for c in cells))
     out.print(timeline)
+    out.print(_cause_table(data, sides))
     for name in names:
         table = RichTable(title=f"{name}: mechanics rolled")
         for header, justify in (("mechanic", "left"), ("a game", "right"), ("commonest results", "left")):
@@ -638,11 +635,34 @@ def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
             table.add_column(header, justify="left" if not header else "right")
         measures = [(f"{s} men lost", p["men_lost"][s]) for s in sides] + [("minutes", p["minutes"])]
         measures += [(f"{s} win share", p["win_share"][s]) for s in sides]
+        measures += [(f"{s} men lost to {k}", d) for s in sides for k, d in p["lost_by_kind"][s].items()]
         for label, d in measures:
             table.add_row(label, f"{d['mean']:+.2f}", f"{d['ci95'][0]:+.2f} to {d['ci95'][1]:+.2f}", f"{d['se']:.2f}", f"{d['se_unpaired']:.2f}")
         out.print(table)
-    for note in data["missing"]:
-        out.print(f"[dim]{shown(note)}[/dim]", soft_wrap=False)
+
+
+def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
+    """Mean men lost a game by cause (and share of the side's losses), per ruleset and side; fire
+    whose range the ruleset logs split into range bands below its cause."""
+    from .events import CAUSES
+    names = list(data["rulesets"])
+    table = RichTable(title="Men lost by cause (mean a game, share of the side's losses)")
+    table.add_column("cause")
+    for name in names:
+        for side in sides:
+            table.add_column(f"{name}\n{side}", justify="right")
+    lost = {(name, side): data["rulesets"][name]["losses_by_cause"][side] for name in names for side in sides}
+    for cause, words in CAUSES.items():
+        cells = [lost[key]["causes"].get(cause) for key in lost]
+        if not any(cells):
+            continue
+        table.add_row(escape(words), *(f"{c['men']:,.0f} ({100 * c['share']:.0f}%)" if c else "" for c in cells))
+        bands = [lost[key]["by_range"].get(cause, {}) for key in lost]
+        for band in next(b for b in bands if b) if any(bands) else ():
+            if any(b.get(band) for b in bands):
+                table.add_row(f"  {band}", *(f"{b[band]:,.0f}" if b.get(band) else "" for b in bands))
+    table.add_row("all causes", *(f"{lost[key]['men_lost']:,.0f}" for key in lost))
+    return table
 
 
 @main.command("report")

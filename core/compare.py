@@ -382,7 +382,7 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
         if history.minutes is not None:
             result["historical"]["minutes_percentile"] = round(percentile_rank([o.minutes for o in outcomes], history.minutes), 1)
     result["games"] = [{"seed": o.seed, "winner": o.winner, "men_lost": o.men_lost, "guns_lost": o.guns_lost,
-                        "minutes": o.minutes} for o in outcomes]
+                        "lost_by_cause": o.lost_by_cause, "minutes": o.minutes} for o in outcomes]
     return result
 
 

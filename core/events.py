@@ -91,8 +91,30 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-UNSPOKEN = frozenset({"positions"})
-"""Events kept in the log for machines (a replay) but not narrated."""
+UNSPOKEN = frozenset({"positions", "lost"})
+"""Events kept in the log for machines (a replay, losses by cause) but not narrated (the
+ruleset narrates its own losses in its own words)."""
+
+CAUSES = {
+    "musketry": "musketry",
+    "canister": "canister",
+    "case-shot": "case shot",
+    "shell": "shell",
+    "solid-shot": "solid shot",
+    "shot-or-shell": "round shot or shell",
+    "artillery": "artillery (ammunition not named)",
+    "charge": "charge and melee",
+    "rout": "rout and flight",
+    "captured": "captured",
+    "other": "other",
+}
+"""The neutral causes of a loss of men, in the order they are reported, with their plain words.
+A ruleset maps its own mechanics onto them (``Game.lose``); where it does not say which
+ammunition its guns fired it reports ``artillery``, and where it does not tell shell from
+solid shot, ``shot-or-shell``. ``captured`` is reported by the core (``Game.leave_field``)."""
+
+ARTILLERY = frozenset({"canister", "case-shot", "shell", "solid-shot", "shot-or-shell", "artillery"})
+"""The causes that are artillery fire."""
 
 
 @define(eq=False)

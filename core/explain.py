@@ -1,9 +1,10 @@
-"""Why rulesets differ on one battle: losses by time, the mechanics rolled, and paired
-differences on common random numbers, ending in a few plain sentences.
+"""Why rulesets differ on one battle: losses by cause and by time, the mechanics rolled, and
+paired differences on common random numbers, ending in a few plain sentences.
 
 Games are played with the log on (each reduced to a :class:`GameRecord` in the worker that
 played it) so that what happened when, and which mechanics were rolled, can be read back from
-the log's neutral events (:mod:`~referee.core.timeline`). Replication ``k`` draws from the same
+the log's neutral events (:mod:`~referee.core.timeline`): the ``lost`` events every ruleset
+reports through ``Game.lose`` give the losses by cause, and by range where the ruleset knew it. Replication ``k`` draws from the same
 seed under every ruleset, so the difference between two rulesets can be taken game by game.
 """
 
@@ -12,19 +13,37 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from .compare import Stack, _scenario
-from .events import EventLog, clock
+from .events import ARTILLERY, CAUSES, EventLog, clock
 from .game import Game, Outcome, play, replication_seed
 from .stats import mean as _mean
 from .stats import paired
-from .timeline import BUCKET, losses_by_time, mechanics_rolled
+from .timeline import BUCKET, losses_by_range, losses_by_time, mechanics_rolled
 from .world import Scenario
 
-NO_CAUSE = ("Losses by cause (musketry, artillery by ammunition, charges, routs, captured) are not shown: "
-            "the rulesets do not yet log the cause of each loss in neutral terms (a loss event naming the "
-            "mechanic and the men lost), and reading each ruleset's own wording would not be neutral.")
+RANGE_BANDS = (200, 400, 800)
+"""Yards: the range bands of losses to fire (up to 200, 200-400, 400-800, over 800)."""
+
+
+def kind_of(cause: str) -> str:
+    """A cause's kind for comparing rulesets that name ammunition differently: every artillery
+    cause is ``artillery``."""
+    return "artillery" if cause in ARTILLERY else cause
+
+
+KINDS = tuple(dict.fromkeys(kind_of(c) for c in CAUSES))
+"""The kinds of cause, in order: musketry, artillery, charge, rout, captured, other."""
+
+
+def band_label(i: int) -> str:
+    """The words for range band ``i`` of RANGE_BANDS."""
+    if i == 0:
+        return f"up to {RANGE_BANDS[0]} yards"
+    if i == len(RANGE_BANDS):
+        return f"over {RANGE_BANDS[-1]} yards"
+    return f"{RANGE_BANDS[i - 1]}-{RANGE_BANDS[i]} yards"
 
 
 @frozen
@@ -34,6 +53,7 @@ class GameRecord:
     outcome: Outcome
     losses: Mapping[str, Sequence[int]]  # side -> men lost in each BUCKET minutes from the start
     rolled: Mapping[str, Mapping[str, int]]  # mechanic -> result -> how often
+    by_range: Mapping[str, Mapping[str, Sequence[int]]] = field(factory=dict)  # side -> cause -> men lost in each RANGE_BANDS band
 
 
 def record(stack: Stack, scenario_path: str, seed: int) -> tuple[GameRecord, EventLog]:
@@ -42,7 +62,7 @@ def record(stack: Stack, scenario_path: str, seed: int) -> tuple[GameRecord, Eve
     log = EventLog(enabled=True)
     outcome = play(Game.new(stack.build(), scenario, seed, log))
     rolled = {m: dict(sorted(c.items())) for m, c in sorted(mechanics_rolled(log.events).items())}
-    return GameRecord(outcome, losses_by_time(log.events, scenario), rolled), log
+    return GameRecord(outcome, losses_by_time(log.events, scenario), rolled, losses_by_range(log.events, scenario, RANGE_BANDS)), log
 
 
 def replicate_logged(stack: Stack, scenario_path: str, seed: int, ks: Sequence[int]) -> list[GameRecord]:
@@ -60,6 +80,25 @@ def by_time(records: Sequence[GameRecord], scenario: Scenario) -> dict[str, Any]
         "men_lost": {side: [round(_mean([r.losses[side][i] for r in records]), 1) for i in range(count)]
                      for side in scenario.sides},
     }
+
+
+def by_cause(records: Sequence[GameRecord], scenario: Scenario) -> dict[str, Any]:
+    """Mean men lost by each side to each cause, with its share of the side's losses; and, for
+    fire whose range the ruleset logs, the mean men lost in each range band."""
+    n = len(records)
+    out: dict[str, Any] = {}
+    for side in scenario.sides:
+        total = _mean([r.outcome.men_lost[side] for r in records])
+        causes = {c: sum(r.outcome.lost_by_cause.get(side, {}).get(c, 0) for r in records) / n for c in CAUSES}
+        ranges = {}
+        for cause in CAUSES:
+            rows = [r.by_range.get(side, {}).get(cause) for r in records]
+            if any(rows):
+                ranges[cause] = {band_label(i): round(sum(row[i] for row in rows if row) / n, 1) for i in range(len(RANGE_BANDS) + 1)}
+        out[side] = {"men_lost": round(total, 1),
+                     "causes": {c: {"men": round(m, 1), "share": round(m / total, 4) if total else 0.0} for c, m in causes.items() if m},
+                     "by_range": ranges}
+    return out
 
 
 def mechanics(records: Sequence[GameRecord]) -> dict[str, Any]:
@@ -89,19 +128,28 @@ def pair(a: str, b: str, ra: Sequence[GameRecord], rb: Sequence[GameRecord], sce
         "men_lost": {s: paired([o.men_lost[s] for o in oa], [o.men_lost[s] for o in ob]) for s in scenario.sides},
         "minutes": paired([o.minutes for o in oa], [o.minutes for o in ob]),
         "win_share": {s: paired([float(o.winner == s) for o in oa], [float(o.winner == s) for o in ob]) for s in scenario.sides},
+        "lost_by_cause": {s: {c: paired([o.lost_by_cause.get(s, {}).get(c, 0) for o in oa], [o.lost_by_cause.get(s, {}).get(c, 0) for o in ob])
+                              for c in CAUSES if any(o.lost_by_cause.get(s, {}).get(c) for o in (*oa, *ob))}
+                          for s in scenario.sides},
+        "lost_by_kind": {s: {k: paired(_kind(oa, s, k), _kind(ob, s, k)) for k in KINDS if any(_kind(oa, s, k) + _kind(ob, s, k))}
+                         for s in scenario.sides},
     }
 
 
+def _kind(outcomes: Sequence[Outcome], side: str, kind: str) -> list[int]:
+    """Men lost by ``side`` to causes of ``kind``, game by game."""
+    return [sum(m for c, m in o.lost_by_cause.get(side, {}).items() if kind_of(c) == kind) for o in outcomes]
+
+
 def explain(records: Mapping[str, Sequence[GameRecord]], scenario: Scenario) -> dict[str, Any]:
-    """Per ruleset: losses by time and the mechanics rolled; each later ruleset paired with the
-    first; and the sentences that say it."""
+    """Per ruleset: losses by cause and by time and the mechanics rolled; each later ruleset
+    paired with the first; and the sentences that say it."""
     names = list(records)
     result: dict[str, Any] = {
-        "rulesets": {name: {"games": len(rs), "losses_by_time": by_time(rs, scenario), "mechanics": mechanics(rs)}
+        "rulesets": {name: {"games": len(rs), "losses_by_cause": by_cause(rs, scenario), "losses_by_time": by_time(rs, scenario),
+                            "mechanics": mechanics(rs)}
                      for name, rs in records.items()},
         "paired": [pair(names[0], b, records[names[0]], records[b], scenario) for b in names[1:]],
-        "losses_by_cause": None,
-        "missing": [NO_CAUSE],
     }
     result["sentences"] = sentences(result, scenario)
     return result
@@ -159,5 +207,71 @@ def sentences(result: Mapping[str, Any], scenario: Scenario) -> list[str]:
         if top:
             listed = ", ".join(f"{m} ({v['per_game']:.0f} a game)" for m, v in top)
             said.append(f"Under {name} the mechanics rolled most are {listed}.")
-    said.append("Losses by cause cannot be given yet: the rulesets do not log the cause of each loss in neutral terms.")
+    said += cause_sentences(result, scenario)
+    return said
+
+
+def _pc(share: float) -> str:
+    return f"{100 * share:.0f} %"
+
+
+def _share(lost: Mapping[str, Any], causes: frozenset[str], band: str | None) -> float:
+    """The share of a side's losses (``by_cause`` of one side) due to ``causes``, within ``band``."""
+    if not lost["men_lost"]:
+        return 0.0
+    if band is None:
+        return sum(lost["causes"].get(c, {}).get("men", 0.0) for c in causes) / lost["men_lost"]
+    return sum(lost["by_range"].get(c, {}).get(band, 0.0) for c in causes) / lost["men_lost"]
+
+
+def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[str]:
+    """The main cause of each side's losses under each ruleset (in the range band that holds
+    most of it, where the ruleset logs ranges) with its share under every ruleset, and the
+    largest paired gap by cause."""
+    said = []
+    rulesets = result["rulesets"]
+    for side in scenario.sides:
+        told = set()
+        for name, r in rulesets.items():
+            lost = r["losses_by_cause"][side]
+            if not lost["causes"]:
+                continue
+            cause = max(lost["causes"], key=lambda c: lost["causes"][c]["men"])
+            bands = lost["by_range"].get(cause, {})
+            band = max(bands, key=bands.__getitem__) if bands else None
+            if band is not None and bands[band] < lost["causes"][cause]["men"] / 2:
+                band = None  # no band holds most of it
+            if (cause, band) in told:
+                continue
+            told.add((cause, band))
+            what = CAUSES[cause] + (f" at {band}" if band else "")
+            parts = [f"under {name}, {what} causes {_pc(_share(lost, frozenset({cause}), band))} of the {side} side's losses"]
+            for other, o in rulesets.items():
+                if other == name:
+                    continue
+                theirs = o["losses_by_cause"][side]
+                share = _share(theirs, frozenset({cause}), band)
+                if cause in ARTILLERY and not share:
+                    share = _share(theirs, ARTILLERY, band)
+                    parts.append(f"under {other}, artillery of every kind{f' at {band}' if band else ''} causes {_pc(share)}")
+                else:
+                    parts.append(f"under {other}, {_pc(share)}")
+            sentence = "; ".join(parts) + "."
+            said.append(sentence[0].upper() + sentence[1:])
+    for p in result["paired"]:
+        for side in scenario.sides:
+            gaps = p["lost_by_kind"][side]
+            if not gaps:
+                continue
+            kind = max(gaps, key=lambda k: abs(gaps[k]["mean"]))
+            d = gaps[kind]
+            lo, hi = d["ci95"]
+            what = "artillery fire of every kind" if kind == "artillery" else CAUSES[kind]
+            if lo <= 0 <= hi:
+                said.append(f"No cause of the {side} side's losses differs clearly between {p['b']} and {p['a']}: the largest gap, "
+                            f"{what}, is {d['mean']:+,.0f} men (95 % interval {lo:+,.0f} to {hi:+,.0f}).")
+                continue
+            more = "more" if d["mean"] > 0 else "fewer"
+            said.append(f"The largest gap by cause: the {side} side loses {_men(d['mean'])} {more} men to {what} "
+                        f"under {p['b']} than under {p['a']} (95 % interval {lo:+,.0f} to {hi:+,.0f}).")
     return said

@@ -16,7 +16,7 @@ from attrs import define, evolve, field, frozen
 
 from .chance import SampledRoller
 from .errors import InvalidInput, Problem, RefereeError, did_you_mean
-from .events import EventLog, Modifier, Resolution, clock
+from .events import CAUSES, EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plan import Plan
 from .plugins import Rules, exclusive_clashes, installed
@@ -28,12 +28,21 @@ MAX_TURNS = 500  # a guard against a ruleset whose clock does not advance
 
 @frozen
 class Step:
-    """One step of a turn: ``kind`` is the ruleset's word for it (phase, activation, orders)."""
+    """One step of a turn: ``kind`` is the ruleset's word for it (phase, activation, orders).
+
+    ``side`` None: both sides at once (simultaneous fire, melee, morale); ``command``: the step
+    of one command (a brigade's orders step)."""
 
     kind: str
     name: str
-    side: str
+    side: str | None
     unit: str | None = None
+    command: str | None = None
+
+    def describe(self) -> str:
+        """The step as the log narrates it: "union phase movement", "both sides phase fire"."""
+        who = self.unit or self.command
+        return f"{self.side or 'both sides'} {self.kind} {self.name}" + (f" ({who})" if who else "")
 
 
 @frozen
@@ -51,13 +60,14 @@ class Outcome:
     guns_lost: dict[str, int]
     yards_gained: dict[str, int]  # ground gained by each side's foremost fit unit
     men_left: dict[str, int] = field(factory=dict)  # men who left the field by a line of retreat
+    lost_by_cause: dict[str, dict[str, int]] = field(factory=dict)  # side -> cause (events.CAUSES) -> men lost
 
     def as_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset, "scenario": self.scenario, "seed": self.seed,
             "winner": self.winner, "reason": self.reason, "minutes": self.minutes, "turns": self.turns,
             "men_lost": self.men_lost, "guns_lost": self.guns_lost, "yards_gained": self.yards_gained,
-            "men_left": self.men_left,
+            "men_left": self.men_left, "lost_by_cause": self.lost_by_cause,
         }
 
 
@@ -76,6 +86,7 @@ class Game:
     turn: int = 0
     step: Step | None = None
     memory: dict[str, Any] = field(factory=dict)  # per-game scratch for plugins (doctrine memory)
+    lost: dict[tuple[str, str], int] = field(factory=dict)  # (side, cause) -> men lost (see lose)
 
     @classmethod
     def new(cls, rules: Rules, scenario: Scenario, seed: int, log: EventLog | None = None) -> Game:
@@ -88,6 +99,17 @@ class Game:
 
     def intents(self, side: str) -> dict[str, Any]:
         return self.rules.intents(self, side)
+
+    def command_intents(self, side: str) -> dict[str, Any]:
+        """The commander's wishes for each command of ``side`` (a brigade's wanted stance)."""
+        return self.rules.command_intents(self, side)
+
+    def choose(self, unit: str, question: str, options: tuple[str, ...]) -> str:
+        """A choice the rules leave to the player (Rebel Yell, countercharge or stand, follow
+        up, evade, pour on fire), asked of the doctrine; one of ``options``."""
+        side = self.world.units[unit].side
+        choice = self.rules.choose(self, side, unit, question, options)
+        return choice if choice in options else options[0]
 
     def extra_modifiers(self, mechanic: str, situation: Any) -> list[Modifier]:
         """Modifiers that house rules add to one resolution (no call when none can)."""
@@ -111,9 +133,26 @@ class Game:
         if rulings:
             resolution = evolve(resolution, rulings=tuple(dict.fromkeys(resolution.rulings + rulings)))
         resolution = self.rules.resolved(self, mechanic, situation, resolution)
+        if self.rules.layers:
+            resolution = self.rules.attributed(resolution)
         self.rules.observed(self, mechanic, situation, resolution)
         self.log.resolution(resolution, **about)
         return resolution
+
+    def lose(self, unit: str, men: int, cause: str, **detail: Any) -> None:
+        """Rulesets call this wherever their rules take men out of play: ``men`` of ``unit`` are
+        lost to ``cause`` (a key of :data:`~referee.core.events.CAUSES`); ``detail`` is what the
+        ruleset knows of it in neutral terms (``yards``: the range of the fire). Every man the
+        world counts as lost must be reported once (see :func:`men_between`), so that the losses
+        by cause add up to the men lost. Logged as a compact ``lost`` event."""
+        if men <= 0:
+            return
+        if cause not in CAUSES:
+            raise ValueError(f"unknown cause of loss {cause!r}; valid: {', '.join(CAUSES)}")
+        key = (self.world.units[unit].side, cause)
+        self.lost[key] = self.lost.get(key, 0) + men
+        if self.log.enabled:
+            self.log.emit("lost", unit=unit, men=men, cause=cause, **detail)
 
     def leave_field(self, unit: str, x: float, y: float, men: int) -> bool:
         """Rulesets call this when men of ``unit`` go off the map at (x, y). Over an edge that is
@@ -125,6 +164,9 @@ class Game:
         side = self.world.units[unit].side
         captured = side not in scenario.retreat_edges.get(edge, scenario.sides)
         self.world.departures.append(Departure(unit, edge, men, captured, self.world.minute))
+        if captured and men > 0:
+            key = (side, "captured")
+            self.lost[key] = self.lost.get(key, 0) + men
         what = "are captured: it is not their line of retreat" if captured else "leave the field"
         self.log.emit("leaves", unit=unit, edge=edge, men=men, captured=captured,
                       text=f"{men} men of {unit} go off the {edge} edge and {what}")
@@ -155,12 +197,20 @@ class Game:
             {s: men_lost(self.world, s) for s in sides}, {s: guns_lost(self.world, s) for s in sides},
             {s: max(0, ground_gained(self.world, s)) for s in sides},
             {s: men_left(self.world, s) for s in sides},
+            {s: {c: self.lost[s, c] for c in CAUSES if (s, c) in self.lost} for s in sides},
         )
 
 
+def men_between(men: int, start: int, before: int, after: int) -> int:
+    """Men lost when a unit of ``men`` mustered as ``start`` pieces (stands, figures) goes from
+    ``before`` to ``after`` pieces standing, its men read as ``men * standing // start``: what a
+    ruleset reports to :meth:`Game.lose`, so that its reports add up exactly to the men lost."""
+    return men * before // start - men * after // start
+
+
 def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
-    """The stack's options plus those the scenario switches on for this ruleset, less those the
-    user switched off (``--option no-NAME``)."""
+    """The stack's options plus those the scenario switches on for this ruleset or any layer of
+    its stack (``rff:NAME``, ``hynds:NAME``), less those the user switched off (``--option no-NAME``)."""
     rulesets = sorted(installed())
     problems = [  # an option for a ruleset not installed here is skipped, unless it looks like a typo
         Problem(f"{o!r} names no installed ruleset{did_you_mean(o.split(':', 1)[0], rulesets)}",
@@ -168,8 +218,9 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
         for o in scenario.options
         if o.split(":", 1)[0] not in rulesets and difflib.get_close_matches(o.split(":", 1)[0], rulesets, n=1, cutoff=0.6)
     ]
+    names = rules.names
     mine = [o.split(":", 1)[1] for o in scenario.options
-            if o.split(":", 1)[0] == rules.info.name and o.split(":", 1)[1] not in rules.switched_off]
+            if o.split(":", 1)[0] in names and o.split(":", 1)[1] not in rules.switched_off]
     problems += [
         Problem(f"unknown option {o!r} for {rules.info.name}{did_you_mean(o, sorted(rules.option_specs))}",
                 path="scenario.options", source=scenario.source)
@@ -210,7 +261,7 @@ def play(game: Game) -> Outcome:
         for step in rules.turn(game):
             game.step = step
             if game.log.enabled:
-                game.log.emit("step", text=f"{step.side} {step.kind} {step.name}" + (f" ({step.unit})" if step.unit else ""))
+                game.log.emit("step", text=step.describe())
             play_step(game, step)
             rules.step_done(game, step)
             if game.log.enabled:

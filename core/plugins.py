@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pluggy
-from attrs import define
+from attrs import define, evolve
 
 from . import doctrine, hookspecs
 from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName, describe, did_you_mean
@@ -89,6 +89,20 @@ class Rules:
     tables: dict[str, Any]
     mechanics: dict[str, MechanicSpec]
     implemented: frozenset[str]
+    base: RulesetInfo | None = None  # the base ruleset, when ``info`` describes a layer on it
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The base's name and every layer's, base first (a scenario's ``name:option`` applies to each)."""
+        return tuple(dict.fromkeys([(self.base or self.info).name, *(lay.name for lay in self.layers), self.info.name]))
+
+    def attributed(self, resolution: Resolution) -> Resolution:
+        """The resolution credited to the last layer whose rule it cites (its ``cites`` prefixes
+        in the reference, a modifier's reference or a ruling id); as it is if none does."""
+        for layer in reversed(self.layers):
+            if layer.cites and _cites(resolution, layer.cites):
+                return evolve(resolution, ruleset=layer.name)
+        return resolution
 
     def implements(self, hook_name: str) -> bool:
         return hook_name in self.implemented
@@ -129,6 +143,15 @@ class Rules:
     def intents(self, game: Game, side: str) -> dict[str, Intent]:
         intents: dict[str, Intent] = call(self.pm, "referee_intents", game=game, side=side)
         return intents
+
+    def command_intents(self, game: Game, side: str) -> dict[str, Any]:
+        """The commander's wish for each command of ``side`` (``referee_command_intents``)."""
+        wishes: dict[str, Any] = call(self.pm, "referee_command_intents", game=game, side=side)
+        return wishes
+
+    def choose(self, game: Game, side: str, unit: str, question: str, options: tuple[str, ...]) -> str:
+        """The doctrine's answer to a choice the rules leave to the player (``referee_choose``)."""
+        return str(call(self.pm, "referee_choose", game=game, side=side, unit=unit, question=question, options=options))
 
     def modifiers(self, game: Game, mechanic: str, situation: Any) -> list[Modifier]:
         """Every layer's extra modifiers for one resolution, in order (none asked when no
@@ -178,23 +201,28 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     """The one factory: ``name`` is a ruleset or a house rule (then its base comes first),
     ``options`` are switched on by name (``no-NAME`` switches off one that is on by default),
     ``house_rules`` are files layered on top in order: ``.py`` plugins, ``.toml`` data overlays."""
-    overlays = tuple(Path(p) for p in house_rules if str(p).endswith(".toml"))
+    named = _stack(name)
+    overlays = layer_overlays(named) + tuple(Path(p) for p in house_rules if str(p).endswith(".toml"))
     for overlay in overlays:
         read_bounded(overlay, "house rule", MISSING)  # there, a file, not too large: before the base reads it
-    modules = _stack(name) + [load_file(p) for p in house_rules if not str(p).endswith(".toml")]
+    modules = named + [load_file(p) for p in house_rules if not str(p).endswith(".toml")]
     pm = new_manager()
+    for module in modules:  # a ruleset's own extension hooks, before any layer implements them
+        if getattr(module, "HOOKSPECS", None) is not None:
+            pm.add_hookspecs(module.HOOKSPECS)
     for module in modules:
         pm.register(module, name=getattr(module, "PLUGIN_NAME", module.__name__))
     for module in modules[1:]:
         _answerable(pm, module)
     pm.check_pending()
-    info = call(pm, "referee_ruleset")
-    if info is None:
+    base = call(pm, "referee_ruleset")
+    if base is None:
         raise RefereeError(f"{name!r} has no base ruleset (no plugin implements referee_ruleset)")
     layers = tuple(call(pm, "referee_house_rule"))
-    misfits = _misfits(pm, modules[1:], info)
+    misfits = _misfits(pm, modules[1:], base)
     if misfits:
         raise InvalidInput(misfits, "rule stack")
+    info = _described(base, layers, name if len(named) > 1 else None)
     specs = {o.name: o for group in call(pm, "referee_options") for o in group}
     off = {o.removeprefix("no-") for o in options if o.startswith("no-") and o.removeprefix("no-") in specs}
     on = {o for o in options if o.removeprefix("no-") not in off}
@@ -214,7 +242,20 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
         mechanics.update({m.name: m for m in group or ()})
     implemented = _implemented(pm)
     stack_name = "+".join([name, *(Path(p).stem for p in house_rules)])
-    return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, overlays, frozenset(off), tables, mechanics, implemented)
+    return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, overlays, frozenset(off), tables, mechanics, implemented, base)
+
+
+def layer_overlays(modules: Sequence[ModuleType]) -> tuple[Path, ...]:
+    """The TOML overlays packaged layers ship (a module's ``OVERLAYS``), base first: they lie
+    under the command line's overlays."""
+    return tuple(Path(p) for module in modules for p in getattr(module, "OVERLAYS", ()))
+
+
+def _described(base: RulesetInfo, layers: tuple[RulesetInfo, ...], top: str | None) -> RulesetInfo:
+    """The stack as its top layer describes it (name, title, scale, source), in the base's
+    phases; the base itself when the stack was built from the base's name."""
+    layer = next((lay for lay in layers if lay.name == top), None) if top else None
+    return evolve(layer, phases=layer.phases or base.phases) if layer else base
 
 
 # What a layer's hook must return (None aside): a description and a test. A layer that returns
@@ -327,8 +368,16 @@ def exclusive_clashes(options: Iterable[str], specs: dict[str, OptionSpec]) -> l
     ]
 
 
+def _cites(resolution: Resolution, prefixes: tuple[str, ...]) -> bool:
+    return (resolution.ref.startswith(prefixes) or any(m.ref.startswith(prefixes) for m in resolution.modifiers)
+            or any(r.startswith(prefixes) for r in resolution.rulings))
+
+
 def _implemented(pm: pluggy.PluginManager) -> frozenset[str]:
-    return frozenset(h for h in RESOLUTION_HOOKS if getattr(pm.hook, h).get_hookimpls())
+    """The resolution hooks and the rulesets' own hooks that some plugin implements (a
+    procedure skips the call altogether for the others)."""
+    own = [h for h in vars(pm.hook) if not h.startswith("referee_")]
+    return frozenset(h for h in (*RESOLUTION_HOOKS, *own) if getattr(pm.hook, h).get_hookimpls())
 
 
 def _stack(name: str) -> list[ModuleType]:

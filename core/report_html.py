@@ -17,6 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # (after the backend is chosen)
 from matplotlib.figure import Figure
 
+from .events import CAUSES
 from .tabular import comparison_rows
 
 SIDE_COLOURS = {0: "#2f5597", 1: "#8c8c8c"}  # first side (blue), second side (grey)
@@ -117,6 +118,35 @@ def plot_over_time(data: Mapping[str, Any]) -> str:
         ax.set_xlabel("half hour beginning at")
     axes[0].set_ylabel("men")
     axes[0].legend(frameon=False)
+    fig.tight_layout()
+    return _svg(fig)
+
+
+CAUSE_COLOURS = {"musketry": "#4f81bd", "canister": "#c0504d", "case-shot": "#d46a3f", "shell": "#e08a3c", "solid-shot": "#9c3d2e",
+                 "shot-or-shell": "#b5553c", "artillery": "#d99694", "charge": "#8064a2", "rout": "#9bbb59", "captured": "#4bacc6",
+                 "other": "#a6a6a6"}
+
+
+def plot_causes(data: Mapping[str, Any]) -> str:
+    """Per side, one bar per ruleset: the mean men lost a game, stacked by cause."""
+    sides = data["scenario"]["sides"]
+    explained = data["explain"]["rulesets"]
+    names = list(explained)
+    fig, axes = plt.subplots(1, len(sides), figsize=(7.5, 1.4 + 0.4 * len(names)), sharey=True)
+    shown: set[str] = set()
+    for ax, side in zip(axes, sides):
+        for i, name in enumerate(names):
+            left = 0.0
+            for cause, c in explained[name]["losses_by_cause"][side]["causes"].items():
+                ax.barh(i, c["men"], left=left, color=CAUSE_COLOURS[cause], edgecolor="white",
+                        label=None if cause in shown else CAUSES[cause])
+                shown.add(cause)
+                left += c["men"]
+        ax.set_yticks(range(len(names)), names)
+        ax.set_ylim(len(names) - 0.5, -0.5)
+        ax.set_title(f"{side} men lost by cause (mean)")
+        ax.set_xlabel("men lost in a game")
+    fig.legend(loc="lower center", ncols=3, frameon=False, bbox_to_anchor=(0.5, -0.02 - 0.06 * ((len(shown) + 2) // 3)))
     fig.tight_layout()
     return _svg(fig)
 
@@ -222,7 +252,8 @@ def render(data: Mapping[str, Any], command: str) -> str:
     """The whole page."""
     with plt.rc_context(PLOT_STYLE):
         plots: dict[str, Any] = {"wins": plot_wins(data), "losses": plot_losses(data), "time": plot_over_time(data),
-                 "mechanics": plot_mechanics(data), "paired": plot_paired(data)}
+                                 "causes": plot_causes(data), "mechanics": plot_mechanics(data),
+                                 "paired": plot_paired(data)}
     scenario = data["scenario"]
     explained = data["explain"]
     names = ", ".join(data["comparison"])
@@ -242,9 +273,8 @@ def render(data: Mapping[str, Any], command: str) -> str:
         "HISTORY_NOTE": "" if not history else "The last column is what happened in history. " + html.escape(history.get("note") or ""),
         "SENTENCES": "".join(f"<li>{html.escape(s)}</li>" for s in explained["sentences"]),
         "PLOT_WINS": plots["wins"], "PLOT_LOSSES": plots["losses"], "PLOT_TIME": plots["time"],
-        "PLOT_MECHANICS": plots["mechanics"],
+        "PLOT_MECHANICS": plots["mechanics"], "PLOT_CAUSES": plots["causes"],
         "PLOT_PAIRED": plots["paired"] or "<p>Only one ruleset: nothing to pair.</p>",
-        "MISSING": "".join(f"<p class=missing>{html.escape(m)}</p>" for m in explained["missing"]),
         "REPLAYS": "".join(_replay_section(name, r, data["terrain"], scenario["sides"]) for name, r in data["replays"].items()),
     }
     for key, value in fills.items():

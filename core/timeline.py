@@ -13,7 +13,7 @@ from typing import Any
 
 from attrs import frozen
 
-from .events import UNSPOKEN, narrate
+from .events import CAUSES, UNSPOKEN, narrate
 from .game import POSITION_FIELDS
 from .world import Scenario
 
@@ -74,6 +74,38 @@ def losses_by_time(events: Iterable[Mapping[str, Any]], scenario: Scenario, buck
             lost[side_of[uid]][i] += men[uid] - fields[at]
             men[uid] = fields[at]
     return lost
+
+
+def losses_by_cause(events: Iterable[Mapping[str, Any]], scenario: Scenario) -> dict[str, dict[str, int]]:
+    """Men lost by each side to each cause (in the order of :data:`~referee.core.events.CAUSES`),
+    read from the ``lost`` events and the men captured going off the map; their sum is the
+    game's ``men_lost``."""
+    side_of = {u.id: u.side for u in scenario.units}
+    lost: dict[tuple[str, str], int] = {}
+    for event in events:
+        kind = event["kind"]
+        if kind == "lost":
+            key = (side_of[event["unit"]], event["cause"])
+        elif kind == "leaves" and event["captured"]:
+            key = (side_of[event["unit"]], "captured")
+        else:
+            continue
+        lost[key] = lost.get(key, 0) + event["men"]
+    return {side: {c: lost[side, c] for c in CAUSES if (side, c) in lost} for side in scenario.sides}
+
+
+def losses_by_range(events: Iterable[Mapping[str, Any]], scenario: Scenario, bands: tuple[int, ...]) -> dict[str, dict[str, list[int]]]:
+    """Men lost by each side to each cause of fire whose ``lost`` events give the range, in range
+    bands: band ``i`` holds ranges up to ``bands[i]`` yards, the last one everything beyond."""
+    side_of = {u.id: u.side for u in scenario.units}
+    out: dict[str, dict[str, list[int]]] = {side: {} for side in scenario.sides}
+    for event in events:
+        if event["kind"] != "lost" or "yards" not in event:
+            continue
+        i = next((k for k, top in enumerate(bands) if event["yards"] <= top), len(bands))
+        row = out[side_of[event["unit"]]].setdefault(event["cause"], [0] * (len(bands) + 1))
+        row[i] += event["men"]
+    return out
 
 
 def mechanics_rolled(events: Iterable[Mapping[str, Any]]) -> dict[str, Counter[str]]:

@@ -399,7 +399,7 @@ def test_a_regimental_commander_is_hit_only_with_the_company_he_stands_with(away
         game, state = _bethel(seed)
         reg = _colonel_with(state, 3)
         reg.x += away
-        morale.casualties(game, state.tables, reg.companies[0], 4, "fired-on")
+        morale.casualties(game, state.tables, reg.companies[0], 4, "fired-on", "musketry", 100.0)
         seen |= any(ev["kind"] == "commander" and "HT-L2" in ev["rulings"] for ev in game.log.events)
     assert seen is hit
 
@@ -437,7 +437,7 @@ def test_a_limbered_guns_team_is_hit_with_its_crew_and_moves_slower(formation: s
         gun = state.regiments["greble-guns"].companies[0]
         gun.formation, gun.figures = formation, 6
         assert move.base_inches(state.tables, gun) == (10 if formation == "limbered" else 4)
-        morale.casualties(game, state.tables, gun, 2, "fired-on")
+        morale.casualties(game, state.tables, gun, 2, "fired-on", "musketry", 100.0)
         if gun.team_hit:
             seen = True
             assert move.base_inches(state.tables, gun) == 8

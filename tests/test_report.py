@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 from referee.core.cli import main
 from referee.core.compare import Stack, run_replications
-from referee.core.explain import NO_CAUSE, paired, replicate_logged
+from referee.core.explain import paired, replicate_logged
 from referee.core.scenario import find_scenario
 
 BOX = re.compile("[\u2500-\u257f]")  # box-drawing characters
@@ -62,7 +62,12 @@ def test_explain_json() -> None:
     assert (p["a"], p["b"], p["games"]) == ("rff", "hardtack", 6)
     for d in (*p["men_lost"].values(), p["minutes"]):
         assert d["ci95"][0] <= d["mean"] <= d["ci95"][1]
-    assert data["losses_by_cause"] is None and data["missing"] == [NO_CAUSE]
+    for name, r in data["rulesets"].items():
+        for side, lost in r["losses_by_cause"].items():  # the means of the causes add up to the mean men lost
+            assert sum(c["men"] for c in lost["causes"].values()) == pytest.approx(lost["men_lost"], abs=0.1 * len(lost["causes"]))
+    assert "round shot or shell" in " ".join(data["sentences"])  # hardtack's guns at Big Bethel
+    for side in ("union", "confederate"):
+        assert set(p["lost_by_kind"][side]) <= {"musketry", "artillery", "charge", "rout", "captured", "other"}
     assert data["sentences"][0].startswith("On the same 6 seeds, the union side loses")
     assert any(s.startswith("Under hardtack the mechanics rolled most are") for s in data["sentences"])
 
@@ -80,6 +85,7 @@ def test_explain_text_fits_80_columns_in_plain_text() -> None:
     text = referee("explain", "big-bethel", "--rules", "rff,hardtack", "-n", "3", "--workers", "1").stdout
     assert "On the same 3 seeds" in text and "Men lost per half hour" in text
     assert "rff: mechanics rolled" in text and "hardtack - rff, game by game" in text
+    assert "Men lost by cause" in text and "| musketry" in text
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= 80, [line for line in lines if len(line) > 80]
     assert not BOX.search(text)
@@ -110,7 +116,8 @@ def test_compare_json_has_each_game_the_options_and_the_version() -> None:
                                 "--option", "no-skirmishers", "--json").stdout)
     assert report["options"] == ["no-skirmishers"] and report["house_rules"] == [] and report["version"]
     games = report["rulesets"]["rff"]["games"]
-    assert len(games) == 4 and set(games[0]) == {"seed", "winner", "men_lost", "guns_lost", "minutes"}
+    assert len(games) == 4 and set(games[0]) == {"seed", "winner", "men_lost", "guns_lost", "lost_by_cause", "minutes"}
+    assert all(sum(g["lost_by_cause"][s].values()) == g["men_lost"][s] for g in games for s in ("union", "confederate"))
     summary = report["rulesets"]["rff"]
     assert sum(g["men_lost"]["union"] for g in games) / 4 == pytest.approx(summary["men_lost"]["union"]["mean"])
     assert sum(g["winner"] == "union" for g in games) / 4 == summary["win"]["union"]["share"]
@@ -130,7 +137,7 @@ def test_the_report_is_one_page_that_fetches_nothing(page: tuple[str, dict[str, 
     assert "{{" not in text  # every part of the template filled
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)  # no script, style, font or image from elsewhere
     assert not re.search(r"@import|url\(\s*['\"]?https?:", text)
-    assert text.count('<svg class="map"') == 2 and text.count('class="plot"') == 5
+    assert text.count('<svg class="map"') == 2 and text.count('class="plot"') == 6
     assert "Big Bethel, Virginia, 10 June 1861" in text and "history: 76" in text  # Union losses in 1861, marked
     assert "Losses by cause" in text
 

@@ -136,10 +136,10 @@ def test_the_report_draws_and_replays_in_a_browser(report: Path, page: Page, tmp
     assert requests and all(url.startswith(("file:", "data:")) for url in requests), requests  # nothing fetched
 
     plots = page.js("[...document.querySelectorAll('figure')].map(f => [f.id, f.querySelectorAll('svg.plot path, svg.plot use').length])")
-    assert [p[0] for p in plots] == ["plot-wins", "plot-paired", "plot-losses", "plot-time", "plot-mechanics"]
+    assert [p[0] for p in plots] == ["plot-wins", "plot-paired", "plot-losses", "plot-causes", "plot-time", "plot-mechanics"]
     assert all(count > 10 for _, count in plots), plots
     sizes = page.js("[...document.querySelectorAll('svg.plot, svg.map')].map(s => s.getBoundingClientRect().width * s.getBoundingClientRect().height)")
-    assert len(sizes) == 7 and all(size > 10_000 for size in sizes), sizes  # five plots and two maps, each with room on the page
+    assert len(sizes) == 8 and all(size > 10_000 for size in sizes), sizes  # six plots and two maps, each with room on the page
 
     scenario = load_scenario(find_scenario("big-bethel"))
     on_field = sum(1 for u in scenario.units if u.entry is None)

@@ -430,7 +430,7 @@ def test_a_one_regiment_brigade_does_not_count_its_losses_twice() -> None:
     game = mustered(DRILLS / "drill-rff-ground.toml")
     state = game.state
     piece = state.pieces["us-regiment"]
-    maneuver.lose_stands(game, state, piece, 6, "test")  # 6 of 10: spent, and half its 'brigade'
+    maneuver.lose_stands(game, state, piece, 6, "test", "other")  # 6 of 10: spent, and half its 'brigade'
     assert maneuver.effectiveness(state, piece) == "spent"
     assert maneuver.brigade_losses(game, state, piece) is None
 

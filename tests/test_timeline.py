@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 from referee.core.cli import main
-from referee.core.events import EventLog
+from referee.core.events import UNSPOKEN, EventLog
 from referee.core.game import POSITION_FIELDS, Game, Outcome, play, replication_seed
 from referee.core.plugins import build_rules
 from referee.core.scenario import find_scenario, load_scenario
@@ -42,7 +42,7 @@ def test_frames_carry_the_narration_between_them() -> None:
     shown = frames(log.events, g.scenario.start)
     said = [line for f in shown for line in f.narration]
     assert "  start: " in said[0] and "  end: " in said[-1]
-    assert len(said) == sum(1 for e in log.events if e["kind"] != "positions")
+    assert len(said) == sum(1 for e in log.events if e["kind"] not in UNSPOKEN)
     assert shown[0].changed and set(shown[0].units) == set(g.world.units)
 
 

@@ -89,8 +89,10 @@ def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool)
                                       tuple(game.extra_modifiers("close-assault", (a, b))))
         res = game.settle("close-assault", (a, b), res, rulings=("HT-A5",), unit=a.id, target=b.id, round=rnd + 1)
         v = res.values
-        a.figures -= int(v["attackers_down"])
-        b.figures -= int(v["defenders_down"])
+        for c, down in ((a, int(v["attackers_down"])), (b, int(v["defenders_down"]))):
+            if down:
+                morale.lose_figures(game, c, down, "charge")
+                c.figures -= down
         state.forget(a, b)
         for c in (a, b):
             state.touch(c)

@@ -20,6 +20,11 @@ class Shot:
     range_inches: float
 
 
+CAUSE = {"fire": "musketry", "canister": "canister", "shot": "shot-or-shell"}
+"""The neutral cause of each kind of fire's casualties (HT-S3: the shot table is a round shot
+or shell, which Hardtack does not tell apart)."""
+
+
 def reach_inches(t: Any, c: Company) -> float:
     """How far the company's fire carries: five bands of its quality die, or of the gun."""
     if c.artillery:
@@ -243,25 +248,46 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     if values["test"] == "none":
         if target.travel:  # HT-M8: SG2's travel mode always takes suppression, Hardtack's 1/0/NTR test (p.12)
             game.log.emit("travel", unit=target.id, rulings=["HT-M8"], text=f"{target.id}, in travel mode, is fired on: it tests")
-            morale.casualties(game, t, target, 0, "fired-on")
+            morale.casualties(game, t, target, 0, "fired-on", CAUSE[kind], 0.0)
         return
-    morale.casualties(game, t, target, int(values["wounded"]) + int(values["killed"]), str(values["fired_on"]))
+    morale.casualties(game, t, target, int(values["wounded"]) + int(values["killed"]), str(values["fired_on"]), CAUSE[kind],
+                      geo.dist(c, target))
     if values.get("bounce"):
         _bounce(game, state, shot)
 
 
 def _bounce(game: Any, state: HardtackState, shot: Shot) -> None:
-    """HT-S3: the ball bounces on and strikes the nearest other company behind the target."""
+    """HT-S3: the ball bounces on along its line of fire and strikes the first company of the
+    target's side whose footprint that line crosses within 10" beyond the target."""
     t, firer, first = state.tables, shot.firer, shot.target
-    reach = t["artillery"]["bounce_inches"] * t.yards_per_inch
-    behind = [e for e in state.living(first.side) if e is not first and geo.dist(first, e) <= reach
-              and geo.dist(firer, e) > geo.dist(firer, first)]
-    if not behind or firer.gun is None:
+    nxt = _in_the_path(state, firer, first, t["artillery"]["bounce_inches"] * t.yards_per_inch)
+    if nxt is None or firer.gun is None:
         return
-    nxt = min(behind, key=lambda e: geo.dist(first, e))
     res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt), state.men_per_figure)
     res = game.settle("shot", shot, res, unit=firer.id, target=nxt.id)
-    morale.casualties(game, t, nxt, int(res.values["wounded"]) + int(res.values["killed"]), "fired-on")
+    morale.casualties(game, t, nxt, int(res.values["wounded"]) + int(res.values["killed"]), "fired-on", CAUSE["shot"],
+                      geo.dist(firer, nxt))
+
+
+def _in_the_path(state: HardtackState, firer: Company, first: Company, reach: float) -> Company | None:
+    """The first company of ``first``'s side (in the side's order on a tie) whose footprint the
+    line of fire, carried on ``reach`` yards past ``first``'s centre, enters; None if none does
+    (a company beside the target in its line stands off the ball's path)."""
+    span = geo.dist(firer, first)
+    if span == 0.0:
+        return None
+    ax, ay = first.x, first.y
+    bx, by = ax + (ax - firer.x) / span * reach, ay + (ay - firer.y) / span * reach
+    lo_x, hi_x = min(ax, bx) - geo.MASK_MARGIN, max(ax, bx) + geo.MASK_MARGIN
+    lo_y, hi_y = min(ay, by) - geo.MASK_MARGIN, max(ay, by) + geo.MASK_MARGIN
+    best, at = None, math.inf
+    for e in state.living(first.side):
+        if e is not first and lo_x <= e.x <= hi_x and lo_y <= e.y <= hi_y:
+            hw, hd, _ = geo.half_footprint(state, e)
+            entered = geo.entry(e, hw, hd, ax, ay, bx, by)
+            if entered is not None and entered < at:
+                best, at = e, entered
+    return best
 
 
 def may_fire(c: Company) -> bool:

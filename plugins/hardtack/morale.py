@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from referee.core.chance import d
+from referee.core.game import men_between
 
 from . import geometry as geo
 from . import mechanics
@@ -56,13 +57,15 @@ def lose_levels(game: Any, c: Company, n: int) -> None:
         game.log.emit("confidence", unit=c.id, text=f"{c.id} is {LEVELS[c.level]}")
 
 
-def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: str) -> None:
-    """Remove ``lost`` figures (wounded or killed: HT-F5), then the company's test: the worst of
-    fired on, more casualties than survivors, and its leader or its regimental commander down
-    (HT-L1, HT-L2)."""
+def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: str, cause: str, yards: float) -> None:
+    """Remove ``lost`` figures (wounded or killed: HT-F5), reported lost to the neutral ``cause``
+    of fire at ``yards``; then the company's test: the worst of fired on, more casualties than
+    survivors, and its leader or its regimental commander down (HT-L1, HT-L2)."""
     game.state.touch(c)
     before = c.figures
     lost = min(lost, before)
+    if lost:
+        lose_figures(game, c, lost, cause, yards=round(yards))
     c.figures -= lost
     if not c.figures:
         game.state.forget(c)  # it no longer stands: the kept lists of the living are stale
@@ -84,6 +87,15 @@ def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: st
         game.log.emit("destroyed", unit=c.id, text=f"{c.id} has no figures left")
         return
     confidence_test(game, t, c, threat(t, c, basics, casualties=lost > 0), "fire")
+
+
+def lose_figures(game: Any, c: Company, lost: int, cause: str, **detail: Any) -> None:
+    """Report the men ``lost`` figures of ``c`` stand for (before they are taken off) to the
+    core (Game.lose): the regiment's men are read from all its companies' figures."""
+    companies = c.regiment.companies
+    standing = sum([k.figures for k in companies])
+    start = sum([k.start for k in companies])
+    game.lose(c.unit.id, men_between(c.unit.spec.men, start, standing, standing - lost), cause, **detail)
 
 
 def _team(game: Any, c: Company, before: int, lost: int) -> None:

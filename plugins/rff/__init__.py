@@ -13,12 +13,13 @@ from referee.core.game import Step
 from referee.core.hookspecs import hookimpl
 from referee.core.rules import RulesetInfo
 
-from . import charge, fire, lookup, maneuver
+from . import charge, fire, hookspecs, lookup, maneuver
 from .mechanics import mechanic_specs
 from .muster import muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
 
 PLUGIN_NAME = "rff"
+HOOKSPECS = hookspecs  # rff's extension points for layers (plugins/rff/hookspecs.py)
 PHASES = (("maneuver", maneuver.phase), ("fire", fire.phase), ("charge", charge.phase))
 
 
@@ -65,6 +66,7 @@ def referee_turn(game: Any) -> list[Step]:
 @hookimpl
 def referee_step(game: Any, step: Step) -> bool:
     state = game.state
+    assert step.side is not None  # every rff step is one side's
     state.phasing = step.side
     dict(PHASES)[step.name](game, state, step.side)
     if step.name == PHASES[-1][0] or game.rules.implements("referee_step_done"):

@@ -186,7 +186,7 @@ def _give_ground(game: Any, state: RffState, piece: Piece, rout: bool, out_of_cl
 
 
 def _lose(game: Any, state: RffState, piece: Piece, n: int, why: str) -> None:
-    maneuver.lose_stands(game, state, piece, n, f"charge: {why}")
+    maneuver.lose_stands(game, state, piece, n, f"charge: {why}", "charge")
 
 
 def _disorder(piece: Piece) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from attrs import frozen
 
 from referee.core.events import Modifier
+from referee.core.plugins import call
 from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
@@ -81,6 +82,9 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
     if piece.guns:
         return not piece.limbered and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
+        layered = call(game.rules.pm, "rff_may_fire", game=game, piece=piece, defensive=defensive) if "rff_may_fire" in game.rules.implemented else None
+        if layered is not None:
+            return bool(layered)
         return not defensive and piece.grade == "crack" and game.option("crack-cold-steel") and not piece.breakthrough
     return True
 
@@ -200,29 +204,47 @@ def _plunging_cover(game: Any, state: RffState, shot: Shot, cover: str) -> str:
 
 def resolve(game: Any, state: RffState, shot: Shot) -> None:
     points, multipliers = fire_points(game, state, shot)  # above 0: at least one stand fires
+    layered = game.rules.implemented
+    if "rff_fire_points" in layered:
+        points, multipliers = call(game.rules.pm, "rff_fire_points", game=game, shot=shot, points=points, multipliers=multipliers) or (points, multipliers)
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
     roll = (game.roller, state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods),
             shot.target.status != "good", shot.target.guns)
     if game.seen:
         cited = ("RFF-P3", "RFF-P14", "RFF-P15", "RFF-P16", "RFF-P17") + (("RFF-P4",) if geo.enfiladed(shot.firer, shot.target) else ()) + (
             ("RFF-P27",) if shot.firer.half and shot.firer.guns else ())
-        values = game.settle(shot.kind, shot, mechanics.fire(*roll), rulings=cited, unit=shot.firer.id, target=shot.target.id).values
+        settled = game.settle(shot.kind, shot, mechanics.fire(*roll), rulings=cited, unit=shot.firer.id, target=shot.target.id)
+        values, die = settled.values, settled.dice[0] if settled.dice else 0
     else:
-        values = mechanics.fire_values(*roll)  # the same roll, without a Resolution no one sees
+        die, values = mechanics.fire_die_values(*roll)  # the same roll, without a Resolution no one sees
+    if "rff_fire_result" in layered:
+        values = call(game.rules.pm, "rff_fire_result", game=game, shot=shot, die=die, values=values) or values
     apply(game, state, shot, values)
+
+
+def _cause(state: RffState, shot: Shot) -> tuple[str, int]:
+    """The neutral cause of the shot's losses and its range in yards: musketry, or a cannonade
+    in the canister columns (RFF-T19), or beyond them (rff does not name that ammunition)."""
+    if shot.kind == "musketry":
+        cause = "musketry"
+    else:
+        cause = "canister" if shot.range_inches <= lookup.canister_inches(state.tables) else "artillery"
+    return cause, round(geo.yards(state, shot.range_inches))
 
 
 def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed: bool = False) -> None:
     """Apply a fire effect to the target (and, a step lower, to a massed target behind it)."""
     target = shot.target
     if target.guns:
-        maneuver.lose_stands(game, state, target, int(values.get("gun_stands_wrecked", 0)), values["effect"])
+        if wrecked := int(values.get("gun_stands_wrecked", 0)):
+            maneuver.lose_stands(game, state, target, wrecked, values["effect"], *_cause(state, shot))
         if target.alive:  # RFF-P29: stand by stand, the weakest first
             target.damaged = min(target.stands, target.damaged + int(values.get("gun_stands_damaged", 0)))
             silenced = target.stands if values.get("silence_remaining_guns") else target.silenced + int(values.get("gun_stands_silenced", 0))
             target.silenced = min(target.stands, silenced)
     else:
-        maneuver.lose_stands(game, state, target, int(values.get("stands_lost", 0)), values["effect"])
+        if lost := int(values.get("stands_lost", 0)):
+            maneuver.lose_stands(game, state, target, lost, values["effect"], *_cause(state, shot))
         if values.get("disordered") and target.alive and target.status == "good":
             target.status = "disordered"
     charge = values.get("charge")

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from referee.core.events import Modifier
+from referee.core.game import men_between
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers
@@ -358,17 +359,22 @@ def _panic(game: Any, state: RffState, piece: Piece, values: dict[str, Any]) -> 
     if piece.guns:
         piece.formation, piece.silenced, piece.may_fire = "limbered", piece.stands, False
     else:
-        lose_stands(game, state, piece, int(values.get("stands_lost", 0)), "panic")
+        lose_stands(game, state, piece, int(values.get("stands_lost", 0)), "panic", "rout")
         piece.status = "broken" if piece.status != "gone" else "gone"
     if piece.status != "gone":
         move.full_retreat(game, state, piece)
 
 
-def lose_stands(game: Any, state: RffState, piece: Piece, n: int, why: str) -> None:
-    """Remove stands; a piece with none left is gone (skirmishers then become the regiment)."""
+def lose_stands(game: Any, state: RffState, piece: Piece, n: int, why: str, cause: str, yards: int | None = None) -> None:
+    """Remove stands; a piece with none left is gone (skirmishers then become the regiment).
+    The men they stood for are reported lost to the neutral ``cause`` (Game.lose)."""
     if n <= 0 or piece.status == "gone":
         return
     n = min(n, piece.stands)
+    main = state.pieces[piece.parent] if piece.parent else piece  # the regiment: its men count its skirmishers'
+    standing = main.stands + (state.pieces[main.skirmishers].stands if main.skirmishers else 0)
+    men = men_between(piece.unit.spec.men, main.start_stands, standing, standing - n)
+    game.lose(piece.unit_id, men, cause, yards=yards) if yards is not None else game.lose(piece.unit_id, men, cause)
     piece.stands -= n
     # the weakest stands go first: a half section (RFF-P27), then damaged and silenced ones (RFF-P29)
     piece.half, piece.damaged, piece.silenced = max(0, piece.half - n), max(0, piece.damaged - n), max(0, piece.silenced - n)

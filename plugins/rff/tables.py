@@ -716,7 +716,13 @@ def _rulings(rows: Iterable[tuple[str, str]]) -> tuple[str, ...]:
     for what, ruling in rows:
         if ruling and what not in seen.setdefault(ruling, []):
             seen[ruling].append(what)
-    return tuple(f"ruling {r}: {', '.join(w)} (see docs/rulings/rff.md)" for r, w in sorted(seen.items(), key=lambda kv: int(kv[0].rsplit("T", 1)[-1])))
+    return tuple(f"ruling {r}: {', '.join(w)} (see docs/rulings/{r.split('-', 1)[0].lower()}.md)" for r, w in sorted(seen.items(), key=lambda kv: _ruling_order(kv[0])))
+
+
+def _ruling_order(ruling: str) -> tuple[str, int]:
+    """RFF-T2 before RFF-T11; a layer's ids (HYNDS-F1) sort by their own prefix and number."""
+    head = ruling.rstrip("0123456789")
+    return head, int(ruling[len(head):] or 0)
 
 
 def _modifier_table(title: str, ref: str, rows: Iterable[ModifierRow]) -> Table:

@@ -1,0 +1,53 @@
+"""Losses by cause: every ruleset reports each man it takes out of play once, with a neutral
+cause, so that the losses by cause add up exactly to the men lost by each side."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.core.events import CAUSES, EventLog
+from referee.core.game import Game, men_between, play
+from referee.core.plugins import build_rules, installed
+from referee.core.scenario import bundled, find_scenario, load_scenario
+from referee.core.timeline import losses_by_cause
+
+RULESETS = sorted(installed())
+SCENARIOS = [sid for sid, _, _ in bundled()]
+
+
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_losses_by_cause_add_up_to_the_men_lost(ruleset: str, scenario_id: str, seed: int) -> None:
+    scenario = load_scenario(find_scenario(scenario_id))
+    log = EventLog(enabled=True)
+    outcome = play(Game.new(build_rules(ruleset), scenario, seed, log))
+    from_log = losses_by_cause(log.events, scenario)
+    for side in scenario.sides:
+        assert sum(outcome.lost_by_cause[side].values()) == outcome.men_lost[side], (side, outcome.lost_by_cause)
+        assert from_log[side] == outcome.lost_by_cause[side]
+        assert set(outcome.lost_by_cause[side]) <= set(CAUSES)
+        assert all(men > 0 for men in outcome.lost_by_cause[side].values())
+    assert any(outcome.men_lost.values()) or scenario_id.startswith("drill"), "a battle with no losses tests nothing"
+
+
+def test_the_log_off_counts_the_same_losses() -> None:
+    scenario = load_scenario(find_scenario("big-bethel"))
+    for ruleset in RULESETS:
+        logged = play(Game.new(build_rules(ruleset), scenario, 5, EventLog(enabled=True)))
+        quiet = play(Game.new(build_rules(ruleset), scenario, 5))
+        assert logged.lost_by_cause == quiet.lost_by_cause
+
+
+def test_men_between_telescopes() -> None:
+    # 780 men in 20 stands: losing them one by one reports every man once
+    assert sum(men_between(780, 20, s, s - 1) for s in range(20, 0, -1)) == 780
+    assert men_between(780, 20, 20, 17) == 780 - 780 * 17 // 20
+
+
+def test_an_unknown_cause_is_refused() -> None:
+    scenario = load_scenario(find_scenario("drill-musketry"))
+    game = Game.new(build_rules(RULESETS[0]), scenario, 1)
+    unit = next(iter(game.world.units))
+    with pytest.raises(ValueError, match="valid: musketry"):
+        game.lose(unit, 10, "cholera")
