@@ -154,3 +154,18 @@ def referee_intents(game: Any, side: str) -> Any:
     neutral state only. Called by a ruleset whenever it needs decisions (each phase or
     activation). Who: doctrine (the core registers its default last).
     """
+
+
+# ----------------------------------------------------------------------------- situations
+# Called by ``referee situation``, once per ruleset, on a game mustered on the situation's field.
+
+
+@hookspec(firstresult=True)
+def referee_situation(game: Any, attacker: str, defender: str, charge: bool) -> Any:
+    """One exchange of a neutral situation as this ruleset resolves it: ``attacker``'s fire at
+    ``defender`` (or its charge, when ``charge``), as a :class:`~referee.core.situation.Exchange`
+    (the ruleset's words for what it resolves, and a mechanic of a roller giving a neutral
+    :class:`~referee.core.situation.Result` in men and statuses), or None when the ruleset offers
+    none for this situation. Called once, after ``referee_muster`` on the situation's own small
+    field; the core computes the mechanic exactly. Who: base (a layer may wrap it).
+    """
