@@ -586,8 +586,8 @@ def _print_situation(data: dict[str, Any], s: Any) -> None:
     if any(exchanges.values()):
         rows: list[tuple[str, list[str]]] = []
         for key in "ab":
-            if not any(e and e["men_lost"][key]["p90"] for e in exchanges.values()):
-                continue
+            if key == "a" and not any(e and e["men_lost"][key]["mean"] for e in exchanges.values()):
+                continue  # (a fires: it loses nothing in the exchange)
             cells = [_cell_men(e["men_lost"][key], False) if e else ("not offered",) * 3 for e in exchanges.values()]
             n_ = next(e["men_lost"][key]["at_least"] for e in exchanges.values() if e)
             rows += [(f"{key} men lost, mean", [c[0] for c in cells]), (f"{key} men lost p10/p50/p90", [c[1] for c in cells]),

@@ -55,8 +55,9 @@ def test_json_says_which_answers_are_exact_and_which_sampled() -> None:
 
 
 def test_a_ruleset_without_an_exchange_for_the_situation_is_reported_not_an_error() -> None:
-    result = referee("situation", "--rules", "rff", "-n", "4", "--set", "charge=true", "--set", "range=100")
-    assert "rff: offers no exchange for this situation (answered by play below)" in result.stdout
+    result = referee("situation", "-n", "4", "--set", "charge=true", "--set", "range=100")
+    for name in installed():
+        assert f"{name}: offers no exchange for this situation (answered by play below)" in result.stdout
     assert "P(charge carried)" in result.stdout
     data = json.loads(referee("situation", "--rules", "rff", "-n", "8", "--set", "charge=true", "--json").stdout)
     assert data["rulesets"]["rff"]["exchange"] is None
@@ -64,12 +65,14 @@ def test_a_ruleset_without_an_exchange_for_the_situation_is_reported_not_an_erro
     assert sum(v["p"] for v in charge.values()) == pytest.approx(1.0)
 
 
-def test_a_ruleset_implementing_no_hook_is_answered_by_play() -> None:
-    rules = build_rules("hardtack")
-    s = Situation()
-    assert not rules.pm.hook.referee_situation.get_hookimpls() or exchange(rules, field_of(s), s) is not None
-    result, yards = play_once(rules, field_of(s), s, 3)
-    assert all(0 <= x <= 500 for x in result.lost) and all(y >= 0 for y in yards)
+def test_a_ruleset_implementing_no_hook_is_answered_by_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    import referee.plugins.rff as rff
+    monkeypatch.delattr(rff, "referee_situation")  # as a ruleset written before the hook
+    result = referee("situation", "--rules", "rff,hardtack", "-n", "4")
+    assert "rff: offers no exchange for this situation (answered by play below)" in result.stdout
+    assert "not offered" in result.stdout and "hardtack: one volley of a" in result.stdout
+    data = json.loads(referee("situation", "--rules", "rff", "-n", "3", "--json").stdout)
+    assert data["rulesets"]["rff"]["exchange"] is None and data["rulesets"]["rff"]["played"]["games"] == 3
 
 
 def _rff_exchange(s: Situation):  # type: ignore[no-untyped-def]
@@ -94,17 +97,24 @@ def test_the_rff_exchange_is_the_printed_table_read_exactly() -> None:
     assert sum(p for r, p in dist if r.status[1] != "good") == disordered
 
 
-def test_exact_and_sampled_agree() -> None:
-    offered = _rff_exchange(Situation(b=Party(formation="column"), range=120))
+@pytest.mark.parametrize("ruleset, s", [
+    ("rff", Situation(b=Party(formation="column"), range=120)),
+    ("hardtack", Situation(a=Party(men=300, experience="veteran"), range=250)),
+    ("hardtack", Situation(a=Party(arm="artillery", men=100, weapon=None, formation="unlimbered", guns=4, gun_type="12-pdr-napoleon"),
+                           range=700)),
+])
+def test_exact_and_sampled_agree(ruleset: str, s: Situation) -> None:
+    offered = exchange(build_rules(ruleset), field_of(s), s)
+    assert offered is not None
     dist = exact(offered.mechanic)
     mean = sum(r.lost[1] * p for r, p in dist)
     roller = SampledRoller(random.Random(5))
     draws = [offered.mechanic(roller).lost[1] for _ in range(4000)]
     sd = (sum((x - float(mean)) ** 2 for x in draws) / len(draws)) ** 0.5
     assert abs(sum(draws) / len(draws) - float(mean)) < 4 * sd / len(draws) ** 0.5 + 1e-9
-    for r, p in dist:  # every exact outcome turns up about as often as it should
+    for r, _ in dist:  # every exact outcome turns up about as often as it should
         k = sum(1 for x in draws if x == r.lost[1])
-        share = sum(q for s, q in dist if s.lost[1] == r.lost[1])
+        share = sum(q for o, q in dist if o.lost[1] == r.lost[1])
         assert abs(k / len(draws) - float(share)) < 4 * (float(share) * (1 - float(share)) / len(draws)) ** 0.5 + 0.005
 
 
