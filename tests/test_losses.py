@@ -51,3 +51,20 @@ def test_an_unknown_cause_is_refused() -> None:
     unit = next(iter(game.world.units))
     with pytest.raises(ValueError, match="valid: musketry"):
         game.lose(unit, 10, "cholera")
+
+
+def test_skirmishers_pushed_off_the_map_count_as_their_share_of_the_regiment() -> None:
+    """A screen of 2 of a regiment's 12 stands that retreats off the map takes 2/12 of its men
+    with it (not the whole regiment's), captured or not, and the losses still add up."""
+    from referee.plugins.rff import move, skirmishers
+
+    scenario = load_scenario(find_scenario("drill-musketry"))
+    game = Game.new(build_rules("rff"), scenario, 1)
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    regiment = game.state.pieces["us-regiment"]
+    regiment.effect = "tardy"
+    skirmishers.deploy(game, game.state, regiment, held=False)
+    screen = game.state.pieces[regiment.skirmishers]
+    move.retreat(game, game.state, screen, 5000.0)
+    (gone,) = game.world.departures
+    assert gone.men == 500 * screen.stands // regiment.start_stands < 500
