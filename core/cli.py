@@ -615,12 +615,13 @@ def _print_situation(data: dict[str, Any], s: Any) -> None:
                  (f"P({key} disordered or worse)", [_cell_p(p["disordered"][key], True) for p in played.values() if p]),
                  (f"P({key} broken or gone)", [_cell_p(p["broken"][key], True) for p in played.values() if p]),
                  (f"{key} yards given up, mean", [f"{p['yards_given_up'][key]['mean']:,.0f}" for p in played.values() if p])]
+    rows.append(("minutes played, mean", [f"{p['minutes']:g}" for p in played.values() if p]))
     if s.charge:
         for end in ("stopped", "repulsed", "carried"):
             rows.append((f"P(charge {end})", [_cell_p(p["charge"][end], True) for p in played.values() if p]))
     out.print(grid(f"{s.minutes} minutes played, sampled ({games} games, 95% intervals)", rows))
-    out.print("  at the end of the minutes, or when a side was beaten; the charge: stopped short of contact, "
-              "repulsed, or carried the position", markup=False, soft_wrap=False)
+    out.print("  at the end of the minutes (whole turns of each ruleset), or when a side was beaten; the charge: "
+              "stopped short of contact, repulsed, or carried the position", markup=False, soft_wrap=False)
 
 
 @main.command("report")

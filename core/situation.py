@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from attrs import asdict, define, field, frozen
@@ -326,22 +325,18 @@ class _Watched(Game):
         super().report_assault(attacker, defender, carried)
 
 
-def play_once(rules: Rules, scenario: Scenario, s: Situation, seed: int) -> tuple[Result, tuple[int, int]]:
-    """One small game of the situation's minutes: its result and the yards each unit gave up."""
+def play_once(rules: Rules, scenario: Scenario, s: Situation, seed: int) -> tuple[Result, tuple[int, int], int]:
+    """One small game of the situation's minutes: its result, the yards each unit gave up, and
+    the minutes it lasted (whole turns of the ruleset, or until a side was beaten)."""
     game = _Watched.new(rules, scenario, seed, EventLog(enabled=False))
-    play(game)
+    outcome = play(game)
     a, b = game.world.units["a"], game.world.units["b"]
     (_, ay), (_, by) = places(s)
     charge = None
     if s.charge:
         charge = "carried" if any(game.assaults) else "repulsed" if game.assaults else "stopped"
     yards = (max(0, round(ay - a.y)), max(0, round(b.y - by)))
-    return Result((a.spec.men - a.men + _captured(game, "a"), b.spec.men - b.men + _captured(game, "b")),
-                  (a.status, b.status), charge), yards
-
-
-def _captured(game: Game, unit: str) -> int:
-    return sum(d.men for d in game.world.departures if d.captured and d.unit == unit)
+    return Result((outcome.men_lost["union"], outcome.men_lost["confederate"]), (a.status, b.status), charge), yards, outcome.minutes
 
 
 def summary_exact(dist: Sequence[tuple[Result, Fraction]], s: Situation, at_least: tuple[int, int]) -> dict[str, Any]:
@@ -380,24 +375,25 @@ def _exact_men(counts: Mapping[int, Fraction], n: int) -> dict[str, Any]:
             "at_least": n, "p_at_least": _p(sum(p for v, p in counts.items() if v >= n))}
 
 
-def summary_sampled(played: Sequence[tuple[Result, tuple[int, int]]], s: Situation, at_least: tuple[int, int]) -> dict[str, Any]:
+def summary_sampled(played: Sequence[tuple[Result, tuple[int, int], int]], s: Situation, at_least: tuple[int, int]) -> dict[str, Any]:
     """Each measure over the games played, with 95 % intervals."""
     n = len(played)
-    out: dict[str, Any] = {"games": n, "men_lost": {}, "disordered": {}, "broken": {}, "yards_given_up": {}}
+    out: dict[str, Any] = {"games": n, "minutes": round(sum(m for _, _, m in played) / n, 1),
+                           "men_lost": {}, "disordered": {}, "broken": {}, "yards_given_up": {}}
     for i, key in enumerate("ab"):
-        lost = sorted(r.lost[i] for r, _ in played)
+        lost = sorted(r.lost[i] for r, _, _ in played)
         mean = sum(lost) / n
         sd = math.sqrt(sum((x - mean) ** 2 for x in lost) / (n - 1)) if n > 1 else 0.0
         half = Z95 * sd / math.sqrt(n)
         out["men_lost"][key] = {"mean": round(mean, 2), "ci95": [round(mean - half, 2), round(mean + half, 2)],
                                 "p10": percentile(lost, 10), "p50": percentile(lost, 50), "p90": percentile(lost, 90),
                                 "at_least": at_least[i], "p_at_least": _share(sum(x >= at_least[i] for x in lost), n)}
-        out["disordered"][key] = _share(sum(r.status[i] != "good" for r, _ in played), n)
-        out["broken"][key] = _share(sum(r.status[i] in ("broken", "routed", "gone") for r, _ in played), n)
-        yards = [y[i] for _, y in played]
+        out["disordered"][key] = _share(sum(r.status[i] != "good" for r, _, _ in played), n)
+        out["broken"][key] = _share(sum(r.status[i] in ("broken", "routed", "gone") for r, _, _ in played), n)
+        yards = [y[i] for _, y, _ in played]
         out["yards_given_up"][key] = {"mean": round(sum(yards) / n, 1), "p90": percentile(sorted(yards), 90)}
     if s.charge:
-        out["charge"] = {end: _share(sum(r.charge == end for r, _ in played), n) for end in CHARGE}
+        out["charge"] = {end: _share(sum(r.charge == end for r, _, _ in played), n) for end in CHARGE}
     return out
 
 

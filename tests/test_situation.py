@@ -178,8 +178,14 @@ def test_any_situation_makes_a_field_every_ruleset_plays(a: Party, b: Party, rng
         offered = exchange(rules, scenario, s)
         if offered is not None:
             assert sum(p for _, p in exact(offered.mechanic)) == 1
-        result, _ = play_once(rules, scenario, s, 1)
+        result, _, minutes = play_once(rules, scenario, s, 1)
+        assert 0 < minutes <= minutes_limit(s, rules)
         assert 0 <= result.lost[0] <= a.men and 0 <= result.lost[1] <= b.men
+
+
+def minutes_limit(s: Situation, rules) -> int:  # type: ignore[no-untyped-def]
+    turn = rules.info.scale.minutes_per_turn
+    return -(-s.minutes // turn) * turn  # whole turns
 
 
 def test_the_situation_module_refuses_what_read_refuses() -> None:
