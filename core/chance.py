@@ -143,7 +143,8 @@ class _Path:
     __slots__ = ("_engine", "prefix", "widths", "p")
 
     def __init__(self, engine: _Exact, prefix: list[int]) -> None:
-        self._engine, self.prefix, self.widths, self.p = engine, prefix, [], Fraction(1)
+        self.widths: list[int] = []
+        self._engine, self.prefix, self.p = engine, prefix, Fraction(1)
 
     def _choose(self, options: Branches) -> Any:
         i = len(self.widths)

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from importlib.metadata import version
 from typing import Any
 
@@ -90,7 +91,7 @@ def main() -> None:
 @json_option
 def rulesets_cmd(as_json: bool) -> None:
     """List the installed rulesets and house rules."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in sorted(installed()):
         rules = build_rules(name)
         layer = next((lay for lay in rules.layers if lay.name == name), None)
@@ -165,10 +166,15 @@ WORKERS_HELP = (f"Worker processes: at most {limits.WORKERS}, and never more tha
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
 @click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None, help=WORKERS_HELP)
 @click.option("--out", "out_path", metavar="FILE.json", help="Also write the JSON result to a file (atomically).")
+@click.option("--baseline", is_flag=False, flag_value="", default=None, metavar="[RULESET]",
+              help="Measure against a baseline on the same seeds: alone, the ruleset without the house rules; "
+                   "with a name, that ruleset (without house rules) against each other one in --rules.")
 @json_option
 def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
-                seed: int, workers: int | None, out_path: str | None, as_json: bool) -> None:
+                seed: int, workers: int | None, out_path: str | None, baseline: str | None, as_json: bool) -> None:
     """Play SCENARIO N times under each ruleset and compare the outcomes with history."""
+    if baseline is not None:
+        return _compare_baseline(scenario, rulesets, baseline, options, house_rules, n, seed, workers, out_path, as_json)
     path = str(find_scenario(scenario))
     world = load_scenario(find_scenario(scenario))
     stacks = []
@@ -200,15 +206,72 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
         sys.exit(interrupted.exit_code)
 
 
+def _compare_baseline(scenario: str, rulesets: str | None, baseline: str, options: tuple[str, ...], house_rules: tuple[str, ...],
+                      n: int, seed: int, workers: int | None, out_path: str | None, as_json: bool) -> None:
+    """``compare --baseline``: each stack against the baseline, game by game on the same seeds."""
+    names = _ruleset_names(rulesets)
+    if not baseline:
+        if len(names) != 1 or not house_rules:
+            raise UserError("--baseline alone measures house rules: name one ruleset (--rules NAME) and give --house-rule FILE; "
+                            "or name the baseline ruleset: --baseline NAME")
+        baseline = names[0]
+    elif baseline not in names:
+        raise UserError(f"--baseline {baseline}: not among --rules ({', '.join(names)})")
+    others = [name for name in names if name != baseline] or [baseline]
+    if others == [baseline] and not house_rules:
+        raise UserError(f"nothing to measure against {baseline}: add a ruleset to --rules or a --house-rule")
+    path = str(find_scenario(scenario))
+    world = load_scenario(find_scenario(scenario))
+    base_rules = build_rules(baseline, options)
+    jobs = [(base_rules.name, comparing.Stack(baseline, tuple(options)), path)]
+    for name in others:
+        jobs.append((build_rules(name, options, house_rules).name, comparing.Stack(name, tuple(options), tuple(house_rules)), path))
+    if out_path:
+        check_folder(out_path)
+    played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers(), job=comparing.replicate_traced)
+    report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
+                              "house_rules": list(house_rules), "version": version("referee"), "baseline": base_rules.name,
+                              "against": {}}
+    for (label, _, _), results in zip(jobs[1:], played[1:]):
+        report["against"][label] = comparing.against_baseline(played[0], results, world.sides)
+    if interrupted:
+        report["interrupted"] = True
+        err.print("[yellow]interrupted: reporting the replications finished so far[/yellow]")
+    if out_path:
+        write_atomic(out_path, json.dumps(jsonable(report), indent=2) + "\n")
+    if as_json:
+        emit_json(report)
+    else:
+        _print_baseline(report)
+    if interrupted:
+        sys.exit(interrupted.exit_code)
+
+
+def _print_baseline(report: dict[str, Any]) -> None:
+    for label, r in report["against"].items():
+        table = RichTable(title=f"{shown(report['title'])}: {shown(label)} against {shown(report['baseline'])} "
+                                f"on the same {r['replications']} seeds (seed {report['seed']})")
+        for col in ("", shown(report["baseline"]), shown(label), "difference [95% interval]"):
+            table.add_column(col, justify="left" if not col else "right")
+        for key, row in r["statistics"].items():
+            d = row["difference"]
+            share = key.endswith(" wins") or key == "draws"
+            cell = (lambda v: f"{v:.1%}") if share else (lambda v: f"{v:.1f}")
+            table.add_row(key, cell(row["base"]), cell(row["other"]),
+                          f"{'+' if d['mean'] >= 0 else ''}{cell(d['mean'])} [{cell(d['ci95'][0])}, {cell(d['ci95'][1])}]")
+        out.print(table)
+        k, m = r["games_changed"], r["replications"]
+        if k == 0:
+            out.print(f"this rule never applied: all {m} games were the same, resolution by resolution, under both")
+        else:
+            out.print(f"games changed: {k} of {m} ({k / m:.0%})" + ("; the rest were the same, resolution by resolution" if k < m else ""))
+
+
 def _ruleset_names(rulesets: str | None) -> list[str]:
     """The rulesets a comma-separated ``--rules`` names, each once, in order; without it every
-    installed ruleset, house rules aside."""
+    installed ruleset and packaged layer (a variant such as a layer on a base is a ruleset to compare)."""
     given = [r.strip() for r in rulesets.split(",") if r.strip()] if rulesets else []
-    return list(dict.fromkeys(given)) or sorted(n for n in installed() if _is_base(n))
-
-
-def _is_base(name: str) -> bool:
-    return getattr(installed()[name].load(), "BASE", None) is None
+    return list(dict.fromkeys(given)) or sorted(installed())
 
 
 def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
@@ -224,7 +287,7 @@ def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, se
         for label, stack, path in jobs:
             task = bar.add_task(shown(label), total=n)
             outcomes, interrupted = comparing.run_replications(
-                stack, path, n, seed, workers, progress=lambda k, t=task: bar.advance(t, k), job=job)
+                stack, path, n, seed, workers, progress=partial(bar.advance, task), job=job)
             if outcomes:
                 played.append(outcomes)
             if interrupted:
@@ -247,7 +310,7 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
 
 @main.command("history")
 @click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
-@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")
+@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
 @click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
               help=f"Replications per battle and ruleset (at most {limits.REPLICATIONS:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
@@ -379,7 +442,7 @@ def resolve_cmd(ruleset: str, mechanic: str | None, pairs: tuple[str, ...], seed
 
 
 def _list_mechanics(rules: Rules, as_json: bool) -> None:
-    rows = [{"mechanic": m.name, "summary": m.summary, "ref": m.ref,
+    rows: list[dict[str, Any]] = [{"mechanic": m.name, "summary": m.summary, "ref": m.ref,
              "inputs": {i.name: {"kind": i.describe(), "help": i.help} for i in m.inputs}, "values": dict(m.values)}
             for m in rules.mechanics.values()]
     if as_json:
@@ -438,7 +501,7 @@ def _replay_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
                      help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")(f)
     f = stack_options(f)
-    return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one, house rules aside).")(f)
+    return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")(f)
 
 
 @main.command("explain")

@@ -12,6 +12,8 @@ end with their parent, however it ends.
 from __future__ import annotations
 
 import gc
+import hashlib
+import json
 import multiprocessing
 import os
 import signal
@@ -25,16 +27,18 @@ from contextlib import contextmanager
 from functools import cache
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from attrs import frozen
 
 from .errors import RefereeError
+from .events import Resolution
 from .game import Game, Outcome, play, replication_seed
+from .hookspecs import hookimpl
 from .limits import WORKERS
 from .plugins import Rules, blame, build_rules
 from .scenario import find_scenario, load_scenario
-from .stats import percentile_rank, summary, wilson
+from .stats import mean, paired, percentile_rank, summary, wilson
 from .world import Scenario
 
 CHUNK = 25  # the most replications handed to a worker at once
@@ -235,7 +239,7 @@ def _in_parallel(job: Job | None, stack: Stack, scenario_path: str, seed: int, c
             theirs.close()
         busy = {conn for conn in pool if _hand_out(conn, chunks)}
         while busy:
-            for conn in wait(list(busy)):  # a signal is taken here, between messages, never inside one
+            for conn in cast("list[Connection]", wait(list(busy))):  # a signal is taken here, between messages, never inside one
                 with _deferred():
                     message = _receive(conn, pool[conn])
                     if message[0] == "game":
@@ -380,3 +384,68 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
     result["games"] = [{"seed": o.seed, "winner": o.winner, "men_lost": o.men_lost, "guns_lost": o.guns_lost,
                         "lost_by_cause": o.lost_by_cause, "minutes": o.minutes} for o in outcomes]
     return result
+
+
+# ----------------------------------------------------------------------------- against a baseline
+
+
+class _Trace:
+    """Keeps a digest of every final resolution of a game, in order (``game.memory["trace"]``),
+    so that two games on the same seed can be told apart without their logs."""
+
+    @hookimpl
+    def referee_observed(self, game: Game, resolution: Resolution) -> None:
+        digest = game.memory.get("trace")
+        if digest is None:
+            digest = game.memory["trace"] = hashlib.sha256()
+        digest.update(json.dumps(resolution.as_json(), sort_keys=True).encode())
+
+
+@cache
+def _traced(stack: Stack) -> Rules:
+    rules = build_rules(stack.ruleset, stack.options, stack.house_rules)
+    rules.register(_Trace(), name="trace")
+    return rules
+
+
+def replicate_traced(stack: Stack, scenario_path: str, seed: int, ks: Sequence[int]) -> list[tuple[Outcome, str]]:
+    """Replications ``ks``, each as its outcome and a digest of its resolutions (a job for
+    :func:`run_replications`)."""
+    rules, scenario = _traced(stack), _scenario(scenario_path)
+    out = []
+    for k in ks:
+        game = Game.new(rules, scenario, replication_seed(seed, k))
+        outcome = play(game)
+        trace = game.memory.get("trace")
+        out.append((outcome, trace.hexdigest() if trace is not None else ""))
+    return out
+
+
+def _statistics(o: Outcome, sides: Sequence[str]) -> dict[str, float]:
+    """One game's numbers, by the name a baseline comparison reports them under."""
+    stats = {f"{key} wins": float(o.winner == key) for key in sides}
+    stats["draws"] = float(o.winner is None)
+    for side in sides:
+        stats[f"{side} men lost"] = o.men_lost[side]
+        stats[f"{side} guns lost"] = o.guns_lost[side]
+        stats[f"{side} men who left the field"] = o.men_left.get(side, 0)
+        stats[f"{side} yards gained"] = o.yards_gained[side]
+    stats["minutes to decision"] = o.minutes
+    return stats
+
+
+def against_baseline(base: Sequence[tuple[Outcome, str]], other: Sequence[tuple[Outcome, str]],
+                     sides: Sequence[str]) -> dict[str, Any]:
+    """Game by game on the same seeds: each statistic's mean under both stacks and the paired
+    difference (other - base) with its 95% interval, and how many games differ at all (in any
+    resolution, or in the outcome)."""
+    n = min(len(base), len(other))
+    a = [_statistics(o, sides) for o, _ in base[:n]]
+    b = [_statistics(o, sides) for o, _ in other[:n]]
+    rows = {}
+    for key in (a[0] if a else {}):
+        xs, ys = [s[key] for s in a], [s[key] for s in b]
+        rows[key] = {"base": round(mean(xs), 4), "other": round(mean(ys), 4), "difference": paired(xs, ys)}
+    changed = sum(1 for (oa, ta), (ob, tb) in zip(base, other)
+                  if ta != tb or {**oa.as_json(), "ruleset": ""} != {**ob.as_json(), "ruleset": ""})
+    return {"replications": n, "games_changed": changed, "statistics": rows}

@@ -49,6 +49,34 @@ class Intent:
     skirmishers: bool = False  # wants skirmishers deployed ahead (where its rules allow)
 
 
+@frozen
+class CommandIntent:
+    """What the commander wants of one command (a brigade) now: its ``stance`` (assault,
+    engage, support, advance, hold, withdraw), from the order in force of its units."""
+
+    stance: str
+    order: str = "hold"  # the kind of the plan's order it comes from
+    objective: str | None = None
+
+
+STANCES = ("assault", "engage", "support", "advance", "hold", "withdraw")
+STANCE_OF = {"engage": "engage", "demonstrate": "support", "screen": "support", "hold": "hold", "reserve": "hold",
+             "rally": "hold", "withdraw": "withdraw"}
+"""The stance of each order kind, when the command is in contact (attack: assault, or engage
+when it goes in without the bayonet; an advancing order far from the enemy: advance)."""
+
+CHOICES = {
+    "rebel-yell": lambda unit, kind, options: "yell",
+    "charged": lambda unit, kind, options: ("countercharge" if unit.spec.arm == "cavalry" and unit.status == "good" else
+                                            "evade" if unit.formation == "skirmish" and "evade" in options else "stand"),
+    "follow-up": lambda unit, kind, options: "follow-up" if kind in ADVANCING and unit.status == "good" else "stand",
+    "pour-on-fire": lambda unit, kind, options: "no" if unit.low_ammo else "pour",
+}
+"""The default answers to the reactive choices (docs/doctrine.md): yell whenever allowed;
+cavalry in good order countercharge, skirmishers evade, others stand; attackers in good order
+follow up; pour on fire while there is ammunition."""
+
+
 class DefaultDoctrine:
     """Attack: march on the objective by the route, deploy near the enemy, assault when close
     (or stop at firing range). Engage and demonstrate: advance to a firing distance and hold.
@@ -82,6 +110,45 @@ class DefaultDoctrine:
                 intent = self.decide(world, u, order, nearest, gap, memory)
             intents[u.spec.id] = _screened(intent, u, gap)
         return intents
+
+    @hookimpl(trylast=True)
+    def referee_command_intents(self, game, side: str) -> dict[str, CommandIntent]:  # type: ignore[no-untyped-def]
+        """Each command of ``side`` with units on the field: the stance of the order in force
+        of its units (the first on the field), withdraw once the side has broken off."""
+        world: World = game.world
+        plan = game.plan
+        plan.update(game)
+        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit]
+        out: dict[str, CommandIntent] = {}
+        for u in world.units.values():
+            command = u.spec.command
+            if u.spec.side != side or not u.on_field or command in out or u.status == "gone":
+                continue
+            order = plan.order_of(u.spec.id)
+            kind = _kind(world, u, order)
+            if side in world.broken_off:
+                out[command] = CommandIntent("withdraw", "withdraw")
+                continue
+            if kind in ADVANCING:
+                gap = _nearest(u, enemies)[1]
+                stance = ("advance" if gap > DEPLOY_YARDS else
+                          "assault" if kind == "attack" and order is not None and order.assault else
+                          "support" if kind == "demonstrate" else "engage")
+            else:
+                stance = STANCE_OF.get(kind, "hold")
+            out[command] = CommandIntent(stance, kind, order.objective if order else None)
+        return out
+
+    @hookimpl(trylast=True)
+    def referee_choose(self, game, side: str, unit: str, question: str, options: tuple[str, ...]) -> str:  # type: ignore[no-untyped-def]
+        """The default answer to a reactive choice (:data:`CHOICES`); the first option for a
+        question it does not know."""
+        rule = CHOICES.get(question)
+        if rule is None:
+            return options[0]
+        u = game.world.units[unit]
+        answer = rule(u, _kind(game.world, u, game.plan.order_of(unit)), options)
+        return answer if answer in options else options[0]
 
     def decide(self, world: World, unit: UnitState, order: Order | None, nearest: UnitState | None, gap: float,
                memory: dict[str, int]) -> Intent:

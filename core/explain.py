@@ -10,7 +10,6 @@ seed under every ruleset, so the difference between two rulesets can be taken ga
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,7 +18,8 @@ from attrs import field, frozen
 from .compare import Stack, _scenario
 from .events import ARTILLERY, CAUSES, EventLog, clock
 from .game import Game, Outcome, play, replication_seed
-from .stats import Z95
+from .stats import mean as _mean
+from .stats import paired
 from .timeline import BUCKET, losses_by_range, losses_by_time, mechanics_rolled
 from .world import Scenario
 
@@ -70,29 +70,6 @@ def replicate_logged(stack: Stack, scenario_path: str, seed: int, ks: Sequence[i
     return [record(stack, scenario_path, replication_seed(seed, k))[0] for k in ks]
 
 
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else math.nan
-
-
-def _sd(values: Sequence[float]) -> float:
-    if len(values) < 2:
-        return 0.0
-    m = _mean(values)
-    return math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1))
-
-
-def paired(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
-    """The mean of ``b - a`` game by game with its 95% interval (normal approximation), its
-    standard error, and the standard error the same numbers would have unpaired."""
-    diffs = [y - x for x, y in zip(a, b)]
-    n = len(diffs)
-    mean = _mean(diffs)
-    se = _sd(diffs) / math.sqrt(n) if n else math.nan
-    unpaired = math.sqrt(_sd(a) ** 2 / n + _sd(b) ** 2 / n) if n else math.nan
-    return {"mean": round(mean, 3), "ci95": [round(mean - Z95 * se, 3), round(mean + Z95 * se, 3)],
-            "se": round(se, 3), "se_unpaired": round(unpaired, 3)}
-
-
 def by_time(records: Sequence[GameRecord], scenario: Scenario) -> dict[str, Any]:
     """Mean men lost by each side in each half hour (or BUCKET minutes), with the clock time each
     bucket begins at."""
@@ -127,7 +104,7 @@ def by_cause(records: Sequence[GameRecord], scenario: Scenario) -> dict[str, Any
 def mechanics(records: Sequence[GameRecord]) -> dict[str, Any]:
     """Each mechanic: how often it is rolled a game, and the share of each of its results."""
     names = sorted({m for r in records for m in r.rolled})
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for name in names:
         results: dict[str, int] = {}
         for r in records:

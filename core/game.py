@@ -19,7 +19,7 @@ from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import CAUSES, EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plan import Plan
-from .plugins import Rules, call, exclusive_clashes, installed, sole_caller
+from .plugins import Rules, exclusive_clashes, installed
 from .victory import Verdict, ground_gained, guns_lost, judge, men_left, men_lost, update_holders
 from .world import Departure, Scenario, World
 
@@ -28,12 +28,21 @@ MAX_TURNS = 500  # a guard against a ruleset whose clock does not advance
 
 @frozen
 class Step:
-    """One step of a turn: ``kind`` is the ruleset's word for it (phase, activation, orders)."""
+    """One step of a turn: ``kind`` is the ruleset's word for it (phase, activation, orders).
+
+    ``side`` None: both sides at once (simultaneous fire, melee, morale); ``command``: the step
+    of one command (a brigade's orders step)."""
 
     kind: str
     name: str
-    side: str
+    side: str | None
     unit: str | None = None
+    command: str | None = None
+
+    def describe(self) -> str:
+        """The step as the log narrates it: "union phase movement", "both sides phase fire"."""
+        who = self.unit or self.command
+        return f"{self.side or 'both sides'} {self.kind} {self.name}" + (f" ({who})" if who else "")
 
 
 @frozen
@@ -89,32 +98,44 @@ class Game:
         return name in self.options
 
     def intents(self, side: str) -> dict[str, Any]:
-        return call(self.rules.pm, "referee_intents", game=self, side=side)
+        return self.rules.intents(self, side)
+
+    def command_intents(self, side: str) -> dict[str, Any]:
+        """The commander's wishes for each command of ``side`` (a brigade's wanted stance)."""
+        return self.rules.command_intents(self, side)
+
+    def choose(self, unit: str, question: str, options: tuple[str, ...]) -> str:
+        """A choice the rules leave to the player (Rebel Yell, countercharge or stand, follow
+        up, evade, pour on fire), asked of the doctrine; one of ``options``."""
+        side = self.world.units[unit].side
+        choice = self.rules.choose(self, side, unit, question, options)
+        return choice if choice in options else options[0]
 
     def extra_modifiers(self, mechanic: str, situation: Any) -> list[Modifier]:
         """Modifiers that house rules add to one resolution (no call when none can)."""
-        if not self.rules.implements("referee_modifiers"):
+        if "referee_modifiers" not in self.rules.implemented:  # (the common case, on every resolution)
             return []
-        groups = call(self.rules.pm, "referee_modifiers", game=self, mechanic=mechanic, situation=situation)
-        return [m for group in groups for m in group]
+        return self.rules.modifiers(self, mechanic, situation)
 
     @property
     def seen(self) -> bool:
         """Does anything see a resolution's citations (the log, a house rule)? If not, a
         procedure need not gather them."""
-        return self.log.enabled or self.rules.implements("referee_resolved")
+        implemented = self.rules.implemented
+        return self.log.enabled or "referee_resolved" in implemented or "referee_observed" in implemented
 
     def settle(self, mechanic: str, situation: Any, resolution: Resolution, rulings: tuple[str, ...] = (),
                **about: Any) -> Resolution:
-        """Add the procedure's rulings to a resolution, let house rules replace it, log it."""
+        """Add the procedure's rulings to a resolution, let house rules replace it, then
+        observe it, log it."""
         if not self.seen:
             return resolution
         if rulings:
             resolution = evolve(resolution, rulings=tuple(dict.fromkeys(resolution.rulings + rulings)))
-        if self.rules.implements("referee_resolved"):
-            replaced = call(self.rules.pm, "referee_resolved", game=self, mechanic=mechanic,
-                            situation=situation, resolution=resolution)
-            resolution = replaced or resolution
+        resolution = self.rules.resolved(self, mechanic, situation, resolution)
+        if self.rules.layers:
+            resolution = self.rules.attributed(resolution)
+        self.rules.observed(self, mechanic, situation, resolution)
         self.log.resolution(resolution, **about)
         return resolution
 
@@ -188,8 +209,8 @@ def men_between(men: int, start: int, before: int, after: int) -> int:
 
 
 def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
-    """The stack's options plus those the scenario switches on for this ruleset, less those the
-    user switched off (``--option no-NAME``)."""
+    """The stack's options plus those the scenario switches on for this ruleset or any layer of
+    its stack (``rff:NAME``, ``hynds:NAME``), less those the user switched off (``--option no-NAME``)."""
     rulesets = sorted(installed())
     problems = [  # an option for a ruleset not installed here is skipped, unless it looks like a typo
         Problem(f"{o!r} names no installed ruleset{did_you_mean(o.split(':', 1)[0], rulesets)}",
@@ -197,8 +218,9 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
         for o in scenario.options
         if o.split(":", 1)[0] not in rulesets and difflib.get_close_matches(o.split(":", 1)[0], rulesets, n=1, cutoff=0.6)
     ]
+    names = rules.names
     mine = [o.split(":", 1)[1] for o in scenario.options
-            if o.split(":", 1)[0] == rules.info.name and o.split(":", 1)[1] not in rules.switched_off]
+            if o.split(":", 1)[0] in names and o.split(":", 1)[1] not in rules.switched_off]
     problems += [
         Problem(f"unknown option {o!r} for {rules.info.name}{did_you_mean(o, sorted(rules.option_specs))}",
                 path="scenario.options", source=scenario.source)
@@ -221,11 +243,11 @@ def replication_seed(seed: int, k: int) -> int:
 
 def play(game: Game) -> Outcome:
     """Play one game to its end and return its outcome."""
-    pm = game.rules.pm
-    game.state = call(pm, "referee_muster", game=game)
+    rules = game.rules
+    game.state = rules.muster(game)
     game.log.emit("start", minute=game.world.minute, text=f"{game.scenario.title} under {game.rules.name}, seed {game.seed}")
     verdict = Verdict(False, None, "")
-    play_step = sole_caller(pm, "referee_step")
+    play_step = rules.step_player()
     shown = _Shown()  # what the positions events have said
     if game.log.enabled:
         _positions(game, shown)
@@ -236,19 +258,18 @@ def play(game: Game) -> Outcome:
         game.log.context.update(turn=game.turn, minute=game.world.minute)
         game.log.emit("turn", text=f"turn {game.turn} begins at {clock(game.world.minute)}")
         _enter_reinforcements(game)
-        for step in call(pm, "referee_turn", game=game):
+        for step in rules.turn(game):
             game.step = step
             if game.log.enabled:
-                game.log.emit("step", text=f"{step.side} {step.kind} {step.name}" + (f" ({step.unit})" if step.unit else ""))
-            play_step(game=game, step=step)
-            if game.rules.implements("referee_step_done"):
-                call(pm, "referee_step_done", game=game, step=step)
+                game.log.emit("step", text=step.describe())
+            play_step(game, step)
+            rules.step_done(game, step)
             if game.log.enabled:
                 _positions(game, shown)
-        call(pm, "referee_end_turn", game=game)
+        rules.end_turn(game)
         if game.log.enabled:
             _positions(game, shown)
-        game.world.minute += int(call(pm, "referee_turn_minutes", game=game))
+        game.world.minute += rules.turn_minutes(game)
         game.log.context["minute"] = game.world.minute
         _objectives_changing_hands(game)
         game.plan.update(game)

@@ -23,11 +23,10 @@ def spread(values: Sequence[float], history: float | None) -> dict[str, Any]:
     """p10/p50/p90 of ``values`` (rounded as reported), the historical figure, its percentile
     rank and its verdict against the reported p10 and p90."""
     p10, p50, p90 = (round(percentile(values, q), 3) for q in (10, 50, 90))
-    known = history is not None
     return {
         "p10": p10, "p50": p50, "p90": p90, "history": history,
-        "percentile": round(percentile_rank(values, history), 1) if known else None,
-        "verdict": verdict(history, p10, p90) if known else None,
+        "percentile": round(percentile_rank(values, history), 1) if history is not None else None,
+        "verdict": verdict(history, p10, p90) if history is not None else None,
     }
 
 

@@ -11,9 +11,20 @@ Who may implement: *base* = the base ruleset only; *any* = the base ruleset or a
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pluggy
+
+if TYPE_CHECKING:  # the classes the hooks pass and return; the core imports this module first
+    from .doctrine import Intent
+    from .events import Modifier, Resolution
+    from .game import Game, Step
+    from .mechanics import MechanicSpec
+    from .rules import OptionSpec, RulesetInfo
+    from .situation import Exchange
+    from .tables import Table
 
 hookspec = pluggy.HookspecMarker("referee")
 hookimpl = pluggy.HookimplMarker("referee")
@@ -23,7 +34,7 @@ hookimpl = pluggy.HookimplMarker("referee")
 
 
 @hookspec(firstresult=True)
-def referee_ruleset() -> Any:
+def referee_ruleset() -> RulesetInfo | None:
     """The base ruleset's :class:`~referee.core.rules.RulesetInfo`: name, title, source, scale.
 
     Called once when a stack is built. Who: base. A house rule describes itself with
@@ -32,7 +43,7 @@ def referee_ruleset() -> Any:
 
 
 @hookspec
-def referee_house_rule() -> Any:
+def referee_house_rule() -> RulesetInfo | None:
     """A house rule's :class:`~referee.core.rules.RulesetInfo` (kind "house-rule", its base).
 
     Called once when a stack is built, to list the layers and check each fits its base. Who: a
@@ -41,7 +52,7 @@ def referee_house_rule() -> Any:
 
 
 @hookspec
-def referee_options() -> Any:
+def referee_options() -> Sequence[OptionSpec] | None:
     """The switchable rules this plugin offers: a list of :class:`~referee.core.rules.OptionSpec`.
 
     Called once when a stack is built; ``--option`` and a scenario's ``options`` are checked
@@ -50,7 +61,7 @@ def referee_options() -> Any:
 
 
 @hookspec
-def referee_tables(tables: dict[str, Any], overlays: tuple[Any, ...]) -> Any:
+def referee_tables(tables: dict[str, Table], overlays: tuple[Path, ...]) -> dict[str, Table] | None:
     """Tables to display (``referee tables``): a dict ``name -> Table`` merged into ``tables``.
 
     Called once when a stack is built, base first, so a house rule sees the base's tables in
@@ -60,7 +71,7 @@ def referee_tables(tables: dict[str, Any], overlays: tuple[Any, ...]) -> Any:
 
 
 @hookspec
-def referee_mechanics(tables: dict[str, Any], overlays: tuple[Any, ...]) -> Any:
+def referee_mechanics(tables: dict[str, Table], overlays: tuple[Path, ...]) -> Sequence[MechanicSpec] | None:
     """The mechanics this plugin offers at the table: a list of
     :class:`~referee.core.mechanics.MechanicSpec`.
 
@@ -74,7 +85,7 @@ def referee_mechanics(tables: dict[str, Any], overlays: tuple[Any, ...]) -> Any:
 
 
 @hookspec(firstresult=True)
-def referee_muster(game: Any) -> Any:
+def referee_muster(game: Game) -> Any:
     """Put the neutral world on the table: return the ruleset's own game state (stands,
     figures, companies, brigades) built from ``game.world``, with the tables of
     ``game.rules.overlays`` in force. Stored as ``game.state``.
@@ -90,12 +101,12 @@ def referee_muster(game: Any) -> Any:
 
 
 @hookspec(firstresult=True)
-def referee_turn_minutes(game: Any) -> Any:
+def referee_turn_minutes(game: Game) -> int | None:
     """Minutes of battle that one turn stands for (an int). Called each turn. Who: base."""
 
 
 @hookspec(firstresult=True)
-def referee_turn(game: Any) -> Any:
+def referee_turn(game: Game) -> Iterable[Step] | None:
     """The steps of this turn, in order: an iterable of :class:`~referee.core.game.Step`.
 
     May be a generator that reads the state as it goes (alternate activation decides the next
@@ -105,7 +116,7 @@ def referee_turn(game: Any) -> Any:
 
 
 @hookspec(firstresult=True)
-def referee_step(game: Any, step: Any) -> Any:
+def referee_step(game: Game, step: Step) -> bool | None:
     """Play one step: a phase of one side, one unit's activation, an orders step. Return True.
 
     The ruleset asks ``game.intents(side)`` for the commander's decisions, resolves what its
@@ -115,12 +126,12 @@ def referee_step(game: Any, step: Any) -> Any:
 
 
 @hookspec
-def referee_step_done(game: Any, step: Any) -> None:
+def referee_step_done(game: Game, step: Step) -> None:
     """After a step has been played: observe or adjust the state. Who: any."""
 
 
 @hookspec
-def referee_end_turn(game: Any) -> None:
+def referee_end_turn(game: Game) -> None:
     """After the last step of a turn: end-of-turn recovery, reinforcements, light. Who: any."""
 
 
@@ -130,7 +141,7 @@ def referee_end_turn(game: Any) -> None:
 
 
 @hookspec
-def referee_modifiers(game: Any, mechanic: str, situation: Any) -> Any:
+def referee_modifiers(game: Game, mechanic: str, situation: Any) -> Sequence[Modifier] | None:
     """Extra modifiers for one resolution: a list of :class:`~referee.core.events.Modifier`.
 
     ``situation`` is the ruleset's description of what is being resolved (firer, target,
@@ -139,9 +150,18 @@ def referee_modifiers(game: Any, mechanic: str, situation: Any) -> Any:
 
 
 @hookspec(firstresult=True)
-def referee_resolved(game: Any, mechanic: str, situation: Any, resolution: Any) -> Any:
+def referee_resolved(game: Game, mechanic: str, situation: Any, resolution: Resolution) -> Resolution | None:
     """A resolution has been made: return a replacement :class:`~referee.core.events.Resolution`
     or None to keep it. Who: any (typically a house rule changing a result).
+    """
+
+
+@hookspec
+def referee_observed(game: Game, mechanic: str, situation: Any, resolution: Resolution) -> None:
+    """A resolution is final (after ``referee_resolved``, before it is logged): look, do not
+    change it. Every implementation is called; what it returns is ignored. A rule that reacts
+    to a shot or a test (flank fire, breastworks) keeps what it saw in ``game.memory`` and acts
+    in ``referee_step_done`` or ``referee_end_turn``. Who: any.
     """
 
 
@@ -149,10 +169,33 @@ def referee_resolved(game: Any, mechanic: str, situation: Any, resolution: Any) 
 
 
 @hookspec(firstresult=True)
-def referee_intents(game: Any, side: str) -> Any:
+def referee_intents(game: Game, side: str) -> dict[str, Intent] | None:
     """The commander's decisions for ``side`` now: a dict ``unit id -> Intent`` read from the
     neutral state only. Called by a ruleset whenever it needs decisions (each phase or
     activation). Who: doctrine (the core registers its default last).
+    """
+
+
+# ----------------------------------------------------------------------------- command decisions and reactive choices
+# Decisions some rules leave to the player, asked of the doctrine so that no ruleset decides
+# them itself. The core's default doctrine answers both (docs/doctrine.md).
+
+
+@hookspec(firstresult=True)
+def referee_command_intents(game: Any, side: str) -> Any:
+    """What the commander wants of each command of ``side`` now: a dict ``command id ->``
+    :class:`~referee.core.doctrine.CommandIntent` (its stance: assault, engage, support,
+    advance, hold or withdraw), read from the plan and the neutral state. Called by a ruleset
+    that gives orders to commands (a brigade's order). Who: doctrine.
+    """
+
+
+@hookspec(firstresult=True)
+def referee_choose(game: Any, side: str, unit: str, question: str, options: tuple[str, ...]) -> Any:
+    """A choice the rules leave to the player, for ``unit`` of ``side``: one of ``options``
+    (strings). Questions the default doctrine knows: ``rebel-yell`` (yell, no), ``charged``
+    (countercharge, stand, evade), ``follow-up`` (follow-up, stand), ``pour-on-fire`` (pour, no).
+    Any other question gets its first option. Called by a ruleset. Who: doctrine.
     """
 
 
@@ -161,7 +204,7 @@ def referee_intents(game: Any, side: str) -> Any:
 
 
 @hookspec(firstresult=True)
-def referee_situation(game: Any, attacker: str, defender: str, charge: bool) -> Any:
+def referee_situation(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:
     """One exchange of a neutral situation as this ruleset resolves it: ``attacker``'s fire at
     ``defender`` (or its charge, when ``charge``), as a :class:`~referee.core.situation.Exchange`
     (the ruleset's words for what it resolves, and a mechanic of a roller giving a neutral

@@ -174,7 +174,7 @@ class Plan:
     def _holds(self, world: World, t: Trigger, owner: str, side: str) -> str:
         kind = t.kind
         if kind == "time":
-            return f"{clock(t.minute)} has come" if world.minute >= t.minute else ""  # type: ignore[arg-type]
+            return f"{clock(t.minute)} has come" if t.minute is not None and world.minute >= t.minute else ""
         if kind == "darkness":
             return "darkness" if dark(world) else ""
         if kind in ("taken", "lost"):

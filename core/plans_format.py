@@ -403,7 +403,7 @@ class _Reach:
                 return kind, bars
         if kind in (*TAKES_OF, "broken"):
             scope = t.of if t.of is not None else (order.command if order is not None else None)
-            if scope in s.commands and self.units_under.get(scope, 0) == 0:
+            if scope is not None and scope in s.commands and self.units_under.get(scope, 0) == 0:
                 key = "of" if t.of is not None and kind != "broken" else kind
                 return key, f"command {scope!r} has no units (nor have the commands under it)"
         if kind in ("begun", "ended") and t.order in self.by_id:

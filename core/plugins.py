@@ -19,10 +19,10 @@ from functools import cache, partial, wraps
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
-from attrs import define
+from attrs import define, evolve
 
 from . import doctrine, hookspecs
 from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName, describe, did_you_mean
@@ -34,9 +34,13 @@ from .rules import OptionSpec, RulesetInfo
 from .tables import Table
 from .text import shorten
 
+if TYPE_CHECKING:
+    from .doctrine import Intent
+    from .game import Game, Step
+
 GROUP = "referee.rulesets"
 MISSING = "no such file; --house-rule takes a .py plugin or a .toml overlay"
-RESOLUTION_HOOKS = ("referee_modifiers", "referee_resolved", "referee_step_done")
+RESOLUTION_HOOKS = ("referee_modifiers", "referee_resolved", "referee_observed", "referee_step_done")
 
 
 @cache
@@ -85,6 +89,20 @@ class Rules:
     tables: dict[str, Any]
     mechanics: dict[str, MechanicSpec]
     implemented: frozenset[str]
+    base: RulesetInfo | None = None  # the base ruleset, when ``info`` describes a layer on it
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The base's name and every layer's, base first (a scenario's ``name:option`` applies to each)."""
+        return tuple(dict.fromkeys([(self.base or self.info).name, *(lay.name for lay in self.layers), self.info.name]))
+
+    def attributed(self, resolution: Resolution) -> Resolution:
+        """The resolution credited to the last layer whose rule it cites (its ``cites`` prefixes
+        in the reference, a modifier's reference or a ruling id); as it is if none does."""
+        for layer in reversed(self.layers):
+            if layer.cites and _cites(resolution, layer.cites):
+                return evolve(resolution, ruleset=layer.name)
+        return resolution
 
     def implements(self, hook_name: str) -> bool:
         return hook_name in self.implemented
@@ -93,6 +111,67 @@ class Rules:
         """Add a plugin (an observer, a test probe) after the stack was built."""
         self.pm.register(plugin, name=name)
         self.implemented = _implemented(self.pm)
+
+    # The typed facade: the core calls the game's hooks through these, never by a string name.
+
+    def muster(self, game: Game) -> Any:
+        """The ruleset's own state for a new game (``referee_muster``)."""
+        return call(self.pm, "referee_muster", game=game)
+
+    def turn(self, game: Game) -> Iterable[Step]:
+        """This turn's steps (``referee_turn``)."""
+        steps: Iterable[Step] = call(self.pm, "referee_turn", game=game)
+        return steps
+
+    def step_player(self) -> Callable[[Game, Step], object]:
+        """``referee_step`` as a function of (game, step), as cheap as the stack allows
+        (:func:`sole_caller`): the core calls it for every step."""
+        play = sole_caller(self.pm, "referee_step")
+        return lambda game, step: play(game=game, step=step)
+
+    def step_done(self, game: Game, step: Step) -> None:
+        """``referee_step_done``, skipped when nothing implements it."""
+        if "referee_step_done" in self.implemented:
+            call(self.pm, "referee_step_done", game=game, step=step)
+
+    def end_turn(self, game: Game) -> None:
+        call(self.pm, "referee_end_turn", game=game)
+
+    def turn_minutes(self, game: Game) -> int:
+        return int(call(self.pm, "referee_turn_minutes", game=game))
+
+    def intents(self, game: Game, side: str) -> dict[str, Intent]:
+        intents: dict[str, Intent] = call(self.pm, "referee_intents", game=game, side=side)
+        return intents
+
+    def command_intents(self, game: Game, side: str) -> dict[str, Any]:
+        """The commander's wish for each command of ``side`` (``referee_command_intents``)."""
+        wishes: dict[str, Any] = call(self.pm, "referee_command_intents", game=game, side=side)
+        return wishes
+
+    def choose(self, game: Game, side: str, unit: str, question: str, options: tuple[str, ...]) -> str:
+        """The doctrine's answer to a choice the rules leave to the player (``referee_choose``)."""
+        return str(call(self.pm, "referee_choose", game=game, side=side, unit=unit, question=question, options=options))
+
+    def modifiers(self, game: Game, mechanic: str, situation: Any) -> list[Modifier]:
+        """Every layer's extra modifiers for one resolution, in order (none asked when no
+        layer implements ``referee_modifiers``)."""
+        if "referee_modifiers" not in self.implemented:
+            return []
+        groups = call(self.pm, "referee_modifiers", game=game, mechanic=mechanic, situation=situation)
+        return [m for group in groups for m in group]
+
+    def resolved(self, game: Game, mechanic: str, situation: Any, resolution: Resolution) -> Resolution:
+        """The resolution as the layers leave it (``referee_resolved``: the first replacement wins)."""
+        if "referee_resolved" not in self.implemented:
+            return resolution
+        replaced = call(self.pm, "referee_resolved", game=game, mechanic=mechanic, situation=situation, resolution=resolution)
+        return replaced or resolution
+
+    def observed(self, game: Game, mechanic: str, situation: Any, resolution: Resolution) -> None:
+        """Show a final resolution to every observer (``referee_observed``)."""
+        if "referee_observed" in self.implemented:
+            call(self.pm, "referee_observed", game=game, mechanic=mechanic, situation=situation, resolution=resolution)
 
     def hooks_by_plugin(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -122,23 +201,28 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     """The one factory: ``name`` is a ruleset or a house rule (then its base comes first),
     ``options`` are switched on by name (``no-NAME`` switches off one that is on by default),
     ``house_rules`` are files layered on top in order: ``.py`` plugins, ``.toml`` data overlays."""
-    overlays = tuple(Path(p) for p in house_rules if str(p).endswith(".toml"))
+    named = _stack(name)
+    overlays = layer_overlays(named) + tuple(Path(p) for p in house_rules if str(p).endswith(".toml"))
     for overlay in overlays:
         read_bounded(overlay, "house rule", MISSING)  # there, a file, not too large: before the base reads it
-    modules = _stack(name) + [load_file(p) for p in house_rules if not str(p).endswith(".toml")]
+    modules = named + [load_file(p) for p in house_rules if not str(p).endswith(".toml")]
     pm = new_manager()
+    for module in modules:  # a ruleset's own extension hooks, before any layer implements them
+        if getattr(module, "HOOKSPECS", None) is not None:
+            pm.add_hookspecs(module.HOOKSPECS)
     for module in modules:
         pm.register(module, name=getattr(module, "PLUGIN_NAME", module.__name__))
     pm.check_pending()
     for module in modules[1:]:
         _answerable(pm, module)
-    info = call(pm, "referee_ruleset")
-    if info is None:
+    base = call(pm, "referee_ruleset")
+    if base is None:
         raise RefereeError(f"{name!r} has no base ruleset (no plugin implements referee_ruleset)")
     layers = tuple(call(pm, "referee_house_rule"))
-    misfits = [lay for lay in layers if lay.base is not None and lay.base != info.name]
+    misfits = [lay for lay in layers if lay.base is not None and lay.base != base.name]
     if misfits:
-        raise InvalidInput([Problem(f"house rule {lay.name!r} goes on {lay.base!r}, not on {info.name!r}") for lay in misfits], "rule stack")
+        raise InvalidInput([Problem(f"house rule {lay.name!r} goes on {lay.base!r}, not on {base.name!r}") for lay in misfits], "rule stack")
+    info = _described(base, layers, name if len(named) > 1 else None)
     specs = {o.name: o for group in call(pm, "referee_options") for o in group}
     off = {o.removeprefix("no-") for o in options if o.startswith("no-") and o.removeprefix("no-") in specs}
     on = {o for o in options if o.removeprefix("no-") not in off}
@@ -158,7 +242,20 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
         mechanics.update({m.name: m for m in group or ()})
     implemented = _implemented(pm)
     stack_name = "+".join([name, *(Path(p).stem for p in house_rules)])
-    return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, overlays, frozenset(off), tables, mechanics, implemented)
+    return Rules(stack_name, info, layers, pm, frozenset(wanted), specs, overlays, frozenset(off), tables, mechanics, implemented, base)
+
+
+def layer_overlays(modules: Sequence[ModuleType]) -> tuple[Path, ...]:
+    """The TOML overlays packaged layers ship (a module's ``OVERLAYS``), base first: they lie
+    under the command line's overlays."""
+    return tuple(Path(p) for module in modules for p in getattr(module, "OVERLAYS", ()))
+
+
+def _described(base: RulesetInfo, layers: tuple[RulesetInfo, ...], top: str | None) -> RulesetInfo:
+    """The stack as its top layer describes it (name, title, scale, source), in the base's
+    phases; the base itself when the stack was built from the base's name."""
+    layer = next((lay for lay in layers if lay.name == top), None) if top else None
+    return evolve(layer, phases=layer.phases or base.phases) if layer else base
 
 
 # What a layer's hook must return (None aside): a description and a test. A layer that returns
@@ -181,7 +278,9 @@ def _list_of(result: Any, kind: type) -> bool:
 
 
 def _modifier_value(value: Any) -> bool:
-    return isinstance(value, (int, Fraction)) and not isinstance(value, bool) and abs(value) <= MODIFIER
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        return False
+    return bool(-MODIFIER <= value <= MODIFIER)
 
 
 def _answerable(pm: pluggy.PluginManager, plugin: object) -> None:
@@ -238,8 +337,16 @@ def exclusive_clashes(options: Iterable[str], specs: dict[str, OptionSpec]) -> l
     ]
 
 
+def _cites(resolution: Resolution, prefixes: tuple[str, ...]) -> bool:
+    return (resolution.ref.startswith(prefixes) or any(m.ref.startswith(prefixes) for m in resolution.modifiers)
+            or any(r.startswith(prefixes) for r in resolution.rulings))
+
+
 def _implemented(pm: pluggy.PluginManager) -> frozenset[str]:
-    return frozenset(h for h in RESOLUTION_HOOKS if getattr(pm.hook, h).get_hookimpls())
+    """The resolution hooks and the rulesets' own hooks that some plugin implements (a
+    procedure skips the call altogether for the others)."""
+    own = [h for h in vars(pm.hook) if not h.startswith("referee_")]
+    return frozenset(h for h in (*RESOLUTION_HOOKS, *own) if getattr(pm.hook, h).get_hookimpls())
 
 
 def _stack(name: str) -> list[ModuleType]:
@@ -298,8 +405,9 @@ def blame(error: BaseException, pm: pluggy.PluginManager) -> PluginFailed:
     files = {}
     for plugin in pm.get_plugins():
         module = sys.modules.get(getattr(plugin, "__module__", "") or "") if not isinstance(plugin, ModuleType) else plugin
-        if module is not None and getattr(module, "__file__", None):
-            files[str(Path(module.__file__).parent if module.__file__.endswith("__init__.py") else module.__file__)] = pm.get_name(plugin)
+        source = getattr(module, "__file__", None)
+        if source:
+            files[str(Path(source).parent if source.endswith("__init__.py") else source)] = pm.get_name(plugin)
     plugin_name, hook_name = "?", "?"
     for frame in traceback.extract_tb(error.__traceback__):
         for path, name in files.items():

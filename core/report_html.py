@@ -27,7 +27,7 @@ AREA_FILL = {"fields": "#eef0d8", "woods": "#9cc08a", "dense-woods": "#6f9e62", 
 LINE_STYLE = {"road": ("#a5875f", 14, ""), "stream": ("#4a86c5", 10, ""), "fence": ("#7a5c3a", 5, "12 8"),
               "wall": ("#6d6d6d", 8, ""), "works": ("#5b3b1f", 16, ""), "bridge": ("#3d3d3d", 22, ""),
               "ford": ("#4a86c5", 22, "6 6")}
-PLOT_STYLE = {"svg.fonttype": "none", "svg.hashsalt": "referee", "font.size": 9, "axes.spines.top": False,
+PLOT_STYLE: dict[Any, Any] = {"svg.fonttype": "none", "svg.hashsalt": "referee", "font.size": 9, "axes.spines.top": False,
               "axes.spines.right": False, "axes.titlesize": 10, "axes.titleweight": "bold"}
 
 
@@ -251,14 +251,15 @@ def _replay_section(name: str, replay: Mapping[str, Any], terrain: Mapping[str, 
 def render(data: Mapping[str, Any], command: str) -> str:
     """The whole page."""
     with plt.rc_context(PLOT_STYLE):
-        plots = {"wins": plot_wins(data), "losses": plot_losses(data), "time": plot_over_time(data), "causes": plot_causes(data),
-                 "mechanics": plot_mechanics(data), "paired": plot_paired(data)}
+        plots: dict[str, Any] = {"wins": plot_wins(data), "losses": plot_losses(data), "time": plot_over_time(data),
+                                 "causes": plot_causes(data), "mechanics": plot_mechanics(data),
+                                 "paired": plot_paired(data)}
     scenario = data["scenario"]
     explained = data["explain"]
     names = ", ".join(data["comparison"])
     history = data.get("history")
     page = files("referee.core").joinpath("report_page.html").read_text(encoding="utf-8")
-    fills = {
+    fills: dict[str, str] = {
         "TITLE": html.escape(f"{scenario['title']} under {names}"),
         "SIDE_A": html.escape(scenario["sides"][0]), "SIDE_B": html.escape(scenario["sides"][1]),
         "SCENARIO": html.escape(scenario["title"]),

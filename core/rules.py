@@ -1,4 +1,8 @@
-"""What a ruleset says about itself: its scale, its switchable options, its house-rule layers."""
+"""What a ruleset says about itself: its scale, its switchable options, its house-rule layers.
+
+A layer (kind "house-rule") gives its own scale when its overlays change the base's, and
+``cites``: what in a resolution is its rule, so the log credits the layer where it changed play.
+"""
 
 from __future__ import annotations
 
@@ -43,4 +47,5 @@ class RulesetInfo:
     scale: Scale
     kind: str = "ruleset"  # "ruleset" or "house-rule"
     base: str | None = None  # for a house-rule layer: the ruleset it goes on
-    phases: tuple[str, ...] = ()  # step names in the order a side's steps come within a turn
+    phases: tuple[str, ...] = ()  # step names in the order a side's steps come within a turn (a layer's: its base's)
+    cites: tuple[str, ...] = ()  # a layer's: prefixes of its own references and ruling ids, which credit a resolution to it

@@ -439,7 +439,7 @@ def _check_commands(r: Reader, items: list[tuple[str, Command]], by_id: dict[str
         r.known_side(f"{path}.side", c.side, sides)
         if not r.known(f"{path}.parent", c.parent, by_id, "command"):
             continue
-        parent = by_id[c.parent]
+        parent = by_id[str(c.parent)]
         if c.side and parent.side and parent.side != c.side:
             r.add(f"{path}.parent", f"parent command {c.parent!r} is on the {parent.side} side, not {c.side}")
         levels = world.COMMAND_LEVELS
@@ -477,7 +477,7 @@ def _own_side(r: Reader, path: str, side: str | None, command: str | None,
 
 def _check_unit(r: Reader, path: str, u: UnitSpec, commands: dict[str, Command], p: _Parts) -> UnitSpec:
     _inside(r, f"{path}.position", u.position, p)
-    return evolve(u, side=_own_side(r, path, u.side, u.command, commands, "unit"))
+    return evolve(u, side=_own_side(r, path, u.side, u.command, commands, "unit"))  # type: ignore[arg-type]  # None only with a problem reported
 
 
 def _check_leader(r: Reader, path: str, ld: Leader, commands: dict[str, Command],
@@ -489,7 +489,7 @@ def _check_leader(r: Reader, path: str, ld: Leader, commands: dict[str, Command]
         unit_side = unit.side or (commands[unit.command].side if unit.command in commands else None)
         if side and unit_side and unit_side != side:
             r.add(f"{path}.attached_to", f"unit {ld.attached_to!r} is on the {unit_side} side, not {side}")
-    return evolve(ld, side=side)
+    return evolve(ld, side=side)  # type: ignore[arg-type]  # None only with a problem reported
 
 
 def _check_ground(r: Reader, p: _Parts) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 Z95 = 1.959963984540054
 
@@ -59,3 +60,27 @@ def verdict(x: float, p10: float, p90: float) -> str:
     if x < p10:
         return "below"
     return "above" if x > p90 else "inside"
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+def sd(values: Sequence[float]) -> float:
+    """The sample standard deviation (0 for fewer than two values)."""
+    if len(values) < 2:
+        return 0.0
+    m = mean(values)
+    return math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1))
+
+
+def paired(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+    """The mean of ``b - a`` game by game with its 95% interval (normal approximation), its
+    standard error, and the standard error the same numbers would have unpaired."""
+    diffs = [y - x for x, y in zip(a, b)]
+    n = len(diffs)
+    m = mean(diffs)
+    se = sd(diffs) / math.sqrt(n) if n else math.nan
+    unpaired = math.sqrt(sd(a) ** 2 / n + sd(b) ** 2 / n) if n else math.nan
+    return {"mean": round(m, 3), "ci95": [round(m - Z95 * se, 3), round(m + Z95 * se, 3)],
+            "se": round(se, 3), "se_unpaired": round(unpaired, 3)}

@@ -18,7 +18,7 @@ def comparison_rows(rulesets: Mapping[str, Mapping[str, Any]], sides: Sequence[s
     """The rows of a comparison table: one cell per ruleset's summary (``compare.summarise``)."""
     rows: list[Row] = []
 
-    def row(label: str, cell: Callable[[Mapping[str, Any]], str], hist: str = "") -> None:
+    def row(label: str, cell: Callable[..., str], hist: str = "") -> None:
         rows.append((label, [cell(r) for r in rulesets.values()], hist))
 
     def win(r: Mapping[str, Any], k: str) -> str:

@@ -255,18 +255,19 @@ class Scenario:
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "objectives_by_id", {o.id: o for o in self.objectives})
         by_id = {c.id: c for c in self.commands}
-        chains = {}
+        chains: dict[str, tuple[Command, ...]] = {}
         for command in self.commands:
-            chain, cid = [], command.id
+            chain: list[Command] = []
+            cid: str | None = command.id
             while cid is not None and cid in by_id and len(chain) <= len(by_id):
                 chain.append(by_id[cid])
                 cid = by_id[cid].parent
             chains[command.id] = tuple(chain)
         object.__setattr__(self, "chains", chains)
         under: dict[str, set[str]] = {c.id: set() for c in self.commands}
-        for cid, chain in chains.items():
-            for superior in chain:
-                under[superior.id].add(cid)
+        for below, superiors in chains.items():
+            for superior in superiors:
+                under[superior.id].add(below)
         object.__setattr__(self, "subordinates", {k: frozenset(v) for k, v in under.items()})
 
     def command_chain(self, command_id: str) -> Iterator[Command]:

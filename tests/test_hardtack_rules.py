@@ -245,3 +245,30 @@ def test_an_unlimbered_gun_with_one_figure_left_moves_two_inches() -> None:
     assert gun.formation == "unlimbered" and move.base_inches(t, gun) == 4
     gun.figures = 1
     assert move.base_inches(t, gun) == 2
+
+
+def test_a_bounced_shot_strikes_only_what_stands_in_its_line_of_fire() -> None:
+    """HT-S3: the ball bounces on along its line of fire. Fired square at a line of companies
+    side by side, it strikes none of the target's neighbours (they stand beside its path, though
+    some are further from the gun); a company standing behind the target in the path is struck."""
+    from referee.plugins.hardtack import fire
+
+    def struck(gun: Any, target: Any) -> list[str]:
+        game.log = EventLog(enabled=True)
+        fire._bounce(game, state, fire.Shot(gun, target, "shot", 90.0))
+        return [e["target"] for e in game.log.events if e.get("mechanic") == "shot"]
+
+    game = mustered()
+    state = game.state
+    gun = state.regiments["parrott-gun"].companies[0]
+    line = state.regiments["7th-ny"].companies
+    target = line[len(line) // 2]
+    gun.x, gun.y = target.x + 30.0, target.y + 900.0  # a little off square: the neighbours on one side are further off
+    assert any(fire.geo.dist(gun, c) > fire.geo.dist(gun, target) for c in line if c is not target)
+    assert struck(gun, target) == []
+    behind = state.regiments["1st-ny"].companies[0]
+    behind.x, behind.y = target.x - 2.0, target.y - 60.0  # 60 yards behind, on the line of fire
+    assert struck(gun, target) == [behind.id]
+    reach = state.tables["artillery"]["bounce_inches"] * state.tables.yards_per_inch
+    behind.y = target.y - reach - 30.0  # beyond the bounce's reach
+    assert struck(gun, target) == []

@@ -23,9 +23,14 @@ from referee.core.game import Game, play
 from referee.core.plugins import build_rules, call, installed, new_manager, sole_caller
 from referee.core.scenario import find_scenario, load_scenario
 
-SPECS = {
-    name: fn for name, fn in vars(hookspecs).items() if inspect.isfunction(fn) and hasattr(fn, "referee_spec")
-}
+def specs_in(module: Any) -> dict[str, Any]:
+    return {name: fn for name, fn in vars(module).items() if inspect.isfunction(fn) and hasattr(fn, "referee_spec")}
+
+
+SPECS = specs_in(hookspecs)
+# the extension hooks a ruleset declares for its layers (its module's HOOKSPECS, e.g. rff's)
+RULESET_SPECS = {name: fn for ep in installed().values() if (own := getattr(ep.load(), "HOOKSPECS", None)) for name, fn in specs_in(own).items()}
+ALL_SPECS = {**SPECS, **RULESET_SPECS}
 WHEN = re.compile(r"\b(called|after|before|once|each|every|whenever)\b", re.I)
 
 
@@ -60,9 +65,17 @@ def test_hookspec_is_documented(name: str) -> None:
     assert WHEN.search(doc + " " + section_comment(name)), f"{name}: neither its docstring nor its section says when it is called"
 
 
-@pytest.mark.parametrize("name", sorted(SPECS))
+@pytest.mark.parametrize("name", sorted(RULESET_SPECS))
+def test_ruleset_hookspec_is_documented(name: str) -> None:
+    """A ruleset's own hooks: documented like the core's, and never named like them."""
+    doc = inspect.getdoc(RULESET_SPECS[name]) or ""
+    assert not name.startswith("referee_") and name not in SPECS
+    assert len(doc) > 40 and "Who:" in doc and WHEN.search(doc), f"{name}: say what it returns, when it is called and who implements it"
+
+
+@pytest.mark.parametrize("name", sorted(ALL_SPECS))
 def test_hookspec_takes_no_defaults(name: str) -> None:
-    for param in inspect.signature(SPECS[name]).parameters.values():
+    for param in inspect.signature(ALL_SPECS[name]).parameters.values():
         assert param.default is inspect.Parameter.empty, f"{name}({param.name}=...): pluggy never passes defaults"
 
 
@@ -83,9 +96,10 @@ def test_plugins_have_hookimpls() -> None:
 
 @pytest.mark.parametrize(("module", "name", "fn"), plugin_hookimpls(), ids=lambda v: v if isinstance(v, str) else "")
 def test_plugin_hookimpl_fits_a_hookspec(module: str, name: str, fn: Any) -> None:
-    assert name in SPECS, f"{module}.{name} implements no hookspec"
+    name = fn.referee_impl.get("specname") or name  # pluggy's specname: a function that wraps and implements one hook
+    assert name in ALL_SPECS, f"{module}.{name} implements no hookspec"
     params = inspect.signature(fn).parameters
-    assert set(params) <= set(inspect.signature(SPECS[name]).parameters), f"{module}.{name} takes arguments the hookspec does not give"
+    assert set(params) <= set(inspect.signature(ALL_SPECS[name]).parameters), f"{module}.{name} takes arguments the hookspec does not give"
     assert all(p.default is inspect.Parameter.empty for p in params.values()), f"{module}.{name} has a default argument"
 
 
@@ -94,7 +108,7 @@ def test_every_installed_ruleset_builds(ruleset: str) -> None:
     rules = build_rules(ruleset)  # registers every layer and runs pluggy's check_pending
     assert rules.info.scale.minutes_per_turn > 0
     hooks = rules.hooks_by_plugin()
-    assert all(h in SPECS for names in hooks.values() for h in names)
+    assert all(h in ALL_SPECS for names in hooks.values() for h in names)
     assert any("referee_step" in names for names in hooks.values())
     # and with every option switched on at once (one of each group of options that exclude one another)
     first_of_group: dict[str, str] = {}
@@ -221,7 +235,7 @@ def test_a_ruleset_failing_inside_its_step_is_named(ruleset: str) -> None:
     game.state = call(rules.pm, "referee_muster", game=game)
     with pytest.raises(PluginFailed) as failed:
         sole_caller(rules.pm, "referee_step")(game=game, step=None)  # no step: the plugin fails reading it
-    assert (failed.value.plugin, failed.value.hook) == (ruleset, "referee_step")
+    assert (failed.value.plugin, failed.value.hook) == ((rules.base or rules.info).name, "referee_step")  # a layer's base plays the step
 
 
 class _TakesBoth:

@@ -70,7 +70,7 @@ def _left(state: HardtackState, side: str, before: int, step: Step) -> int:
     if step.name == "activate-company":
         return before - 1
     if step.name == "activate-regiment":
-        return before - sum(1 for c in state.regiments[step.unit].companies if c.activated)
+        return before - sum([1 for c in state.regiments[str(step.unit)].companies if c.activated])
     return before
 
 
@@ -127,7 +127,7 @@ def play_step(game: Any, step: Step) -> None:
     state: HardtackState = game.state
     state.centres.clear()
     if step.name == "activate-company":
-        c = state.companies[step.unit]
+        c = state.companies[str(step.unit)]
         c.activated, c.travel = True, False  # (travel mode lasts until the company next activates: HT-M8)
         state.touch(c)
         intent = state.intents[step.side].get(c.unit.id)
@@ -146,7 +146,7 @@ def play_step(game: Any, step: Step) -> None:
             action(game, state, c, intent, n, enemies)
         state.masks = None
         return
-    reg = state.regiments[step.unit]
+    reg = state.regiments[str(step.unit)]
     state.touch_regiment(reg)
     if step.name == "rally":
         _rally(game, state, reg)
@@ -158,8 +158,8 @@ def play_step(game: Any, step: Step) -> None:
         kept_pick, state.transfer = state.transfer, None
         _transfer(game, state, reg, 2, kept_pick[1] if kept_pick is not None and kept_pick[0] == reg.id else None)
         return
-    kept, state.group = state.group, None
-    group = kept[1] if kept is not None and kept[0] == reg.id else members(state.tables, reg)
+    grouped, state.group = state.group, None
+    group = grouped[1] if grouped is not None and grouped[0] == reg.id else members(state.tables, reg)
     intent = state.intents[step.side].get(reg.id)
     enemies = _near(state, step.side, group, fire_only=intent is None or intent.action in ("hold", "rally"))  # (no guns in it)
     if game.log.enabled:  # (the text is not written for a log that is off)

@@ -25,7 +25,8 @@ def reach_yards(state: HardtackState, c: Company) -> float:
 def assault(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     t = state.tables
     cfg = t["assault"]
-    res = mechanics.test(game.roller, t, c.quality, c.lv, cfg["attacker_threat"] + morale.formation_modifier(t, c), "reaction")
+    res = mechanics.test(game.roller, t, c.quality, c.lv, cfg["attacker_threat"] + morale.formation_modifier(t, c), "reaction",
+                         extra=tuple(game.extra_modifiers("reaction", c)))
     res = game.settle("reaction", c, res, rulings=("HT-A1",), unit=c.id, target=target.id, why="to close assault")
     if not res.values["passed"]:
         return
@@ -56,7 +57,7 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
         return
     ratio = max(1, c.figures // max(1, target.figures))
     tl = ratio + morale.formation_modifier(t, target, charged_by_close=c.close)
-    stand = mechanics.test(game.roller, t, target.quality, target.lv, tl, "reaction")
+    stand = mechanics.test(game.roller, t, target.quality, target.lv, tl, "reaction", extra=tuple(game.extra_modifiers("reaction", target)))
     stand = game.settle("reaction", target, stand, rulings=("HT-A1",), unit=target.id, target=c.id, why="to stand")
     if not stand.values["passed"]:
         morale.lose_levels(game, target, 1)
@@ -84,7 +85,8 @@ def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool)
     shifts = [cfg["weapons"]["crew" if c.artillery else c.weapon.id if c.weapon else "crew"] + (cfg["mounted_shift"] if c.mounted else 0)
               for c in (a, b)]
     for rnd in range(cfg["max_rounds"]):
-        res = mechanics.close_assault(game.roller, t, a.figures, b.figures, a.quality, b.quality, shifts[0], shifts[1], rnd == 0, cover)
+        res = mechanics.close_assault(game.roller, t, a.figures, b.figures, a.quality, b.quality, shifts[0], shifts[1], rnd == 0, cover,
+                                      tuple(game.extra_modifiers("close-assault", (a, b))))
         res = game.settle("close-assault", (a, b), res, rulings=("HT-A5",), unit=a.id, target=b.id, round=rnd + 1)
         v = res.values
         for c, down in ((a, int(v["attackers_down"])), (b, int(v["defenders_down"]))):

@@ -223,25 +223,25 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     rng = geo.inches(t, geo.dist(c, target))
     cov = geo.cover(game, target)
     geo.face(c, target.x, target.y) if not c.close else None
+    kind = ("canister" if c.loaded == "canister" else "shot") if c.artillery else "fire"
+    shot = Shot(c, target, kind, rng)
+    extra = tuple(game.extra_modifiers(kind, shot))
     if c.artillery:
         assert c.gun is not None
-        kind = c.loaded
         if kind == "canister":
             res = mechanics.canister(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
-                                     travel=target.travel)
+                                     travel=target.travel, extra=extra)
         else:
             res = mechanics.shot(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
-                                 men_per_figure=state.men_per_figure, travel=target.travel)
+                                 men_per_figure=state.men_per_figure, travel=target.travel, extra=extra)
         c.loaded = ""
     else:
         assert c.weapon is not None
-        kind = "fire"
         skirmish = c.formation == "skirmish" or c.mounted  # HT-K1: mounted fire as skirmishers
         res = mechanics.fire(game.roller, t, c.quality, firing_figures(t, c) * c.weapon.fp, rng, cov,
                              "skirmish" if skirmish else "close", target_formation(target), c.weapon.id, target.in_position,
-                             cite=game.seen, travel=target.travel)
+                             cite=game.seen, travel=target.travel, extra=extra)
         c.reload = c.weapon.reload
-    shot = Shot(c, target, kind, rng)
     if game.seen:  # (the procedure's rulings are added only where something sees them)
         res = game.settle(kind, shot, res, rulings=("HT-G1", "HT-G2") + (("HT-K1",) if c.mounted else ()), unit=c.id, target=target.id)
     values = res.values
@@ -257,18 +257,37 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
 
 
 def _bounce(game: Any, state: HardtackState, shot: Shot) -> None:
-    """HT-S3: the ball bounces on and strikes the nearest other company behind the target."""
+    """HT-S3: the ball bounces on along its line of fire and strikes the first company of the
+    target's side whose footprint that line crosses within 10" beyond the target."""
     t, firer, first = state.tables, shot.firer, shot.target
-    reach = t["artillery"]["bounce_inches"] * t.yards_per_inch
-    behind = [e for e in state.living(first.side) if e is not first and geo.dist(first, e) <= reach
-              and geo.dist(firer, e) > geo.dist(firer, first)]
-    if not behind or firer.gun is None:
+    nxt = _in_the_path(state, firer, first, t["artillery"]["bounce_inches"] * t.yards_per_inch)
+    if nxt is None or firer.gun is None:
         return
-    nxt = min(behind, key=lambda e: geo.dist(first, e))
     res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt), state.men_per_figure)
     res = game.settle("shot", shot, res, unit=firer.id, target=nxt.id)
     morale.casualties(game, t, nxt, int(res.values["wounded"]) + int(res.values["killed"]), "fired-on", CAUSE["shot"],
                       geo.dist(firer, nxt))
+
+
+def _in_the_path(state: HardtackState, firer: Company, first: Company, reach: float) -> Company | None:
+    """The first company of ``first``'s side (in the side's order on a tie) whose footprint the
+    line of fire, carried on ``reach`` yards past ``first``'s centre, enters; None if none does
+    (a company beside the target in its line stands off the ball's path)."""
+    span = geo.dist(firer, first)
+    if span == 0.0:
+        return None
+    ax, ay = first.x, first.y
+    bx, by = ax + (ax - firer.x) / span * reach, ay + (ay - firer.y) / span * reach
+    lo_x, hi_x = min(ax, bx) - geo.MASK_MARGIN, max(ax, bx) + geo.MASK_MARGIN
+    lo_y, hi_y = min(ay, by) - geo.MASK_MARGIN, max(ay, by) + geo.MASK_MARGIN
+    best, at = None, math.inf
+    for e in state.living(first.side):
+        if e is not first and lo_x <= e.x <= hi_x and lo_y <= e.y <= hi_y:
+            hw, hd, _ = geo.half_footprint(state, e)
+            entered = geo.entry(e, hw, hd, ax, ay, bx, by)
+            if entered is not None and entered < at:
+                best, at = e, entered
+    return best
 
 
 def may_fire(c: Company) -> bool:

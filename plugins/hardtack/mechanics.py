@@ -15,6 +15,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from referee.core.chance import Roller, d, ladder_shift
+from referee.core.errors import RefereeError
 from referee.core.events import Modifier, Resolution
 from referee.core.mechanics import InputSpec, MechanicSpec
 
@@ -58,6 +59,23 @@ def die_size(text: str | int) -> int:
 
 def _shift(name: str, steps: int, ref: str) -> Modifier:
     return Modifier(name, steps, ref, on="shift ")
+
+
+def house_shifts(mechanic: str, extra: tuple[Modifier, ...]) -> int:
+    """The die shift that house rules' modifiers add to one resolution (``referee_modifiers``):
+    each modifier's value is a whole number of steps on the die ladder."""
+    for m in extra:
+        if not isinstance(m.value, int):
+            raise RefereeError(f"hardtack's {mechanic} takes whole die shifts; a house rule's modifier {m.name!r} is {m.value}")
+    return sum([int(m.value) for m in extra])
+
+
+def _shifted_range_die(rdie: int | None, why: str, mechanic: str, extra: tuple[Modifier, ...]) -> tuple[int | None, str]:
+    """A range die shifted further by house rules (positive: a larger die, harder to beat, as cover)."""
+    if rdie is None or not extra:
+        return rdie, why
+    rdie, over = ladder_shift(rdie, house_shifts(mechanic, extra))
+    return (None, "house rules push the range die past D12") if over > 0 else (rdie, why)
 
 
 def _no_effect(mechanic: str, ref: str, why: str, inputs: Mapping[str, Any], mods: tuple[Modifier, ...], rulings: tuple[str, ...]) -> Resolution:
@@ -172,15 +190,18 @@ def _canister_band_die(t: HardtackTables, band: int, cover: str, target_formatio
 
 def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | int, range_inches: Fraction | int | float,
          cover: str = "none", formation: str = "close", target_formation: str = "line", weapon: str = "rifle-musket",
-         in_position: bool = False, cite: bool = True, travel: bool = False) -> Resolution:
+         in_position: bool = False, cite: bool = True, travel: bool = False, extra: tuple[Modifier, ...] = ()) -> Resolution:
     """Small arms fire: quality die and firepower die against the range die (SG2, Hardtack pp.16-17).
     ``cite=False`` (nothing sees the citation: ``Game.seen``) leaves the inputs and the texts (its
-    reference and result) out of it."""
+    reference and result) out of it; ``extra`` are house rules' shifts of the range die."""
     inputs = {"quality": f"d{quality}", "firepower": _fraction(firepower), "range": _inches(range_inches),
               "cover": cover, "formation": formation, "target_formation": target_formation, "weapon": weapon} if cite else {}
     rulings, quality_die, fp_die, firer = _firer(t, quality, firepower, formation, weapon)
     ref = f"Hardtack p.16-17, SG2 fire; range bands of {quality}\"" if cite else ""
     rdie, why, steps, band = fire_range_die(t, quality, range_inches, cover, target_formation, weapon, in_position, travel)
+    if extra:
+        rdie, why = _shifted_range_die(rdie, why, "fire", extra)
+        steps += extra
     if rdie is None:
         return _no_effect("fire", ref, why, inputs, tuple(steps), rulings)
     return _resolve_volley(roller, t, "fire", ref, inputs, (*steps, *firer), rulings, quality_die, fp_die, rdie, band,
@@ -208,14 +229,18 @@ def _firer(t: HardtackTables, quality: int, firepower: Fraction | int, formation
 
 def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
              cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True,
-             travel: bool = False) -> Resolution:
-    """Canister (ruling HT-S4): SG2 fire from the gun, five bands over its canister reach (``cite`` as :func:`fire`)."""
+             travel: bool = False, extra: tuple[Modifier, ...] = ()) -> Resolution:
+    """Canister (ruling HT-S4): SG2 fire from the gun, five bands over its canister reach (``cite``
+    and ``extra`` as :func:`fire`)."""
     g = t.guns[gun]
     inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
               "target_formation": target_formation} if cite else {}
     ref = f"ruling HT-S4 (Hardtack p.22 missing); {g.label} canister to {g.canister}\"" if cite else ""
     rulings = ("HT-S4", "HT-F3", "HT-F4")
     rdie, why, steps, band = canister_range_die(t, range_inches, gun, cover, target_formation, in_position, travel)
+    if extra:
+        rdie, why = _shifted_range_die(rdie, why, "canister", extra)
+        steps += extra
     if rdie is None:
         return _no_effect("canister", ref, why, inputs, tuple(steps), rulings)
     return _resolve_volley(roller, t, "canister", ref, inputs, tuple(steps), rulings, quality, g.canister_fp, rdie, band,
@@ -260,11 +285,11 @@ def _armour(t: HardtackTables, impact_die: int, cover: str) -> tuple[int, int]:
 
 def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
          cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True,
-         men_per_figure: int | None = None, travel: bool = False) -> Resolution:
+         men_per_figure: int | None = None, travel: bool = False, extra: tuple[Modifier, ...] = ()) -> Resolution:
     """Round shot (rulings HT-S1..HT-S3): crew quality die against the range die to hit; a hit
     strikes D(damage) figures of the tables' damage scale, made figures of ``men_per_figure``
     (the tables' default if None), each impact D12 against armour; the highest damage face
-    bounces (``cite`` as :func:`fire`)."""
+    bounces (``cite`` and ``extra`` as :func:`fire`)."""
     g = t.guns[gun]
     men = men_per_figure or t["scale"]["men_per_figure"]
     inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
@@ -272,6 +297,9 @@ def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction
     ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\"" if cite else ""
     rulings = ("HT-S1", "HT-S2", "HT-S3")
     rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position, travel)
+    if extra:
+        rdie, why = _shifted_range_die(rdie, why, "shot", extra)
+        mods += extra
     if rdie is None:
         return _no_effect("shot", ref, why, inputs, tuple(mods), rulings)
     aim = roller.sub(dice.opposed, quality, rdie)
@@ -332,11 +360,13 @@ def _strike(roller: Roller, t: HardtackTables, damage: int, cover: str, target_f
 
 
 def test(roller: Roller, t: HardtackTables, quality: int, leadership: int, threat: int, kind: str = "confidence",
-         cite: bool = True) -> Resolution:
+         cite: bool = True, extra: tuple[Modifier, ...] = ()) -> Resolution:
     """Confidence or reaction test: the quality die against LV + TL. Higher passes; otherwise a
     confidence test loses a level, two on half of LV + TL or less (ruling HT-C1). ``cite`` as
-    :func:`fire`."""
+    :func:`fire`; ``extra`` are house rules' shifts of the quality die (positive: a larger die)."""
     target = leadership + threat
+    if extra:
+        quality, _ = ladder_shift(quality, house_shifts(kind, extra))
     roll = roller.roll(d(quality))
     passed = roll > target
     lost = 0 if passed else 2 if 2 * roll <= target else 1
@@ -346,7 +376,7 @@ def test(roller: Roller, t: HardtackTables, quality: int, leadership: int, threa
         ref = f"SG2 {kind} test; Hardtack p.12-13: D{quality} vs LV {leadership} + TL {threat}"
         result = "passed" if passed else "failed" if kind == "reaction" else f"loses {lost} level{'s' * (lost > 1)}"
         inputs = {"quality": f"d{quality}", "leadership": leadership, "threat": threat}
-    return Resolution(RULESET, kind, ref, result, inputs=inputs, dice=(roll,), total=roll,
+    return Resolution(RULESET, kind, ref, result, inputs=inputs, modifiers=extra, dice=(roll,), total=roll,
                       values={"passed": passed, "levels_lost": lost, "target": target}, rulings=rulings)
 
 
@@ -373,11 +403,15 @@ def initiative(roller: Roller, sides: tuple[str, str], most_rolls: int = 20) -> 
 
 
 def close_assault(roller: Roller, t: HardtackTables, attackers: int, defenders: int, attacker_quality: int, defender_quality: int,
-                  attacker_shift: int = 0, defender_shift: int = 0, first_round: bool = True, defender_cover: bool = False) -> Resolution:
+                  attacker_shift: int = 0, defender_shift: int = 0, first_round: bool = True, defender_cover: bool = False,
+                  extra: tuple[Modifier, ...] = ()) -> Resolution:
     """One round of close assault (rulings HT-A2..HT-A4): max(attackers, defenders) bouts, each
-    the two quality dice shifted by weapon, mounts and (first round) cover, open shifts."""
+    the two quality dice shifted by weapon, mounts and (first round) cover, open shifts.
+    ``extra`` are house rules' shifts of the attacker's die."""
     a_cfg = t["assault"]
     mods = [_shift("attacker close combat", attacker_shift, "ruling HT-A2")] if attacker_shift else []
+    mods += extra
+    attacker_shift += house_shifts("close-assault", extra) if extra else 0
     d_steps = defender_shift + (a_cfg["cover_shift"] if defender_cover and first_round else 0)
     if d_steps:
         mods.append(_shift("defender close combat" + (" and cover (first round)" if defender_cover and first_round else ""), d_steps, "ruling HT-A2; SG2"))

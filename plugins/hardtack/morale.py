@@ -40,7 +40,7 @@ def confidence_test(game: Any, t: HardtackTables, c: Company, tl: int | None, wh
     """Test; a failure costs one or two levels. Returns the levels lost."""
     if tl is None or not c.alive or c.level >= ROUTED:
         return 0
-    res = mechanics.test(game.roller, t, c.quality, c.lv, tl, cite=game.seen)
+    res = mechanics.test(game.roller, t, c.quality, c.lv, tl, cite=game.seen, extra=tuple(game.extra_modifiers("confidence", c)))
     res = game.settle("confidence", c, res, rulings=("HT-C2",), unit=c.id, why=why)
     lost = int(res.values["levels_lost"])
     if lost:
@@ -157,7 +157,7 @@ def _successor(game: Any, companies: list[Company]) -> Company | None:
 def rally(game: Any, t: HardtackTables, leader_lv: int, c: Company) -> None:
     """SG2 p.17 as Hardtack p.11 has it: no communication roll, leader within 6"; the quality
     die against both leadership values; success restores one level."""
-    res = mechanics.test(game.roller, t, c.quality, c.lv, leader_lv, "reaction", cite=game.seen)
+    res = mechanics.test(game.roller, t, c.quality, c.lv, leader_lv, "reaction", cite=game.seen, extra=tuple(game.extra_modifiers("rally", c)))
     res = game.settle("rally", c, res, rulings=("HT-R1",), unit=c.id)
     if res.values["passed"]:
         game.state.touch(c)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Iterable
 from itertools import chain
 from typing import Any
 
@@ -278,7 +279,7 @@ def friends_near(state: HardtackState, reg: Any, places: list[tuple[float, float
 
 
 def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, travel: float,
-                   among: list[Company] | None = None) -> tuple[float, list[Company]]:
+                   among: Iterable[Company] | None = None) -> tuple[float, list[Company]]:
     """HT-M7 (p.15): how far ``c`` may go along (ux, uy) among the companies of other friendly
     regiments, and those it passes through on the way (only close formations, when ``c`` is not
     in one: :func:`pass_through` does nothing else with them). It passes through a company when its
@@ -314,7 +315,7 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
                 met.append((at, f.id, f))
     if not met:  # (the common case: nothing to sort)
         return travel, []
-    passed = []
+    passed: list[Company] = []
     for at, _, f in sorted(met):
         if c.close and f.close:
             return at * travel, passed

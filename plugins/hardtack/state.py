@@ -7,11 +7,14 @@ in yards, like the neutral world; inches appear only where a rule is read.
 
 from __future__ import annotations
 
+from typing import Any
+
 from attrs import define, field
 
+from referee.core.doctrine import Intent
 from referee.core.world import UnitState
 
-from .tables import LEVELS, Gun, Weapon
+from .tables import LEVELS, Gun, HardtackTables, Weapon
 
 BROKEN = LEVELS.index("broken")
 ROUTED = LEVELS.index("routed")
@@ -171,12 +174,12 @@ def _box(group: list[Company]) -> tuple[float, float, float, float]:
 
 @define(eq=False)
 class HardtackState:
-    tables: object
+    tables: HardtackTables
     men_per_figure: int
     regiments: dict[str, Regiment] = field(factory=dict)
     companies: dict[str, Company] = field(factory=dict)
     by_side: dict[str, list[Regiment]] = field(factory=dict)
-    intents: dict[str, dict[str, object]] = field(factory=dict)  # side -> this turn's intents
+    intents: dict[str, dict[str, Intent]] = field(factory=dict)  # side -> this turn's intents
     touched: set[str] = field(factory=set)  # regiments changed since the last sync
 
     queue: dict[str, list[Company]] = field(factory=dict)  # side -> its companies in order, this turn
@@ -199,7 +202,7 @@ class HardtackState:
     covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
     sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
     walks: dict[tuple[object, ...], tuple[float, frozenset[str], str]] | None = None  # the scenario's kept ground walks (move.walk)
-    goings: dict[tuple[object, str], tuple[object, ...]] | None = None  # the scenario's kept goings by tables and mover (move.going)
+    goings: dict[tuple[Any, str], Any] | None = None  # the scenario's kept goings by tables and mover (move.going)
     effects: dict[tuple[object, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)  # the tables' kept HT-F6 last bands (fire.effective)
     visibility: float = float("inf")  # yards one can see to fire this turn (ruling HT-V1; geometry.visibility)
     grids: dict[str, Grid] = field(factory=dict)  # side -> its companies filed by place (around), for sides with GRID_FROM

@@ -13,12 +13,13 @@ from referee.core.game import Step
 from referee.core.hookspecs import hookimpl
 from referee.core.rules import RulesetInfo
 
-from . import charge, fire, lookup, maneuver, situation
+from . import charge, fire, hookspecs, lookup, maneuver, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
 
 PLUGIN_NAME = "rff"
+HOOKSPECS = hookspecs  # rff's extension points for layers (plugins/rff/hookspecs.py)
 PHASES = (("maneuver", maneuver.phase), ("fire", fire.phase), ("charge", charge.phase))
 
 

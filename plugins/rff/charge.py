@@ -94,7 +94,7 @@ def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool
     return mods
 
 
-def _numbers(t: Any, piece: Piece, stands: int) -> Fraction:
+def _numbers(t: Any, piece: Piece, stands: int) -> Fraction | int:
     """Stands counted for numbers: a half section counts as the share of a stand its one gun is
     (RFF-P27)."""
     return stands - piece.half * (1 - lookup.multiplier(t, "half-section").value)

@@ -63,7 +63,7 @@ def multiplier(t: RffTables, key: str) -> Modifier:
     return Modifier(m.label, m.value, m.ref, on="fire points x")
 
 
-def outnumbered(t: RffTables, ratio: float) -> str | None:
+def outnumbered(t: RffTables, ratio: Fraction | float) -> str | None:
     """The charge modifier for being outnumbered by ``ratio`` (the foe's stands to one's own)."""
     for limit, key in _outnumbered(t):
         if ratio >= limit:

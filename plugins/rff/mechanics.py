@@ -115,18 +115,12 @@ def fire(
                       values=values, rulings=rulings)
 
 
-def fire_values(
-    roller: Roller,
-    t: RffTables,
-    kind: str,
-    fire_points: Fraction | int,
-    target: str,
-    modifiers: Sequence[Modifier] = (),
-    target_disordered: bool = False,
-    target_is_guns: bool = False,
-) -> Mapping[str, Any]:
-    """:func:`fire`'s values alone, from the same roll, for an engine that cites nothing."""
-    return _fire(roller, t, kind, fire_points, target, modifiers, target_disordered, target_is_guns)[3][2]
+def fire_die_values(roller: Roller, t: RffTables, kind: str, fire_points: Fraction | int, target: str,
+                    modifiers: Sequence[Modifier] = (), target_disordered: bool = False,
+                    target_is_guns: bool = False) -> tuple[int, Mapping[str, Any]]:
+    """:func:`fire`'s die and values alone, from the same roll, for an engine that cites nothing."""
+    _, die, _, reading = _fire(roller, t, kind, fire_points, target, modifiers, target_disordered, target_is_guns)
+    return die, reading[2]
 
 
 def _fire(roller: Roller, t: RffTables, kind: str, fire_points: Fraction | int, target: str, modifiers: Sequence[Modifier],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from referee.core.plugins import call
 from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
@@ -23,10 +24,18 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
     double = pace == "double" and lookup.may_double(t, piece, game.option("heavy-gun-restrictions"))
     share *= 0.5 if pace == "half" else 1.0
     if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
-        return geo.yards(state, lookup.rate(t, piece, "road", double) * share)
+        yards = geo.yards(state, lookup.rate(t, piece, "road", double) * share)
+        return _layered(game, piece, pace, to, yards) if "rff_move_yards" in game.rules.implemented else yards
     o, b, r = lookup.rates(t, piece, double)
     per_inch = t.scale.yards_per_inch * share
-    return geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
+    yards = geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
+    return _layered(game, piece, pace, to, yards) if "rff_move_yards" in game.rules.implemented else yards
+
+
+def _layered(game: Any, piece: Piece, pace: str, to: tuple[float, float], yards: float) -> float:
+    """A layer's price of the move (rff_move_yards), or rff's."""
+    priced = call(game.rules.pm, "rff_move_yards", game=game, piece=piece, pace=pace, to=to, yards=yards)
+    return yards if priced is None else priced
 
 
 def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float], yds: float,
@@ -59,6 +68,8 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     piece.x, piece.y = game.scenario.on_table(piece.x, piece.y)
     if state.horses:
         horses.overrun(game, state, piece, x0, y0)
+    if "rff_moved" in game.rules.implemented:
+        call(game.rules.pm, "rff_moved", game=game, piece=piece, start=(x0, y0))
     return moved
 
 

@@ -22,13 +22,13 @@ def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange 
     shot = fire.aim(game, state, a, False, defender, None)
     if shot is None or shot.target is not b:
         return Exchange(f"{attacker} cannot fire at {defender} (out of range, arc or sight)", lambda roller: Result((0, 0), ("good", "good")))
-    points, multipliers = fire.fire_points(game, state, shot)
-    mods = tuple(fire.die_modifiers(game, state, shot)) + tuple(game.extra_modifiers(shot.kind, shot))
-    args = (state.tables, shot.kind, points, b.grade, multipliers + mods, b.status != "good", b.guns)
+    args = fire.table_inputs(game, state, shot)
+    points, mods = args[2], args[4]
     men, start, standing = b.unit.spec.men, b.start_stands, b.stands
 
     def one_fire(roller: Any) -> Result:
-        values = mechanics.fire_values(roller, *args)
+        die, values = mechanics.fire_die_values(roller, *args)
+        values = fire.layered_result(game, shot, die, values)
         lost = min(standing, int(values.get("gun_stands_wrecked" if b.guns else "stands_lost", 0)))
         if lost == standing:
             status = "gone"
@@ -38,7 +38,7 @@ def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange 
             status = "disordered" if values.get("disordered") else "good"
         return Result((0, men_between(men, start, standing, standing - lost)), ("good", status))
 
-    column = f"{points} fire points" + "".join(f" ({m.name})" for m in multipliers)
+    column = f"{points} fire points" + "".join(f" ({m.name})" for m in mods if m.on != "die")
     what = (f"one {shot.kind} roll of {attacker} at {defender}: d10 at {geo.yards(state, shot.range_inches):.0f} yards "
             f"({shot.range_inches:.1f}\"), {shot.stands} stands firing, {column}, net die modifier {net(mods):+d}")
     return Exchange(what, one_fire)

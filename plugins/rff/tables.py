@@ -716,7 +716,13 @@ def _rulings(rows: Iterable[tuple[str, str]]) -> tuple[str, ...]:
     for what, ruling in rows:
         if ruling and what not in seen.setdefault(ruling, []):
             seen[ruling].append(what)
-    return tuple(f"ruling {r}: {', '.join(w)} (see docs/rulings/rff.md)" for r, w in sorted(seen.items(), key=lambda kv: int(kv[0].rsplit("T", 1)[-1])))
+    return tuple(f"ruling {r}: {', '.join(w)} (see docs/rulings/{r.split('-', 1)[0].lower()}.md)" for r, w in sorted(seen.items(), key=lambda kv: _ruling_order(kv[0])))
+
+
+def _ruling_order(ruling: str) -> tuple[str, int]:
+    """RFF-T2 before RFF-T11; a layer's ids (HYNDS-F1) sort by their own prefix and number."""
+    head = ruling.rstrip("0123456789")
+    return head, int(ruling[len(head):] or 0)
 
 
 def _modifier_table(title: str, ref: str, rows: Iterable[ModifierRow]) -> Table:
@@ -767,7 +773,7 @@ def display_tables(t: RffTables) -> dict[str, Table]:
     ), _rulings([("fractional fire points", f.column_ruling)]))
     out["fire-effects"] = Table("Fire Effects", f"{f.ref}, die result by target", ("effect", *GRADES, "text"), tuple(
         (e.effect.name, *(", ".join(b.text() for b in f.grades[g].bands if b.result == key) or BLANK for g in GRADES), e.effect.text)
-        for key, e in reversed(f.effects.items())
+        for key, e in reversed(list(f.effects.items()))
     ), _rulings([(e.effect.name, e.effect.ruling) for e in f.effects.values()] + [(b.result, b.ruling) for g in GRADES for b in f.grades[g].bands]))
     out["fire-additional-effects"] = Table("Additional Effects", f"{f.ref}, additional effects", ("effect", "text"), tuple(
         (e.name, e.text) for e, _ in f.additional.values()

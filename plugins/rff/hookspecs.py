@@ -1,0 +1,61 @@
+"""rff's own extension hooks: places inside its procedures where a layer (Hynds' regimental
+rules, a house rule) may change what rff does, without copying rff.
+
+The core adds these to a stack's plugin manager because rff names them in ``HOOKSPECS``. Each
+is called once per resolution or move (never per die), and not at all when no plugin
+implements it, so plain rff neither pays for them nor changes its log. Who: any layer on rff.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.hookspecs import hookspec
+
+
+@hookspec(firstresult=True)
+def rff_move_yards(game: Any, piece: Any, pace: str, to: Any, yards: float) -> Any:
+    """How far ``piece`` may move at ``pace`` toward ``to`` (x, y), given rff's ``yards`` for
+    the ground it crosses: return the yards (a float) or None to keep rff's.
+
+    Called each time rff prices a move (a maneuver, a charge, skirmishers), before the piece
+    moves. Who: any layer on rff (obstacles, paces, ground it prices otherwise).
+    """
+
+
+@hookspec
+def rff_moved(game: Any, piece: Any, start: Any) -> None:
+    """``piece`` has moved from ``start`` (x, y) to where it stands now (an advance, a charge,
+    skirmishers). Called after each move rff makes with ``move.advance``. Observe or adjust the
+    state (passage of lines, a hidden unit seen, a fire that interrupts the move). Who: any
+    layer on rff.
+    """
+
+
+@hookspec(firstresult=True)
+def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
+    """The fire points of one shot (``points``, after rff's x 1/2 ``multipliers``, a tuple of
+    :class:`~referee.core.events.Modifier`): return ``(points, multipliers)`` to change them (a
+    further x 1/2 with its cited multiplier) or None to keep them.
+
+    Called once before each musketry or cannonade roll. Who: any layer on rff.
+    """
+
+
+@hookspec(firstresult=True)
+def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
+    """The effect of one shot (``values``, as rff's fire mechanic reads the table; ``die`` the
+    d10 rolled): return replacement values (a dict) or None to keep them.
+
+    Called once after each musketry or cannonade roll, before the effect is applied. Who: any
+    layer on rff (a low-ammunition die of its own, an effect it records).
+    """
+
+
+@hookspec(firstresult=True)
+def rff_may_fire(game: Any, piece: Any, defensive: bool) -> Any:
+    """May a charging ``piece`` (or one received with cold steel) fire this half-phase? True or
+    False, or None to keep rff's answer (no, unless its crack-cold-steel option allows).
+
+    Called when rff aims the fire of a piece in a charge. Who: any layer on rff.
+    """

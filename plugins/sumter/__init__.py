@@ -1,0 +1,111 @@
+"""Raising Sumter QRS v6.2 (the British Grenadier family) as a referee plugin.
+
+Figures at 1:20 under brigades with orders (Assault, Engage, Support, Move, Hold, Retire);
+disruption points (DPs) from fire, movement dice and melee; average dice for good troops; 2D6
+firing on the casualty tables with semi-hits; simultaneous fire, melee and morale. Tables are
+data in ``rulesets/sumter``; rulings for what the sheet leaves silent or garbled are in
+``docs/rulings/sumter.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from referee.core.game import Step
+from referee.core.hookspecs import hookimpl
+from referee.core.rules import RulesetInfo
+
+from .combat import fire_step, melee_step
+from .mechanics import mechanic_specs
+from .morale import end_turn, morale_step
+from .move import charge_step, compulsory_step, movement_step, orders_step
+from .state import muster, sync
+from .tables import display_tables, load_tables, load_with_overlays
+
+PLUGIN_NAME = "sumter"
+PHASES = ("orders", "charge", "compulsory", "movement", "fire", "melee", "morale")
+"""The turn (ruling SU-T1): orders for every brigade, charges side by side, compulsory moves,
+movement side by side (the scenario's first side first), then fire, melee and morale for both
+sides at once."""
+
+
+@hookimpl
+def referee_ruleset() -> RulesetInfo:
+    return RulesetInfo("sumter", "Raising Sumter QRS v6.2 (February 2017)",
+                       "raising-sumter-qrs-v6.2.txt; British Grenadier family (FACTS.md section B)", load_tables().scale,
+                       phases=PHASES)
+
+
+@hookimpl
+def referee_options() -> list[Any]:
+    return list(load_tables().options)
+
+
+@hookimpl
+def referee_tables(overlays: tuple[Any, ...]) -> dict[str, Any]:
+    return display_tables(load_with_overlays(*overlays))
+
+
+@hookimpl
+def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
+    return mechanic_specs(load_with_overlays(*overlays))
+
+
+@hookimpl
+def referee_muster(game: Any) -> Any:
+    state = muster(game, load_with_overlays(*game.rules.overlays))
+    sync(state)
+    return state
+
+
+@hookimpl
+def referee_turn_minutes(game: Any) -> int:
+    return int(game.state.tables["scale"]["minutes_per_turn"])
+
+
+@hookimpl
+def referee_turn(game: Any) -> Iterator[Step]:
+    state = game.state
+    sides = game.scenario.sides
+    for side in sides:
+        for b in state.brigades.values():
+            if b.side == side:
+                yield Step("orders", "orders", side, command=b.id)
+    state.intents = {side: game.intents(side) for side in sides}
+    for side in sides:
+        yield Step("phase", "charge", side)
+    yield Step("phase", "compulsory", None)
+    for side in sides:
+        yield Step("phase", "movement", side)
+    yield Step("phase", "fire", None)
+    yield Step("phase", "melee", None)
+    yield Step("phase", "morale", None)
+
+
+@hookimpl
+def referee_step(game: Any, step: Step) -> bool:
+    state = game.state
+    name = step.name
+    if name == "orders":
+        orders_step(game, state, step.command)
+    elif name == "charge":
+        charge_step(game, state, step.side)
+    elif name == "compulsory":
+        compulsory_step(game, state)
+    elif name == "movement":
+        movement_step(game, state, step.side)
+    elif name == "fire":
+        fire_step(game, state)
+    elif name == "melee":
+        melee_step(game, state)
+    elif name == "morale":
+        morale_step(game, state)
+    sync(state)
+    return True
+
+
+@hookimpl
+def referee_end_turn(game: Any) -> None:
+    end_turn(game, game.state)
+    sync(game.state)

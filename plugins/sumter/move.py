@@ -1,0 +1,405 @@
+"""Moving on the table: orders steps, charges, compulsory moves and the movement phase.
+
+Distances are yards in the neutral world; the sheet's inches are converted with the scale
+(ruling SU-S2). Units move as points toward the doctrine's goal, the ground does not slow them
+(SU-G3) and they pass through one another (SU-G5).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from . import dice
+from .mods import mods
+from .state import Piece, SumterState
+
+FORMATION_OF = {"march-column": "column"}
+
+
+def dist(a: Piece, b: Piece) -> float:
+    return math.hypot(a.unit.x - b.unit.x, a.unit.y - b.unit.y)
+
+
+def nearest(p: Piece, others: list[Piece]) -> tuple[Piece | None, float]:
+    best, gap = None, math.inf
+    x, y = p.unit.x, p.unit.y
+    for o in others:
+        d = (o.unit.x - x) ** 2 + (o.unit.y - y) ** 2
+        if d < gap:
+            best, gap = o, d
+    return best, math.sqrt(gap)
+
+
+def step_toward(game: Any, p: Piece, gx: float, gy: float, yards: float) -> float:
+    """Move ``p`` up to ``yards`` toward (gx, gy), facing that way; returns the yards moved."""
+    u = p.unit
+    dx, dy = gx - u.x, gy - u.y
+    d = math.hypot(dx, dy)
+    if d < 1e-9 or yards <= 0:
+        return 0.0
+    go = min(d, yards)
+    u.facing = math.degrees(math.atan2(dx, dy)) % 360.0
+    u.x, u.y = game.scenario.on_table(u.x + dx / d * go, u.y + dy / d * go)
+    return go
+
+
+def back_off(game: Any, state: SumterState, p: Piece, yards: float) -> None:
+    """Move ``p`` straight back ``yards`` toward its home edge; off the table it leaves the field."""
+    u = p.unit
+    rad = math.radians(game.scenario.home_edges.get(p.side, 180.0))
+    x, y = u.x + yards * math.sin(rad), u.y + yards * math.cos(rad)
+    sx, sy = game.scenario.on_table(x, y)
+    if (sx, sy) != (x, y) and p.state in ("retreat", "rout"):
+        game.leave_field(p.id, sx, sy, u.men)
+        u.x, u.y = sx, sy
+        p.state, u.on_field = "gone", False
+        return
+    u.x, u.y = sx, sy
+
+
+def roll_move(game: Any, state: SumterState, p: Piece, die: str, count: int, inches: float, why: str,
+              rulings: tuple[str, ...] = ()) -> float:
+    """Throw movement dice for ``p`` (1 DP for each 1 or 2); returns the inches."""
+    if count <= 0:
+        return inches
+    res = dice.movement(game.roller, state.tables, die, count, Fraction(inches).limit_denominator(100), p.skirmish,
+                        {"die": die, "dice": count, "inches": inches, "for": why} if game.seen else {}, rulings)
+    res = game.settle("movement", p, res, unit=p.id)
+    add_dps(state, p, res.values["dps"])
+    return float(res.values["inches"])
+
+
+def add_dps(state: SumterState, p: Piece, n: int) -> None:
+    """DPs, capped (ruling SU-D2)."""
+    if n > 0:
+        p.dps = min(state.tables["morale"]["dp_cap"], p.dps + n)
+    elif n < 0:
+        p.dps = max(0, p.dps + n)
+
+
+def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
+    """The share of a move a formation change costs (the formation changes table)."""
+    have = p.unit.formation
+    ch = state.tables["movement"]["changes"]
+    good = p.grade in ("veteran", "regular")
+    have, want = FORMATION_OF.get(have, have), FORMATION_OF.get(want, want)
+    if have == want:
+        return Fraction(0)
+    if "limbered" in (have, want) or "unlimbered" in (have, want):
+        return dice.share(ch["limber"])
+    if want == "skirmish":
+        return dice.share(ch["to-skirmish"])
+    if have == "skirmish":
+        return dice.share(ch["from-skirmish"])
+    key = f"{have}-{want}"
+    return dice.share(ch.get(f"{key}-good" if good else key, ch.get(key, 1)))
+
+
+def move_dice(state: SumterState, p: Piece, formation: str, far: float) -> tuple[str, int, float]:
+    """(die, count, fixed inches) for a move in ``formation``; a "1 or 2" choice takes the
+    larger number when the goal is beyond the smaller's average (ruling SU-M4)."""
+    r = state.tables["movement"]["rates"][p.rate]
+    if formation in ("column", "march-column", "limbered") and r["column"]:
+        return r["die"], r["column"], r["column_inches"]
+    if formation == "skirmish" and r["skirmish"]:
+        return r["die"], r["skirmish"], 0.0
+    few, *more = r["line"]
+    count = more[-1] if more and state.yards(3.5 * few) < far else few
+    return r["die"], count, 0.0
+
+
+# ----------------------------------------------------------------------------- orders
+
+
+def orders_step(game: Any, state: SumterState, brigade_id: str) -> None:
+    """A brigade whose plan asks for another order (or which is retiring after an order or
+    morale failure) tries to change it: the CinC rolls when he is within command radius of the
+    brigade (SU-C3), otherwise its general; a cock-up reads the loss-of-nerve table."""
+    b = state.brigades[brigade_id]
+    t = state.tables
+    live = [p for p in b.pieces if p.unit.on_field and p.state != "gone"]
+    if not live:
+        return
+    intent = game.command_intents(b.side).get(brigade_id)
+    wanted = t["command"]["from_stance"][intent.stance] if intent is not None else b.order
+    if wanted == b.order and not b.failed:
+        return
+    cx = sum(p.unit.x for p in live) / len(live)
+    cy = sum(p.unit.y for p in live) / len(live)
+    cinc = state.cinc.get(b.side)
+    by_cinc = (cinc is not None and cinc.status == "active"
+               and math.hypot(cinc.x - cx, cinc.y - cy) <= state.yards(t["scale"]["command_inches"])) or b.general is None
+    res = dice.order_change(game.roller, t, b.order, wanted, by_cinc,
+                            {"present": b.order, "wanted": wanted, "cinc": by_cinc} if game.seen else {})
+    res = game.settle("order-change", b, res, ("SU-C3",), unit=brigade_id)
+    new = res.values["order"]
+    b.failed = new == "retire"
+    b.order = new
+
+
+# ----------------------------------------------------------------------------- charges
+
+
+def charge_step(game: Any, state: SumterState, side: str) -> None:
+    """Charges of ``side``: units the doctrine sends in, of brigades on Assault orders (SU-C7),
+    test to charge (Rebel Yell where chosen), throw their initial dice; on contact the defender
+    tests being charged and may not otherwise react."""
+    intents = state.intents.get(side, {})
+    for p in state.by_side.get(side, ()):
+        intent = intents.get(p.id)
+        if (intent is None or intent.action != "charge" or not p.fit or p.melee or p.arm == "artillery"
+                or p.brigade.order != "assault" or p.skirmish):
+            continue
+        target = state.pieces.get(intent.target or "")
+        if target is None or not target.unit.on_field or target.state == "gone":
+            continue
+        charge(game, state, p, target)
+
+
+def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
+    t = state.tables
+    r = t["movement"]["rates"][p.rate]
+    gap = dist(p, target)
+    die, count, _ = r["die"], r["line"][-1], 0
+    reach = state.yards(count * (5 if die == "ave" else 6) + r["charge_inches"] + r["charge_dice"] * 6)
+    if gap > reach:
+        return
+    names: list[str | tuple[str, int]] = [p.grade]
+    yell = False
+    if (p.side == "confederate" and p.order_foot and not p.yelled and not p.brigade.yelled
+            and game.choose(p.id, "rebel-yell", ("yell", "no")) == "yell"):
+        yell = p.yelled = p.brigade.yelled = True
+        names.append("rebel-yell")
+    if target.skirmish or flanked(target, p):
+        names.append("charge-flank")
+    names.append(("dp", p.dps))
+    general = attached_general(state, p)
+    if general:
+        names.append(f"{general}-general")
+    res = dice.unit_morale(game.roller, t, "charge", mods(t["morale"]["unit"], "QRS v6.2, Unit Morale Test", names),
+                           {"column": "charge", "grade": p.grade} if game.seen else {})
+    res = game.settle("unit-morale", p, res, unit=p.id, target=target.id)
+    apply_morale(game, state, p, res.values["result"], res.values["dps"])
+    if res.values["result"] != "charge":
+        return
+    inches = roll_move(game, state, p, die, count, r["charge_inches"], "charge")
+    if r["charge_dice"]:
+        inches += roll_move(game, state, p, die, r["charge_dice"], 0, "charge bonus")
+    contact = state.yards(t["scale"]["contact_inches"])
+    if state.yards(inches) + contact < gap:
+        step_toward(game, p, target.unit.x, target.unit.y, state.yards(inches))
+        p.moved = 1.0
+        if yell:  # Rebel Yell: a charge that fails to reach its enemy routs
+            p.state = "rout"
+            p.broke = True
+            game.log.emit("rebel-yell", unit=p.id, text=f"{p.id} fails to reach {target.id} after its Rebel Yell and routs")
+        return
+    step_toward(game, p, target.unit.x, target.unit.y, gap - contact)
+    p.moved, p.charging, p.bonus = 1.0, target.id, "charge"
+    p.unit.formation = "line"
+    if target.melee is None:
+        charged(game, state, target, p)
+    if target.fit or target.state == "halted":
+        p.melee, target.melee = target.id, target.melee or p.id
+        state.melees.append((p, target))
+    p.yelling = yell  # remembered for the pursuit test (Rebel Yell broke the enemy: -1)
+
+
+def charged(game: Any, state: SumterState, p: Piece, by: Piece) -> None:
+    """The defender's Unit Morale Test being charged; countercharge or stand is its choice."""
+    t = state.tables
+    names: list[str | tuple[str, int]] = [p.grade, ("dp", p.dps)]
+    if flanked(p, by):
+        names.append("charged-flank")
+    if by.arm == "cavalry" and p.arm != "cavalry":
+        names.append("charged-by-cavalry")
+    elif by.order_foot and (p.order_foot or p.arm == "artillery"):
+        names.append("charged-by-foot")
+    if p.state == "halted":
+        names.append("charged-halted")
+    if p.skirmish and by.skirmish:
+        names.append("skirmishers-by-skirmishers")
+    general = attached_general(state, p)
+    if general:
+        names.append(f"{general}-general")
+    res = dice.unit_morale(game.roller, t, "charged", mods(t["morale"]["unit"], "QRS v6.2, Unit Morale Test", names),
+                           {"column": "charged", "grade": p.grade} if game.seen else {})
+    res = game.settle("unit-morale", p, res, unit=p.id, target=by.id)
+    result = res.values["result"]
+    apply_morale(game, state, p, result, res.values["dps"])
+    if result == "stand" and p.arm != "artillery":
+        options = ("countercharge", "stand")
+        if game.choose(p.id, "charged", options) == "countercharge":
+            p.bonus = "countercharge"
+
+
+def apply_morale(game: Any, state: SumterState, p: Piece, result: str, dps: int) -> None:
+    """A morale result on the piece: its DPs and its new state."""
+    add_dps(state, p, dps)
+    if result in ("halt", "fail"):
+        if p.state == "ok":
+            p.state = "halted"
+    elif result in ("retreat", "rout"):
+        if p.state != result:
+            p.broke = True
+        p.state = result
+        p.melee = None
+    elif result == "disperse":
+        disperse(game, p)
+    elif result == "rally":
+        p.state, p.rallied = "ok", True
+        add_dps(state, p, -state.tables["morale"]["removal"]["rally"])
+
+
+def disperse(game: Any, p: Piece) -> None:
+    if p.state != "gone":
+        p.state, p.broke, p.melee = "gone", True, None
+        game.log.emit("disperse", unit=p.id, text=f"{p.id} disperses")
+
+
+def flanked(target: Piece, by: Piece) -> bool:
+    """Is ``by`` off ``target``'s front (more than 45 degrees from its facing; SU-G4)?"""
+    u, v = target.unit, by.unit
+    bearing = math.degrees(math.atan2(v.x - u.x, v.y - u.y)) % 360.0
+    off = abs(bearing - u.facing) % 360.0
+    return min(off, 360.0 - off) > 45.0
+
+
+def attached_general(state: SumterState, p: Piece) -> str:
+    """The rating of the general with the unit (its brigade's general in contact; SU-G1)."""
+    ld = p.brigade.general
+    if ld is None or ld.status != "active" or ld.attached_to != p.id:
+        return ""
+    return state.tables["scale"]["generals"][ld.spec.rating]
+
+
+# ----------------------------------------------------------------------------- compulsory moves
+
+
+def compulsory_step(game: Any, state: SumterState) -> None:
+    """Retreats and routs (their retreat dice straight back), pursuits, and brigades retiring
+    after an order or morale failure (a step back: half a move; skirmishers a full move; SU-C9)."""
+    for p in list(state.pieces.values()):
+        if not p.unit.on_field or p.state == "gone":
+            continue
+        r = state.tables["movement"]["rates"][p.rate]
+        if p.state in ("retreat", "rout"):
+            inches = roll_move(game, state, p, r["retreat_die"], r["retreat"], 0, p.state)
+            back_off(game, state, p, state.yards(inches))
+            p.moved = 1.0
+        elif p.pursuing:
+            quarry = state.pieces[p.pursuing]
+            p.pursuing = None
+            if quarry.unit.on_field and quarry.state != "gone" and not p.melee:
+                inches = roll_move(game, state, p, r["die"] if p.arm != "infantry" else "d6", r["pursuit"], 0, "pursuit")
+                gap = dist(p, quarry)
+                contact = state.yards(state.tables["scale"]["contact_inches"])
+                step_toward(game, p, quarry.unit.x, quarry.unit.y, min(state.yards(inches), max(0.0, gap - contact)))
+                p.moved = 1.0
+                if state.yards(inches) + contact >= gap and quarry.melee is None:
+                    p.melee, quarry.melee, p.bonus = quarry.id, p.id, "pursuing"
+                    state.melees.append((p, quarry))
+        elif p.brigade.failed and p.fit and not p.melee:
+            die, count, inches = move_dice(state, p, p.unit.formation, 0.0)
+            moved = roll_move(game, state, p, die, count, inches, "retire", ("SU-C9",))
+            back_off(game, state, p, state.yards(moved if p.skirmish else moved / 2))
+            p.moved = 1.0
+
+
+# ----------------------------------------------------------------------------- movement
+
+
+def movement_step(game: Any, state: SumterState, side: str) -> None:
+    """The side's units move as their intents ask, within their brigade's order (SU-C8: Hold
+    moves nobody forward; Retire is the compulsory move), one brigade on Move orders far from
+    the enemy by tactical march."""
+    intents = state.intents.get(side, {})
+    marches = state.tables["movement"]["march_brigades"]
+    cinc = state.cinc.get(side)
+    if cinc is not None and cinc.spec.rating == "superior":
+        marches += 1
+    enemies = state.enemies(side)
+    for b in state.brigades.values():
+        if b.side != side:
+            continue
+        if marches and b.order == "move" and tactical_march(game, state, b, intents, enemies):
+            marches -= 1
+            continue
+        for p in b.pieces:
+            intent = intents.get(p.id)
+            if intent is None or not p.fit or p.melee or p.charging or p.moved or b.failed:
+                continue
+            move(game, state, p, intent)
+
+
+def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
+    u = p.unit
+    order = p.brigade.order
+    want = intent.formation or u.formation
+    if p.arm == "artillery":
+        want = "limbered" if intent.action in ("advance", "withdraw") and order != "hold" else "unlimbered"
+    elif want == "skirmish" and not p.skirmish:
+        want = u.formation  # SU-G6: order troops do not deploy as skirmishers in play
+    elif p.skirmish and want != "skirmish" and not recall(game, state, p):
+        want = "skirmish"
+    goal = intent.goal if intent.action in ("advance", "withdraw") else None
+    if order == "hold" and intent.action != "withdraw":
+        goal = None
+    cost = change_cost(state, p, want)
+    if goal is None and not cost:
+        return
+    far = math.hypot(goal[0] - u.x, goal[1] - u.y) if goal else 0.0
+    if p.state == "halted":
+        goal = None
+    if cost:
+        u.formation = want
+        p.limbered_now = p.arm == "artillery"
+    if goal is None or cost >= 1:
+        p.moved = float(cost)
+        return
+    die, count, inches = move_dice(state, p, want, far)
+    rolled = state.yards(roll_move(game, state, p, die, count, inches, "move"))
+    go = step_toward(game, p, goal[0], goal[1], rolled * float(1 - cost))
+    p.moved = float(cost) + (go / rolled if rolled else 0.0)
+
+
+def recall(game: Any, state: SumterState, p: Piece) -> bool:
+    """Skirmish Recall: 2D6 against the grade's score to form again."""
+    t = state.tables["fire"]["recall"]
+    names: list[str | tuple[str, int]] = [("dp", p.dps)]
+    _, gap = nearest(p, state.enemies(p.side))
+    if gap > state.yards(t["far_inches"]):
+        names.append("far_from_enemy")
+    if attached_general(state, p) in ("excellent", "average"):
+        names.append("general")
+    table = {k: v for k, v in t.items() if isinstance(v, int)}
+    ms = mods(table, "QRS v6.2, Skirmish Recall", names)
+    res = dice.recall(game.roller, t["score"][p.grade], ms, {"grade": p.grade} if game.seen else {})
+    return game.settle("skirmish-recall", p, res, unit=p.id).values["recalled"]
+
+
+def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any], enemies: list[Piece]) -> bool:
+    """Tactical March: the whole brigade in column of march, 18" (24" for cavalry and horse
+    artillery), ending 20" from the enemy; DPs thrown on its column dice."""
+    mv = state.tables["movement"]
+    stop = state.yards(mv["march_stop_inches"])
+    live = [p for p in b.pieces if p.fit and not p.melee]
+    if not live or any(nearest(p, enemies)[1] <= stop for p in live):
+        return False
+    if not any(intents.get(p.id) is not None and intents[p.id].action == "advance" for p in live):
+        return False
+    for p in live:
+        intent = intents.get(p.id)
+        if intent is None or intent.action != "advance" or intent.goal is None:
+            continue
+        p.unit.formation = "limbered" if p.arm == "artillery" else "march-column"
+        fast = p.rate.startswith("horse")
+        die, count, _ = move_dice(state, p, "column", 0.0)
+        roll_move(game, state, p, die, count, 0, "tactical march")
+        room = max(0.0, nearest(p, enemies)[1] - stop)
+        step_toward(game, p, intent.goal[0], intent.goal[1], min(room, state.yards(mv["march_inches_fast" if fast else "march_inches_foot"])))
+        p.moved = 1.0
+    game.log.emit("march", unit=b.id, text=f"{b.id} makes a tactical march")
+    return True

@@ -1,0 +1,152 @@
+"""The Raising Sumter table: units as figures (batteries as gun models) under brigades with
+orders, and the write-back to the neutral world.
+
+A :class:`Piece` keeps its place in the neutral :class:`~referee.core.world.UnitState` (yards),
+its figures, grade and DPs here. Rulings SU-S1..SU-S6 (docs/rulings/sumter.md).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from attrs import define, field
+
+from referee.core.world import LeaderState, UnitState
+
+from .tables import SumterTables
+
+STATUS = {"ok": "good", "halted": "disordered", "retreat": "broken", "rout": "routed", "gone": "gone"}
+
+
+@define(eq=False, slots=True)
+class Piece:
+    id: str
+    unit: UnitState
+    brigade: Brigade
+    arm: str
+    grade: str
+    figures: int
+    start: int
+    rate: str  # the movement table's row
+    models: int = 0  # gun models (artillery)
+    dps: int = 0
+    state: str = "ok"  # ok, halted, retreat, rout, gone
+    moved: float = 0.0  # share of its movement dice used this turn
+    limbered_now: bool = False  # limbered or unlimbered this turn
+    fired: bool = False  # fired this turn
+    fired_last: bool = False  # fired last turn
+    yelled: bool = False  # its one Rebel Yell of the game is spent
+    charging: str | None = None  # the piece it charges this turn
+    melee: str | None = None  # the piece it is in melee with (from contact until decided)
+    bonus: str = ""  # its melee bonus: charge, countercharge, pursuing, following-up
+    pushed: bool = False  # pushed back in the last round
+    pursuing: str | None = None
+    lost: int = 0  # figures lost this turn
+    broke: bool = False  # retreated, routed or dispersed this turn
+    flank_fire: bool = False  # fired on by order infantry in flank or rear this turn
+    rallied: bool = False  # rallied this turn
+    yelling: bool = False  # charged with a Rebel Yell this turn
+
+    @property
+    def side(self) -> str:
+        return self.unit.spec.side
+
+    @property
+    def fit(self) -> bool:
+        return self.state in ("ok", "halted") and self.unit.on_field
+
+    @property
+    def skirmish(self) -> bool:
+        return self.unit.formation == "skirmish"
+
+    @property
+    def order_foot(self) -> bool:
+        return self.arm == "infantry" and not self.skirmish
+
+
+@define(eq=False, slots=True)
+class Brigade:
+    id: str
+    side: str
+    order: str
+    general: LeaderState | None
+    pieces: list[Piece] = field(factory=list)
+    failed: bool = False  # order or morale failure: retiring until an order change succeeds
+    yelled: bool = False  # a Rebel Yell this turn
+    tested: bool = False
+
+
+@define(eq=False)
+class SumterState:
+    tables: SumterTables
+    ypi: float  # yards per inch
+    pieces: dict[str, Piece] = field(factory=dict)
+    by_side: dict[str, list[Piece]] = field(factory=dict)
+    brigades: dict[str, Brigade] = field(factory=dict)
+    cinc: dict[str, LeaderState | None] = field(factory=dict)
+    intents: dict[str, dict[str, Any]] = field(factory=dict)
+    melees: list[tuple[Piece, Piece]] = field(factory=list)  # (attacker, defender) pairs in contact
+
+    def yards(self, inches: float) -> float:
+        return inches * self.ypi
+
+    def enemies(self, side: str) -> list[Piece]:
+        return [p for s, ps in self.by_side.items() if s != side for p in ps if p.unit.on_field and p.state != "gone"]
+
+
+def rate_of(arm: str, grade: str, mounted: bool) -> str:
+    good = grade in ("veteran", "regular")
+    if arm == "artillery":
+        return "horse-artillery" if mounted else "foot-artillery"
+    if arm == "cavalry" and mounted:
+        return "horse-good" if good else "horse-poor"
+    return "foot-good" if good else "foot-poor"
+
+
+def muster(game: Any, t: SumterTables) -> SumterState:
+    """Units become figures (men / 20, rounded, at least one; SU-S1), batteries gun models of
+    two guns (rounded up; SU-S3); grades and generals by the scale's maps (SU-S5, SU-S6); each
+    command with units a brigade, on the order its plan asks for (SU-C6)."""
+    s = t["scale"]
+    state = SumterState(t, float(t.scale.yards_per_inch))
+    world = game.world
+    leaders = sorted(world.leaders.values(), key=lambda ld: ld.spec.id)
+    for side in game.scenario.sides:
+        state.cinc[side] = next((ld for ld in leaders if ld.spec.side == side and _level(game, ld.spec.command) == "army"), None)
+    chosen = [o for o in sorted(t.figure_men) if game.option(o)]
+    men_per_figure = t.figure_men[chosen[0]] if chosen else s["men_per_figure"]
+    wanted = {side: game.command_intents(side) for side in game.scenario.sides}
+    for unit in world.units.values():
+        spec = unit.spec
+        b = state.brigades.get(spec.command)
+        if b is None:
+            stance = wanted[spec.side].get(spec.command)
+            order = t["command"]["from_stance"][stance.stance] if stance is not None else "hold"
+            general = next((ld for ld in leaders if ld.spec.command == spec.command), None)
+            b = state.brigades[spec.command] = Brigade(spec.command, spec.side, order, general)
+        grade = s["grades"][spec.experience]
+        figures = max(1, round(spec.men / men_per_figure))
+        p = Piece(spec.id, unit, b, spec.arm, grade, figures, figures, rate_of(spec.arm, grade, spec.mounted),
+                  math.ceil(spec.guns / s["guns_per_model"]) if spec.guns else 0)
+        b.pieces.append(p)
+        state.pieces[p.id] = p
+        state.by_side.setdefault(spec.side, []).append(p)
+    return state
+
+
+def _level(game: Any, command: str) -> str:
+    chain = game.scenario.chains.get(command, ())
+    return chain[0].level if chain else ""
+
+
+def sync(state: SumterState) -> None:
+    """Men (from the figures standing, so men are conserved and losses come in figures), guns
+    and status back to the neutral world; places are kept there already."""
+    for p in state.pieces.values():
+        u = p.unit
+        u.men = u.spec.men * p.figures // p.start
+        if p.state == "gone" or p.figures <= 0:
+            u.status = "gone"
+            continue
+        u.status = "disordered" if p.state == "ok" and (p.dps >= 3 or p.brigade.failed) else STATUS[p.state]
