@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from attrs import asdict, define, field, frozen
 
@@ -328,7 +328,7 @@ class _Watched(Game):
 def play_once(rules: Rules, scenario: Scenario, s: Situation, seed: int) -> tuple[Result, tuple[int, int], int]:
     """One small game of the situation's minutes: its result, the yards each unit gave up, and
     the minutes it lasted (whole turns of the ruleset, or until a side was beaten)."""
-    game = _Watched.new(rules, scenario, seed, EventLog(enabled=False))
+    game = cast(_Watched, _Watched.new(rules, scenario, seed, EventLog(enabled=False)))
     outcome = play(game)
     a, b = game.world.units["a"], game.world.units["b"]
     (_, ay), (_, by) = places(s)
@@ -348,10 +348,10 @@ def summary_exact(dist: Sequence[tuple[Result, Fraction]], s: Situation, at_leas
             counts[r.lost[i]] = counts.get(r.lost[i], Fraction(0)) + p
         out["men_lost"][key] = _exact_men(counts, at_least[i])
         decided = all(r.status[i] is not None for r, _ in dist)
-        out["disordered"][key] = _p(sum(p for r, p in dist if r.status[i] != "good")) if decided else None
-        out["broken"][key] = _p(sum(p for r, p in dist if r.status[i] in ("broken", "routed", "gone"))) if decided else None
+        out["disordered"][key] = _p(sum((p for r, p in dist if r.status[i] != "good"), Fraction(0))) if decided else None
+        out["broken"][key] = _p(sum((p for r, p in dist if r.status[i] in ("broken", "routed", "gone")), Fraction(0))) if decided else None
     if s.charge and all(r.charge is not None for r, _ in dist):
-        out["charge"] = {end: _p(sum(p for r, p in dist if r.charge == end)) for end in CHARGE}
+        out["charge"] = {end: _p(sum((p for r, p in dist if r.charge == end), Fraction(0))) for end in CHARGE}
     return out
 
 
@@ -372,7 +372,7 @@ def _exact_men(counts: Mapping[int, Fraction], n: int) -> dict[str, Any]:
         return values[-1]
 
     return {"mean": round(float(mean), 2), "p10": quantile(0.1), "p50": quantile(0.5), "p90": quantile(0.9),
-            "at_least": n, "p_at_least": _p(sum(p for v, p in counts.items() if v >= n))}
+            "at_least": n, "p_at_least": _p(sum((p for v, p in counts.items() if v >= n), Fraction(0)))}
 
 
 def summary_sampled(played: Sequence[tuple[Result, tuple[int, int], int]], s: Situation, at_least: tuple[int, int]) -> dict[str, Any]:
