@@ -202,14 +202,26 @@ def _plunging_cover(game: Any, state: RffState, shot: Shot, cover: str) -> str:
     return max(cover, plunging, key=rank.index)
 
 
-def resolve(game: Any, state: RffState, shot: Shot) -> None:
+def table_inputs(game: Any, state: RffState, shot: Shot) -> tuple[Any, ...]:
+    """What the shot is read on the Musketry & Cannonade Table with (the fire mechanic's
+    arguments after the roller): fire points and multipliers (as layers adjust them) and every
+    die modifier."""
     points, multipliers = fire_points(game, state, shot)  # above 0: at least one stand fires
-    layered = game.rules.implemented
-    if "rff_fire_points" in layered:
+    if "rff_fire_points" in game.rules.implemented:
         points, multipliers = call(game.rules.pm, "rff_fire_points", game=game, shot=shot, points=points, multipliers=multipliers) or (points, multipliers)
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
-    roll = (game.roller, state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods),
-            shot.target.status != "good", shot.target.guns)
+    return (state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods), shot.target.status != "good", shot.target.guns)
+
+
+def layered_result(game: Any, shot: Shot, die: int, values: Any) -> Any:
+    """The fire's values as layers adjust them (given the die)."""
+    if "rff_fire_result" in game.rules.implemented:
+        return call(game.rules.pm, "rff_fire_result", game=game, shot=shot, die=die, values=values) or values
+    return values
+
+
+def resolve(game: Any, state: RffState, shot: Shot) -> None:
+    roll = (game.roller, *table_inputs(game, state, shot))
     if game.seen:
         cited = ("RFF-P3", "RFF-P14", "RFF-P15", "RFF-P16", "RFF-P17") + (("RFF-P4",) if geo.enfiladed(shot.firer, shot.target) else ()) + (
             ("RFF-P27",) if shot.firer.half and shot.firer.guns else ())
@@ -217,9 +229,7 @@ def resolve(game: Any, state: RffState, shot: Shot) -> None:
         values, die = settled.values, settled.dice[0] if settled.dice else 0
     else:
         die, values = mechanics.fire_die_values(*roll)  # the same roll, without a Resolution no one sees
-    if "rff_fire_result" in layered:
-        values = call(game.rules.pm, "rff_fire_result", game=game, shot=shot, die=die, values=values) or values
-    apply(game, state, shot, values)
+    apply(game, state, shot, layered_result(game, shot, die, values))
 
 
 def _cause(state: RffState, shot: Shot) -> tuple[str, int]:

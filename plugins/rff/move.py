@@ -125,7 +125,8 @@ def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
     if not (0 <= piece.x <= game.scenario.width and 0 <= piece.y <= game.scenario.height):
         piece.status = "gone"
         state.changed()
-        men = piece.unit.spec.men * piece.stands // max(1, piece.start_stands)
+        main = state.pieces[piece.parent] if piece.parent else piece  # skirmishers are a share of their regiment's men
+        men = piece.unit.spec.men * piece.stands // max(1, main.start_stands)
         game.leave_field(piece.unit_id, piece.x, piece.y, men)  # captured over an edge that is no line of retreat
     piece.moved = "retreat"
 
