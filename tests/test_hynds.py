@@ -22,7 +22,7 @@ from referee.core.events import EventLog, Modifier, Resolution
 from referee.core.game import Game, play, scenario_options
 from referee.core.plugins import build_rules
 from referee.core.scenario import find_scenario, load_scenario
-from referee.plugins.hynds import OVERLAYS, fire, leaders, mechanics, tables
+from referee.plugins.hynds import OVERLAYS, fire, leaders, mechanics, move, tables, works
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
 
@@ -217,3 +217,120 @@ def test_hynds_fire_modifiers() -> None:
     close.target.arm, close.target.formation, close.target.parent = "cavalry", "extended-line", None
     game.memory["hynds.works"] = {"t"}
     assert _values(fire.modifiers(game, state, close)) == {"Target behind breastworks (Hynds)": -1, "Firing at cavalry skirmishers (Hynds)": -2}
+
+
+# ----------------------------------------------------------------------------- concealment
+
+SURPRISE = {  # die total -> effect, still in good order / disordered by the fire
+    "good": [(2, "recoil"), (6, "checked"), (10, "none")],
+    "disordered": [(2, "driven-back"), (6, "recoil"), (10, "checked")],
+}
+
+
+@pytest.mark.parametrize("disordered", [False, True])
+@pytest.mark.parametrize("shift", [0, -1, -3])
+def test_surprise_fire_effects_exact_odds(disordered: bool, shift: int) -> None:
+    mods = [Modifier("test", shift)] if shift else []
+    odds = {r.values["effect"]: p for r, p in exact(mechanics.surprise_effect, disordered, mods, key=Resolution.outcome_key)}
+    expected: dict[str, F] = {}
+    for die in range(1, 11):
+        effect = next(e for top, e in SURPRISE["disordered" if disordered else "good"] if die + shift <= top)
+        expected[effect] = expected.get(effect, F(0)) + F(1, 10)
+    assert odds == expected
+
+
+def _hidden_confederates() -> Any:
+    return evolve(BIG_BETHEL, units=tuple(evolve(u, hidden=u.side == "confederate") for u in BIG_BETHEL.units))
+
+
+def test_hidden_units_are_not_seen_by_the_enemy_commander() -> None:
+    game = Game.new(build_rules("hynds"), _hidden_confederates(), 1)
+    game.state = build_rules("hynds").pm.hook.referee_muster(game=game)
+    hidden = {u.id for u in game.world.units.values() if u.hidden}
+    assert hidden and all(game.world.units[u].side == "confederate" for u in hidden)
+    assert not {i.target for i in game.intents("union").values()} & hidden
+    assert {i.target for i in game.intents("confederate").values()} - {None}  # they see the Union
+
+
+def test_hidden_units_are_seen_surprise_and_rff_plays_them_in_sight() -> None:
+    texts, effects = [], []
+    for seed in (1, 2, 3):
+        log = EventLog(enabled=True)
+        play(Game.new(build_rules("hynds"), _hidden_confederates(), seed, log))
+        texts += [e["text"] for e in log.events if e["kind"] == "seen"]
+        effects += [e["result"] for e in log.events if e.get("mechanic") == "surprise-fire"]
+    assert any("surprise fire" in t for t in texts) and effects
+    game = Game.new(build_rules("rff"), _hidden_confederates(), 1)
+    play(game)
+    assert not any(u.hidden for u in game.world.units.values())  # rff does not conceal
+
+
+def test_fog_hides_everyone_until_the_mist_clears_from_turn_3() -> None:
+    foggy = evolve(BIG_BETHEL, light=evolve(BIG_BETHEL.light, weather="fog"))
+    log = EventLog(enabled=True)
+    game = Game.new(build_rules("hynds"), foggy, 1, log)
+    play(game)
+    weather = [e for e in log.events if e["kind"] == "weather"]
+    assert weather and all(e["rulings"] == ["HYNDS-H1"] for e in weather)
+    turns = [e["turn"] for e in log.events if e["kind"] == "turn"]
+    first_roll = log.events.index(weather[0])
+    assert max(e["turn"] for e in log.events[:first_roll] if e["kind"] == "turn") >= 3 or turns == []
+    if "clears" in weather[-1]["text"]:
+        assert game.world.weather == "clear"
+
+
+# ----------------------------------------------------------------------------- ground
+
+def _mustered(seed: int = 1) -> Game:
+    rules = build_rules("hynds")
+    game = Game.new(rules, BIG_BETHEL, seed)
+    game.state = rules.pm.hook.referee_muster(game=game)
+    return game
+
+
+def _piece(game: Game, arm: str, x: float, y: float) -> Any:
+    piece = next(p for p in game.state.pieces.values() if p.arm == arm and p.side == "union")
+    piece.x, piece.y, piece.status = x, y, "good"
+    return piece
+
+
+def test_linear_obstacles_by_arm_and_grade() -> None:
+    """Big Bethel's works run along y = 1310 from x = 1020 to 1170: a move north across them."""
+    game = _mustered()
+    to = (1100.0, 1400.0)
+    infantry = _piece(game, "infantry", 1100.0, 1250.0)
+    assert move.priced(game, game.state, infantry, "full", to, 200.0) == 200.0 - 3 * 20
+    assert move.priced(game, game.state, infantry, "full", (1100.0, 1290.0), 30.0) is None  # short of them
+    guns = _piece(game, "artillery", 1100.0, 1250.0)
+    game.turn = 4
+    assert move.priced(game, game.state, guns, "full", to, 200.0) == 0.0  # a whole turn clearing a section
+    game.turn = 5
+    assert move.priced(game, game.state, guns, "full", to, 200.0) is None  # the way is open
+    for grade, expected, disordered in (("crack", 140.0, False), ("veteran", 140.0, True), ("green", None, False)):
+        infantry.arm, infantry.grade, infantry.status = "cavalry", grade, "good"
+        infantry.unit.mounted = True
+        yards = move.priced(game, game.state, infantry, "full", to, 200.0)
+        if expected is None:
+            assert yards is not None and yards < 60.0  # stops short of the works
+        else:
+            assert yards == expected
+        assert (infantry.status == "disordered") is disordered
+
+
+def test_a_building_set_on_fire_costs_its_garrison_a_stand_a_turn() -> None:
+    game = _mustered()
+    garrison = _piece(game, "infantry", 1300.0, 1230.0)  # inside a building of Big Bethel
+    stands = garrison.stands
+    shot = SimpleNamespace(kind="cannonade", firer=SimpleNamespace(id="cs-gun"), target=garrison)
+    works.set_on_fire(game, shot, 8)
+    assert "hynds.burning" not in game.memory
+    works.set_on_fire(game, shot, 9)
+    works.end_turn(game, game.state)
+    assert garrison.stands == stands  # the turn it caught fire: time to get out
+    game.turn += 1
+    works.end_turn(game, game.state)
+    assert garrison.stands == stands - 1
+    garrison.x += 200.0  # it leaves
+    game.turn += 1
+    works.end_turn(game, game.state)
+    assert garrison.stands == stands - 1 and "hynds.burning" in game.memory and not game.memory["hynds.burning"]

@@ -19,7 +19,7 @@ from referee.core.rules import OptionSpec, RulesetInfo
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
 
-from . import fire, leaders, move, skirmish, tables, works
+from . import conceal, fire, leaders, move, skirmish, tables, works
 from .cite import CITES, ref
 
 PLUGIN_NAME = "hynds"
@@ -56,6 +56,7 @@ def referee_muster(game: Any) -> Any:
     if game.option("random-weapons"):
         fire.distribute_weapons(game, state)
     leaders.roll_all(game, state)
+    conceal.muster(game, state)
     return state
 
 
@@ -66,7 +67,8 @@ def referee_modifiers(game: Any, mechanic: str, situation: Any) -> list[Any]:
     if mechanic == "maneuver":
         return leaders.maneuver_modifiers(game, game.state, situation)
     if mechanic == "charge":
-        return leaders.charge_modifiers(game, game.state, *situation) + works.charge_modifiers(game, game.state, *situation)
+        return (leaders.charge_modifiers(game, game.state, *situation) + works.charge_modifiers(game, game.state, *situation)
+                + conceal.surprise_attack(game, situation[0]))
     return []
 
 
@@ -78,27 +80,37 @@ def rff_move_yards(game: Any, piece: Any, pace: str, to: Any, yards: float) -> f
 @hookimpl
 def rff_moved(game: Any, piece: Any, start: Any) -> None:
     move.moved(game, game.state, piece, start)
+    conceal.moved(game, game.state, piece, start)
 
 
 @hookimpl
 def rff_may_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
-    return fire.reaction_fire(game, piece, defensive)
+    held = conceal.may_fire(game, piece)
+    return fire.reaction_fire(game, piece, defensive) if held is None else held
+
+
+@hookimpl
+def rff_shots(game: Any, shots: Any) -> Any:
+    return skirmish.separated_batteries(game, game.state, shots)
 
 
 @hookimpl
 def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
-    return fire.points(game, shot, points, multipliers) or skirmish.prolonge_points(shot, points, multipliers)
+    return (fire.points(game, shot, points, multipliers) or skirmish.prolonge_points(shot, points, multipliers)
+            or conceal.surprised_points(game, shot, points, multipliers))
 
 
 @hookimpl
 def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
     if shot.kind == "cannonade":
         skirmish.firing_over(game, game.state, shot, die)
+        works.set_on_fire(game, shot, die)
     return fire.result(game, game.state, shot, die, values)
 
 
 @hookimpl
 def referee_step_done(game: Any, step: Any) -> None:
+    conceal.after_step(game, game.state, step)
     if step.name == "maneuver":
         skirmish.after_maneuver(game, game.state)
     elif step.name == "fire":
@@ -108,6 +120,7 @@ def referee_step_done(game: Any, step: Any) -> None:
 
 @hookimpl
 def referee_end_turn(game: Any) -> None:
+    conceal.end_turn(game, game.state)
     works.end_turn(game, game.state)
     leaders.end_turn(game, game.state)
     move.end_turn(game)

@@ -54,7 +54,8 @@ def _reacts(piece: Any) -> bool:
 
 def reaction_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
     """Crack and veteran Confederates charging may fire with hand weapons (HYNDS-R1)."""
-    return True if _reacts(piece) and not defensive else None
+    charging = piece.charge_target is not None and piece.cold_steel and not defensive
+    return True if charging and _reacts(piece) and piece.status != "broken" else None
 
 
 def points(game: Any, shot: Any, pts: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:

@@ -29,3 +29,16 @@ def pol_reaction(roller: Any, status: str, modifiers: Sequence[Modifier] = ()) -
     return Resolution("hynds", "passage-of-lines", f"{charts()['pol']['ref']}, {column} column, {row['label']}", row["text"],
                       inputs={"status": status}, modifiers=tuple(modifiers), dice=(die,), total=total, values=values,
                       rulings=("HYNDS-P1",))
+
+
+def surprise_effect(roller: Any, disordered: bool, modifiers: Sequence[Modifier] = ()) -> Resolution:
+    """The surprised unit's d10 with the cumulative modifiers, read on the Surprise Fire Effects
+    table in its column: still in good order, or disordered by the fire."""
+    chart = charts()["surprise"]
+    die = roller.roll(D10)
+    total = die + net(modifiers)
+    column = "disordered" if disordered else "good"
+    row = next(r for r in chart[column] if r.get("min", total) <= total <= r.get("max", total))
+    return Resolution("hynds", "surprise-fire", f"{chart['ref']}, {'disordered by fire' if disordered else 'still in good order'}, {row['label']}",
+                      row["text"], inputs={"disordered": disordered}, modifiers=tuple(modifiers), dice=(die,), total=total,
+                      values={"effect": row["effect"]}, rulings=("HYNDS-H2",))

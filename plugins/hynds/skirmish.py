@@ -1,4 +1,4 @@
-"""Snipers in a skirmish line, firing over friendly troops, and prolonge fire."""
+"""Snipers in a skirmish line, firing over friendly troops, prolonge fire, and separated batteries."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from referee.core.chance import D10
 from referee.core.events import Modifier
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
+from referee.plugins.rff import lookup
 
 from .cite import ref
 from .tables import charts, fraction
@@ -83,3 +84,39 @@ def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
             friend.status = "disordered"
             game.log.emit("ruling", unit=friend.id, rulings=["HYNDS-G3"], ruleset="hynds",
                           text=f"{firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")
+
+
+def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:
+    """Batteries more than 6" apart may not fire together at a target over 16" away unless it is
+    the closest enemy to each or within charge range (rff's close range) of a friendly unit; a
+    battery that may not fires at another target if it has one, else holds (HYNDS-G4)."""
+    rule = charts()["separated"]
+    apart, distant = (geo.yards(state, float(fraction(rule[k]))) for k in ("apart_inches", "distant_inches"))
+    by_target: dict[str, list[Any]] = {}
+    for shot in shots:
+        if shot.kind == "cannonade" and geo.yards(state, shot.range_inches) > distant:
+            by_target.setdefault(shot.target.id, []).append(shot)
+    if not any(len(group) > 1 for group in by_target.values()):
+        return None
+    close = geo.yards(state, lookup.close_range(state.tables))
+    kept, changed = [], False
+    for shot in shots:
+        group = by_target.get(shot.target.id, ())
+        first = group[0] if group else shot
+        if shot is first or math.hypot(shot.firer.x - first.firer.x, shot.firer.y - first.firer.y) <= apart or _may_combine(state, shot, group, close):
+            kept.append(shot)
+            continue
+        changed = True
+        other = rff_fire.aim(game, state, shot.firer, shot.defensive, None, None, skip=frozenset(by_target))
+        game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-G4"], ruleset="hynds",
+                      text=f"{shot.firer.id} may not combine its fire on {shot.target.id} ({rule['ref']}): "
+                           + (f"fires at {other.target.id} instead" if other else "holds its fire"))
+        if other is not None:
+            kept.append(other)
+    return kept if changed else None
+
+
+def _may_combine(state: Any, shot: Any, group: list[Any], close: float) -> bool:
+    target = shot.target
+    nearest = all(geo.nearest(state.enemies_of(s.firer.side), s.firer) is target for s in group)
+    return nearest or bool(geo.within(state, target, [p for p in state.of_side(shot.firer.side) if p.troops], close))

@@ -27,6 +27,14 @@ SCHEMA = {
         "breastworks": Record({**HEAD, "turns": Int(minimum=1), "materials": ListOf(TEXT)}),
         "snipers": Record({**HEAD, "deploy": DIE, "reach_inches": Number(minimum=0), "hit": DIE, "close_inches": Number(minimum=0), "close_bonus": Int()}),
         "firing_over": Record({**HEAD, "disorders": DIE, "behind_inches": Number(minimum=0)}),
+        "concealment": Record({**HEAD, "seen_inches": Number(minimum=0), "seen_in_woods_inches": Number(minimum=0), "woods": ListOf(TEXT),
+                               "mist_clears": DIE, "mist_from_turn": Int(minimum=1)}),
+        "surprise": Record({**HEAD, "range_inches": Number(minimum=0),
+                            **{k: Record({"value": Int(), "label": TEXT}) for k in ("artillery", "flank", "leader-killed", "attack")},
+                            **{k: ListOf(Record({"label": TEXT, "text": TEXT, "effect": Str(("recoil", "checked", "none", "driven-back"))},
+                                                {"min": Int(), "max": Int()}), min_len=1) for k in ("good", "disordered")}}),
+        "separated": Record({**HEAD, "apart_inches": Number(minimum=0), "distant_inches": Number(minimum=0)}),
+        "burning": Record({**HEAD, "fires": DIE, "stands_per_turn": Int(minimum=0)}),
         "pol": Record({**HEAD, **{k: Record({"value": Int(), "label": TEXT}) for k in ("passing-disordered", "passing-pursued")},
                        **{k: ListOf(Record({"label": TEXT, "text": TEXT}, {"min": Int(), "max": Int(), "stands": Int(minimum=0), "disordered": Bool(),
                                                                            "retire": Number(minimum=0), "quits": Bool()}), min_len=1) for k in ("good", "disordered")}}),
@@ -59,6 +67,8 @@ def display() -> dict[str, Table]:
             (f"{m['value']:+d}", k, m["label"], m["section"]) for k, m in c["modifiers"].items())),
         "hynds-pol": Table(c["pol"]["title"], c["pol"]["ref"], ("die", "good order", "disordered"), tuple(
             (g["label"], g["text"], b["text"]) for g, b in zip(c["pol"]["good"], c["pol"]["disordered"]))),
+        "hynds-surprise": Table(c["surprise"]["title"], c["surprise"]["ref"], ("die", "still in good order", "disordered by fire"), tuple(
+            (g["label"], g["text"], b["text"]) for g, b in zip(c["surprise"]["good"], c["surprise"]["disordered"]))),
         "hynds-obstacles": Table(arms["title"], arms["ref"], ("who", "effect"), tuple(
             (k, ", ".join(f"{n} {v}" for n, v in e.items())) for k, e in arms.items() if isinstance(e, dict))),
     }
