@@ -85,6 +85,8 @@ def rff_moved(game: Any, piece: Any, start: Any) -> None:
 
 @hookimpl
 def rff_may_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
+    if piece.charge_target is None and not piece.unit.hidden and conceal.SPENT not in game.memory:
+        return None  # asked for every piece every half-phase: the common case first
     held = conceal.may_fire(game, piece)
     return fire.reaction_fire(game, piece, defensive) if held is None else held
 

@@ -48,6 +48,7 @@ def charts() -> dict[str, Any]:
     return load_texts({"charts": text}, SCHEMA, prefix="hynds/", what="ruleset hynds charts")["charts"].data
 
 
+@cache
 def fraction(value: Any) -> Fraction:
     return to_fraction(value) or Fraction(0)
 
