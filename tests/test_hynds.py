@@ -334,3 +334,15 @@ def test_a_building_set_on_fire_costs_its_garrison_a_stand_a_turn() -> None:
     game.turn += 1
     works.end_turn(game, game.state)
     assert garrison.stands == stands - 1 and "hynds.burning" in game.memory and not game.memory["hynds.burning"]
+
+
+def test_the_layers_overlay_reaches_play_under_the_command_lines(tmp_path: Any) -> None:
+    game = _mustered()
+    assert game.state.tables.scale.men_per_piece == 50 and lookup.command_radius(game.state.tables, "clear") == 18
+    mine = tmp_path / "radius.toml"
+    mine.write_text("[maneuver.command_radius.clear]\ninches = 12\n")
+    rules = build_rules("hynds", house_rules=[str(mine)])
+    assert rules.overlays == (*OVERLAYS, mine) and rules.name == "hynds+radius"
+    game = Game.new(rules, BIG_BETHEL, 1)
+    game.state = rules.pm.hook.referee_muster(game=game)
+    assert lookup.command_radius(game.state.tables, "clear") == 12 and game.state.tables.scale.men_per_piece == 50
