@@ -96,7 +96,7 @@ class DefaultDoctrine:
         if plan.update(game):
             orders = [plan.order_of(u.spec.id) for u in mine]
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
-        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit]  # spec: no property call
+        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit and not u.hidden]  # spec: no property call; unseen: not known
         retiring = side in world.broken_off
         rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
         intents = {}
