@@ -85,8 +85,10 @@ class SumterState:
     by_side: dict[str, list[Piece]] = field(factory=dict)
     brigades: dict[str, Brigade] = field(factory=dict)
     cinc: dict[str, LeaderState | None] = field(factory=dict)
-    intents: dict[str, dict[str, Any]] = field(factory=dict)
+    intents: dict[str, dict[str, Any]] = field(factory=dict)  # side -> unit intents, this turn
+    wanted: dict[str, dict[str, Any]] = field(factory=dict)  # side -> command intents, this turn
     melees: list[tuple[Piece, Piece]] = field(factory=list)  # (attacker, defender) pairs in contact
+    rounds: dict[tuple[str, str], int] = field(factory=dict)  # rounds fought by each pair in melee
 
     def yards(self, inches: float) -> float:
         return inches * self.ypi
