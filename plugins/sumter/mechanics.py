@@ -70,6 +70,10 @@ def artillery_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], ruling
     ms = mods(a["firer"], REF_FIRE, names) + _target(t, i, enfilade=True)
     shares = [t["fire"]["long_share"]] * ((i["range"] == "long") + bool(i["low_ammo"]))
     heavy = a["heavy_double_most"] if gun.get("heavy") and i["consecutive"] else 0
+    if gun["kind"] == "gatling":  # each Gatling fires on the Shooting Casualties row "Under 10 / Gatling"
+        rows = (t.fire_rows[0], t.fire_rows[1])
+        return dice.volley(roller, t, "artillery-fire", "QRS v6.2, Shooting Casualties, Under 10 / Gatling", rows, i["models"], ms,
+                           dice.portion_of(*shares), i, rulings, 1, heavy)
     return dice.volley(roller, t, "artillery-fire", "QRS v6.2, Artillery Casualties", t.gun_rows, i["models"], ms,
                        dice.portion_of(*shares), i, rulings, 1, heavy)
 
