@@ -252,7 +252,8 @@ def fight(game: Any, state: SumterState, a: Piece, b: Piece) -> None:
 
 
 def pursue(game: Any, state: SumterState, win: Piece, lose: Piece) -> None:
-    """The Pursuit Test; 6 or less pursues the unit just beaten (in the compulsory moves)."""
+    """The Pursuit Test; 6 or less pursues the unit just beaten in the compulsory moves, and
+    does nothing more if it has gone (ruling SU-M5); cavalry told to retire go back 12" (SU-M6)."""
     i = {"grade": win.grade, "infantry": win.arm == "infantry", "general": general_near(state, win), "rebel_yell": win.yelling}
     res = game.settle("pursuit", win, mechanics.pursuit(game.roller, state.tables, i), unit=win.id)
     add_dps(state, win, res.values["dps"])

@@ -34,9 +34,30 @@ def morale_step(game: Any, state: SumterState) -> None:
         if result == "obey":
             continue
         apply_morale(game, state, p, result, res.values["dps"])
+        if result in ("retreat", "rout") and i["trenches"] and enemy_foot_near(state, p):
+            surrender(game, state, p)
     for b in state.brigades.values():
         if any(p.broke for p in b.pieces) and not b.failed:
             brigade_test(game, state, b, near)
+
+
+def enemy_foot_near(state: SumterState, p: Piece) -> bool:
+    """Enemy order foot within charge range (the most its line and charge dice can go)."""
+    for e in state.enemies(p.side):
+        if e.order_foot and e.fit:
+            r = state.tables["movement"]["rates"][e.rate]
+            reach = r["line"][-1] * (5 if r["die"] == "ave" else 6) + r["charge_inches"]
+            if math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) <= state.yards(reach):
+                return True
+    return False
+
+
+def surrender(game: Any, state: SumterState, p: Piece) -> None:
+    """Foot in a trench that fail their morale in charge range of enemy foot surrender: every
+    figure is lost and the unit is gone."""
+    p.lost += p.figures
+    p.figures, p.state, p.broke, p.melee = 0, "gone", True, None
+    game.log.emit("surrender", unit=p.id, text=f"{p.id} fails its morale in its trench within charge range of enemy foot and surrenders")
 
 
 def around(game: Any, p: Piece, beaten: list[Piece], near: float) -> dict[str, Any]:
@@ -108,8 +129,8 @@ def secured(game: Any, state: SumterState, b: Any, live: list[Piece]) -> dict[st
 
 
 def end_turn(game: Any, state: SumterState) -> None:
-    """Removal of DPs by grade and by generals in contact (stationary units, not in melee),
-    generals placed with their units (SU-G1), and the turn's marks cleared."""
+    """Removal of DPs by grade and by generals in contact (stationary units, not in melee; the
+    two add up, ruling SU-D3), generals placed with their units (SU-G1), the turn's marks cleared."""
     rm = state.tables["morale"]["removal"]
     for b in state.brigades.values():
         place_general(state, b)

@@ -162,7 +162,7 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
     t = state.tables
     r = t["movement"]["rates"][p.rate]
     gap = dist(p, target)
-    die, count, _ = r["die"], r["line"][-1], 0
+    die, count = r["die"], r["line"][-1]
     reach = state.yards(count * (5 if die == "ave" else 6) + r["charge_inches"] + r["charge_dice"] * 6)
     if gap > reach:
         return
@@ -175,6 +175,11 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
     apply_morale(game, state, p, res.values["result"], res.values["dps"])
     if res.values["result"] != "charge":
         return
+    if target.skirmish and target.fit and game.choose(target.id, "charged", ("evade", "stand")) == "evade":
+        tr = t["movement"]["rates"][target.rate]  # skirmishers evade before the charge is thrown (SU-G6)
+        back_off(game, state, target, state.yards(roll_move(game, state, target, tr["retreat_die"], tr["retreat"], 0, "evade")))
+        target.moved, gap = 1.0, dist(p, target)
+    long_enough = p.arm != "cavalry" or gap >= state.yards(t["melee"]["charge_inches_cavalry"])
     inches = roll_move(game, state, p, die, count, r["charge_inches"], "charge")
     if r["charge_dice"]:
         inches += roll_move(game, state, p, die, r["charge_dice"], 0, "charge bonus")
@@ -188,11 +193,11 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
             game.log.emit("rebel-yell", unit=p.id, text=f"{p.id} fails to reach {target.id} after its Rebel Yell and routs")
         return
     step_toward(game, p, target.unit.x, target.unit.y, gap - contact)
-    p.moved, p.charging, p.bonus = 1.0, target.id, "charge"
+    p.moved, p.charging, p.bonus = 1.0, target.id, "charge" if long_enough else ""  # cavalry: 5" to claim the charge
     p.unit.formation = "line"
     if target.melee is None:
         charged(game, state, target, p)
-    if target.fit or target.state == "halted":
+    if target.fit:
         p.melee, target.melee = target.id, target.melee or p.id
         state.melees.append((p, target))
     p.yelling = yell  # remembered for the pursuit test (Rebel Yell broke the enemy: -1)
