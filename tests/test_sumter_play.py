@@ -87,6 +87,20 @@ def test_reactive_choices_are_asked_of_the_doctrine() -> None:
     assert {"charged", "follow-up"} <= set(melee.asked)
 
 
+def test_rebel_yell_is_asked_and_spent_once() -> None:
+    """The charge drill with the sides swapped: Confederate order foot charging may yell."""
+    text = find_scenario("drill-charge-battery").read_text(encoding="utf-8")
+    text = text.replace("union", "SIDE").replace("confederate", "union").replace("SIDE", "confederate")
+    asked = Asked({})
+    rules = build_rules("sumter")
+    rules.register(asked, name="probe")
+    log = EventLog(enabled=True)
+    play(Game.new(rules, parse_scenario(text, "swapped.toml"), 1, log))
+    assert asked.asked.count("rebel-yell") == 1
+    charge = next(e for e in log.events if e["kind"] == "resolution" and e["values"].get("column") == "charge")
+    assert any(m["name"] == "rebel-yell" and m["value"] == 2 for m in charge["modifiers"])
+
+
 class HoldEverywhere:
     @hookimpl(tryfirst=True)
     def referee_command_intents(self, game, side):  # type: ignore[no-untyped-def]
