@@ -326,8 +326,8 @@ def movement_step(game: Any, state: SumterState, side: str) -> None:
             continue
         for p in b.pieces:
             intent = intents.get(p.id)
-            if intent is None or not p.fit or p.melee or p.charging or p.moved or b.failed:
-                continue
+            if intent is None or p.state != "ok" or not p.unit.on_field or p.melee or p.charging or p.moved or b.failed:
+                continue  # halted units stand
             move(game, state, p, intent)
 
 
@@ -348,8 +348,6 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
     if goal is None and not cost:
         return
     far = math.hypot(goal[0] - u.x, goal[1] - u.y) if goal else 0.0
-    if p.state == "halted":
-        goal = None
     if cost:
         u.formation = want
         p.limbered_now = p.arm == "artillery"
