@@ -117,7 +117,7 @@ def skirmish_volley(roller: Roller, t: SumterTables, dice: int, hit_on: int, por
     return Resolution(RULESET, "skirmish-fire", "QRS v6.2, Skirmish Firing", text, inputs, mods, (), whole, values, rulings)
 
 
-def test2d6(roller: Roller, mechanic: str, ref: str, mods: tuple[Modifier, ...], inputs: Mapping[str, Any]) -> tuple[int, int]:
+def test2d6(roller: Roller, mods: tuple[Modifier, ...]) -> tuple[int, int]:
     """2D6 plus modifiers: (the dice, the modified score)."""
     dice = dice_sum(roller, D6, 2)
     return dice, dice + net(mods)
@@ -132,7 +132,7 @@ def cell(text: str) -> tuple[str, int]:
 def unit_morale(roller: Roller, t: SumterTables, column: str, mods: tuple[Modifier, ...], inputs: Mapping[str, Any],
                 rulings: tuple[str, ...] = ()) -> Resolution:
     """The Unit Morale Test: 2D6 plus modifiers, read in one column (charge, charged, other, rally)."""
-    dice, score = test2d6(roller, "unit-morale", "", mods, inputs)
+    dice, score = test2d6(roller, mods)
     band = t.morale.band(score)
     result, dps = cell(band.result[column])
     return Resolution(RULESET, "unit-morale", f"QRS v6.2, Unit Morale Test Results, {band.text()}, {column}",
@@ -152,7 +152,7 @@ def recall(roller: Roller, score: int, mods: tuple[Modifier, ...], inputs: Mappi
 def brigade_morale(roller: Roller, t: SumterTables, mods: tuple[Modifier, ...], inputs: Mapping[str, Any],
                    rulings: tuple[str, ...] = ("SU-B1",)) -> Resolution:
     """The Brigade Morale Test: 2D6 plus modifiers; it holds on the pass score (ruling SU-B1)."""
-    dice, score = test2d6(roller, "brigade-morale", "", mods, inputs)
+    dice, score = test2d6(roller, mods)
     passed = score >= t["morale"]["brigade"]["pass"]
     return Resolution(RULESET, "brigade-morale", "QRS v6.2, Brigade Morale Test", "holds" if passed else "breaks",
                       inputs, mods, (dice,), score, {"passed": passed}, rulings)

@@ -74,7 +74,6 @@ class Brigade:
     pieces: list[Piece] = field(factory=list)
     failed: bool = False  # order or morale failure: retiring until an order change succeeds
     yelled: bool = False  # a Rebel Yell this turn
-    tested: bool = False
 
 
 @define(eq=False)
