@@ -253,6 +253,9 @@ def test_melee_factors_exceptions_and_casualties() -> None:
             assert r.values["result"] != "pushed-back"  # exception (a): infantry pushed back by cavalry retreat
             assert r.values["b_lost"] == 12  # winning cavalry v retreating or routing foot: 1 per 1
             assert r.values["a_lost"] == 2  # losing foot v all: 1 per 12
+    draws = [r for r, _ in dist if r.values["winner"] == "none"]
+    assert draws and all(r.values["cavalry_retire"] for r in draws)  # cavalry drawing against infantry retire
+    assert not any(r.values["cavalry_retire"] for r, _ in m.exact(m.parse_inputs(["a_kind=cavalry", "b_kind=cavalry"])))
     guns = m.exact(m.parse_inputs(["b_kind=artillery"]))
     assert {r.values["result"] for r, _ in guns if r.values["winner"] == "a"} == {"disperse"}  # exception (b)
 

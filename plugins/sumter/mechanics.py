@@ -120,7 +120,8 @@ def melee(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[
     if winner == "none":
         v["a_lost"] = _ratio(t, i["a_kind"], i["a_figures"], "", "draw", "b")
         v["b_lost"] = _ratio(t, i["b_kind"], i["b_figures"], "", "draw", "a")
-        v.update(loser="none", winner_dp=0, pursuit=False, cavalry_retire=i["a_kind"] in ("cavalry", "lancers") != (i["b_kind"] in ("cavalry", "lancers")))
+        cav = ("cavalry", "lancers")  # cavalry drawing against infantry or artillery retire to their lines
+        v.update(loser="none", winner_dp=0, pursuit=False, follow_up="", cavalry_retire=(i["a_kind"] in cav) != (i["b_kind"] in cav))
         return Resolution(res.ruleset, res.mechanic, res.ref, res.result, res.inputs, res.modifiers, res.dice, res.total, v, res.rulings)
     w, lo = winner, "b" if winner == "a" else "a"
     wk, lk = i[f"{w}_kind"], i[f"{lo}_kind"]
