@@ -149,6 +149,8 @@ def sync(state: SumterState) -> None:
     for p in state.pieces.values():
         u = p.unit
         u.men = u.spec.men * p.figures // p.start
+        if u.spec.guns:  # guns fall with their crews (ruling SU-A5)
+            u.guns = min(u.guns, math.ceil(u.spec.guns * p.figures / p.start))
         if p.state == "gone" or p.figures <= 0:
             u.status = "gone"
             continue
