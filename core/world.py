@@ -25,9 +25,14 @@ WEAPONS = (
 GUN_TYPES = (
     "12-pdr-napoleon", "6-pdr", "12-pdr-howitzer", "24-pdr-howitzer", "mountain-howitzer",
     "3-inch-rifle", "10-pdr-parrott", "20-pdr-parrott",
+    "heavy-rifle", "siege", "naval", "gatling",
 )
-EXPERIENCE = ("militia", "green", "trained", "veteran", "crack")
-"""The neutral experience ladder, worst to best; each ruleset maps it to its own grades."""
+"""Gun types: field pieces by name; ``heavy-rifle`` any heavier field rifle (30-pdr Parrott,
+4.5-inch), ``siege`` siege and garrison guns, ``naval`` naval guns landed or on a vessel
+(Dahlgren howitzers), ``gatling`` a Gatling or other machine gun."""
+EXPERIENCE = ("militia", "green", "trained", "regular", "veteran", "crack")
+"""The neutral experience ladder, worst to best; each ruleset maps it to its own grades.
+``regular``: long-service regulars, drilled beyond trained volunteers but not yet seasoned."""
 FORMATIONS = ("line", "column", "march-column", "skirmish", "limbered", "unlimbered")
 LEADER_RATINGS = ("superior", "average", "poor")
 LEADER_TRAITS = ("gallant", "artillerist", "brave")
