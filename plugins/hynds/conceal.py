@@ -113,7 +113,7 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
     elif effect == "checked":
         mover.charge_target = None
     elif effect == "driven-back":
-        rff_maneuver.lose_stands(game, state, mover, 1, "driven back by surprise fire")
+        rff_maneuver.lose_stands(game, state, mover, 1, "driven back by surprise fire", "musketry")
         reach = geo.yards(state, lookup.max_range(state.tables, "musketry", "RM"))
         gap = math.hypot(mover.x - firer.x, mover.y - firer.y)
         if mover.alive and gap <= reach:

@@ -126,10 +126,10 @@ def _react(game: Any, state: Any, friend: Any, passing: Any) -> None:
         resolution = game.settle("passage-of-lines", friend, resolution, unit=friend.id, passing=passing.id)
     values = resolution.values
     if values["quits"]:
-        rff_maneuver.lose_stands(game, state, friend, friend.stands, "quits the field")
+        rff_maneuver.lose_stands(game, state, friend, friend.stands, "quits the field", "rout")
         return
     if values["stands"]:
-        rff_maneuver.lose_stands(game, state, friend, values["stands"], "skedaddles")
+        rff_maneuver.lose_stands(game, state, friend, values["stands"], "skedaddles", "rout")
     if values["disordered"] and friend.alive and friend.status == "good":
         friend.status = "disordered"
     if values["retire"] and friend.alive:

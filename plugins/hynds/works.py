@@ -39,7 +39,7 @@ def _burn(game: Any, state: Any) -> None:
         if piece is None or not piece.alive or (piece.x, piece.y) != (x, y):
             del burning[piece_id]
         elif game.turn > turn:
-            rff_maneuver.lose_stands(game, state, piece, charts()["burning"]["stands_per_turn"], "stays in a burning building (Hynds, HYNDS-G5)")
+            rff_maneuver.lose_stands(game, state, piece, charts()["burning"]["stands_per_turn"], "stays in a burning building (Hynds, HYNDS-G5)", "other")
 
 
 def end_turn(game: Any, state: Any) -> None:
