@@ -665,6 +665,109 @@ def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
     return table
 
 
+@main.command("situation")
+@click.argument("file", required=False, metavar="[FILE.toml]")
+@click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
+              help="A field of the situation (repeatable): range, minutes, charge, or a./b. with men, arm, weapon, "
+                   "experience, formation, facing, guns, gun_type, mounted, ground, cover.")
+@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets and layers (default: every installed one).")
+@click.option("-n", "n", type=click.IntRange(0, limits.REPLICATIONS), default=200, show_default=True,
+              help="Games played for the minutes (0: only the exact exchange).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Base seed; game k uses the same seed under every ruleset.")
+@click.option("--at-least", "at_least", default=None, metavar="MEN", help="Men lost for P(at least N) (default: a tenth of each unit).")
+@stack_options
+@json_option
+def situation_cmd(file: str | None, pairs: tuple[str, ...], rulesets: str | None, n: int, seed: int, at_least: str | None,
+                  options: tuple[str, ...], house_rules: tuple[str, ...], as_json: bool) -> None:
+    """One situation in the world's terms (two units, the range, the ground, the minutes, a
+    charge), answered side by side by every ruleset in men and yards: one exchange computed
+    exactly where the ruleset offers it, and the minutes played out, sampled."""
+    from . import situation as situating
+    s = situating.read(file, pairs)
+    names = [n_ for n_ in rulesets.split(",") if n_.strip()] if rulesets else sorted(installed())
+    stacks = {build_rules(name.strip(), options, house_rules).name: name.strip() for name in dict.fromkeys(names)}
+    threshold = situating.check_at_least(at_least, s)
+    answers = {name: situating.answer(build_rules(base, options, house_rules), s, n, seed, threshold) for name, base in stacks.items()}
+    data = {"situation": s.as_json(), "described": s.describe(), "n": n, "seed": seed, "options": list(options),
+            "house_rules": list(house_rules), "version": version("referee"), "rulesets": answers}
+    if as_json:
+        return emit_json(data)
+    _print_situation(data, s)
+    return None
+
+
+def _cell_men(m: dict[str, Any] | None, interval: bool) -> tuple[str, str, str]:
+    if m is None:
+        return ("-", "-", "-")
+    mean = f"{m['mean']:,.1f}" + (f" ({m['ci95'][0]:,.0f}-{m['ci95'][1]:,.0f})" if interval else "")
+    spread = f"{m['p10']:,.0f}/{m['p50']:,.0f}/{m['p90']:,.0f}"
+    return mean, spread, _cell_p(m["p_at_least"], interval)
+
+
+def _cell_p(p: dict[str, Any] | None, interval: bool) -> str:
+    if p is None:
+        return "not decided"
+    text = f"{100 * p['p']:.1f}%"
+    return text + (f" ({100 * p['ci95'][0]:.0f}-{100 * p['ci95'][1]:.0f})" if interval else "")
+
+
+def _print_situation(data: dict[str, Any], s: Any) -> None:
+    names = list(data["rulesets"])
+    out.print(f"[bold]Situation[/bold]: {shown(data['described'])}.", soft_wrap=False)
+    for name, r in data["rulesets"].items():
+        out.print(f"  {shown(name)}: {shown(r['scale'])}", markup=False, soft_wrap=False)
+
+    def grid(title: str, rows: list[tuple[str, list[str]]]) -> RichTable:
+        table = RichTable(title=title)
+        table.add_column("")
+        for name in names:
+            table.add_column(escape(name), justify="right")
+        for label, cells in rows:
+            table.add_row(escape(label), *map(escape, cells))
+        return table
+
+    exchanges = {name: r["exchange"] for name, r in data["rulesets"].items()}
+    if any(exchanges.values()):
+        rows: list[tuple[str, list[str]]] = []
+        for key in "ab":
+            if key == "a" and not any(e and e["men_lost"][key]["mean"] for e in exchanges.values()):
+                continue  # (a fires: it loses nothing in the exchange)
+            cells = [_cell_men(e["men_lost"][key], False) if e else ("not offered",) * 3 for e in exchanges.values()]
+            n_ = next(e["men_lost"][key]["at_least"] for e in exchanges.values() if e)
+            rows += [(f"{key} men lost, mean", [c[0] for c in cells]), (f"{key} men lost p10/p50/p90", [c[1] for c in cells]),
+                     (f"P({key} loses {n_}+ men)", [c[2] for c in cells])]
+            rows += [(f"P({key} disordered or worse)", [_cell_p(e["disordered"][key], False) if e else "not offered" for e in exchanges.values()]),
+                     (f"P({key} broken or gone)", [_cell_p(e["broken"][key], False) if e else "not offered" for e in exchanges.values()])]
+        out.print(grid("One exchange, exact", rows))
+        for name, e in exchanges.items():
+            out.print(f"  {shown(name)}: {shown(e['what']) if e else 'offers no exchange for this situation (answered by play below)'}",
+                      markup=False, soft_wrap=False)
+    else:
+        out.print("One exchange: none offered", markup=False)
+        for name in names:
+            out.print(f"  {shown(name)}: offers no exchange for this situation (answered by play below)", markup=False, soft_wrap=False)
+    played = {name: r.get("played") for name, r in data["rulesets"].items()}
+    if not any(played.values()):
+        return
+    games = next(p["games"] for p in played.values() if p)
+    rows = []
+    for key in "ab":
+        cells = [_cell_men(p["men_lost"][key], True) for p in played.values() if p]
+        n_ = next(p["men_lost"][key]["at_least"] for p in played.values() if p)
+        rows += [(f"{key} men lost, mean (95%)", [c[0] for c in cells]), (f"{key} men lost p10/p50/p90", [c[1] for c in cells]),
+                 (f"P({key} loses {n_}+ men)", [c[2] for c in cells]),
+                 (f"P({key} disordered or worse)", [_cell_p(p["disordered"][key], True) for p in played.values() if p]),
+                 (f"P({key} broken or gone)", [_cell_p(p["broken"][key], True) for p in played.values() if p]),
+                 (f"{key} yards given up, mean", [f"{p['yards_given_up'][key]['mean']:,.0f}" for p in played.values() if p])]
+    rows.append(("minutes played, mean", [f"{p['minutes']:g}" for p in played.values() if p]))
+    if s.charge:
+        for end in ("stopped", "repulsed", "carried"):
+            rows.append((f"P(charge {end})", [_cell_p(p["charge"][end], True) for p in played.values() if p]))
+    out.print(grid(f"{s.minutes} minutes played, sampled ({games} games, 95% intervals)", rows))
+    out.print("  at the end of the minutes (whole turns of each ruleset), or when a side was beaten; the charge: "
+              "stopped short of contact, repulsed, or carried the position", markup=False, soft_wrap=False)
+
+
 @main.command("report")
 @click.argument("scenario")
 @_replay_options

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the classes the hooks pass and return; the core imports thi
     from .game import Game, Step
     from .mechanics import MechanicSpec
     from .rules import OptionSpec, RulesetInfo
+    from .situation import Exchange
     from .tables import Table
 
 hookspec = pluggy.HookspecMarker("referee")
@@ -193,6 +194,22 @@ def referee_command_intents(game: Game, side: str) -> dict[str, CommandIntent] |
 def referee_choose(game: Game, side: str, unit: str, question: str, options: tuple[str, ...]) -> str | None:
     """A choice the rules leave to the player, for ``unit`` of ``side``: one of ``options``
     (strings). Questions the default doctrine knows: ``rebel-yell`` (yell, no), ``charged``
-    (countercharge, stand, evade), ``follow-up`` (follow-up, stand), ``pour-on-fire`` (pour, no).
+    (countercharge, stand, evade), ``follow-up`` (follow-up, stand), ``pour-on-fire`` (pour, no),
+    ``move-and-fire`` (half-and-fire, full).
     Any other question gets its first option. Called by a ruleset. Who: doctrine.
+    """
+
+
+# ----------------------------------------------------------------------------- situations
+# Called by ``referee situation``, once per ruleset, on a game mustered on the situation's field.
+
+
+@hookspec(firstresult=True)
+def referee_situation(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:
+    """One exchange of a neutral situation as this ruleset resolves it: ``attacker``'s fire at
+    ``defender`` (or its charge, when ``charge``), as a :class:`~referee.core.situation.Exchange`
+    (the ruleset's words for what it resolves, and a mechanic of a roller giving a neutral
+    :class:`~referee.core.situation.Result` in men and statuses), or None when the ruleset offers
+    none for this situation. Called once, after ``referee_muster`` on the situation's own small
+    field; the core computes the mechanic exactly. Who: base (a layer may wrap it).
     """

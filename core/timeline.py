@@ -1,8 +1,9 @@
-"""Reading a game's log back: the replay frames, losses by time and the mechanics rolled.
+"""Reading a game's log back: the replay frames, losses by time, by cause and by range, and the
+mechanics rolled.
 
 Works on the JSON events of any ruleset: it reads only the neutral ``positions`` events (see
-:data:`~referee.core.game.POSITION_FIELDS`), the ``leaves`` events of men who went off the map,
-and the ``resolution`` events' mechanic and result.
+:data:`~referee.core.game.POSITION_FIELDS`), the ``lost`` events (``Game.lose``), the ``leaves``
+events of men who went off the map, and the ``resolution`` events' mechanic and result.
 """
 
 from __future__ import annotations

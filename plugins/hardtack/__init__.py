@@ -16,7 +16,7 @@ from referee.core.game import Step
 from referee.core.hookspecs import hookimpl
 from referee.core.rules import RulesetInfo
 
-from . import activation, geometry
+from . import activation, geometry, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
@@ -79,3 +79,8 @@ def referee_step(game: Any, step: Step) -> bool:
 @hookimpl
 def referee_end_turn(game: Any) -> None:
     sync(game, game.state, every=True)
+
+
+@hookimpl
+def referee_situation(game: Any, attacker: str, defender: str, charge: bool) -> Any:
+    return situation.exchange(game, attacker, defender, charge)

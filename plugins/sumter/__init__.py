@@ -68,6 +68,7 @@ def referee_turn_minutes(game: Any) -> int:
 def referee_turn(game: Any) -> Iterator[Step]:
     state = game.state
     sides = game.scenario.sides
+    state.wanted = {side: game.command_intents(side) for side in sides}
     for side in sides:
         for b in state.brigades.values():
             if b.side == side:
@@ -90,7 +91,8 @@ def referee_step(game: Any, step: Step) -> bool:
     if name == "orders":
         assert step.command is not None
         orders_step(game, state, step.command)
-    elif name == "charge":
+        return True  # an order changes nothing the neutral world shows
+    if name == "charge":
         assert step.side is not None
         charge_step(game, state, step.side)
     elif name == "compulsory":
