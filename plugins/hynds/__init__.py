@@ -85,15 +85,13 @@ def rff_moved(game: Any, piece: Any, start: Any) -> None:
 
 @hookimpl
 def rff_may_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
-    if piece.charge_target is None and not piece.unit.hidden and conceal.SPENT not in game.memory:
-        return None  # asked for every piece every half-phase: the common case first
-    held = conceal.may_fire(game, piece)
-    return fire.reaction_fire(game, piece, defensive) if held is None else held
+    return fire.reaction_fire(game, piece, defensive)
 
 
 @hookimpl
 def rff_shots(game: Any, shots: Any) -> Any:
-    return skirmish.separated_batteries(game, game.state, shots)
+    held = conceal.held_fire(game, shots)
+    return skirmish.separated_batteries(game, game.state, held if held is not None else shots) or held
 
 
 @hookimpl

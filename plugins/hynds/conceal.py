@@ -120,12 +120,12 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
             rff_move.retreat(game, state, mover, reach - gap + 5.0)
 
 
-def may_fire(game: Any, piece: Any) -> bool | None:
+def held_fire(game: Any, shots: list[Any]) -> list[Any] | None:
     """A hidden piece holds its fire (firing would show it); one whose surprise fire was its
     fire this player turn fires no more."""
-    if piece.unit.hidden or piece.id in game.memory.get(SPENT, ()):
-        return False
-    return None
+    spent = game.memory.get(SPENT, ())
+    kept = [s for s in shots if not s.firer.unit.hidden and s.firer.id not in spent]
+    return kept if len(kept) < len(shots) else None
 
 
 def surprised_points(game: Any, shot: Any, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
