@@ -309,7 +309,7 @@ def exchange(rules: Rules, scenario: Scenario, s: Situation) -> Exchange | None:
     if not rules.pm.hook.referee_situation.get_hookimpls():
         return None
     game = Game.new(rules, scenario, 0)
-    game.state = call(rules.pm, "referee_muster", game=game)
+    game.state = rules.muster(game)
     return call(rules.pm, "referee_situation", game=game, attacker="a", defender="b", charge=s.charge)
 
 

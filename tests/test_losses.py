@@ -75,7 +75,7 @@ def test_skirmishers_pushed_off_the_map_count_as_their_share_of_the_regiment() -
 
     scenario = load_scenario(find_scenario("drill-musketry"))
     game = Game.new(build_rules("rff"), scenario, 1)
-    game.state = game.rules.pm.hook.referee_muster(game=game)
+    game.state = game.rules.muster(game)
     regiment = game.state.pieces["us-regiment"]
     regiment.effect = "tardy"
     skirmishers.deploy(game, game.state, regiment, held=False)
