@@ -580,6 +580,8 @@ def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
         for band in next(b for b in bands if b) if any(bands) else ():
             if any(b.get(band) for b in bands):
                 table.add_row(f"  {band}", *(f"{b[band]:,.0f}" if b.get(band) else "" for b in bands))
+    if any(lost[key]["unreported"] >= 0.5 for key in lost):
+        table.add_row("cause not reported", *(f"{lost[key]['unreported']:,.0f}" if lost[key]["unreported"] >= 0.5 else "" for key in lost))
     table.add_row("all causes", *(f"{lost[key]['men_lost']:,.0f}" for key in lost))
     return table
 

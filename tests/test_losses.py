@@ -83,3 +83,24 @@ def test_skirmishers_pushed_off_the_map_count_as_their_share_of_the_regiment() -
     move.retreat(game, game.state, screen, 5000.0)
     (gone,) = game.world.departures
     assert gone.men == 500 * screen.stands // regiment.start_stands < 500
+
+
+def test_a_ruleset_that_does_not_report_its_losses_is_said_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """explain shows the men lost with no cause reported, and leaves that ruleset out of the
+    sentences on causes rather than read its silence as no losses."""
+    import json
+
+    from click.testing import CliRunner
+
+    from referee.core.cli import main
+
+    monkeypatch.setattr(Game, "lose", lambda self, unit, men, cause, **detail: None)  # as a ruleset that never calls it
+    result = CliRunner().invoke(main, ["explain", "big-bethel", "--rules", "rff", "-n", "2", "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    lost = data["rulesets"]["rff"]["losses_by_cause"]["union"]
+    assert lost["causes"] == {} and lost["unreported"] == lost["men_lost"] > 0
+    said = " ".join(data["sentences"])
+    assert "Under rff, the cause of" in said and "is not reported" in said and "% of the" not in said
+    text = CliRunner().invoke(main, ["explain", "big-bethel", "--rules", "rff", "-n", "2", "--workers", "1"]).stdout
+    assert "| cause not reported" in text
