@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import click
@@ -21,12 +23,14 @@ from . import compare as comparing
 from . import explain as explaining
 from . import history, limits
 from . import report as reporting
+from . import scaffold
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import EventLog, jsonable, narrate
 from .files import check_folder, write_atomic
 from .game import Game, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
+from .tables import Table
 from .tabular import WIDE, FittingConsole, comparison_rows, history_long
 from .text import printable, shorten
 from .world import Scenario
@@ -458,9 +462,14 @@ def _list_mechanics(rules: Rules, as_json: bool) -> None:
 @click.argument("ruleset")
 @click.argument("table", required=False)
 @stack_options
+@click.option("--diff", "against", is_flag=False, flag_value="", default=None, metavar="[OTHER]",
+              help="Show only what differs from OTHER's tables, table by table (alone: from RULESET without the house rules).")
 @json_option
-def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], as_json: bool) -> None:
+def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], against: str | None,
+               as_json: bool) -> None:
     """Print RULESET's tables (or one TABLE) as the ruleset reads them."""
+    if against is not None:
+        return _tables_diff(ruleset, against or ruleset, table, options, house_rules, as_json)
     rules = build_rules(ruleset, options, house_rules)
     if table is not None and table not in rules.tables:
         raise UnknownName("table", table, rules.tables)
@@ -476,6 +485,78 @@ def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_
         for note in t.notes:
             out.print(f"  [dim]{escape(note)}[/dim]")
     return None
+
+
+def _tables_diff(ruleset: str, other: str, table: str | None, options: tuple[str, ...], house_rules: tuple[str, ...],
+                 as_json: bool) -> None:
+    """``tables --diff``: table by table, what the stack changes against OTHER's tables."""
+    before, after = build_rules(other, options), build_rules(ruleset, options, house_rules)
+    if before.name == after.name:
+        raise UserError(f"--diff: {after.name} against {before.name} is the same stack; name another ruleset or add a --house-rule")
+    names = list(dict.fromkeys([*before.tables, *after.tables]))
+    if table is not None and table not in names:
+        raise UnknownName("table", table, names)
+    report = tables_diff(before.tables, after.tables, [table] if table else names)
+    if as_json:
+        return emit_json({"from": before.name, "to": after.name, **report})
+    out.print(f"[bold]{shown(after.name)}[/bold] against [bold]{shown(before.name)}[/bold]: "
+              f"{len(report['changed'])} table(s) changed, {len(report['unchanged'])} unchanged")
+    for name, change in report["changed"].items():
+        out.print(f"\n[bold]{shown(name)}[/bold] ({shown(change['status'])})")
+        for field, (old, new) in change.get("fields", {}).items():
+            out.print(f"  {field}: [red]- {shown(old)}[/red]  [green]+ {shown(new)}[/green]")
+        for row in change.get("rows", []):
+            if row["before"] is not None:
+                out.print(f"  [red]- {shown(' | '.join(row['before']))}[/red]")
+            if row["after"] is not None:
+                out.print(f"  [green]+ {shown(' | '.join(row['after']))}[/green]")
+    return None
+
+
+def tables_diff(before: dict[str, Table], after: dict[str, Table], names: Sequence[str]) -> dict[str, Any]:
+    """Each named table as changed (its differing title, citation, columns and notes, and its
+    rows removed and added, in order), added, removed, or unchanged."""
+    changed: dict[str, Any] = {}
+    unchanged = []
+    for name in names:
+        old, new = before.get(name), after.get(name)
+        if old == new:
+            unchanged.append(name)
+            continue
+        change: dict[str, Any] = {"status": "added" if old is None else "removed" if new is None else "changed"}
+        if old is not None and new is not None:
+            change["fields"] = {f: [_cell(getattr(old, f)), _cell(getattr(new, f))]
+                                for f in ("title", "ref", "columns", "notes") if getattr(old, f) != getattr(new, f)}
+        change["rows"] = _row_changes(old.rows if old else (), new.rows if new else ())
+        changed[name] = change
+    return {"changed": changed, "unchanged": unchanged}
+
+
+def _cell(value: str | tuple[str, ...]) -> str:
+    return value if isinstance(value, str) else " | ".join(value)
+
+
+def _row_changes(old: Sequence[tuple[str, ...]], new: Sequence[tuple[str, ...]]) -> list[dict[str, list[str] | None]]:
+    """The rows that differ, in order: each a row before (None if added) and after (None if removed)."""
+    rows: list[dict[str, list[str] | None]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if op != "equal":
+            olds, news = old[i1:i2], new[j1:j2]
+            rows += [{"before": list(olds[k]) if k < len(olds) else None, "after": list(news[k]) if k < len(news) else None}
+                     for k in range(max(len(olds), len(news)))]
+    return rows
+
+
+@main.command("new-house-rule")
+@click.argument("name")
+@click.option("--base", default="rff", show_default=True, help="The ruleset the house rule goes on.")
+@click.option("--dir", "folder", default=".", show_default=True, type=click.Path(file_okay=False), help="Where to make the project folder.")
+@click.option("--title", default=None, help="The house rule's title (default: from NAME).")
+def new_house_rule_cmd(name: str, base: str, folder: str, title: str | None) -> None:
+    """Make a house rule package NAME: entry point, TOML overlay, one hook and its tests."""
+    project = scaffold.new_house_rule(name, base, Path(folder), title)
+    out.print(f"made {shown(project)}: a house rule on {shown(base)}. Next:", markup=False)
+    out.print(f"  cd {shown(project)} && pip install -e '.[test]' && pytest", markup=False)
 
 
 def _stacks(rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...]) -> dict[str, comparing.Stack]:

@@ -71,10 +71,12 @@ CHOICES = {
                                             "evade" if unit.formation == "skirmish" and "evade" in options else "stand"),
     "follow-up": lambda unit, kind, options: "follow-up" if kind in ADVANCING and unit.status == "good" else "stand",
     "pour-on-fire": lambda unit, kind, options: "no" if unit.low_ammo else "pour",
+    "move-and-fire": lambda unit, kind, options: "half-and-fire",
 }
 """The default answers to the reactive choices (docs/doctrine.md): yell whenever allowed;
 cavalry in good order countercharge, skirmishers evade, others stand; attackers in good order
-follow up; pour on fire while there is ammunition."""
+follow up; pour on fire while there is ammunition; advancing within range, move only as far
+as still lets the unit fire."""
 
 
 class DefaultDoctrine:
@@ -96,7 +98,7 @@ class DefaultDoctrine:
         if plan.update(game):
             orders = [plan.order_of(u.spec.id) for u in mine]
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
-        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit]  # spec: no property call
+        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit and not u.hidden]  # spec: no property call; unseen: not known
         retiring = side in world.broken_off
         rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
         intents = {}

@@ -83,9 +83,10 @@ class UnknownName(RefereeError):
 class PluginFailed(RefereeError):
     """A plugin raised inside a hook; names the plugin and the hook."""
 
-    def __init__(self, plugin: str, hook: str, error: BaseException) -> None:
+    def __init__(self, plugin: str, hook: str, error: BaseException, source: str = "") -> None:
         self.plugin, self.hook, self.error = plugin, hook, error
-        super().__init__(f"plugin {plugin!r} failed in hook {hook}: {describe(error)}")
+        where = f" (file {source})" if source else ""
+        super().__init__(f"plugin {plugin!r} failed in hook {hook}{where}: {describe(error)}")
 
 
 def describe(error: BaseException) -> str:

@@ -194,7 +194,8 @@ def referee_command_intents(game: Any, side: str) -> Any:
 def referee_choose(game: Any, side: str, unit: str, question: str, options: tuple[str, ...]) -> Any:
     """A choice the rules leave to the player, for ``unit`` of ``side``: one of ``options``
     (strings). Questions the default doctrine knows: ``rebel-yell`` (yell, no), ``charged``
-    (countercharge, stand, evade), ``follow-up`` (follow-up, stand), ``pour-on-fire`` (pour, no).
+    (countercharge, stand, evade), ``follow-up`` (follow-up, stand), ``pour-on-fire`` (pour, no),
+    ``move-and-fire`` (half-and-fire, full).
     Any other question gets its first option. Called by a ruleset. Who: doctrine.
     """
 

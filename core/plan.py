@@ -238,13 +238,13 @@ def low_ammo_share(units: Iterable[UnitState]) -> float:
 
 
 def enemy_within(world: World, units: Sequence[UnitState], yards: float) -> bool:
-    """Does a fit enemy stand within ``yards`` of one of ``units`` on the field?"""
+    """Does a fit enemy, not hidden, stand within ``yards`` of one of ``units`` on the field?"""
     mine = [(u.x, u.y) for u in units if u.on_field]
     if not mine:
         return False
     side, reach = units[0].side, yards * yards
     for e in world.units.values():
-        if e.side != side and e.fit:
+        if e.side != side and e.fit and not e.hidden:
             ex, ey = e.x, e.y
             for x, y in mine:
                 if (ex - x) ** 2 + (ey - y) ** 2 <= reach:

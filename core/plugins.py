@@ -212,16 +212,16 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
             pm.add_hookspecs(module.HOOKSPECS)
     for module in modules:
         pm.register(module, name=getattr(module, "PLUGIN_NAME", module.__name__))
-    pm.check_pending()
     for module in modules[1:]:
         _answerable(pm, module)
+    pm.check_pending()
     base = call(pm, "referee_ruleset")
     if base is None:
         raise RefereeError(f"{name!r} has no base ruleset (no plugin implements referee_ruleset)")
     layers = tuple(call(pm, "referee_house_rule"))
-    misfits = [lay for lay in layers if lay.base is not None and lay.base != base.name]
+    misfits = _misfits(pm, modules[1:], base)
     if misfits:
-        raise InvalidInput([Problem(f"house rule {lay.name!r} goes on {lay.base!r}, not on {base.name!r}") for lay in misfits], "rule stack")
+        raise InvalidInput(misfits, "rule stack")
     info = _described(base, layers, name if len(named) > 1 else None)
     specs = {o.name: o for group in call(pm, "referee_options") for o in group}
     off = {o.removeprefix("no-") for o in options if o.startswith("no-") and o.removeprefix("no-") in specs}
@@ -284,17 +284,48 @@ def _modifier_value(value: Any) -> bool:
 
 
 def _answerable(pm: pluggy.PluginManager, plugin: object) -> None:
-    """Make each hook of a layer (a house rule) answer for itself: an exception it raises, a
-    ``sys.exit`` or a result of the wrong kind is reported naming it and the hook. (Its wrappers
-    are left as they are: a traceback names them.)"""
-    name = pm.get_name(plugin) or "?"
+    """Make each hook of a layer (a house rule) answer for itself: a hook name that is no hook
+    is refused at once; an exception it raises, a ``sys.exit`` or a result of the wrong kind is
+    reported naming it, its file and the hook. (Its wrappers are left as they are: a traceback
+    names them.)"""
+    name, source = pm.get_name(plugin) or "?", _source(plugin)
+    hooks = sorted(n for n in dir(hookspecs) if n.startswith("referee_"))
+    unknown = [(impl.function.__code__.co_firstlineno, c.name) for c in pm.get_hookcallers(plugin) or () if c.spec is None
+               for impl in c.get_hookimpls() if impl.plugin is plugin and not impl.optionalhook]
+    if unknown:
+        raise InvalidInput([Problem(f"unknown hook {h!r}{did_you_mean(h, hooks)}", source=source or name, line=line)
+                            for line, h in sorted(unknown)], "house rule")
     for caller in pm.get_hookcallers(plugin) or ():
         for impl in caller.get_hookimpls():
             if impl.plugin is plugin and not (impl.hookwrapper or impl.wrapper):
-                impl.function = _checked(impl.function, name, caller.name)  # type: ignore[misc]
+                impl.function = _checked(impl.function, name, caller.name, source)  # type: ignore[misc]
 
 
-def _checked(function: Callable[..., Any], plugin: str, hook: str) -> Callable[..., Any]:
+def _source(plugin: object) -> str:
+    """The file a plugin module was read from ("" for another kind of plugin)."""
+    return str(getattr(plugin, "__file__", "") or "") if isinstance(plugin, ModuleType) else ""
+
+
+def _misfits(pm: pluggy.PluginManager, layers: Sequence[ModuleType], base: RulesetInfo) -> list[Problem]:
+    """A problem for each layer that names another base (its ``referee_house_rule`` or its
+    ``BASE``), saying which file and whether that base is installed at all."""
+    said = {id(impl.plugin): impl.function() for impl in pm.hook.referee_house_rule.get_hookimpls()}
+    problems = []
+    for module in layers:
+        info = said.get(id(module))
+        wanted = getattr(info, "base", None) or getattr(module, "BASE", None)
+        if wanted is None or wanted == base.name:
+            continue
+        what = f"house rule {getattr(info, 'name', None) or pm.get_name(module)!r}"
+        if wanted not in installed():
+            why = f"{what} goes on {wanted!r}, which is not an installed ruleset{did_you_mean(str(wanted), sorted(installed()))}"
+        else:
+            why = f"{what} goes on {wanted!r}, not on {base.name!r}: use --rules {wanted}"
+        problems.append(Problem(why, source=_source(module)))
+    return problems
+
+
+def _checked(function: Callable[..., Any], plugin: str, hook: str, source: str = "") -> Callable[..., Any]:
     expected = RETURNS.get(hook)
 
     @wraps(function)
@@ -304,13 +335,13 @@ def _checked(function: Callable[..., Any], plugin: str, hook: str) -> Callable[.
         except (RefereeError, BrokenPipeError):
             raise
         except (Exception, SystemExit) as error:
-            raise PluginFailed(plugin, hook, error) from error
+            raise PluginFailed(plugin, hook, error, source) from error
         except KeyboardInterrupt as error:  # the code's own, unless Python's handler may have raised it for Ctrl-C
             if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
                 raise
-            raise PluginFailed(plugin, hook, error) from error
+            raise PluginFailed(plugin, hook, error, source) from error
         if expected is not None and result is not None and not expected[1](result):
-            raise PluginFailed(plugin, hook, TypeError(f"returned {_shown(result)}; expected {expected[0]} or None"))
+            raise PluginFailed(plugin, hook, TypeError(f"returned {_shown(result)}; expected {expected[0]} or None"), source)
         return result
 
     return checked

@@ -44,7 +44,7 @@ SCENARIO_KEYS = ("id", "title", "date", "summary", "start", "sunset", "dusk", "w
 COMMAND_KEYS = ("id", "name", "side", "level", "parent")
 LEADER_KEYS = ("id", "name", "side", "command", "rating", "traits", "attached_to", "position")
 UNIT_KEYS = ("id", "name", "side", "command", "arm", "men", "position", "facing", "formation",
-             "experience", "weapon", "guns", "gun_type", "mounted", "entry")
+             "experience", "weapon", "guns", "gun_type", "mounted", "entry", "hidden")
 AREA_KEYS = ("kind", "polygon", "name", "height")
 FEATURE_KEYS = ("kind", "points", "name", "front")
 OBJECTIVE_KEYS = ("id", "name", "position", "radius", "held_by", "key", "value")
@@ -210,6 +210,7 @@ def _unit(t: Table) -> UnitSpec:
         gun_type=t.get("gun_type", choice(world.GUN_TYPES, "gun type"), "a gun type", None),
         mounted=t.get("mounted", flag, "true or false", arm == "cavalry"),
         entry=t.get("entry", clock_time, 'a time "HH:MM"', None),
+        hidden=t.get("hidden", flag, "true or false", False),
     )
     _check_arm(t, unit)
     return unit

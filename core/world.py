@@ -25,9 +25,14 @@ WEAPONS = (
 GUN_TYPES = (
     "12-pdr-napoleon", "6-pdr", "12-pdr-howitzer", "24-pdr-howitzer", "mountain-howitzer",
     "3-inch-rifle", "10-pdr-parrott", "20-pdr-parrott",
+    "heavy-rifle", "siege", "naval", "gatling",
 )
-EXPERIENCE = ("militia", "green", "trained", "veteran", "crack")
-"""The neutral experience ladder, worst to best; each ruleset maps it to its own grades."""
+"""Gun types: field pieces by name; ``heavy-rifle`` any heavier field rifle (30-pdr Parrott,
+4.5-inch), ``siege`` siege and garrison guns, ``naval`` naval guns landed or on a vessel
+(Dahlgren howitzers), ``gatling`` a Gatling or other machine gun."""
+EXPERIENCE = ("militia", "green", "trained", "regular", "veteran", "crack")
+"""The neutral experience ladder, worst to best; each ruleset maps it to its own grades.
+``regular``: long-service regulars, drilled beyond trained volunteers but not yet seasoned."""
 FORMATIONS = ("line", "column", "march-column", "skirmish", "limbered", "unlimbered")
 LEADER_RATINGS = ("superior", "average", "poor")
 LEADER_TRAITS = ("gallant", "artillerist", "brave")
@@ -90,6 +95,7 @@ class UnitSpec:
     gun_type: str | None = None
     mounted: bool = False  # cavalry, mounted infantry, or (artillery) horse artillery
     entry: int | None = None  # minute it may enter play; None = on the field at the start
+    hidden: bool = False  # starts concealed from the enemy (by design, ground or weather), for a ruleset that models it
 
 
 @frozen
@@ -291,6 +297,7 @@ class UnitState:
     mounted: bool = False
     on_field: bool = True
     low_ammo: bool = False  # low on ammunition, where the ruleset's rules have such a state
+    hidden: bool = False  # concealed: the enemy's commander does not see it (set and cleared by a ruleset that models concealment)
 
     @property
     def id(self) -> str:
@@ -339,6 +346,7 @@ class World:
     repulses: dict[tuple[str, str], int] = field(factory=dict)  # (side, objective) -> its assaults there repulsed
     departures: list[Departure] = field(factory=list)
     broken_off: dict[str, str] = field(factory=dict)  # side -> why it broke the fight off
+    weather: str = "clear"  # the weather now: the scenario's at the start; a ruleset may change it (fog lifting)
 
     @classmethod
     def start(cls, scenario: Scenario) -> World:
@@ -352,7 +360,7 @@ class World:
             x, y = ld.position or _first_position(scenario, ld)
             leaders[ld.id] = LeaderState(ld, x, y, ld.attached_to)
         held = {o.id: o.held_by for o in scenario.objectives}
-        return cls(scenario, scenario.start, units, leaders, held)
+        return cls(scenario, scenario.start, units, leaders, held, weather=scenario.light.weather)
 
     def side_units(self, side: str) -> list[UnitState]:
         return [u for u in self.units.values() if u.side == side]

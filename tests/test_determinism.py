@@ -29,7 +29,7 @@ from referee.core.plugins import build_rules
 from referee.core.scenario import bundled, find_scenario, load_scenario
 
 GOLDEN = Path(__file__).parent / "golden"
-GOLDENS = [("drill-musketry", "rff", 7), ("big-bethel", "rff", 7), ("drill-musketry", "hardtack", 7)]
+GOLDENS = [("drill-musketry", "rff", 7), ("big-bethel", "rff", 7), ("drill-musketry", "hardtack", 7), ("big-bethel", "hynds", 7)]
 SCENARIOS = [sid for sid, _, _ in bundled()]
 NOOP_HOUSE_RULE = '''\
 """A house rule that changes nothing: its games must be the base ruleset's games."""

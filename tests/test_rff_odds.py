@@ -340,7 +340,7 @@ def test_every_neutral_name_maps_to_a_class_with_fire_points() -> None:
     for name in world.GUN_TYPES:
         assert T.fire.cannonade.points(T.weapons.guns[name].code, 3)
     assert {n: T.weapons.experience[n].code for n in world.EXPERIENCE} == {
-        "militia": "green", "green": "green", "trained": "trained", "veteran": "veteran", "crack": "crack"}
+        "militia": "green", "green": "green", "trained": "trained", "regular": "veteran", "veteran": "veteran", "crack": "crack"}
 
 
 def test_scale() -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-RULING = {"rff": re.compile(r"\b(RFF-[TP]\d+)\b"), "hardtack": re.compile(r"\b(HT-[A-Z]\d+)\b")}
+RULING = {"rff": re.compile(r"\b(RFF-[TP]\d+)\b"), "hardtack": re.compile(r"\b(HT-[A-Z]\d+)\b"),
+          "hynds": re.compile(r"\b(HYNDS-[A-Z]\d+)\b"), "sumter": re.compile(r"\b(SU-[A-Z]\d+)\b")}
 
 
 def documented(ruleset: str) -> list[str]:

@@ -13,11 +13,11 @@ from typing import Any
 from attrs import frozen
 
 from referee.core.events import Modifier
-from referee.core.plugins import call
 from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
 from . import leaders, lookup, maneuver, mechanics, move
+from .hookspecs import layered
 from .state import Piece, RffState
 
 
@@ -43,7 +43,10 @@ def phase(game: Any, state: RffState, side: str) -> None:
     wanted = game.memory.get("rff.targets", {})
     cap = leaders.range_cap(game)
     for shooters, defensive in ((enemy, True), (side, False)):
-        shots = [s for p in state.of_side(shooters) if (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap))]
+        unseen = frozenset(p.id for p in state.enemies_of(shooters) if p.unit.hidden)  # concealed (core/world.py): not aimed at
+        shots = [s for p in state.of_side(shooters) if (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen))]
+        if "rff_shots" in game.rules.implemented:
+            shots = layered(game, "rff_shots")(game=game, shots=shots) or shots
         for shot in _massed_artillery(game, state, shots, cap):
             if shot.firer.alive and shot.target.alive:
                 resolve(game, state, shot)
@@ -79,12 +82,13 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
 def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
     if piece.status == "broken" or piece.stands == 0:
         return False
+    if "rff_may_fire" in game.rules.implemented:
+        answer = layered(game, "rff_may_fire")(game=game, piece=piece, defensive=defensive)
+        if answer is not None:
+            return bool(answer)
     if piece.guns:
         return not piece.limbered and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
-        layered = call(game.rules.pm, "rff_may_fire", game=game, piece=piece, defensive=defensive) if "rff_may_fire" in game.rules.implemented else None
-        if layered is not None:
-            return bool(layered)
         return not defensive and piece.grade == "crack" and game.option("crack-cold-steel") and not piece.breakthrough
     return True
 
@@ -207,8 +211,9 @@ def table_inputs(game: Any, state: RffState, shot: Shot) -> tuple[Any, ...]:
     arguments after the roller): fire points and multipliers (as layers adjust them) and every
     die modifier."""
     points, multipliers = fire_points(game, state, shot)  # above 0: at least one stand fires
-    if "rff_fire_points" in game.rules.implemented:
-        points, multipliers = call(game.rules.pm, "rff_fire_points", game=game, shot=shot, points=points, multipliers=multipliers) or (points, multipliers)
+    implemented = game.rules.implemented
+    if "rff_fire_points" in implemented:
+        points, multipliers = layered(game, "rff_fire_points")(game=game, shot=shot, points=points, multipliers=multipliers) or (points, multipliers)
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
     return (state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods), shot.target.status != "good", shot.target.guns)
 
@@ -216,7 +221,7 @@ def table_inputs(game: Any, state: RffState, shot: Shot) -> tuple[Any, ...]:
 def layered_result(game: Any, shot: Shot, die: int, values: Any) -> Any:
     """The fire's values as layers adjust them (given the die)."""
     if "rff_fire_result" in game.rules.implemented:
-        return call(game.rules.pm, "rff_fire_result", game=game, shot=shot, die=die, values=values) or values
+        return layered(game, "rff_fire_result")(game=game, shot=shot, die=die, values=values) or values
     return values
 
 

@@ -8,9 +8,23 @@ implements it, so plain rff neither pays for them nor changes its log. Who: any 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from referee.core.hookspecs import hookspec
+from referee.core.plugins import sole_caller
+
+
+def layered(game: Any, name: str) -> Callable[..., Any]:
+    """How rff calls its hook ``name`` in this game: straight to a sole implementation, else
+    through pluggy (found once per game: a call site asks ``game.rules.implemented`` first)."""
+    callers = game.memory.get("rff.hooks")
+    if callers is None:
+        callers = game.memory["rff.hooks"] = {}
+    caller = callers.get(name)
+    if caller is None:
+        caller = callers[name] = sole_caller(game.rules.pm, name)
+    return caller
 
 
 @hookspec(firstresult=True)
@@ -29,6 +43,15 @@ def rff_moved(game: Any, piece: Any, start: Any) -> None:
     skirmishers). Called after each move rff makes with ``move.advance``. Observe or adjust the
     state (passage of lines, a hidden unit seen, a fire that interrupts the move). Who: any
     layer on rff.
+    """
+
+
+@hookspec(firstresult=True)
+def rff_shots(game: Any, shots: Any) -> Any:
+    """The shots of one half-phase, every piece aimed (a list of rff's ``fire.Shot``): return a
+    replacement list (targets a layer forbids changed, or shots dropped) or None to keep them.
+
+    Called once per half-phase of fire, before any shot is resolved. Who: any layer on rff.
     """
 
 
@@ -54,8 +77,9 @@ def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
 
 @hookspec(firstresult=True)
 def rff_may_fire(game: Any, piece: Any, defensive: bool) -> Any:
-    """May a charging ``piece`` (or one received with cold steel) fire this half-phase? True or
-    False, or None to keep rff's answer (no, unless its crack-cold-steel option allows).
+    """May ``piece`` (not broken, with stands) fire this half-phase? True or False, or None to
+    keep rff's answer (guns unlimbered and not silenced; chargers with cold steel not, unless
+    crack under the crack-cold-steel option).
 
-    Called when rff aims the fire of a piece in a charge. Who: any layer on rff.
+    Called for each piece each time rff aims a half-phase's fire. Who: any layer on rff.
     """

@@ -83,7 +83,7 @@ def radius(game: Any, state: RffState, leader: LeaderState, piece: Piece) -> flo
     if game.option("twilight-and-night") and is_twilight(game):
         return lookup.command_radius(t, "twilight")
     short = (
-        leader.attached is not None or leader.status == "dismounted" or game.scenario.light.weather == "fog"
+        leader.attached is not None or leader.status == "dismounted" or game.world.weather == "fog"
         or (game.ground.has("dense-woods") and "dense-woods" in game.ground.kinds_along(*leader.place, piece.x, piece.y))
     )
     return lookup.command_radius(t, "short" if short else "clear")

@@ -68,6 +68,7 @@ def referee_turn_minutes(game: Any) -> int:
 def referee_turn(game: Any) -> Iterator[Step]:
     state = game.state
     sides = game.scenario.sides
+    state.wanted = {side: game.command_intents(side) for side in sides}
     for side in sides:
         for b in state.brigades.values():
             if b.side == side:
@@ -89,7 +90,8 @@ def referee_step(game: Any, step: Step) -> bool:
     name = step.name
     if name == "orders":
         orders_step(game, state, step.command)
-    elif name == "charge":
+        return True  # an order changes nothing the neutral world shows
+    if name == "charge":
         charge_step(game, state, step.side)
     elif name == "compulsory":
         compulsory_step(game, state)

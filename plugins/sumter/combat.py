@@ -7,12 +7,10 @@ less the contact distance, in the sheet's inches (SU-F9).
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any
 
-from . import dice
-from .mods import mods
-from .move import add_dps, attached_general, back_off, dist, disperse, flanked, roll_move
+from . import dice, mechanics
+from .move import add_dps, back_off, dist, disperse, flanked, roll_move
 from .state import Piece, SumterState
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
@@ -21,7 +19,7 @@ COVER = {"woods": "hedge-trees", "dense-woods": "hedge-trees", "buildings": "wor
 
 def fire_step(game: Any, state: SumterState) -> None:
     """Every unit that may fire throws at its target; the hits land together afterwards."""
-    landed: list[tuple[Piece, int, Piece]] = []
+    landed: list[tuple[Piece, int]] = []
     for side, pieces in state.by_side.items():
         intents = state.intents.get(side, {})
         enemies = [e for e in state.enemies(side) if e.unit.on_field]
@@ -30,8 +28,8 @@ def fire_step(game: Any, state: SumterState) -> None:
                 continue
             hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
-    for target, hits, by in landed:
-        take_hits(state, target, hits, by)
+    for target, hits in landed:
+        take_hits(state, target, hits)
 
 
 def may_fire(state: SumterState, p: Piece) -> bool:
@@ -78,7 +76,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     if res.values.get("gun_lost"):
         lose_gun(game, state, p)
     if hits:
-        landed.append((target, hits, p))
+        landed.append((target, hits))
         if p.arm == "artillery":
             bounce(game, state, p, target, hits, landed)
     if p.order_foot and flanked(target, p):
@@ -86,23 +84,14 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     return hits
 
 
-def target_names(game: Any, state: SumterState, target: Piece, artillery: bool) -> list[str]:
-    """The target's modifiers: formation, cover (ruling SU-F10: woods are "hedge & trees",
-    buildings and works "trench, buildings or walls"), charging cavalry."""
+def target_inputs(game: Any, state: SumterState, target: Piece) -> dict[str, Any]:
+    """The target as the fire mechanics read it: its formation or kind and its cover (ruling
+    SU-F10: woods are "hedge & trees", buildings and works "trench, buildings or walls")."""
     u = target.unit
-    names = []
-    if u.formation in ("march-column", "limbered"):
-        names.append("march-column")
-    elif u.formation == "unlimbered":
-        names.append("deployed-artillery")
-    elif target.skirmish:
-        names.append("skirmishers")
-    cover = cover_of(game, target)
-    if cover:
-        names.append(cover)
-    if target.arm == "cavalry" and target.charging:
-        names.append("charging-cavalry")
-    return names
+    kind = ("march-column" if u.formation in ("march-column", "limbered") else "deployed-artillery" if u.formation == "unlimbered"
+            else "skirmishers" if target.skirmish else "charging-cavalry" if target.arm == "cavalry" and target.charging
+            else "column" if u.formation == "column" else "line")
+    return {"target": kind, "cover": cover_of(game, target) or "none", "close_up": False}
 
 
 def cover_of(game: Any, p: Piece) -> str:
@@ -113,74 +102,35 @@ def cover_of(game: Any, p: Piece) -> str:
 
 
 def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Any:
-    t = state.tables
-    f = t["fire"]
+    f = state.tables["fire"]
     weapon = p.unit.spec.weapon or "rifle-musket"
-    effective = inches <= f["ranges"][weapon][0]
-    names: list[str | tuple[str, int]] = [p.grade, ("dp", p.dps)]
-    if p.fired_last:
-        names.append("fired_last_turn")
-    if p.arm == "cavalry" and p.unit.mounted:
-        names.append("mounted")
-    if weapon in f["weapons"]["breechloader"]:
-        names.append("breechloader")
-    elif weapon in f["weapons"]["smoothbore"]:
-        names.append("smoothbore")
-    ms = mods(f["firer"], REF_FIRE, names) + mods(f["target"], REF_FIRE, target_names(game, state, target, False))
-    shares = ([] if effective else [f["long_share"]]) + ([f["long_share"]] if p.unit.low_ammo else [])
-    figures = p.figures if p.unit.formation == "line" else int(p.figures * dice.share(f["column_share"]))
-    throws = 1
-    if weapon in f["weapons"]["pour_double"] and not p.unit.low_ammo and game.choose(p.id, "pour-on-fire", ("pour", "no")) == "pour":
-        throws = 2
-    inputs = {"figures": figures, "range": "effective" if effective else "long", "weapon": weapon} if game.seen else {}
-    return dice.volley(game.roller, t, "fire", "QRS v6.2, Shooting Casualties", t.fire_rows, figures, ms, dice.portion_of(*shares),
-                       inputs, ("SU-F1", "SU-D1") if game.seen else (), throws)
+    low = p.unit.low_ammo
+    pour = (weapon in f["weapons"]["pour_double"] and not low
+            and game.choose(p.id, "pour-on-fire", ("pour", "no")) == "pour")
+    i = {"figures": p.figures, "grade": p.grade, "weapon": weapon, "range": "effective" if inches <= f["ranges"][weapon][0] else "long",
+         "formation": "line" if p.unit.formation == "line" else "column", "dps": p.dps, "fired_last": p.fired_last,
+         "mounted": p.arm == "cavalry" and p.unit.mounted, "low_ammo": low, "pour": pour, **target_inputs(game, state, target)}
+    return mechanics.fire(game.roller, state.tables, i)
 
 
 def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Any:
     t = state.tables
-    a = t["artillery"]
-    gun = a["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"]
-    canister, effective, _ = a["bands"][str(gun["band"])]
-    names: list[str | tuple[str, int]] = [("dp", p.dps)]
-    if p.grade in ("trained", "raw"):
-        names.append(p.grade)
-    if inches <= canister:
-        names.append(f"canister-{gun['kind']}")
-    if p.rate == "horse-artillery" and (p.moved or p.limbered_now):
-        names.append("horse-unlimbered")
-    cover = cover_of(game, target)
-    if cover and inches > canister:
-        names.append("shell-cover")
-    if gun.get("naval"):
-        names.append("naval")
-    ms = mods(a["firer"], REF_FIRE, names)
-    tnames = target_names(game, state, target, True)
-    if flanked(target, p) and target.unit.formation in ("line", "column", "march-column"):
-        tnames.append("enfiladed-line" if target.unit.formation == "line" else "enfiladed-column")
-    ms += mods(t["fire"]["target"], REF_FIRE, tnames)
-    shares = ([] if inches <= effective else [t["fire"]["long_share"]]) + ([t["fire"]["long_share"]] if p.unit.low_ammo else [])
-    models = max(1, math.ceil(p.unit.guns / t["scale"]["guns_per_model"])) if p.unit.guns else 0
-    band = "canister" if inches <= canister else "effective" if inches <= effective else "long"
-    inputs = {"models": models, "gun": p.unit.spec.gun_type, "range": band} if game.seen else {}
-    heavy = a["heavy_double_most"] if gun.get("heavy") and p.fired_last else 0
-    return dice.volley(game.roller, t, "artillery-fire", "QRS v6.2, Artillery Casualties", t.gun_rows, models, ms,
-                       dice.portion_of(*shares), inputs, ("SU-A1", "SU-D1") if game.seen else (), 1, heavy)
+    gun = p.unit.spec.gun_type or "12-pdr-napoleon"
+    canister, effective, _ = t["artillery"]["bands"][str(t["artillery"]["guns"][gun]["band"])]
+    i = {"models": math.ceil(p.unit.guns / t["scale"]["guns_per_model"]), "gun": gun, "grade": p.grade,
+         "range": "canister" if inches <= canister else "effective" if inches <= effective else "long", "dps": p.dps,
+         "horse_unlimbered": p.rate == "horse-artillery" and bool(p.moved or p.limbered_now), "mixed": False,
+         "low_ammo": p.unit.low_ammo, "consecutive": p.fired_last, "enfilade": flanked(target, p), **target_inputs(game, state, target)}
+    return mechanics.artillery_fire(game.roller, t, i)
 
 
 def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Any:
     t = state.tables
-    sk = t["fire"]["skirmish"]
-    n = max(0, p.figures // sk["figures_per_die"][p.grade] - p.dps)
-    pour = False
     weapon = p.unit.spec.weapon or ""
-    if p.arm == "cavalry" and weapon in t["fire"]["weapons"]["pour_half"] and not p.unit.low_ammo:
-        pour = game.choose(p.id, "pour-on-fire", ("pour", "no")) == "pour"
-        n += n // 2 if pour else 0
-    covered = bool(cover_of(game, target))
-    inputs = {"dice": n, "cover": covered} if game.seen else {}
-    return dice.skirmish_volley(game.roller, t, n, sk["hit_on"], dice.share(sk["cover_share"]) if covered else Fraction(1),
-                                pour, inputs, (), ("SU-F5", "SU-D1") if game.seen else ())
+    pour = (p.arm == "cavalry" and weapon in t["fire"]["weapons"]["pour_half"] and not p.unit.low_ammo
+            and game.choose(p.id, "pour-on-fire", ("pour", "no")) == "pour")
+    i = {"figures": p.figures, "grade": p.grade, "dps": p.dps, "cover": bool(cover_of(game, target)), "pour": pour, "sniper": False}
+    return mechanics.skirmish_fire(game.roller, t, i)
 
 
 def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, landed: list[Any]) -> None:
@@ -203,7 +153,7 @@ def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, la
     more, _, _ = dice.hits_of(game.roller, state.tables, hits, dice.share(a["bounce_share"]))
     if more:
         game.log.emit("bounce", unit=p.id, target=best.id, hits=more, text=f"{p.id}'s shot bounces through to {best.id}: {more} hits")
-        landed.append((best, more, p))
+        landed.append((best, more))
 
 
 def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
@@ -216,7 +166,7 @@ def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
             disperse(game, p)
 
 
-def take_hits(state: SumterState, p: Piece, hits: int, by: Piece | None = None) -> None:
+def take_hits(state: SumterState, p: Piece, hits: int) -> None:
     """Hits fill the unit's DPs to 3, then each removes a figure (ruling SU-D1)."""
     to_dps = state.tables["morale"]["hits_to_dps"]
     room = max(0, to_dps - p.dps)
@@ -249,120 +199,68 @@ def melee_step(game: Any, state: SumterState) -> None:
         fight(game, state, a, b)
 
 
-def side_factors(game: Any, state: SumterState, p: Piece, foe: Piece, first: bool) -> tuple[Any, ...]:
-    f = state.tables["melee"]["factors"]
-    names: list[str | tuple[str, int]] = []
+def side_inputs(game: Any, p: Piece, foe: Piece, s: str) -> dict[str, Any]:
+    """One side of a melee as the melee mechanic reads it."""
     kind = "skirmisher" if p.skirmish else p.arm
-    names.append("cavalry-v-skirmishers" if kind == "cavalry" and foe.skirmish else kind)
-    names.append(p.grade)
-    if p.bonus:
-        names.append(p.bonus)
-    names.append(("dp", p.dps))
-    if p.pushed:
-        names.append("pushed-back")
-    if p.state in ("retreat", "rout"):
-        names.append("retreating")
-    if flanked(p, foe):
-        names.append("flank")
-    here, there = game.ground.kind_at(p.unit.x, p.unit.y), game.ground.kind_at(foe.unit.x, foe.unit.y)
-    if here == "buildings" and there != "buildings":
-        names.append("buildings")
-    elif cover_of(game, p) and here != there:  # in cover, not the same cover as the enemy
-        names.append("cover")
+    here = game.ground.kind_at(p.unit.x, p.unit.y)
     weapon = p.unit.spec.weapon or ""
-    if weapon == "repeater":
-        names.append("repeaters")
-    if first and weapon == "shotgun":
-        names.append("shotguns")
-    if first and weapon == "carbine":
-        names.append("carbines")
-    if p.figures > foe.figures and foe.figures > 0:
-        names.append(("outnumbering", min(state.tables["melee"]["outnumber_most"], int(2 * (p.figures - foe.figures) / foe.figures))))
-    return mods(f, "QRS v6.2, Melee", names)
+    return {f"{s}_kind": kind, f"{s}_grade": p.grade, f"{s}_figures": p.figures, f"{s}_dps": p.dps, f"{s}_bonus": p.bonus or "none",
+            f"{s}_plight": "pushed-back" if p.pushed else "retreating" if p.state in ("retreat", "rout") else "none",
+            f"{s}_flank": flanked(p, foe), f"{s}_ground": "buildings" if here == "buildings" else "cover" if cover_of(game, p) else "open",
+            f"{s}_weapon": weapon if weapon in ("shotgun", "carbine", "repeater") else "other"}
 
 
 def fight(game: Any, state: SumterState, a: Piece, b: Piece) -> None:
     t = state.tables
-    first = a.bonus in ("charge", "pursuing")
-    ma, mb = side_factors(game, state, a, b, first), side_factors(game, state, b, a, first)
-    res = dice.melee(game.roller, t, ma, mb, {"a": a.id, "b": b.id} if game.seen else {}, ("SU-M1",) if game.seen else ())
-    res = game.settle("melee", (a, b), res, unit=a.id, target=b.id)
-    winner, result = res.values["winner"], res.values["result"]
+    rounds = state.rounds[(a.id, b.id)] = state.rounds.get((a.id, b.id), 0) + 1
+    i = {**side_inputs(game, a, b, "a"), **side_inputs(game, b, a, "b"), "round": rounds}
+    res = game.settle("melee", (a, b), mechanics.melee(game.roller, t, i), unit=a.id, target=b.id)
+    v = res.values
     a.bonus = b.bonus = ""
     a.pushed = b.pushed = False
-    if winner == "none":
-        inflict(state, a, b, "draw")
-        inflict(state, b, a, "draw")
-        state.melees.append((a, b))
-        if a.arm == "cavalry" and b.arm != "cavalry":  # cavalry drawing with foot or guns retire to their lines
+    lose_figures(state, a, v["a_lost"])
+    lose_figures(state, b, v["b_lost"])
+    if v["winner"] == "none":
+        if v["cavalry_retire"]:  # cavalry drawing with foot or guns retire to their lines
+            cav = a if a.arm == "cavalry" else b
             a.melee = b.melee = None
-            state.melees.pop()
-            back_off(game, state, a, state.yards(12))
+            back_off(game, state, cav, state.yards(12))
+        else:
+            state.melees.append((a, b))
         return
-    win, lose = (a, b) if winner == "a" else (b, a)
+    state.rounds.pop((a.id, b.id), None)
+    win, lose = (a, b) if v["winner"] == "a" else (b, a)
     game.report_assault(a.id, b.id, carried=win is a)
-    if result == "pushed-back" and lose.arm == "infantry" and win.arm == "cavalry":
-        result = "retreat"  # exception (a)
-    add_dps(state, lose, res.values["dps"])
-    inflict(state, win, lose, result)
-    inflict(state, lose, win, "lost")
-    add_dps(state, win, t["melee"]["winner_dp"])
+    add_dps(state, lose, v["dps"])
+    add_dps(state, win, v["winner_dp"])
     win.melee = lose.melee = None
-    if lose.arm == "artillery":  # exception (b): artillery always disperse if they lose a melee
+    result = v["result"]
+    if result == "disperse":
         disperse(game, lose)
     elif result in ("retreat", "rout"):
-        lose.state, lose.broke = result, True
-    elif result == "pushed-back":
+        if lose.state != "gone":
+            lose.state, lose.broke = result, True
+    elif result == "pushed-back" and lose.state != "gone":
         lose.pushed = True
         r = t["movement"]["rates"][lose.rate]
         back_off(game, state, lose, state.yards(roll_move(game, state, lose, r["die"], 1, 0, "pushed back")))
-    pursue_or_stand(game, state, win, lose, result)
-
-
-def inflict(state: SumterState, by: Piece, on: Piece, result: str) -> None:
-    """Melee casualties by ratio: figures of ``by`` per figure lost by ``on``."""
-    c = state.tables["melee"]["casualties"]
-    cav = by.arm == "cavalry"
-    if result in ("lost", "draw"):
-        per = c["losing-cavalry" if cav else "losing-foot"]
-    elif cav and on.arm == "cavalry":
-        per = c["cavalry-v-pushed-cavalry" if result == "pushed-back" else "cavalry-v-cavalry"]
-    elif cav:
-        per = c["cavalry-v-beaten-foot"]
-    else:
-        per = c["foot-v-pushed" if result == "pushed-back" else "foot-v-all"]
-    lose_figures(state, on, dice.ratio_casualties(by.figures, per))
-
-
-def pursue_or_stand(game: Any, state: SumterState, win: Piece, lose: Piece, result: str) -> None:
-    """Who takes the pursuit test (the Melee Result's columns); a push back is followed up by
-    cavalry, and by foot that choose to."""
-    t = state.tables
-    foot = win.arm != "cavalry"
-    if result == "pushed-back":
-        if lose.state != "gone" and (not foot or game.choose(win.id, "follow-up", ("follow-up", "stand")) == "follow-up"):
+        if v["follow_up"] == "must" or game.choose(win.id, "follow-up", ("follow-up", "stand")) == "follow-up":
             win.melee, lose.melee, win.bonus = lose.id, win.id, "following-up"
             state.melees.append((win, lose))
-        return
-    if foot and result == "retreat" and win.grade in ("veteran", "regular"):
-        return  # others stand
-    if win.arm == "artillery":
-        return
-    p = t["melee"]["pursuit"]
-    names: list[str | tuple[str, int]] = [g for g in (win.grade,) if g in ("veteran", "trained", "raw")]
-    if win.arm == "infantry":
-        names.append("infantry")
-    if general_near(state, win):
-        names.append("general")
-    if win.yelling:
-        names.append("rebel-yell")
-    ms = mods({k: v for k, v in p.items() if isinstance(v, int)}, "QRS v6.2, Pursuit Test", names)
-    res = game.settle("pursuit", win, dice.pursuit(game.roller, t, ms, {"grade": win.grade} if game.seen else {}), unit=win.id)
+    if v["pursuit"] and lose.state != "gone":
+        pursue(game, state, win, lose)
+
+
+def pursue(game: Any, state: SumterState, win: Piece, lose: Piece) -> None:
+    """The Pursuit Test; 6 or less pursues the unit just beaten in the compulsory moves, and
+    does nothing more if it has gone (ruling SU-M5); cavalry told to retire go back 12" (SU-M6)."""
+    i = {"grade": win.grade, "infantry": win.arm == "infantry", "general": general_near(state, win), "rebel_yell": win.yelling}
+    res = game.settle("pursuit", win, mechanics.pursuit(game.roller, state.tables, i), unit=win.id)
     add_dps(state, win, res.values["dps"])
     outcome = res.values["result"]
-    if outcome == "pursue" and lose.state != "gone":
+    if outcome == "pursue":
         win.pursuing = lose.id
-    elif outcome == "halt" and not foot:
+    elif outcome == "halt" and win.arm == "cavalry":
         back_off(game, state, win, state.yards(12))
 
 

@@ -19,10 +19,10 @@ D5 = d(5)
 DIE = {"ave": AVERAGE, "d6": D6, "d5": D5}
 
 
-def _throw(roller: Roller) -> tuple[int, bool, int]:
-    """2D6 thrown as a pair: (sum, a double, its face)."""
+def _throw(roller: Roller) -> tuple[int, int]:
+    """2D6 thrown as a pair: (sum, the face of a double or 0)."""
     a, b = roller.roll(D6), roller.roll(D6)
-    return a + b, a == b, a
+    return a + b, a if a == b else 0
 
 
 def score_column(score: int) -> int | None:
@@ -49,6 +49,10 @@ def semi_hit(roller: Roller, t: SumterTables, part: Fraction) -> bool:
     need = t["fire"]["semi_hits"].get(f"{part.numerator}/{part.denominator}")
     if need is None:  # SU-F8: a fraction the sheet does not print: the same share of the D12's faces
         need = 13 - max(1, round(12 * part))
+    return roller.sub(_d12_at_least, need)
+
+
+def _d12_at_least(roller: Roller, need: int) -> bool:
     return roller.roll(D12) >= need
 
 
@@ -73,15 +77,15 @@ def volley(roller: Roller, t: SumterTables, mechanic: str, ref: str, rows: tuple
     bonus = net(mods)
     whole, dice, low, lost, scores = 0, [], False, False, []
     for _ in range(throws):
-        total, double, face = roller.sub(_throw)
+        total, face = roller.sub(_throw)
         dice.append(total)
         score = total + bonus
         scores.append(score)
         col = score_column(score)
         if col is not None:
             whole += row_hits(rows, count, col)
-        low = low or (throws > 1 and double and face != 6)
-        lost = lost or (double and face <= heavy)
+        low = low or (throws > 1 and 0 < face < 6)
+        lost = lost or 0 < face <= heavy
     hits, part, semi = hits_of(roller, t, whole, portion)
     values = {"hits": hits, "score": scores[0], "table_hits": whole, "semi": f"{part}" if part else "",
               "semi_hit": semi, "low_ammo": low, "gun_lost": lost}
@@ -113,7 +117,7 @@ def skirmish_volley(roller: Roller, t: SumterTables, dice: int, hit_on: int, por
     return Resolution(RULESET, "skirmish-fire", "QRS v6.2, Skirmish Firing", text, inputs, mods, (), whole, values, rulings)
 
 
-def test2d6(roller: Roller, mechanic: str, ref: str, mods: tuple[Modifier, ...], inputs: Mapping[str, Any]) -> tuple[int, int]:
+def test2d6(roller: Roller, mods: tuple[Modifier, ...]) -> tuple[int, int]:
     """2D6 plus modifiers: (the dice, the modified score)."""
     dice = dice_sum(roller, D6, 2)
     return dice, dice + net(mods)
@@ -128,7 +132,7 @@ def cell(text: str) -> tuple[str, int]:
 def unit_morale(roller: Roller, t: SumterTables, column: str, mods: tuple[Modifier, ...], inputs: Mapping[str, Any],
                 rulings: tuple[str, ...] = ()) -> Resolution:
     """The Unit Morale Test: 2D6 plus modifiers, read in one column (charge, charged, other, rally)."""
-    dice, score = test2d6(roller, "unit-morale", "", mods, inputs)
+    dice, score = test2d6(roller, mods)
     band = t.morale.band(score)
     result, dps = cell(band.result[column])
     return Resolution(RULESET, "unit-morale", f"QRS v6.2, Unit Morale Test Results, {band.text()}, {column}",
@@ -148,7 +152,7 @@ def recall(roller: Roller, score: int, mods: tuple[Modifier, ...], inputs: Mappi
 def brigade_morale(roller: Roller, t: SumterTables, mods: tuple[Modifier, ...], inputs: Mapping[str, Any],
                    rulings: tuple[str, ...] = ("SU-B1",)) -> Resolution:
     """The Brigade Morale Test: 2D6 plus modifiers; it holds on the pass score (ruling SU-B1)."""
-    dice, score = test2d6(roller, "brigade-morale", "", mods, inputs)
+    dice, score = test2d6(roller, mods)
     passed = score >= t["morale"]["brigade"]["pass"]
     return Resolution(RULESET, "brigade-morale", "QRS v6.2, Brigade Morale Test", "holds" if passed else "breaks",
                       inputs, mods, (dice,), score, {"passed": passed}, rulings)

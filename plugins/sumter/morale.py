@@ -6,14 +6,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import dice
+from . import mechanics
 from .combat import cover_of, general_near
-from .mods import mods
-from .move import add_dps, apply_morale, attached_general, back_off
+from .move import add_dps, dist, apply_morale, attached_general, back_off, morale_inputs
 from .state import Piece, SumterState
 
-REF_UNIT = "QRS v6.2, Unit Morale Test"
-REF_BRIGADE = "QRS v6.2, Brigade Morale Test"
 
 
 def morale_step(game: Any, state: SumterState) -> None:
@@ -31,56 +28,54 @@ def morale_step(game: Any, state: SumterState) -> None:
             column = "other"
         else:
             continue
-        names = unit_names(game, state, p, beaten, near)
-        res = dice.unit_morale(game.roller, t, column, mods(t["morale"]["unit"], REF_UNIT, names),
-                               {"column": column, "grade": p.grade} if game.seen else {}, ("SU-U1", "SU-U2") if game.seen else ())
-        res = game.settle("unit-morale", p, res, unit=p.id)
+        i = morale_inputs(state, p, column, **around(game, p, beaten, near))
+        res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i, ("SU-U1", "SU-U2")), unit=p.id)
         result = res.values["result"]
-        if column == "rally" and result == "fail" and p.state == "rout":
-            result = "disperse"
         if result == "obey":
             continue
         apply_morale(game, state, p, result, res.values["dps"])
+        if result in ("retreat", "rout") and i["trenches"] and enemy_foot_near(state, p):
+            surrender(game, state, p)
     for b in state.brigades.values():
         if any(p.broke for p in b.pieces) and not b.failed:
             brigade_test(game, state, b, near)
 
 
-def unit_names(game: Any, state: SumterState, p: Piece, beaten: list[Piece], near: float) -> list[Any]:
-    names: list[Any] = [p.grade, ("dp", p.dps)]
-    general = attached_general(state, p)
-    if general in ("excellent", "average"):
-        names.append(f"{general}-general")
-    lost = 1 - p.figures / p.start
-    if p.arm == "artillery":
-        lost = 1 - p.unit.guns / p.unit.spec.guns if p.unit.spec.guns else 0.0
-        names += ["half-lost"] if lost >= 0.5 else ["quarter-lost"] if lost >= 1 / 3 else []
-    else:
-        names += ["half-lost"] if lost >= 0.5 else ["quarter-lost"] if lost >= 0.25 else []
-    if p.flank_fire:
-        names.append("flank-fire")
+def enemy_foot_near(state: SumterState, p: Piece) -> bool:
+    """Enemy order foot within charge range (the most its line and charge dice can go)."""
+    for e in state.enemies(p.side):
+        if e.order_foot and e.fit:
+            r = state.tables["movement"]["rates"][e.rate]
+            reach = r["line"][-1] * (5 if r["die"] == "ave" else 6) + r["charge_inches"]
+            if math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) <= state.yards(reach):
+                return True
+    return False
+
+
+def surrender(game: Any, state: SumterState, p: Piece) -> None:
+    """Foot in a trench that fail their morale in charge range of enemy foot surrender: every
+    figure is lost and the unit is gone."""
+    p.lost += p.figures
+    p.figures, p.state, p.broke, p.melee = 0, "gone", True, None
+    game.log.emit("surrender", unit=p.id, text=f"{p.id} fails its morale in its trench within charge range of enemy foot and surrenders")
+
+
+def around(game: Any, p: Piece, beaten: list[Piece], near: float) -> dict[str, Any]:
+    """The unit's cover and the friends and enemies in retreat, rout or dispersed within 12"
+    (foot ignore skirmishers and cavalry, and vice versa)."""
     cover = cover_of(game, p)
-    if cover == "works" and p.arm == "infantry":
-        names.append("trenches")
-    elif cover:
-        names.append("cover")
-    if p.state == "rout":
-        names.append("routing")
     friends = enemies = 0
     for o in beaten:
         if o is p or math.hypot(o.unit.x - p.unit.x, o.unit.y - p.unit.y) > near:
             continue
-        if (o.arm == "infantry") != (p.arm == "infantry") or o.skirmish:  # foot ignore skirmishers and cavalry, and vice versa
+        if (o.arm == "infantry") != (p.arm == "infantry") or o.skirmish:
             continue
         if o.side == p.side:
             friends += 1
         else:
             enemies += 1
-    if friends:
-        names.append(("friend-beaten", friends))
-    if enemies:
-        names.append(("enemy-beaten", enemies))
-    return names
+    return {"cover": bool(cover), "trenches": cover == "works" and p.arm == "infantry",
+            "friends_beaten": friends, "enemies_beaten": enemies}
 
 
 def brigade_test(game: Any, state: SumterState, b: Any, near: float) -> None:
@@ -90,25 +85,16 @@ def brigade_test(game: Any, state: SumterState, b: Any, near: float) -> None:
     live = [p for p in b.pieces if p.unit.on_field or p.state == "gone"]
     if not live:
         return
-    names: list[Any] = []
-    if any(general_near(state, p) for p in live if p.fit):
-        names.append("general")
-    if b.order == "assault":
-        names.append("assault")
-    elif b.order == "move":
-        names.append("move")
     good = sum(p.grade in ("veteran", "regular") for p in live)
-    names += ["good-grade"] if 2 * good > len(live) else ["poor-grade"] if 2 * good < len(live) else []
     down = sum(p.state in ("retreat", "rout", "gone") for p in live) / len(live)
-    names += ["most-beaten"] if down > 0.5 else ["half-beaten"] if down >= 0.5 else ["quarter-beaten"] if down >= 0.25 else []
-    if 2 * sum(bool(cover_of(game, p)) for p in live) > len(live):
-        names.append("cover")
     enemies = [e for e in state.enemies(b.side) if e.state in ("retreat", "rout")]
-    if any(math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) <= near for e in enemies for p in live if p.unit.on_field):
-        names.append("enemy-beaten")
-    res = dice.brigade_morale(game.roller, t, mods(t["morale"]["brigade"], REF_BRIGADE, names),
-                              {"brigade": b.id} if game.seen else {}, ("SU-B1", "SU-B2", "SU-B3") if game.seen else ())
-    res = game.settle("brigade-morale", b, res, unit=b.id)
+    i = {"general": any(general_near(state, p) for p in live if p.fit), "order": b.order,
+         "grade": "good" if 2 * good > len(live) else "poor" if 2 * good < len(live) else "mixed",
+         "enemy_beaten": any(math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) <= near for e in enemies for p in live if p.unit.on_field),
+         **secured(game, state, b, live), "cover": 2 * sum(bool(cover_of(game, p)) for p in live) > len(live),
+         "beaten": "most" if down > 0.5 else "half" if down >= 0.5 else "quarter" if down >= 0.25 else "none"}
+    res = mechanics.brigade_morale(game.roller, t, i)
+    res = game.settle("brigade-morale", b, res, ("SU-B2",), unit=b.id)
     if res.values["passed"]:
         return
     b.failed, b.order = True, "retire"
@@ -117,9 +103,34 @@ def brigade_test(game: Any, state: SumterState, b: Any, near: float) -> None:
             back_off(game, state, p, state.yards(t["morale"]["brigade"]["retire_inches"]))
 
 
+def secured(game: Any, state: SumterState, b: Any, live: list[Piece]) -> dict[str, Any]:
+    """Secure flanks and rear: a fit unit of another friendly brigade not retiring within 6" of
+    the brigade's units, on its left, its right or behind it (toward its home edge); blocking
+    terrain is not modelled (ruling SU-B4)."""
+    reach = state.yards(6)
+    home = math.radians(game.scenario.home_edges.get(b.side, 180.0))
+    bx, by = math.sin(home), math.cos(home)  # toward the rear
+    fit = [p for p in live if p.fit]
+    if not fit:
+        return {"secure_flanks": 0, "secure_rear": False}
+    cx, cy = sum(p.unit.x for p in fit) / len(fit), sum(p.unit.y for p in fit) / len(fit)
+    left = right = rear = False
+    for q in state.by_side.get(b.side, ()):
+        if q.brigade is b or not q.fit or q.brigade.failed or not any(dist(q, p) <= reach for p in fit):
+            continue
+        dx, dy = q.unit.x - cx, q.unit.y - cy
+        if dx * bx + dy * by > abs(dx * by - dy * bx):
+            rear = True
+        elif dx * by - dy * bx > 0:
+            left = True
+        else:
+            right = True
+    return {"secure_flanks": left + right, "secure_rear": rear}
+
+
 def end_turn(game: Any, state: SumterState) -> None:
-    """Removal of DPs by grade and by generals in contact (stationary units, not in melee),
-    generals placed with their units (SU-G1), and the turn's marks cleared."""
+    """Removal of DPs by grade and by generals in contact (stationary units, not in melee; the
+    two add up, ruling SU-D3), generals placed with their units (SU-G1), the turn's marks cleared."""
     rm = state.tables["morale"]["removal"]
     for b in state.brigades.values():
         place_general(state, b)

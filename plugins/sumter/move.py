@@ -11,7 +11,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from . import dice
+from . import dice, mechanics
 from .mods import mods
 from .state import Piece, SumterState
 
@@ -122,7 +122,7 @@ def orders_step(game: Any, state: SumterState, brigade_id: str) -> None:
     live = [p for p in b.pieces if p.unit.on_field and p.state != "gone"]
     if not live:
         return
-    intent = game.command_intents(b.side).get(brigade_id)
+    intent = state.wanted.get(b.side, {}).get(brigade_id)
     wanted = t["command"]["from_stance"][intent.stance] if intent is not None else b.order
     if wanted == b.order and not b.failed:
         return
@@ -162,28 +162,24 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
     t = state.tables
     r = t["movement"]["rates"][p.rate]
     gap = dist(p, target)
-    die, count, _ = r["die"], r["line"][-1], 0
+    die, count = r["die"], r["line"][-1]
     reach = state.yards(count * (5 if die == "ave" else 6) + r["charge_inches"] + r["charge_dice"] * 6)
     if gap > reach:
         return
-    names: list[str | tuple[str, int]] = [p.grade]
     yell = False
     if (p.side == "confederate" and p.order_foot and not p.yelled and not p.brigade.yelled
             and game.choose(p.id, "rebel-yell", ("yell", "no")) == "yell"):
         yell = p.yelled = p.brigade.yelled = True
-        names.append("rebel-yell")
-    if target.skirmish or flanked(target, p):
-        names.append("charge-flank")
-    names.append(("dp", p.dps))
-    general = attached_general(state, p)
-    if general:
-        names.append(f"{general}-general")
-    res = dice.unit_morale(game.roller, t, "charge", mods(t["morale"]["unit"], "QRS v6.2, Unit Morale Test", names),
-                           {"column": "charge", "grade": p.grade} if game.seen else {})
-    res = game.settle("unit-morale", p, res, unit=p.id, target=target.id)
+    i = morale_inputs(state, p, "charge", flank=target.skirmish or flanked(target, p), rebel_yell=yell)
+    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i), unit=p.id, target=target.id)
     apply_morale(game, state, p, res.values["result"], res.values["dps"])
     if res.values["result"] != "charge":
         return
+    if target.skirmish and target.fit and game.choose(target.id, "charged", ("evade", "stand")) == "evade":
+        tr = t["movement"]["rates"][target.rate]  # skirmishers evade before the charge is thrown (SU-G6)
+        back_off(game, state, target, state.yards(roll_move(game, state, target, tr["retreat_die"], tr["retreat"], 0, "evade")))
+        target.moved, gap = 1.0, dist(p, target)
+    long_enough = p.arm != "cavalry" or gap >= state.yards(t["melee"]["charge_inches_cavalry"])
     inches = roll_move(game, state, p, die, count, r["charge_inches"], "charge")
     if r["charge_dice"]:
         inches += roll_move(game, state, p, die, r["charge_dice"], 0, "charge bonus")
@@ -197,11 +193,11 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
             game.log.emit("rebel-yell", unit=p.id, text=f"{p.id} fails to reach {target.id} after its Rebel Yell and routs")
         return
     step_toward(game, p, target.unit.x, target.unit.y, gap - contact)
-    p.moved, p.charging, p.bonus = 1.0, target.id, "charge"
+    p.moved, p.charging, p.bonus = 1.0, target.id, "charge" if long_enough else ""  # cavalry: 5" to claim the charge
     p.unit.formation = "line"
     if target.melee is None:
         charged(game, state, target, p)
-    if target.fit or target.state == "halted":
+    if target.fit:
         p.melee, target.melee = target.id, target.melee or p.id
         state.melees.append((p, target))
     p.yelling = yell  # remembered for the pursuit test (Rebel Yell broke the enemy: -1)
@@ -209,30 +205,31 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
 
 def charged(game: Any, state: SumterState, p: Piece, by: Piece) -> None:
     """The defender's Unit Morale Test being charged; countercharge or stand is its choice."""
-    t = state.tables
-    names: list[str | tuple[str, int]] = [p.grade, ("dp", p.dps)]
-    if flanked(p, by):
-        names.append("charged-flank")
-    if by.arm == "cavalry" and p.arm != "cavalry":
-        names.append("charged-by-cavalry")
-    elif by.order_foot and (p.order_foot or p.arm == "artillery"):
-        names.append("charged-by-foot")
-    if p.state == "halted":
-        names.append("charged-halted")
-    if p.skirmish and by.skirmish:
-        names.append("skirmishers-by-skirmishers")
-    general = attached_general(state, p)
-    if general:
-        names.append(f"{general}-general")
-    res = dice.unit_morale(game.roller, t, "charged", mods(t["morale"]["unit"], "QRS v6.2, Unit Morale Test", names),
-                           {"column": "charged", "grade": p.grade} if game.seen else {})
-    res = game.settle("unit-morale", p, res, unit=p.id, target=by.id)
+    by_kind = ("cavalry" if by.arm == "cavalry" and p.arm != "cavalry" else "skirmishers" if p.skirmish and by.skirmish
+               else "foot" if by.order_foot and (p.order_foot or p.arm == "artillery") else "none")
+    i = morale_inputs(state, p, "charged", flank=flanked(p, by), by=by_kind, halted=p.state == "halted")
+    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, state.tables, i), unit=p.id, target=by.id)
     result = res.values["result"]
     apply_morale(game, state, p, result, res.values["dps"])
     if result == "stand" and p.arm != "artillery":
         options = ("countercharge", "stand")
         if game.choose(p.id, "charged", options) == "countercharge":
             p.bonus = "countercharge"
+
+
+def morale_inputs(state: SumterState, p: Piece, column: str, **facts: Any) -> dict[str, Any]:
+    """The unit as the Unit Morale Test reads it; ``facts`` add the situation's own."""
+    general = attached_general(state, p)
+    lost = 1 - p.figures / p.start
+    half, quarter = 0.5, 0.25
+    if p.arm == "artillery" and p.unit.spec.guns:  # 1/3 or 1/2 of a gun battery
+        lost, quarter = 1 - p.unit.guns / p.unit.spec.guns, 1 / 3
+    i = {"column": column, "grade": p.grade, "general": general or "none", "dps": p.dps,
+         "lost": "half" if lost >= half else "quarter" if lost >= quarter else "none", "cover": False, "trenches": False,
+         "flank_fire": p.flank_fire, "friends_beaten": 0, "enemies_beaten": 0, "routing": p.state == "rout", "flank": False,
+         "by": "none", "halted": False, "casualties": 0, "wave": 0, "rebel_yell": False}
+    i.update(facts)
+    return i
 
 
 def apply_morale(game: Any, state: SumterState, p: Piece, result: str, dps: int) -> None:
@@ -329,8 +326,8 @@ def movement_step(game: Any, state: SumterState, side: str) -> None:
             continue
         for p in b.pieces:
             intent = intents.get(p.id)
-            if intent is None or not p.fit or p.melee or p.charging or p.moved or b.failed:
-                continue
+            if intent is None or p.state != "ok" or not p.unit.on_field or p.melee or p.charging or p.moved or b.failed:
+                continue  # halted units stand
             move(game, state, p, intent)
 
 
@@ -351,8 +348,6 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
     if goal is None and not cost:
         return
     far = math.hypot(goal[0] - u.x, goal[1] - u.y) if goal else 0.0
-    if p.state == "halted":
-        goal = None
     if cost:
         u.formation = want
         p.limbered_now = p.arm == "artillery"
@@ -361,8 +356,19 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
         return
     die, count, inches = move_dice(state, p, want, far)
     rolled = state.yards(roll_move(game, state, p, die, count, inches, "move"))
-    go = step_toward(game, p, goal[0], goal[1], rolled * float(1 - cost))
+    room = rolled * float(1 - cost)
+    if (p.order_foot and intent.action == "advance" and in_reach(state, p)
+            and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
+        room = min(room, rolled * float(dice.share(state.tables["movement"]["fire_after_share"]) - cost))
+    go = step_toward(game, p, goal[0], goal[1], room)
     p.moved = float(cost) + (go / rolled if rolled else 0.0)
+
+
+def in_reach(state: SumterState, p: Piece) -> bool:
+    """Is an enemy within the long range of the unit's firearm?"""
+    weapon = p.unit.spec.weapon or "rifle-musket"
+    reach = state.yards(state.tables["fire"]["ranges"][weapon][1] + state.tables["scale"]["contact_inches"])
+    return nearest(p, state.enemies(p.side))[1] <= reach
 
 
 def recall(game: Any, state: SumterState, p: Piece) -> bool:

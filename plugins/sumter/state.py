@@ -74,7 +74,6 @@ class Brigade:
     pieces: list[Piece] = field(factory=list)
     failed: bool = False  # order or morale failure: retiring until an order change succeeds
     yelled: bool = False  # a Rebel Yell this turn
-    tested: bool = False
 
 
 @define(eq=False)
@@ -85,8 +84,10 @@ class SumterState:
     by_side: dict[str, list[Piece]] = field(factory=dict)
     brigades: dict[str, Brigade] = field(factory=dict)
     cinc: dict[str, LeaderState | None] = field(factory=dict)
-    intents: dict[str, dict[str, Any]] = field(factory=dict)
+    intents: dict[str, dict[str, Any]] = field(factory=dict)  # side -> unit intents, this turn
+    wanted: dict[str, dict[str, Any]] = field(factory=dict)  # side -> command intents, this turn
     melees: list[tuple[Piece, Piece]] = field(factory=list)  # (attacker, defender) pairs in contact
+    rounds: dict[tuple[str, str], int] = field(factory=dict)  # rounds fought by each pair in melee
 
     def yards(self, inches: float) -> float:
         return inches * self.ypi
@@ -142,11 +143,15 @@ def _level(game: Any, command: str) -> str:
 
 def sync(state: SumterState) -> None:
     """Men (from the figures standing, so men are conserved and losses come in figures), guns
-    and status back to the neutral world; places are kept there already."""
+    and status back to the neutral world; places are kept there already. A unit reads as
+    disordered when halted, at the DP cap or in a retiring brigade (ruling SU-D4)."""
+    cap = state.tables["morale"]["dp_cap"]
     for p in state.pieces.values():
         u = p.unit
         u.men = u.spec.men * p.figures // p.start
+        if u.spec.guns:  # guns fall with their crews (ruling SU-A5)
+            u.guns = min(u.guns, math.ceil(u.spec.guns * p.figures / p.start))
         if p.state == "gone" or p.figures <= 0:
             u.status = "gone"
             continue
-        u.status = "disordered" if p.state == "ok" and (p.dps >= 3 or p.brigade.failed) else STATUS[p.state]
+        u.status = "disordered" if p.state == "ok" and (p.dps >= cap or p.brigade.failed) else STATUS[p.state]

@@ -89,7 +89,7 @@ SCHEMA: dict[str, Spec] = {
         **HEAD, "most_models": Int(minimum=1), "bounce_inches": Number(minimum=0), "bounce_share": Number(minimum=0),
         "heavy_double_most": Int(minimum=1, maximum=6),
         "bands": _full(ListOf(Number(minimum=0), min_len=3, max_len=3), ("1", "2", "3", "4")),
-        "guns": _full(Record({"band": Int(minimum=1, maximum=4), "kind": Str(("6-pdr", "smoothbore", "rifle", "siege"))},
+        "guns": _full(Record({"band": Int(minimum=1, maximum=4), "kind": Str(("6-pdr", "smoothbore", "rifle", "siege", "gatling"))},
                              {"heavy": Bool(), "naval": Bool()}), world.GUN_TYPES),
         "firer": INTS,
         "casualties": ListOf(Record({"label": TEXT, "min": Int(minimum=1), "max": Int(minimum=1), "hits": HITS})),

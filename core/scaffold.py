@@ -1,0 +1,173 @@
+"""``referee new-house-rule NAME``: a house rule as an installable package, ready to edit.
+
+The package registers itself in the entry-point group ``referee.rulesets`` as a layer on its
+base (``BASE``), ships a TOML overlay (``OVERLAYS``) and implements one hook (a modifier on one
+of the base's mechanics), with tests that pass once it is installed (``pip install -e``).
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from pathlib import Path
+
+from .errors import InvalidInput, Problem
+from .plugins import build_rules, installed
+
+NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")
+
+PYPROJECT = '''\
+[build-system]
+requires = ["setuptools>=68", "wheel"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "referee-{name}"
+version = "0.1.0"
+description = "{title}: a house rule for {base} in referee"
+requires-python = ">=3.10"
+dependencies = ["referee"]
+
+[project.optional-dependencies]
+test = ["pytest>=7.4"]
+
+[project.entry-points."referee.rulesets"]
+{name} = "{module}"
+
+[tool.setuptools]
+packages = ["{module}"]
+
+[tool.setuptools.package-data]
+{module} = ["*.toml"]
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+filterwarnings = ["error"]
+'''
+
+MODULE = '''\
+"""{title}: a house rule for {base}.
+
+Play it with ``referee run drill-musketry --rules {name}``; measure it against {base} on the same
+dice with ``referee compare SCENARIO --rules {name},{base} --baseline {base}``; see what its
+overlay changes with ``referee tables {name} --diff {base}``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from referee.core.events import Modifier
+from referee.core.game import Game
+from referee.core.hookspecs import hookimpl
+from referee.core.rules import RulesetInfo, Scale
+
+BASE = "{base}"  # the ruleset this layer goes on (it comes first in the stack)
+PLUGIN_NAME = "{name}"
+OVERLAYS = (str(Path(__file__).with_name("overlay.toml")),)  # its table changes, laid over the base's
+
+MECHANIC = "{mechanic}"
+BONUS = Modifier("{title} (house rule)", 1, "house rule {name}")
+
+
+@hookimpl
+def referee_house_rule() -> RulesetInfo:
+    """How the layer describes itself (``referee rulesets``)."""
+    return RulesetInfo("{name}", "{title}", "house rule", {scale}, kind="house-rule", base=BASE)
+
+
+@hookimpl
+def referee_modifiers(game: Game, mechanic: str, situation: Any) -> list[Modifier]:
+    """One more modifier on every {mechanic} resolution: replace with your rule (see
+    docs/hooks.md for what ``situation`` is for each mechanic)."""
+    return [BONUS] if mechanic == MECHANIC else []
+'''
+
+OVERLAY = '''\
+# Values of {base}'s tables that this house rule replaces. An overlay may only replace keys that
+# exist, keeping their kind. `referee tables {base} --json` shows the tables; the files they
+# are read from are in {base}'s rulesets folder. For example:
+#
+# [some_table.some_key]
+# value = 2
+'''
+
+CONFTEST = '''\
+pytest_plugins = ("referee.testing",)
+'''
+
+TEST = '''\
+"""Tests of the {name} house rule: they pass once the package is installed (pip install -e .)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import {module}
+from referee.core.plugins import build_rules, installed
+
+
+def test_it_is_installed_as_a_layer_on_its_base() -> None:
+    assert "{name}" in installed()
+    rules = build_rules("{name}")
+    assert [layer.name for layer in rules.layers] == ["{name}"]
+    assert rules.pm.get_plugin("{name}") is not None
+
+
+def test_it_ships_its_overlay() -> None:
+    assert Path({module}.OVERLAYS[0]).is_file()
+    assert Path({module}.OVERLAYS[0]) in build_rules("{name}").overlays
+
+
+def test_it_adds_its_modifier_to_a_real_situation(referee_situation) -> None:
+    game, situation = referee_situation({module}.MECHANIC, ruleset="{name}")
+    assert {module}.referee_modifiers(game, {module}.MECHANIC, situation) == [{module}.BONUS]
+    assert {module}.referee_modifiers(game, "no-such-mechanic", situation) == []
+'''
+
+README = '''\
+# {title}
+
+A house rule for `{base}` in [referee](https://github.com/). Install it next to referee and test it:
+
+```
+pip install -e '.[test]'
+pytest
+referee rulesets                                   # lists {name} (house rules on {base})
+referee run drill-musketry --rules {name} --seed 1
+referee compare drill-musketry --rules {name},{base} --baseline {base} -n 200
+referee tables {name} --diff {base}
+```
+'''
+
+
+def new_house_rule(name: str, base: str, folder: Path, title: str | None = None) -> Path:
+    """Write the package ``folder/NAME``: its project file, module, overlay and tests. Returns the
+    project folder."""
+    problems = []
+    if not NAME.fullmatch(name) or keyword.iskeyword(name.replace("-", "_")):
+        problems.append(Problem("a house rule's name is 1-40 lower-case letters, digits or '-', starting with a letter", path="NAME"))
+    elif name in installed():
+        problems.append(Problem(f"{name!r} is already an installed ruleset or house rule", path="NAME"))
+    project = folder / name
+    if project.exists():
+        problems.append(Problem(f"{project} already exists: choose another name or folder", path="NAME"))
+    if problems:
+        raise InvalidInput(problems, "new house rule")
+    rules = build_rules(base)  # an unknown base is refused here, with the installed ones named
+    module = f"referee_{name.replace('-', '_')}"
+    title = title or name.replace("-", " ").capitalize()
+    mechanic = sorted(rules.mechanics)[0]
+    s = rules.info.scale
+    scale = f"Scale({s.yards_per_inch!r}, {s.men_per_piece!r}, {s.piece!r}, {s.guns_per_model!r}, {s.minutes_per_turn!r})"
+    fields = {"name": name, "module": module, "title": title, "base": rules.info.name, "mechanic": mechanic, "scale": scale}
+    files = {
+        "pyproject.toml": PYPROJECT, "README.md": README, f"{module}/__init__.py": MODULE, f"{module}/overlay.toml": OVERLAY,
+        "conftest.py": CONFTEST, f"tests/test_{module}.py": TEST,
+    }
+    for rel, template in files.items():
+        path = project / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(template.format(**fields), encoding="utf-8")
+    return project

@@ -1,0 +1,128 @@
+"""D. J. Hynds' Fire and Fury Regimental v2.1 as a layer on Regimental Fire and Fury (rff).
+
+Hynds wrote his rules as changes to Fire and Fury, so this package is only those changes: a
+TOML overlay of rff's tables (``rulesets/hynds/rff.toml``: scale, command radius, fire tables,
+darkness), wrappers of the core's hooks (muster, modifiers, the end of a turn) and rff's own
+extension hooks (``plugins/rff/hookspecs.py``: movement, fire points, fire results, reaction
+fire). Nothing of rff is copied. Rulings are in ``docs/rulings/hynds.md``; every resolution a
+Hynds rule touched is credited to ``hynds`` in the log.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from referee.core.hookspecs import hookimpl
+from referee.core.rules import OptionSpec, RulesetInfo
+from referee.plugins.rff import lookup
+from referee.plugins.rff.tables import load_with_overlays
+
+from . import conceal, fire, leaders, move, skirmish, tables, works
+from .cite import CITES, ref
+
+PLUGIN_NAME = "hynds"
+BASE = "rff"
+OVERLAYS = (Path(str(resources.files("referee.rulesets") / "hynds" / "rff.toml")),)
+OPTIONS = [
+    OptionSpec("random-weapons", "Weapon distribution", ref("Weapon Distribution"),
+               "In a random game each infantry regiment's weapon is drawn from Hynds' distribution for its side and year (1862 or 1864)."),
+]
+
+
+@hookimpl
+def referee_house_rule() -> RulesetInfo:
+    return RulesetInfo(
+        "hynds", "D. J. Hynds' Fire and Fury Regimental v2.1, on Regimental Fire and Fury",
+        "hynds-ff-regimental-v2.1.txt, over rff-qrs2-6mm.txt and rff-optional-rules.txt",
+        lookup.scale(load_with_overlays(*OVERLAYS)), kind="house-rule", base=BASE, cites=CITES,
+    )
+
+
+@hookimpl
+def referee_options() -> list[OptionSpec]:
+    return OPTIONS
+
+
+@hookimpl
+def referee_tables() -> dict[str, Any]:
+    return tables.display()
+
+
+@hookimpl(wrapper=True)
+def referee_muster(game: Any) -> Any:
+    state = yield
+    if game.option("random-weapons"):
+        fire.distribute_weapons(game, state)
+    leaders.roll_all(game, state)
+    conceal.muster(game, state)
+    return state
+
+
+@hookimpl
+def referee_modifiers(game: Any, mechanic: str, situation: Any) -> list[Any]:
+    if mechanic in ("musketry", "cannonade"):
+        return fire.modifiers(game, game.state, situation)
+    if mechanic == "maneuver":
+        return leaders.maneuver_modifiers(game, game.state, situation)
+    if mechanic == "charge":
+        return (leaders.charge_modifiers(game, game.state, *situation) + works.charge_modifiers(game, game.state, *situation)
+                + conceal.surprise_attack(game, situation[0]))
+    return []
+
+
+@hookimpl
+def rff_move_yards(game: Any, piece: Any, pace: str, to: Any, yards: float) -> float | None:
+    return move.priced(game, game.state, piece, pace, to, yards)
+
+
+@hookimpl
+def rff_moved(game: Any, piece: Any, start: Any) -> None:
+    move.moved(game, game.state, piece, start)
+    conceal.moved(game, game.state, piece, start)
+
+
+@hookimpl
+def rff_may_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
+    if piece.charge_target is None and not piece.unit.hidden and conceal.SPENT not in game.memory:
+        return None  # asked for every piece every half-phase: the common case first
+    held = conceal.may_fire(game, piece)
+    return fire.reaction_fire(game, piece, defensive) if held is None else held
+
+
+@hookimpl
+def rff_shots(game: Any, shots: Any) -> Any:
+    return skirmish.separated_batteries(game, game.state, shots)
+
+
+@hookimpl
+def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
+    return (fire.points(game, shot, points, multipliers) or skirmish.prolonge_points(shot, points, multipliers)
+            or conceal.surprised_points(game, shot, points, multipliers))
+
+
+@hookimpl
+def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
+    if shot.kind == "cannonade":
+        skirmish.firing_over(game, game.state, shot, die)
+        works.set_on_fire(game, shot, die)
+    return fire.result(game, game.state, shot, die, values)
+
+
+@hookimpl
+def referee_step_done(game: Any, step: Any) -> None:
+    conceal.after_step(game, game.state, step)
+    if step.name == "maneuver":
+        skirmish.after_maneuver(game, game.state)
+    elif step.name == "fire":
+        skirmish.snipers_fire(game, game.state, step.side)
+        fire.push_back(game, game.state)
+
+
+@hookimpl
+def referee_end_turn(game: Any) -> None:
+    conceal.end_turn(game, game.state)
+    works.end_turn(game, game.state)
+    leaders.end_turn(game, game.state)
+    move.end_turn(game)

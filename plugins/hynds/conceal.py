@@ -1,0 +1,172 @@
+"""Hidden units, fog and darkness (HYNDS-H1), surprise fire (HYNDS-H2) and surprise attack
+(HYNDS-H3), on the core's neutral concealment (``UnitState.hidden``, ``World.weather``): the
+default commander neither aims at nor advances on a unit it cannot see, and rff does not aim at
+one."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from referee.core.chance import D10
+from referee.core.events import Modifier
+from referee.plugins.rff import fire as rff_fire
+from referee.plugins.rff import geometry as geo
+from referee.plugins.rff import leaders as rff_leaders
+from referee.plugins.rff import lookup
+from referee.plugins.rff import maneuver as rff_maneuver
+from referee.plugins.rff import move as rff_move
+
+from .cite import modifier, ref
+from .mechanics import surprise_effect
+from .tables import charts, fraction
+
+MIST = "hynds.mist"  # game.memory: the mist has not cleared yet
+SURPRISING = "hynds.surprising"  # game.memory: chargers that charged from concealment this turn
+SPENT = "hynds.spent"  # game.memory: pieces whose fire this player turn was their surprise fire
+HALF = Modifier("Surprised unit firing (Hynds)", Fraction(1, 2), ref("Surprise Attack", "HYNDS-H3"), on="fire points x")
+
+
+def muster(game: Any, state: Any) -> None:
+    """Hidden by the scenario, or by fog: every unit on the field starts unseen."""
+    fog = game.world.weather == "fog"
+    if fog:
+        game.memory[MIST] = True
+    for piece in state.pieces.values():
+        if piece.unit.spec.hidden or (fog and piece.unit.on_field):
+            piece.unit.hidden = True
+    sweep(game, state)
+
+
+def _seen_within(game: Any, state: Any, piece: Any) -> float:
+    """Yards at which an enemy sees the piece: 4", 2" in woods."""
+    rule = charts()["concealment"]
+    woods = game.ground.kind_at(piece.x, piece.y) in rule["woods"]
+    return geo.yards(state, float(fraction(rule["seen_in_woods_inches" if woods else "seen_inches"])))
+
+
+def _near(state: Any, piece: Any, yards: float) -> list[tuple[float, Any]]:
+    return geo.within(state, piece, state.enemies_of(piece.side), yards)
+
+
+def reveal(game: Any, piece: Any, why: str) -> None:
+    if piece.unit.hidden:
+        piece.unit.hidden = False
+        game.log.emit("seen", unit=piece.unit_id, rulings=["HYNDS-H1"], ruleset="hynds",
+                      text=f"{piece.unit_id} is seen: {why} ({ref('Hidden units')})")
+
+
+def sweep(game: Any, state: Any) -> None:
+    """Hidden pieces with an enemy within 4" (2" in woods) are seen."""
+    for piece in list(state.pieces.values()):
+        if piece.unit.hidden and piece.alive and _near(state, piece, _seen_within(game, state, piece)):
+            reveal(game, piece, "an enemy is close")
+
+
+def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None:
+    """A hidden piece that moves shows itself, but not in the mist (charging from concealment:
+    a surprise attack); a piece that comes within 4" of a hidden enemy draws its surprise fire."""
+    if piece.unit.hidden:
+        if piece.charge_target is not None:
+            game.memory.setdefault(SURPRISING, set()).add(piece.id)
+            reveal(game, piece, "it charges")
+        elif not game.memory.get(MIST):
+            reveal(game, piece, "it moves")
+        return
+    reach = geo.yards(state, float(fraction(charts()["surprise"]["range_inches"])))
+    for _, enemy in _near(state, piece, reach):
+        if enemy.unit.hidden and piece.alive:
+            surprise_fire(game, state, enemy, piece, math.hypot(piece.x - start[0], piece.y - start[1]))
+
+
+def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: float) -> None:
+    """The concealed firer fires at the mover where it stands now (the point it chose), then the
+    mover rolls on the Surprise Fire Effects table (HYNDS-H2). A unit with skirmishers out is
+    warned: the firer is seen, and fires in the fire phase as usual."""
+    reveal(game, firer, f"surprise fire at {mover.unit_id}")
+    if mover.skirmishers:
+        return
+    shot = rff_fire.aim(game, state, firer, True, mover.unit_id, None)
+    if shot is None or shot.target is not mover:
+        return
+    chart = charts()["surprise"]
+    commanders = [ld for ld in state.leaders.values() if ld.attached == mover.id and ld.status == "active"]
+    good = mover.status == "good"
+    rff_fire.resolve(game, state, shot)
+    game.memory.setdefault(SPENT, set()).add(firer.id)
+    if not mover.alive:
+        return
+    mods = []
+    if firer.guns:
+        mods.append(modifier(chart["artillery"]["label"], chart["artillery"]["value"], "Surprise Fire Effects"))
+    if geo.on_flank(mover, firer):
+        mods.append(modifier(chart["flank"]["label"], chart["flank"]["value"], "Surprise Fire Effects"))
+    if any(ld.status == "removed" for ld in commanders):
+        mods.append(modifier(chart["leader-killed"]["label"], chart["leader-killed"]["value"], "Surprise Fire Effects"))
+    resolution = surprise_effect(game.roller, good and mover.status != "good", mods)
+    if game.seen:
+        resolution = game.settle("surprise-fire", mover, resolution, unit=mover.id, target=firer.id)
+    effect = resolution.values["effect"]
+    if effect == "recoil":
+        rff_move.retreat(game, state, mover, moved_yards)
+    elif effect == "checked":
+        mover.charge_target = None
+    elif effect == "driven-back":
+        rff_maneuver.lose_stands(game, state, mover, 1, "driven back by surprise fire", "musketry")
+        reach = geo.yards(state, lookup.max_range(state.tables, "musketry", "RM"))
+        gap = math.hypot(mover.x - firer.x, mover.y - firer.y)
+        if mover.alive and gap <= reach:
+            rff_move.retreat(game, state, mover, reach - gap + 5.0)
+
+
+def may_fire(game: Any, piece: Any) -> bool | None:
+    """A hidden piece holds its fire (firing would show it); one whose surprise fire was its
+    fire this player turn fires no more."""
+    if piece.unit.hidden or piece.id in game.memory.get(SPENT, ()):
+        return False
+    return None
+
+
+def surprised_points(game: Any, shot: Any, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
+    """A unit charged from concealment fires at its attacker at half effect (HYNDS-H3)."""
+    attacker = shot.target
+    if attacker.id in game.memory.get(SURPRISING, ()) and attacker.charge_target == shot.firer.id:
+        return Fraction(points) * HALF.value, (*multipliers, HALF)
+    return None
+
+
+def surprise_attack(game: Any, attacker: Any) -> list[Modifier]:
+    """The surprised defender's extra -1 in combat, counted for the attacker (rff's way)."""
+    if attacker.id not in game.memory.get(SURPRISING, ()):
+        return []
+    rule = charts()["surprise"]["attack"]
+    return [modifier(f"Defender {rule['label'].lower()}", -rule["value"], "Surprise Attack", "HYNDS-H3")]
+
+
+def after_step(game: Any, state: Any, step: Any) -> None:
+    sweep(game, state)
+    if step.name == "fire":
+        game.memory.pop(SPENT, None)
+    elif step.name == "charge":
+        game.memory.pop(SURPRISING, None)
+
+
+def end_turn(game: Any, state: Any) -> None:
+    """Mist clears on a 7 or more by either player from turn 3; once dark (rff's twilight and
+    night option), what is not within 4" of an enemy is unseen again."""
+    rule = charts()["concealment"]
+    if game.memory.get(MIST) and game.turn >= rule["mist_from_turn"]:
+        dice = [game.roller.roll(D10) for _ in game.scenario.sides]
+        clears = any(d in rule["mist_clears"] for d in dice)
+        game.log.emit("weather", dice=dice, rulings=["HYNDS-H1"], ruleset="hynds",
+                      text=f"the mist {'clears' if clears else 'holds'} ({ref('Fog')}): {', '.join(map(str, dice))}")
+        if clears:
+            game.memory.pop(MIST)
+            game.world.weather = "clear"
+            for piece in state.pieces.values():
+                reveal(game, piece, "the mist clears")
+    if game.option("twilight-and-night") and rff_leaders.is_night(game):
+        for piece in state.pieces.values():
+            if piece.alive and not piece.unit.hidden and not _near(state, piece, _seen_within(game, state, piece)):
+                piece.unit.hidden = True

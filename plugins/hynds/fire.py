@@ -1,0 +1,135 @@
+"""Hynds' fire rules on rff's fire procedure: his die modifiers, Confederate low ammunition on a
+9 or 10, hand weapons in a charge, flank fire that pushes a regiment back, and the weapon
+distribution of a random game."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from referee.core.chance import d
+from referee.core.events import Modifier
+from referee.plugins.rff import geometry as geo
+from referee.plugins.rff import lookup
+from referee.plugins.rff import move as rff_move
+
+from . import works
+from .cite import modifier, ref
+from .move import MOVED
+from .tables import charts, fraction
+
+FIRED = "hynds.fired"  # game.memory: (firer, target) pairs that have fired beyond close range
+FLANK = "hynds.flank"  # game.memory: target id -> {"left": stands, "right": stands} this fire phase
+HAND_WEAPONS = Modifier("Hand weapons in a charge (Hynds)", Fraction(1, 2), ref("Charge reaction", "HYNDS-R1"), on="fire points x")
+
+
+def _mod(key: str, ruling: str = "") -> Modifier:
+    m = charts()["modifiers"][key]
+    return modifier(m["label"], m["value"], m["section"], ruling)
+
+
+def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
+    """Hynds' die modifiers for one musketry or cannonade roll."""
+    out = []
+    firer, target = shot.firer, shot.target
+    if shot.kind == "cannonade":
+        if firer.weapon in ("LR", "HR"):
+            out.append(_mod("rifled-pieces"))
+        limit = charts()["modifiers"]["target-moved"]["inches"]
+        if game.memory.get(MOVED, {}).get(target.id, 0.0) > geo.yards(state, float(fraction(limit))):
+            out.append(_mod("target-moved", "HYNDS-A4"))
+    elif shot.range_inches <= lookup.close_range(state.tables) and (firer.id, target.id) not in game.memory.get(FIRED, ()):
+        out.append(_mod("point-blank", "HYNDS-F5"))
+    if works.holds(game, target):
+        out.append(_mod("breastworks-fire"))
+    if target.arm == "cavalry" and target.troops and (target.parent is not None or target.formation == "extended-line"):
+        out.append(_mod("cavalry-skirmishers", "HYNDS-K1"))
+    return out
+
+
+def _reacts(piece: Any) -> bool:
+    return piece.troops and piece.side == "confederate" and piece.grade in ("crack", "veteran")
+
+
+def reaction_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
+    """Crack and veteran Confederates charging may fire with hand weapons (HYNDS-R1)."""
+    charging = piece.charge_target is not None and piece.cold_steel and not defensive
+    return True if charging and _reacts(piece) and piece.status != "broken" else None
+
+
+def points(game: Any, shot: Any, pts: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
+    """Half effect for hand weapons fired in a charge."""
+    firer = shot.firer
+    if firer.charge_target is not None and firer.cold_steel and _reacts(firer) and not shot.defensive:
+        return Fraction(pts) * HAND_WEAPONS.value, (*multipliers, HAND_WEAPONS)
+    return None
+
+
+def result(game: Any, state: Any, shot: Any, die: int, values: Any) -> dict[str, Any] | None:
+    """Remember what Hynds' later rules need (who fired at whom, flank fire); Confederates go
+    low on ammunition on a 9 as well as a 10."""
+    if shot.range_inches > lookup.close_range(state.tables):
+        game.memory.setdefault(FIRED, set()).add((shot.firer.id, shot.target.id))
+    if shot.kind == "musketry" and shot.firer.arm == "infantry" and shot.target.troops:
+        flank = _flank(shot.target, shot.firer)
+        if flank:
+            tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
+            tally[flank] += shot.stands
+    if shot.firer.side == "confederate" and die in charts()["low_ammo"]["confederate"] and not values.get("low_on_ammo"):
+        game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-F4"], ruleset="hynds",
+                      text=f"{shot.firer.id} rolled {die}: {ref('Low on Ammo')} for Confederates")
+        return {**values, "low_on_ammo": True}
+    return None
+
+
+def _flank(target: Any, firer: Any) -> str:
+    """"left" or "right" if the firer stands wholly off the target's frontage (Hynds' flank
+    fire, HYNDS-F6), else ""."""
+    rad = math.radians(target.facing)
+    across = (firer.x - target.x) * math.cos(rad) - (firer.y - target.y) * math.sin(rad)
+    if abs(across) <= (geo.shape(target)[0] + geo.shape(firer)[0]) / 2:
+        return ""
+    return "right" if across > 0 else "left"
+
+
+def push_back(game: Any, state: Any) -> None:
+    """After a fire phase: a regiment without skirmishers, not in works, fired on from a flank
+    by 4 or more infantry stands is pushed back 1" on that flank; from both flanks, the whole
+    regiment 1" (HYNDS-F6: one flank moves its centre back half that)."""
+    tallies = game.memory.pop(FLANK, {})
+    rule = charts()["flank_fire"]
+    for target_id in sorted(tallies):
+        target = state.pieces.get(target_id)  # skirmishers that rejoined are gone from the table
+        pushed = [side for side in ("left", "right") if tallies[target_id][side] >= rule["stands"]]
+        if target is None or not pushed or not target.alive or target.skirmishers or works.holds(game, target) or geo.cover(game, target) == "fortified":
+            continue
+        inches = fraction(rule["inches"]) * (1 if len(pushed) == 2 else Fraction(1, 2))
+        rff_move.retreat(game, state, target, geo.yards(state, float(inches)))
+        game.log.emit("push-back", unit=target.id, rulings=["HYNDS-F6"], ruleset="hynds",
+                      text=f"{target.id} is pushed back by flank fire from the {' and '.join(pushed)} ({ref('Flank Fire')})")
+
+
+def distribute_weapons(game: Any, state: Any) -> None:
+    """A random game: each infantry regiment's weapon drawn from the distribution for its side
+    and year (HYNDS-W1)."""
+    table = charts()["weapons"]
+    year = 1864 if int(game.scenario.date[:4]) >= 1864 else 1862
+    d100 = d(100)
+    for piece in state.pieces.values():
+        if piece.arm != "infantry" or piece.parent is not None:
+            continue
+        shares = table[f"{'confederate' if piece.side == 'confederate' else 'union'}-{year}"]
+        roll = game.roller.roll(d100)
+        weapon = next(w for w, top in zip(table["order"], _running(shares)) if roll <= top)
+        piece.weapon, piece.flags = lookup.weapon_class(state.tables, weapon), lookup.weapon_flags(state.tables, weapon)
+        game.log.emit("weapons", unit=piece.id, dice=[roll], rulings=["HYNDS-W1"], ruleset="hynds",
+                      text=f"{piece.id} rolls {roll} on {ref('Weapon Distribution')} ({year}): {weapon}")
+
+
+def _running(shares: list[int]) -> list[int]:
+    out, total = [], 0
+    for share in shares:
+        total += share
+        out.append(total)
+    return out

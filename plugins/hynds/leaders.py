@@ -1,0 +1,64 @@
+"""Exceptional and weak leaders: a d10 per leader of infantry and cavalry at the start, and for
+a new leader the turn after one is lost; +1 or -1 to maneuver and combat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.chance import D10
+from referee.plugins.rff import leaders as rff_leaders
+
+from .cite import modifier, ref
+from .tables import charts
+
+KEY = "hynds.leaders"  # game.memory: leader id -> "exceptional", "weak" or "" (rolled, ordinary)
+
+
+def roll_all(game: Any, state: Any) -> None:
+    for leader in state.leaders.values():
+        _roll(game, state, leader)
+
+
+def end_turn(game: Any, state: Any) -> None:
+    """A new leader (rff's provisional commander) rolls the turn after his predecessor fell."""
+    for leader in list(state.leaders.values()):
+        if leader.id not in game.memory.get(KEY, {}):
+            _roll(game, state, leader)
+
+
+def _roll(game: Any, state: Any, leader: Any) -> None:
+    rated = game.memory.setdefault(KEY, {})
+    if not any(p.arm in ("infantry", "cavalry") for p in state.pieces.values() if p.unit.spec.command in leader.commands):
+        rated[leader.id] = ""  # Hynds rolls for leaders of infantry and cavalry only (HYNDS-L2)
+        return
+    die = game.roller.roll(D10)
+    rating = rated[leader.id] = rating_of(die, leader.side)
+    game.log.emit("leader", unit=leader.id, dice=[die], rulings=["HYNDS-L1"], ruleset="hynds",
+                  text=f"{leader.id} rolls {die} on Hynds' leader chart ({ref('Leaders')}): {rating or 'ordinary'}")
+
+
+def rating_of(die: int, side: str) -> str:
+    """"exceptional", "weak" or "" for a d10 rolled by a leader of ``side``."""
+    chart = charts()["leaders"]
+    column = "confederate" if side == "confederate" else "union"
+    return next((k for k in ("exceptional", "weak") if die in chart[k][column]), "")
+
+
+def _bonus(game: Any, leader: Any) -> list[Any]:
+    rating = game.memory.get(KEY, {}).get(leader.id, "") if leader is not None else ""
+    if not rating:
+        return []
+    value = charts()["leaders"][rating]["value"]
+    return [modifier(f"{rating.capitalize()} leader", value, "Leaders", "HYNDS-L1")]
+
+
+def maneuver_modifiers(game: Any, state: Any, piece: Any) -> list[Any]:
+    return _bonus(game, rff_leaders.commander(game, state, piece))
+
+
+def charge_modifiers(game: Any, state: Any, attacker: Any, defender: Any) -> list[Any]:
+    """The attacker's leader's modifier, less the defender's (rff counts added charge
+    modifiers for the attacker)."""
+    mine = _bonus(game, rff_leaders.commander(game, state, attacker))
+    theirs = _bonus(game, rff_leaders.commander(game, state, defender))
+    return mine + [modifier(f"Defender's {m.name.removesuffix(' (Hynds)').lower()}", -int(m.value), "Leaders", "HYNDS-L1") for m in theirs]

@@ -1,0 +1,140 @@
+"""Hynds' movement on rff's: linear obstacles by arm and grade, the yards each piece moved this
+turn (for the artillery's moving-target modifier), and passage of lines."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from referee.plugins.rff import geometry as geo
+from referee.plugins.rff import maneuver as rff_maneuver
+from referee.plugins.rff import move as rff_move
+
+from .cite import modifier, ref
+from .mechanics import pol_reaction
+from .tables import charts, fraction
+
+MOVED = "hynds.moved"  # game.memory: piece id -> yards moved this turn
+CLEARED = "hynds.cleared"  # game.memory: gun piece id -> the turn it spent clearing a wall or works
+OBSTACLES = ("fence", "wall", "works")
+
+
+def _crossed(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
+    """The hardest linear obstacle the path crosses: "wall" (walls, works), "fence", or ""."""
+    ground = game.ground
+    if any(ground.has(k) and ground.crosses(k, ax, ay, bx, by) for k in ("wall", "works")):
+        return "wall"
+    return "fence" if ground.has("fence") and ground.crosses("fence", ax, ay, bx, by) else ""
+
+
+def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) -> float | None:
+    """A move that crosses a fence, wall or works (HYNDS-M1): infantry lose 3"; mounted cavalry
+    3", veteran and trained also end disordered, green may not cross; guns spend half a turn
+    clearing a fence and a whole turn clearing a wall or works."""
+    if yards <= 0:
+        return None
+    dist = math.hypot(to[0] - piece.x, to[1] - piece.y)
+    if dist < 1e-6:
+        return None
+    reach = min(yards, dist)
+    ex, ey = piece.x + (to[0] - piece.x) * reach / dist, piece.y + (to[1] - piece.y) * reach / dist
+    crossed = _crossed(game, piece.x, piece.y, ex, ey)
+    if not crossed:
+        return None
+    rules = charts()["obstacles"]
+    if piece.guns:
+        cleared = game.memory.setdefault(CLEARED, {})
+        if cleared.get(piece.id, -2) >= game.turn - 1:
+            return None  # cleared last turn (or this one): the way is open
+        share = fraction(rules[f"artillery-{crossed}"]["share"])
+        if not share:
+            cleared[piece.id] = game.turn
+        _log(game, piece, f"clears a section through the {crossed}: {'half' if share else 'the whole'} turn")
+        return yards * float(share)
+    key = f"cavalry-{piece.grade}" if piece.arm == "cavalry" and piece.unit.mounted else "infantry"
+    rule = rules[key]
+    if rule.get("crosses", True) is False:
+        _log(game, piece, f"green cavalry may not cross the {crossed}")
+        return max(0.0, _before(game, piece, ex, ey) - 5.0)
+    if rule.get("disordered") and piece.status == "good":
+        piece.status = "disordered"
+    lost = geo.yards(state, float(fraction(rule["inches"])))
+    _log(game, piece, f"crosses a {crossed}: -{rule['inches']}\"" + (" and disordered" if rule.get("disordered") else ""))
+    return max(0.0, yards - lost)
+
+
+def _before(game: Any, piece: Any, ex: float, ey: float) -> float:
+    """Yards along the path before the first obstacle (halving the path nine times)."""
+    lo, hi = 0.0, 1.0
+    for _ in range(9):
+        mid = (lo + hi) / 2
+        if _crossed(game, piece.x, piece.y, piece.x + (ex - piece.x) * mid, piece.y + (ey - piece.y) * mid):
+            hi = mid
+        else:
+            lo = mid
+    return lo * math.hypot(ex - piece.x, ey - piece.y)
+
+
+def _log(game: Any, piece: Any, what: str) -> None:
+    game.log.emit("movement", unit=piece.id, rulings=["HYNDS-M1"], ruleset="hynds",
+                  text=f"{piece.id} {what} ({ref('Linear obstacles')})")
+
+
+def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None:
+    """Count the yards; a troop piece that passed through a stationary friendly one makes it
+    roll on the POL Reaction Chart (HYNDS-P1)."""
+    yards = math.hypot(piece.x - start[0], piece.y - start[1])
+    tally = game.memory.setdefault(MOVED, {})
+    tally[piece.id] = tally.get(piece.id, 0.0) + yards
+    if yards <= 0 or not piece.troops or piece.parent is not None:
+        return
+    for friend in list(state.of_side(piece.side)):
+        if friend is piece or not friend.troops or friend.parent == piece.id or piece.parent == friend.id:
+            continue
+        if friend.id in tally or friend.moved:
+            continue  # only a stationary unit reacts
+        if _passes(start, (piece.x, piece.y), friend):
+            _react(game, state, friend, piece)
+
+
+def _passes(a: tuple[float, float], b: tuple[float, float], friend: Any) -> bool:
+    """Did the path from a to b go through the friend's footprint (from one side of it to the other)?"""
+    front, depth = geo.shape(friend)
+    rad = math.radians(friend.facing)
+    def local(p: tuple[float, float]) -> tuple[float, float]:
+        dx, dy = p[0] - friend.x, p[1] - friend.y
+        return dx * math.cos(rad) - dy * math.sin(rad), dx * math.sin(rad) + dy * math.cos(rad)
+    (ax, af), (bx, bf) = local(a), local(b)
+    if (af > depth / 2) == (bf > depth / 2) and (af < -depth / 2) == (bf < -depth / 2):
+        return False  # did not cross from before it to behind it
+    if abs(bf - af) < 1e-9:
+        return False
+    t = (0.0 - af) / (bf - af)
+    return 0.0 <= t <= 1.0 and abs(ax + (bx - ax) * t) <= front / 2
+
+
+def _react(game: Any, state: Any, friend: Any, passing: Any) -> None:
+    pol = charts()["pol"]
+    mods = list(rff_maneuver.modifiers(game, state, friend))
+    if passing.status != "good":
+        mods.append(modifier(pol["passing-disordered"]["label"], pol["passing-disordered"]["value"], "Passage of lines"))
+    if passing.breakthrough:
+        mods.append(modifier(pol["passing-pursued"]["label"], pol["passing-pursued"]["value"], "Passage of lines"))
+    status = "disordered" if friend.status != "good" else "good"
+    resolution = pol_reaction(game.roller, status, mods)
+    if game.seen:
+        resolution = game.settle("passage-of-lines", friend, resolution, unit=friend.id, passing=passing.id)
+    values = resolution.values
+    if values["quits"]:
+        rff_maneuver.lose_stands(game, state, friend, friend.stands, "quits the field", "rout")
+        return
+    if values["stands"]:
+        rff_maneuver.lose_stands(game, state, friend, values["stands"], "skedaddles", "rout")
+    if values["disordered"] and friend.alive and friend.status == "good":
+        friend.status = "disordered"
+    if values["retire"] and friend.alive:
+        rff_move.retreat(game, state, friend, geo.yards(state, float(values["retire"])))
+
+
+def end_turn(game: Any) -> None:
+    game.memory.pop(MOVED, None)

@@ -1,0 +1,122 @@
+"""Snipers in a skirmish line, firing over friendly troops, prolonge fire, and separated batteries."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from referee.core.chance import D10
+from referee.core.events import Modifier
+from referee.plugins.rff import fire as rff_fire
+from referee.plugins.rff import geometry as geo
+from referee.plugins.rff import lookup
+
+from .cite import ref
+from .tables import charts, fraction
+
+SNIPERS = "hynds.snipers"  # game.memory: skirmisher piece id -> has a sniper (rolled once)
+PROLONGE = Modifier("Prolonge fire (Hynds)", Fraction(1, 2), ref("Prolonge Fire", "HYNDS-G2"), on="fire points x")
+
+
+def after_maneuver(game: Any, state: Any) -> None:
+    """Skirmishers deployed this maneuver roll for a sniper; a battery that withdrew by
+    prolonge may fire, at half effect (HYNDS-G2)."""
+    rule = charts()["snipers"]
+    rolled = game.memory.setdefault(SNIPERS, {})
+    for piece in list(state.pieces.values()):
+        if piece.parent is not None and piece.id not in rolled and piece.alive:
+            die = game.roller.roll(D10)
+            rolled[piece.id] = die in rule["deploy"]
+            game.log.emit("sniper", unit=piece.id, dice=[die], rulings=["HYNDS-K2"], ruleset="hynds",
+                          text=f"{piece.id} rolls {die} for a sniper ({rule['ref']}): {'a sniper' if rolled[piece.id] else 'none'}")
+        if piece.guns and piece.moved == "prolong":
+            piece.may_fire = True
+
+
+def prolonge_points(shot: Any, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
+    if shot.firer.guns and shot.firer.moved == "prolong":
+        return Fraction(points) * PROLONGE.value, (*multipliers, PROLONGE)
+    return None
+
+
+def snipers_fire(game: Any, state: Any, side: str) -> None:
+    """Each sniper of ``side`` fires at the nearest enemy commander within 30": a hit on 9 or
+    10 (+1 below 15"), and the commander rolls on the fallen leader table (HYNDS-K2)."""
+    rule = charts()["snipers"]
+    for piece_id, has in sorted(game.memory.get(SNIPERS, {}).items()):
+        piece = state.pieces.get(piece_id)
+        if not has or piece is None or not piece.alive or piece.side != side:
+            continue
+        reach = geo.yards(state, float(fraction(rule["reach_inches"])))
+        near = sorted((math.hypot(ld.place[0] - piece.x, ld.place[1] - piece.y), ld.id, ld) for ld in state.leaders.values()
+                      if ld.side != side and ld.status in ("active", "dismounted") and not ld.waiting)
+        near = [n for n in near if n[0] <= reach]
+        if not near:
+            continue
+        gap, _, leader = near[0]
+        die = game.roller.roll(D10)
+        bonus = rule["close_bonus"] if gap < geo.yards(state, float(fraction(rule["close_inches"]))) else 0
+        hit = die + bonus >= min(rule["hit"])
+        game.log.emit("sniper", unit=piece.id, target=leader.id, dice=[die], rulings=["HYNDS-K2"], ruleset="hynds",
+                      text=f"{piece.id}'s sniper fires at {leader.id} ({rule['ref']}): {die}{f' +{bonus}' if bonus else ''} -> {'hit' if hit else 'miss'}")
+        if hit:
+            rff_fire.fallen_leader(game, state, leader)
+
+
+def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
+    """A battery firing over friendly troops between it and its target disorders them on a 1 or
+    2 (HYNDS-G3); which troops it fires over: those within its line of fire, nearer than the target."""
+    rule = charts()["firing_over"]
+    if die not in rule["disorders"]:
+        return
+    firer, target = shot.firer, shot.target
+    dx, dy = target.x - firer.x, target.y - firer.y
+    length = math.hypot(dx, dy)
+    if length < 1e-6:
+        return
+    for friend in state.of_side(firer.side):
+        if not friend.troops or friend.status != "good":
+            continue
+        along = ((friend.x - firer.x) * dx + (friend.y - firer.y) * dy) / length
+        across = abs((friend.x - firer.x) * dy - (friend.y - firer.y) * dx) / length
+        if 0 < along < length and across <= geo.shape(friend)[0] / 2:
+            friend.status = "disordered"
+            game.log.emit("ruling", unit=friend.id, rulings=["HYNDS-G3"], ruleset="hynds",
+                          text=f"{firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")
+
+
+def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:
+    """Batteries more than 6" apart may not fire together at a target over 16" away unless it is
+    the closest enemy to each or within charge range (rff's close range) of a friendly unit; a
+    battery that may not fires at another target if it has one, else holds (HYNDS-G4)."""
+    rule = charts()["separated"]
+    apart, distant = (geo.yards(state, float(fraction(rule[k]))) for k in ("apart_inches", "distant_inches"))
+    by_target: dict[str, list[Any]] = {}
+    for shot in shots:
+        if shot.kind == "cannonade" and geo.yards(state, shot.range_inches) > distant:
+            by_target.setdefault(shot.target.id, []).append(shot)
+    if not any(len(group) > 1 for group in by_target.values()):
+        return None
+    close = geo.yards(state, lookup.close_range(state.tables))
+    kept, changed = [], False
+    for shot in shots:
+        group = by_target.get(shot.target.id, ())
+        first = group[0] if group else shot
+        if shot is first or math.hypot(shot.firer.x - first.firer.x, shot.firer.y - first.firer.y) <= apart or _may_combine(state, shot, group, close):
+            kept.append(shot)
+            continue
+        changed = True
+        other = rff_fire.aim(game, state, shot.firer, shot.defensive, None, None, skip=frozenset(by_target))
+        game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-G4"], ruleset="hynds",
+                      text=f"{shot.firer.id} may not combine its fire on {shot.target.id} ({rule['ref']}): "
+                           + (f"fires at {other.target.id} instead" if other else "holds its fire"))
+        if other is not None:
+            kept.append(other)
+    return kept if changed else None
+
+
+def _may_combine(state: Any, shot: Any, group: list[Any], close: float) -> bool:
+    target = shot.target
+    nearest = all(geo.nearest(state.enemies_of(s.firer.side), s.firer) is target for s in group)
+    return nearest or bool(geo.within(state, target, [p for p in state.of_side(shot.firer.side) if p.troops], close))

@@ -1,0 +1,79 @@
+"""Breastworks: a unit that has held the same ground for 2 consecutive turns with materials to
+hand throws up light works (-1 to fire at it, +1 to its combat dice). Burning buildings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.plugins.rff import maneuver as rff_maneuver
+
+from .cite import modifier, ref
+from .tables import charts
+
+HELD = "hynds.held"  # game.memory: piece id -> (x, y, consecutive turns there)
+WORKS = "hynds.works"  # game.memory: piece ids behind breastworks they threw up
+BURNING = "hynds.burning"  # game.memory: piece id -> (x, y, turn its building was set on fire)
+REACH = 40.0  # yards: materials this close to hand (ruling HYNDS-B1)
+
+
+def holds(game: Any, piece: Any) -> bool:
+    return piece.id in game.memory.get(WORKS, ())
+
+
+def set_on_fire(game: Any, shot: Any, die: int) -> None:
+    """A battery's 9 or 10 at troops in a building sets it on fire (HYNDS-G5)."""
+    target = shot.target
+    if (shot.kind == "cannonade" and target.troops and die in charts()["burning"]["fires"] and target.id not in game.memory.get(BURNING, {})
+            and game.ground.has("buildings") and game.ground.kind_at(target.x, target.y) == "buildings"):
+        game.memory.setdefault(BURNING, {})[target.id] = (target.x, target.y, game.turn)
+        game.log.emit("fire", unit=target.id, dice=[die], rulings=["HYNDS-G5"], ruleset="hynds",
+                      text=f"{shot.firer.id} rolled {die}: the building {target.id} holds is on fire ({ref('Buildings')})")
+
+
+def _burn(game: Any, state: Any) -> None:
+    """Defenders still in a burning building from the turn after it caught fire lose a stand a turn."""
+    burning = game.memory.get(BURNING, {})
+    for piece_id in sorted(burning):
+        x, y, turn = burning[piece_id]
+        piece = state.pieces.get(piece_id)
+        if piece is None or not piece.alive or (piece.x, piece.y) != (x, y):
+            del burning[piece_id]
+        elif game.turn > turn:
+            rff_maneuver.lose_stands(game, state, piece, charts()["burning"]["stands_per_turn"], "stays in a burning building (Hynds, HYNDS-G5)", "other")
+
+
+def end_turn(game: Any, state: Any) -> None:
+    _burn(game, state)
+    rule = charts()["breastworks"]
+    held, works = game.memory.setdefault(HELD, {}), game.memory.setdefault(WORKS, set())
+    for piece in state.pieces.values():
+        if not piece.troops or not piece.alive or piece.parent is not None:
+            held.pop(piece.id, None)
+            works.discard(piece.id)
+            continue
+        x, y, turns = held.get(piece.id, (None, None, 0))
+        turns = turns + 1 if (x, y) == (piece.x, piece.y) else 1
+        held[piece.id] = (piece.x, piece.y, turns)
+        if turns == 1:
+            works.discard(piece.id)
+        elif turns >= rule["turns"] and piece.id not in works and piece.status == "good" and _materials(game, piece, rule["materials"]):
+            works.add(piece.id)
+            game.log.emit("works", unit=piece.id, rulings=["HYNDS-B1"], ruleset="hynds",
+                          text=f"{piece.id} throws up light breastworks ({ref('Breastworks')})")
+
+
+def _materials(game: Any, piece: Any, kinds: list[str]) -> bool:
+    known = game.memory.setdefault("hynds.materials", {})  # by spot: a unit that holds its ground asks every turn
+    spot = (piece.x, piece.y)
+    if spot not in known:
+        ground = game.ground
+        known[spot] = any(ground.has(k) and (ground.kind_at(*spot) == k or ground.near(k, *spot, REACH)) for k in kinds)
+    return known[spot]
+
+
+def charge_modifiers(game: Any, state: Any, attacker: Any, defender: Any) -> list[Any]:
+    """For the attacker, rff's way: the defender's breastworks count against it."""
+    if not holds(game, defender):
+        return []
+    combat = charts()["modifiers"]["breastworks-combat"]
+    return [modifier("Defender behind breastworks", -combat["value"], combat["section"], "HYNDS-B1")]

@@ -1,0 +1,156 @@
+"""sumter in play: determinism and its golden log, the doctrine's command intents and reactive
+choices, steps for both sides and for one brigade, the new neutral names under every ruleset,
+and bad input."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.core.cli import main
+from referee.core.errors import InvalidInput
+from referee.core.events import EventLog
+from referee.core.game import Game, Step, play
+from referee.core.hookspecs import hookimpl
+from referee.core.plugins import build_rules, installed
+from referee.core.scenario import find_scenario, load_scenario, parse_scenario
+from referee.core.tables import load_texts
+from referee.plugins.sumter.tables import SCHEMA
+
+GOLDEN = Path(__file__).parent / "golden" / "big-bethel-sumter-seed7.jsonl"
+
+
+def played(scenario: str = "big-bethel", seed: int = 7, *plugins: object) -> tuple[Game, EventLog]:
+    rules = build_rules("sumter")
+    for i, plugin in enumerate(plugins):
+        rules.register(plugin, name=f"probe-{i}")
+    log = EventLog(enabled=True)
+    game = Game.new(rules, load_scenario(find_scenario(scenario)), seed, log)
+    play(game)
+    return game, log
+
+
+def test_golden_log() -> None:
+    """Big Bethel, seed 7, byte for byte (REFEREE_UPDATE_GOLDEN=1 rewrites it)."""
+    text = played()[1].jsonl()
+    if os.environ.get("REFEREE_UPDATE_GOLDEN"):
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert text == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_same_seed_same_log_other_seed_other_log() -> None:
+    assert played("kernstown", 3)[1].jsonl() == played("kernstown", 3)[1].jsonl()
+    assert played("kernstown", 3)[1].jsonl() != played("kernstown", 4)[1].jsonl()
+
+
+def test_every_mechanic_of_the_game_is_cited() -> None:
+    _, log = played()
+    resolutions = [e for e in log.events if e["kind"] == "resolution"]
+    assert {e["mechanic"] for e in resolutions} >= {"order-change", "movement", "artillery-fire", "unit-morale", "brigade-morale"}
+    assert all(e["ruleset"] == "sumter" and e["ref"].startswith("QRS v6.2") for e in resolutions)
+
+
+def test_steps_for_both_sides_and_for_one_brigade() -> None:
+    _, log = played()
+    steps = [e["text"] for e in log.events if e["kind"] == "step"]
+    assert "both sides phase fire" in steps and "both sides phase morale" in steps
+    assert any(s.startswith("union orders orders (") for s in steps)
+    assert Step("phase", "melee", None).describe() == "both sides phase melee"
+    assert Step("orders", "orders", "union", command="us-duryee").describe() == "union orders orders (us-duryee)"
+
+
+class Asked:
+    """Records the reactive choices asked and answers them its own way."""
+
+    def __init__(self, answers: dict[str, str]) -> None:
+        self.asked: list[str] = []
+        self.answers = answers
+
+    @hookimpl(tryfirst=True)
+    def referee_choose(self, game, side, unit, question, options):  # type: ignore[no-untyped-def]
+        self.asked.append(question)
+        return self.answers.get(question)
+
+
+def test_reactive_choices_are_asked_of_the_doctrine() -> None:
+    probe = Asked({})
+    played("kernstown", 7, probe)
+    assert "move-and-fire" in probe.asked
+    full = Asked({"move-and-fire": "full"})  # a different commander changes play
+    _, log = played("kernstown", 7, full)
+    assert log.jsonl() != played("kernstown", 7)[1].jsonl()
+    melee = Asked({})
+    played("drill-cavalry", 6, melee)  # a charge is met (countercharge or stand) and won (follow up or stand)
+    assert {"charged", "follow-up"} <= set(melee.asked)
+
+
+def test_rebel_yell_is_asked_and_spent_once() -> None:
+    """The charge drill with the sides swapped: Confederate order foot charging may yell."""
+    text = find_scenario("drill-charge-battery").read_text(encoding="utf-8")
+    text = text.replace("union", "SIDE").replace("confederate", "union").replace("SIDE", "confederate")
+    asked = Asked({})
+    rules = build_rules("sumter")
+    rules.register(asked, name="probe")
+    log = EventLog(enabled=True)
+    play(Game.new(rules, parse_scenario(text, "swapped.toml"), 1, log))
+    assert asked.asked.count("rebel-yell") == 1
+    charge = next(e for e in log.events if e["kind"] == "resolution" and e["values"].get("column") == "charge")
+    assert any(m["name"] == "rebel-yell" and m["value"] == 2 for m in charge["modifiers"])
+
+
+class HoldEverywhere:
+    @hookimpl(tryfirst=True)
+    def referee_command_intents(self, game, side):  # type: ignore[no-untyped-def]
+        from referee.core.doctrine import CommandIntent
+        return {c.id: CommandIntent("hold") for c in game.scenario.commands if c.side == side}
+
+
+def test_brigade_orders_come_from_the_command_intents() -> None:
+    game, log = played("big-bethel", 7, HoldEverywhere())
+    assert {b.order for b in game.state.brigades.values()} <= {"hold", "retire"}
+    assert not any(e.get("mechanic") == "movement" and e["inputs"].get("for") == "charge" for e in log.events)
+
+
+def test_default_command_intents_read_the_plan() -> None:
+    game, _ = played("drill-charge-battery", 1)
+    intents = game.command_intents("union")
+    assert set(intents) == {"us-brigade"}
+    assert intents["us-brigade"].stance in ("assault", "engage", "advance", "hold", "support", "withdraw")
+
+
+NEW_NAMES = [("gun_type", g) for g in ("heavy-rifle", "siege", "naval", "gatling")] + [("experience", "regular")]
+
+
+@pytest.mark.parametrize("ruleset", sorted(installed()))
+@pytest.mark.parametrize("key, value", NEW_NAMES)
+def test_new_neutral_names_play_under_every_ruleset(ruleset: str, key: str, value: str) -> None:
+    text = find_scenario("drill-charge-battery").read_text(encoding="utf-8")
+    text = text.replace('gun_type = "12-pdr-napoleon"', f'gun_type = "{value}"') if key == "gun_type" else text.replace('experience = "trained"', 'experience = "regular"')
+    assert value in text
+    outcome = play(Game.new(build_rules(ruleset), parse_scenario(text, "drill.toml"), 1))
+    assert outcome.turns >= 1
+
+
+def test_bad_tables_are_reported_with_file_line_and_path() -> None:
+    files = {p.stem: p.read_text(encoding="utf-8") for p in (Path(__file__).parents[1] / "rulesets" / "sumter").glob("*.toml")}
+    files["fire"] = files["fire"].replace('hit_on = 6', 'hit_on = 7').replace('"1/2" = 7', '"1/2" = "x"')
+    files["command"] = files["command"].replace('hold = "retire"', 'hold = "flee"', 1)
+    with pytest.raises(InvalidInput) as bad:
+        load_texts(files, SCHEMA, prefix="sumter/")
+    text = str(bad.value)
+    assert "fire.toml" in text and "skirmish.hit_on" in text and "semi_hits" in text and "command.toml" in text and "flee" in text
+
+
+def test_bad_input_at_the_table_exits_2() -> None:
+    result = CliRunner().invoke(main, ["resolve", "sumter", "fire", "--exact", "--set", "figures=lots", "--set", "grade=elite"])
+    assert result.exit_code == 2
+    assert "figures" in result.output and "grade" in result.output and "Traceback" not in result.output
+
+
+def test_compare_runs_with_the_other_rulesets() -> None:
+    result = CliRunner().invoke(main, ["compare", "drill-musketry", "--rules", "rff,hardtack,sumter", "-n", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "sumter" in result.output
