@@ -661,6 +661,8 @@ def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
         for band in next(b for b in bands if b) if any(bands) else ():
             if any(b.get(band) for b in bands):
                 table.add_row(f"  {band}", *(f"{b[band]:,.0f}" if b.get(band) else "" for b in bands))
+    if any(lost[key]["unreported"] >= 0.5 for key in lost):
+        table.add_row("cause not reported", *(f"{lost[key]['unreported']:,.0f}" if lost[key]["unreported"] >= 0.5 else "" for key in lost))
     table.add_row("all causes", *(f"{lost[key]['men_lost']:,.0f}" for key in lost))
     return table
 
@@ -696,22 +698,17 @@ def situation_cmd(file: str | None, pairs: tuple[str, ...], rulesets: str | None
     return None
 
 
-def _cell_men(m: dict[str, Any] | None, interval: bool) -> tuple[str, str, str]:
-    if m is None:
-        return ("-", "-", "-")
-    mean = f"{m['mean']:,.1f}" + (f" ({m['ci95'][0]:,.0f}-{m['ci95'][1]:,.0f})" if interval else "")
-    spread = f"{m['p10']:,.0f}/{m['p50']:,.0f}/{m['p90']:,.0f}"
-    return mean, spread, _cell_p(m["p_at_least"], interval)
+def _pc(p: dict[str, Any] | None, places: int = 1) -> str:
+    return "not decided" if p is None else f"{100 * p['p']:.{places}f}%"
 
 
-def _cell_p(p: dict[str, Any] | None, interval: bool) -> str:
-    if p is None:
-        return "not decided"
-    text = f"{100 * p['p']:.1f}%"
-    return text + (f" ({100 * p['ci95'][0]:.0f}-{100 * p['ci95'][1]:.0f})" if interval else "")
+def _interval(lo: float, hi: float, percent: bool = False) -> str:
+    return f"{100 * lo:.0f}-{100 * hi:.0f}%" if percent else f"{lo:,.0f}-{hi:,.0f}"
 
 
 def _print_situation(data: dict[str, Any], s: Any) -> None:
+    """Two tables with a column per ruleset: the exact exchange, and the minutes played (each
+    sampled measure followed by its 95 % interval on a row of its own, to fit 80 columns)."""
     names = list(data["rulesets"])
     out.print(f"[bold]Situation[/bold]: {shown(data['described'])}.", soft_wrap=False)
     for name, r in data["rulesets"].items():
@@ -726,46 +723,51 @@ def _print_situation(data: dict[str, Any], s: Any) -> None:
             table.add_row(escape(label), *map(escape, cells))
         return table
 
-    exchanges = {name: r["exchange"] for name, r in data["rulesets"].items()}
-    if any(exchanges.values()):
+    exchanges = list(data["rulesets"].values())
+    if any(r["exchange"] for r in exchanges):
         rows: list[tuple[str, list[str]]] = []
         for key in "ab":
-            if key == "a" and not any(e and e["men_lost"][key]["mean"] for e in exchanges.values()):
+            if key == "a" and not any(r["exchange"] and r["exchange"]["men_lost"][key]["mean"] for r in exchanges):
                 continue  # (a fires: it loses nothing in the exchange)
-            cells = [_cell_men(e["men_lost"][key], False) if e else ("not offered",) * 3 for e in exchanges.values()]
-            n_ = next(e["men_lost"][key]["at_least"] for e in exchanges.values() if e)
-            rows += [(f"{key} men lost, mean", [c[0] for c in cells]), (f"{key} men lost p10/p50/p90", [c[1] for c in cells]),
-                     (f"P({key} loses {n_}+ men)", [c[2] for c in cells])]
-            rows += [(f"P({key} disordered or worse)", [_cell_p(e["disordered"][key], False) if e else "not offered" for e in exchanges.values()]),
-                     (f"P({key} broken or gone)", [_cell_p(e["broken"][key], False) if e else "not offered" for e in exchanges.values()])]
+            men = [r["exchange"]["men_lost"][key] if r["exchange"] else None for r in exchanges]
+            n_ = next(m["at_least"] for m in men if m)
+            none = "not offered"
+            rows += [(f"{key} lost, mean", [f"{m['mean']:,.1f}" if m else none for m in men]),
+                     (f"{key} lost p10/50/90", [f"{m['p10']}/{m['p50']}/{m['p90']}" if m else none for m in men]),
+                     (f"P({key} lost {n_}+)", [_pc(m["p_at_least"]) if m else none for m in men]),
+                     (f"P({key} disordered+)", [_pc(r["exchange"]["disordered"][key]) if r["exchange"] else none for r in exchanges]),
+                     (f"P({key} broken/gone)", [_pc(r["exchange"]["broken"][key]) if r["exchange"] else none for r in exchanges])]
         out.print(grid("One exchange, exact", rows))
-        for name, e in exchanges.items():
-            out.print(f"  {shown(name)}: {shown(e['what']) if e else 'offers no exchange for this situation (answered by play below)'}",
-                      markup=False, soft_wrap=False)
     else:
         out.print("One exchange: none offered", markup=False)
-        for name in names:
-            out.print(f"  {shown(name)}: offers no exchange for this situation (answered by play below)", markup=False, soft_wrap=False)
-    played = {name: r.get("played") for name, r in data["rulesets"].items()}
-    if not any(played.values()):
+    for name, r in data["rulesets"].items():
+        what = r["exchange"]["what"] if r["exchange"] else "offers no exchange for this situation (answered by play below)"
+        out.print(f"  {shown(name)}: {shown(what)}", markup=False, soft_wrap=False)
+    played = [r["played"] for r in data["rulesets"].values() if r.get("played")]
+    if not played:
         return
-    games = next(p["games"] for p in played.values() if p)
     rows = []
+
+    def measure(label: str, cells: list[str], intervals: list[str]) -> None:
+        rows.extend([(label, cells), ("  95% interval", intervals)])
+
     for key in "ab":
-        cells = [_cell_men(p["men_lost"][key], True) for p in played.values() if p]
-        n_ = next(p["men_lost"][key]["at_least"] for p in played.values() if p)
-        rows += [(f"{key} men lost, mean (95%)", [c[0] for c in cells]), (f"{key} men lost p10/p50/p90", [c[1] for c in cells]),
-                 (f"P({key} loses {n_}+ men)", [c[2] for c in cells]),
-                 (f"P({key} disordered or worse)", [_cell_p(p["disordered"][key], True) for p in played.values() if p]),
-                 (f"P({key} broken or gone)", [_cell_p(p["broken"][key], True) for p in played.values() if p]),
-                 (f"{key} yards given up, mean", [f"{p['yards_given_up'][key]['mean']:,.0f}" for p in played.values() if p])]
-    rows.append(("minutes played, mean", [f"{p['minutes']:g}" for p in played.values() if p]))
+        men = [p["men_lost"][key] for p in played]
+        measure(f"{key} lost, mean", [f"{m['mean']:,.1f}" for m in men], [_interval(*m["ci95"]) for m in men])
+        rows.append((f"{key} lost p10/50/90", [f"{m['p10']:.0f}/{m['p50']:.0f}/{m['p90']:.0f}" for m in men]))
+        measure(f"P({key} lost {men[0]['at_least']}+)", [_pc(m["p_at_least"], 0) for m in men],
+                [_interval(*m["p_at_least"]["ci95"], percent=True) for m in men])
+        for what, label in (("disordered", "disordered+"), ("broken", "broken/gone")):
+            measure(f"P({key} {label})", [_pc(p[what][key], 0) for p in played], [_interval(*p[what][key]["ci95"], percent=True) for p in played])
+        rows.append((f"{key} yards given up", [f"{p['yards_given_up'][key]['mean']:,.0f}" for p in played]))
+    rows.append(("minutes, mean", [f"{p['minutes']:g}" for p in played]))
     if s.charge:
         for end in ("stopped", "repulsed", "carried"):
-            rows.append((f"P(charge {end})", [_cell_p(p["charge"][end], True) for p in played.values() if p]))
-    out.print(grid(f"{s.minutes} minutes played, sampled ({games} games, 95% intervals)", rows))
-    out.print("  at the end of the minutes (whole turns of each ruleset), or when a side was beaten; the charge: "
-              "stopped short of contact, repulsed, or carried the position", markup=False, soft_wrap=False)
+            measure(f"P(charge {end})", [_pc(p["charge"][end], 0) for p in played], [_interval(*p["charge"][end]["ci95"], percent=True) for p in played])
+    out.print(grid(f"{s.minutes} minutes played, sampled ({played[0]['games']} games)", rows))
+    out.print("  disordered+: disordered or worse; broken/gone: broken, routed or gone; at the end of the minutes "
+              "(whole turns of each ruleset) or when a side was beaten; the charge: stopped short of contact, "
+              "repulsed, or carried the position", markup=False, soft_wrap=False)
 
 
 @main.command("report")

@@ -97,7 +97,8 @@ def by_cause(records: Sequence[GameRecord], scenario: Scenario) -> dict[str, Any
                 ranges[cause] = {band_label(i): round(sum(row[i] for row in rows if row) / n, 1) for i in range(len(RANGE_BANDS) + 1)}
         out[side] = {"men_lost": round(total, 1),
                      "causes": {c: {"men": round(m, 1), "share": round(m / total, 4) if total else 0.0} for c, m in causes.items() if m},
-                     "by_range": ranges}
+                     "by_range": ranges,
+                     "unreported": round(total - sum(causes.values()), 1)}  # men lost that the ruleset gave no cause for (Game.lose)
     return out
 
 
@@ -230,6 +231,12 @@ def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[str]:
     largest paired gap by cause."""
     said = []
     rulesets = result["rulesets"]
+    silent = {(name, side) for name, r in rulesets.items() for side in scenario.sides if r["losses_by_cause"][side]["unreported"] >= 0.5}
+    for name, side in sorted(silent):
+        said.append(f"Under {name}, the cause of {rulesets[name]['losses_by_cause'][side]['unreported']:,.0f} of the {side} side's "
+                    f"men lost a game is not reported (the ruleset does not report its losses to the core): its losses by cause "
+                    f"are left out of the comparison.")
+    rulesets = {name: r for name, r in rulesets.items() if not any((name, side) in silent for side in scenario.sides)}
     for side in scenario.sides:
         told = set()
         for name, r in rulesets.items():
@@ -259,6 +266,8 @@ def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[str]:
             sentence = "; ".join(parts) + "."
             said.append(sentence[0].upper() + sentence[1:])
     for p in result["paired"]:
+        if p["a"] not in rulesets or p["b"] not in rulesets:
+            continue
         for side in scenario.sides:
             gaps = p["lost_by_kind"][side]
             if not gaps:

@@ -124,7 +124,7 @@ def plot_over_time(data: Mapping[str, Any]) -> str:
 
 CAUSE_COLOURS = {"musketry": "#4f81bd", "canister": "#c0504d", "case-shot": "#d46a3f", "shell": "#e08a3c", "solid-shot": "#9c3d2e",
                  "shot-or-shell": "#b5553c", "artillery": "#d99694", "charge": "#8064a2", "rout": "#9bbb59", "captured": "#4bacc6",
-                 "other": "#a6a6a6"}
+                 "other": "#a6a6a6", "unreported": "#e6e6e6"}
 
 
 def plot_causes(data: Mapping[str, Any]) -> str:
@@ -137,11 +137,13 @@ def plot_causes(data: Mapping[str, Any]) -> str:
     for ax, side in zip(axes, sides):
         for i, name in enumerate(names):
             left = 0.0
-            for cause, c in explained[name]["losses_by_cause"][side]["causes"].items():
-                ax.barh(i, c["men"], left=left, color=CAUSE_COLOURS[cause], edgecolor="white",
-                        label=None if cause in shown else CAUSES[cause])
+            lost = explained[name]["losses_by_cause"][side]
+            parts = [(cause, c["men"], CAUSES[cause]) for cause, c in lost["causes"].items()]
+            parts += [("unreported", lost["unreported"], "cause not reported")] if lost["unreported"] >= 0.5 else []
+            for cause, men, words in parts:
+                ax.barh(i, men, left=left, color=CAUSE_COLOURS[cause], edgecolor="white", label=None if cause in shown else words)
                 shown.add(cause)
-                left += c["men"]
+                left += men
         ax.set_yticks(range(len(names)), names)
         ax.set_ylim(len(names) - 0.5, -0.5)
         ax.set_title(f"{side} men lost by cause (mean)")

@@ -309,7 +309,7 @@ def exchange(rules: Rules, scenario: Scenario, s: Situation) -> Exchange | None:
     if not rules.pm.hook.referee_situation.get_hookimpls():
         return None
     game = Game.new(rules, scenario, 0)
-    game.state = call(rules.pm, "referee_muster", game=game)
+    game.state = rules.muster(game)
     return call(rules.pm, "referee_situation", game=game, attacker="a", defender="b", charge=s.charge)
 
 
@@ -385,7 +385,7 @@ def summary_sampled(played: Sequence[tuple[Result, tuple[int, int], int]], s: Si
         mean = sum(lost) / n
         sd = math.sqrt(sum((x - mean) ** 2 for x in lost) / (n - 1)) if n > 1 else 0.0
         half = Z95 * sd / math.sqrt(n)
-        out["men_lost"][key] = {"mean": round(mean, 2), "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        out["men_lost"][key] = {"mean": round(mean, 2), "ci95": [round(max(0.0, mean - half), 2), round(mean + half, 2)],  # none lose fewer than 0
                                 "p10": percentile(lost, 10), "p50": percentile(lost, 50), "p90": percentile(lost, 90),
                                 "at_least": at_least[i], "p_at_least": _share(sum(x >= at_least[i] for x in lost), n)}
         out["disordered"][key] = _share(sum(r.status[i] != "good" for r, _, _ in played), n)

@@ -13,17 +13,12 @@ from referee.core.timeline import losses_by_cause
 
 RULESETS = sorted(installed())
 SCENARIOS = [sid for sid, _, _ in bundled()]
-NOT_YET = {"sumter": "plugins/sumter does not report its losses through Game.lose yet (combat.lose_figures, lose_gun)"}
-"""Rulesets known not to report their losses yet: skipped below; test_not_yet_is_still_so fails
-once they do, so that the entry goes."""
 
 
 @pytest.mark.parametrize("scenario_id", SCENARIOS)
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_losses_by_cause_add_up_to_the_men_lost(ruleset: str, scenario_id: str, seed: int) -> None:
-    if ruleset in NOT_YET:
-        pytest.skip(NOT_YET[ruleset])
     scenario = load_scenario(find_scenario(scenario_id))
     log = EventLog(enabled=True)
     outcome = play(Game.new(build_rules(ruleset), scenario, seed, log))
@@ -39,19 +34,9 @@ def test_losses_by_cause_add_up_to_the_men_lost(ruleset: str, scenario_id: str, 
 def test_the_log_off_counts_the_same_losses() -> None:
     scenario = load_scenario(find_scenario("big-bethel"))
     for ruleset in RULESETS:
-        if ruleset in NOT_YET:
-            continue
         logged = play(Game.new(build_rules(ruleset), scenario, 5, EventLog(enabled=True)))
         quiet = play(Game.new(build_rules(ruleset), scenario, 5))
         assert logged.lost_by_cause == quiet.lost_by_cause
-
-
-@pytest.mark.parametrize("ruleset", sorted(set(NOT_YET) & set(RULESETS)))
-def test_not_yet_is_still_so(ruleset: str) -> None:
-    outcome = play(Game.new(build_rules(ruleset), load_scenario(find_scenario("big-bethel")), 1))
-    assert sum(outcome.men_lost.values()) > 0
-    assert sum(sum(c.values()) for c in outcome.lost_by_cause.values()) != sum(outcome.men_lost.values()), \
-        f"{ruleset} reports its losses now: remove it from NOT_YET"
 
 
 def test_men_between_telescopes() -> None:
@@ -75,7 +60,7 @@ def test_skirmishers_pushed_off_the_map_count_as_their_share_of_the_regiment() -
 
     scenario = load_scenario(find_scenario("drill-musketry"))
     game = Game.new(build_rules("rff"), scenario, 1)
-    game.state = game.rules.pm.hook.referee_muster(game=game)
+    game.state = game.rules.muster(game)
     regiment = game.state.pieces["us-regiment"]
     regiment.effect = "tardy"
     skirmishers.deploy(game, game.state, regiment, held=False)
@@ -83,3 +68,24 @@ def test_skirmishers_pushed_off_the_map_count_as_their_share_of_the_regiment() -
     move.retreat(game, game.state, screen, 5000.0)
     (gone,) = game.world.departures
     assert gone.men == 500 * screen.stands // regiment.start_stands < 500
+
+
+def test_a_ruleset_that_does_not_report_its_losses_is_said_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """explain shows the men lost with no cause reported, and leaves that ruleset out of the
+    sentences on causes rather than read its silence as no losses."""
+    import json
+
+    from click.testing import CliRunner
+
+    from referee.core.cli import main
+
+    monkeypatch.setattr(Game, "lose", lambda self, unit, men, cause, **detail: None)  # as a ruleset that never calls it
+    result = CliRunner().invoke(main, ["explain", "big-bethel", "--rules", "rff", "-n", "2", "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    lost = data["rulesets"]["rff"]["losses_by_cause"]["union"]
+    assert lost["causes"] == {} and lost["unreported"] == lost["men_lost"] > 0
+    said = " ".join(data["sentences"])
+    assert "Under rff, the cause of" in said and "is not reported" in said and "% of the" not in said
+    text = CliRunner().invoke(main, ["explain", "big-bethel", "--rules", "rff", "-n", "2", "--workers", "1"]).stdout
+    assert "| cause not reported" in text

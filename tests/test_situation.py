@@ -192,3 +192,10 @@ def minutes_limit(s: Situation, rules) -> int:  # type: ignore[no-untyped-def]
 def test_the_situation_module_refuses_what_read_refuses() -> None:
     with pytest.raises(InvalidInput, match="range"):
         read(None, ["range=99999"])
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parent.parent / "examples" / "situations").glob("*.toml")), ids=lambda p: p.stem)
+def test_the_example_situations_are_answered(path: Path) -> None:
+    data = json.loads(referee("situation", str(path), "-n", "3", "--json").stdout)
+    assert set(data["rulesets"]) == set(installed())
+    assert all(r["played"]["games"] == 3 for r in data["rulesets"].values())
