@@ -702,7 +702,8 @@ def _pc(p: dict[str, Any] | None, places: int = 1) -> str:
     return "not decided" if p is None else f"{100 * p['p']:.{places}f}%"
 
 
-def _interval(lo: float, hi: float, percent: bool = False) -> str:
+def _interval(ci: Sequence[float], percent: bool = False) -> str:
+    lo, hi = ci
     return f"{100 * lo:.0f}-{100 * hi:.0f}%" if percent else f"{lo:,.0f}-{hi:,.0f}"
 
 
@@ -752,18 +753,18 @@ def _print_situation(data: dict[str, Any], s: Any) -> None:
         rows.extend([(label, cells), ("  95% interval", intervals)])
 
     for key in "ab":
-        men = [p["men_lost"][key] for p in played]
-        measure(f"{key} lost, mean", [f"{m['mean']:,.1f}" for m in men], [_interval(*m["ci95"]) for m in men])
-        rows.append((f"{key} lost p10/50/90", [f"{m['p10']:.0f}/{m['p50']:.0f}/{m['p90']:.0f}" for m in men]))
-        measure(f"P({key} lost {men[0]['at_least']}+)", [_pc(m["p_at_least"], 0) for m in men],
-                [_interval(*m["p_at_least"]["ci95"], percent=True) for m in men])
+        lost = [p["men_lost"][key] for p in played]
+        measure(f"{key} lost, mean", [f"{m['mean']:,.1f}" for m in lost], [_interval(m["ci95"]) for m in lost])
+        rows.append((f"{key} lost p10/50/90", [f"{m['p10']:.0f}/{m['p50']:.0f}/{m['p90']:.0f}" for m in lost]))
+        measure(f"P({key} lost {lost[0]['at_least']}+)", [_pc(m["p_at_least"], 0) for m in lost],
+                [_interval(m["p_at_least"]["ci95"], percent=True) for m in lost])
         for what, label in (("disordered", "disordered+"), ("broken", "broken/gone")):
-            measure(f"P({key} {label})", [_pc(p[what][key], 0) for p in played], [_interval(*p[what][key]["ci95"], percent=True) for p in played])
+            measure(f"P({key} {label})", [_pc(p[what][key], 0) for p in played], [_interval(p[what][key]["ci95"], percent=True) for p in played])
         rows.append((f"{key} yards given up", [f"{p['yards_given_up'][key]['mean']:,.0f}" for p in played]))
     rows.append(("minutes, mean", [f"{p['minutes']:g}" for p in played]))
     if s.charge:
         for end in ("stopped", "repulsed", "carried"):
-            measure(f"P(charge {end})", [_pc(p["charge"][end], 0) for p in played], [_interval(*p["charge"][end]["ci95"], percent=True) for p in played])
+            measure(f"P(charge {end})", [_pc(p["charge"][end], 0) for p in played], [_interval(p["charge"][end]["ci95"], percent=True) for p in played])
     out.print(grid(f"{s.minutes} minutes played, sampled ({played[0]['games']} games)", rows))
     out.print("  disordered+: disordered or worse; broken/gone: broken, routed or gone; at the end of the minutes "
               "(whole turns of each ruleset) or when a side was beaten; the charge: stopped short of contact, "
