@@ -9,8 +9,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from referee.core.game import men_between
-
 from . import dice, mechanics
 from .move import add_dps, back_off, dist, disperse, flanked, roll_move
 from .state import Piece, SumterState
@@ -21,7 +19,7 @@ COVER = {"woods": "hedge-trees", "dense-woods": "hedge-trees", "buildings": "wor
 
 def fire_step(game: Any, state: SumterState) -> None:
     """Every unit that may fire throws at its target; the hits land together afterwards."""
-    landed: list[tuple[Piece, int, str, int]] = []  # (target, hits, neutral cause, yards)
+    landed: list[tuple[Piece, int]] = []
     for side, pieces in state.by_side.items():
         intents = state.intents.get(side, {})
         enemies = [e for e in state.enemies(side) if e.unit.on_field]
@@ -30,8 +28,8 @@ def fire_step(game: Any, state: SumterState) -> None:
                 continue
             hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
-    for target, hits, cause, yards in landed:
-        take_hits(game, state, target, hits, cause, yards)
+    for target, hits in landed:
+        take_hits(state, target, hits)
 
 
 def may_fire(state: SumterState, p: Piece) -> bool:
@@ -78,8 +76,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     if res.values.get("gun_lost"):
         lose_gun(game, state, p)
     if hits:
-        cause = "musketry" if p.arm != "artillery" else "canister" if res.inputs.get("range") == "canister" else "artillery"
-        landed.append((target, hits, cause, round(dist(p, target))))
+        landed.append((target, hits))
         if p.arm == "artillery":
             bounce(game, state, p, target, hits, landed)
     if p.order_foot and flanked(target, p):
@@ -156,7 +153,7 @@ def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, la
     more, _, _ = dice.hits_of(game.roller, state.tables, hits, dice.share(a["bounce_share"]))
     if more:
         game.log.emit("bounce", unit=p.id, target=best.id, hits=more, text=f"{p.id}'s shot bounces through to {best.id}: {more} hits")
-        landed.append((best, more, "artillery", round(dist(p, best))))
+        landed.append((best, more))
 
 
 def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
@@ -169,21 +166,18 @@ def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
             disperse(game, p)
 
 
-def take_hits(game: Any, state: SumterState, p: Piece, hits: int, cause: str, yards: int) -> None:
-    """Hits fill the unit's DPs to 3, then each removes a figure (ruling SU-D1), lost to the
-    neutral ``cause`` of fire at ``yards`` (Game.lose)."""
+def take_hits(state: SumterState, p: Piece, hits: int) -> None:
+    """Hits fill the unit's DPs to 3, then each removes a figure (ruling SU-D1)."""
     to_dps = state.tables["morale"]["hits_to_dps"]
     room = max(0, to_dps - p.dps)
     as_dps = min(room, hits)
     add_dps(state, p, as_dps)
-    lose_figures(game, p, hits - as_dps, cause, yards=yards)
+    lose_figures(state, p, hits - as_dps)
 
 
-def lose_figures(game: Any, p: Piece, n: int, cause: str, **detail: Any) -> None:
-    """Remove ``n`` figures, the men they stand for reported lost to ``cause`` (Game.lose)."""
+def lose_figures(state: SumterState, p: Piece, n: int) -> None:
     n = min(n, p.figures)
     if n > 0:
-        game.lose(p.unit.id, men_between(p.unit.spec.men, p.start, p.figures, p.figures - n), cause, **detail)
         p.figures -= n
         p.lost += n
         if p.figures == 0:
@@ -224,8 +218,8 @@ def fight(game: Any, state: SumterState, a: Piece, b: Piece) -> None:
     v = res.values
     a.bonus = b.bonus = ""
     a.pushed = b.pushed = False
-    lose_figures(game, a, v["a_lost"], "charge")
-    lose_figures(game, b, v["b_lost"], "charge")
+    lose_figures(state, a, v["a_lost"])
+    lose_figures(state, b, v["b_lost"])
     if v["winner"] == "none":
         if v["cavalry_retire"]:  # cavalry drawing with foot or guns retire to their lines
             cav = a if a.arm == "cavalry" else b

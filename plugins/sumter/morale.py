@@ -6,8 +6,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from referee.core.game import men_between
-
 from . import mechanics
 from .combat import cover_of, general_near
 from .move import add_dps, dist, apply_morale, attached_general, back_off, morale_inputs
@@ -56,8 +54,7 @@ def enemy_foot_near(state: SumterState, p: Piece) -> bool:
 
 def surrender(game: Any, state: SumterState, p: Piece) -> None:
     """Foot in a trench that fail their morale in charge range of enemy foot surrender: every
-    figure is lost and the unit is gone (its men captured: Game.lose)."""
-    game.lose(p.unit.id, men_between(p.unit.spec.men, p.start, p.figures, 0), "captured")
+    figure is lost and the unit is gone."""
     p.lost += p.figures
     p.figures, p.state, p.broke, p.melee = 0, "gone", True, None
     game.log.emit("surrender", unit=p.id, text=f"{p.id} fails its morale in its trench within charge range of enemy foot and surrenders")
