@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:  # the classes the hooks pass and return; the core imports this module first
-    from .doctrine import Intent
+    from .doctrine import CommandIntent, Intent
     from .events import Modifier, Resolution
     from .game import Game, Step
     from .mechanics import MechanicSpec
@@ -182,7 +182,7 @@ def referee_intents(game: Game, side: str) -> dict[str, Intent] | None:
 
 
 @hookspec(firstresult=True)
-def referee_command_intents(game: Any, side: str) -> Any:
+def referee_command_intents(game: Game, side: str) -> dict[str, CommandIntent] | None:
     """What the commander wants of each command of ``side`` now: a dict ``command id ->``
     :class:`~referee.core.doctrine.CommandIntent` (its stance: assault, engage, support,
     advance, hold or withdraw), read from the plan and the neutral state. Called by a ruleset
@@ -191,7 +191,7 @@ def referee_command_intents(game: Any, side: str) -> Any:
 
 
 @hookspec(firstresult=True)
-def referee_choose(game: Any, side: str, unit: str, question: str, options: tuple[str, ...]) -> Any:
+def referee_choose(game: Game, side: str, unit: str, question: str, options: tuple[str, ...]) -> str | None:
     """A choice the rules leave to the player, for ``unit`` of ``side``: one of ``options``
     (strings). Questions the default doctrine knows: ``rebel-yell`` (yell, no), ``charged``
     (countercharge, stand, evade), ``follow-up`` (follow-up, stand), ``pour-on-fire`` (pour, no),

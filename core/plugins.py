@@ -270,7 +270,14 @@ RETURNS: dict[str, tuple[str, Callable[[Any], bool]]] = {
                           lambda r: _list_of(r, Modifier) and all(_modifier_value(m.value) for m in r)),
     "referee_resolved": ("a Resolution", lambda r: isinstance(r, Resolution)),
     "referee_turn_minutes": ("a whole number of minutes > 0", lambda r: isinstance(r, int) and not isinstance(r, bool) and r > 0),
+    "referee_intents": ("a dict of Intent by unit id", lambda r: _dict_of(r, doctrine.Intent)),
+    "referee_command_intents": ("a dict of CommandIntent by command id", lambda r: _dict_of(r, doctrine.CommandIntent)),
+    "referee_choose": ("one of the options (a string)", lambda r: isinstance(r, str)),
 }
+
+
+def _dict_of(result: Any, kind: type) -> bool:
+    return isinstance(result, dict) and all(isinstance(k, str) and isinstance(v, kind) for k, v in result.items())
 
 
 def _list_of(result: Any, kind: type) -> bool:

@@ -29,6 +29,8 @@ CASES = {
                     ["maneuver.command_radiuss", "unknown key 'command_radiuss'", "did you mean 'command_radius'"]),
     "unknown-hook": ("rule.py", "from referee.core.hookspecs import hookimpl\n\n\n@hookimpl\ndef referee_modifer(game):\n    return []\n",
                      ["rule.py:4: unknown hook 'referee_modifer'", "did you mean 'referee_modifiers'"]),
+    "wrong-intents": ("rule.py", "from referee.core.hookspecs import hookimpl\n\n\n@hookimpl\ndef referee_intents(side):\n    return {'a': 'advance'}\n",
+                      ["failed in hook referee_intents (file ", "expected a dict of Intent by unit id or None"]),
     "wrong-type": ("rule.py", "from referee.core.hookspecs import hookimpl\n\n\n@hookimpl\ndef referee_modifiers(game):\n    return 3\n",
                    ["failed in hook referee_modifiers (file ", "rule.py): TypeError: returned int 3; expected a list of Modifier"]),
 }

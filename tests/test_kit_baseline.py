@@ -63,6 +63,9 @@ def test_a_named_baseline_is_set_against_each_other_stack() -> None:
     result = _compare("drill-musketry", "--rules", "hardtack,rff", "--baseline", "rff", "-n", "4")
     assert result.exit_code == 0, result.output
     assert "hardtack against rff on the same 4 seeds" in result.output and "games changed: 4 of 4" in result.output
+    result = _compare("drill-musketry", "--rules", "hynds,rff", "--baseline", "rff", "-n", "3", "--json")
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.output)["against"]) == ["hynds"]  # a packaged layer against its base
 
 
 def test_baseline_misuse_is_one_clear_message() -> None:

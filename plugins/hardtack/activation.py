@@ -126,6 +126,7 @@ def members(t: Any, reg: Regiment) -> list[Company]:
 def play_step(game: Any, step: Step) -> None:
     state: HardtackState = game.state
     state.centres.clear()
+    assert step.side is not None  # every activation is one side's
     if step.name == "activate-company":
         c = state.companies[str(step.unit)]
         c.activated, c.travel = True, False  # (travel mode lasts until the company next activates: HT-M8)

@@ -85,15 +85,13 @@ def rff_moved(game: Any, piece: Any, start: Any) -> None:
 
 @hookimpl
 def rff_may_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
-    if piece.charge_target is None and not piece.unit.hidden and conceal.SPENT not in game.memory:
-        return None  # asked for every piece every half-phase: the common case first
-    held = conceal.may_fire(game, piece)
-    return fire.reaction_fire(game, piece, defensive) if held is None else held
+    return fire.reaction_fire(game, piece, defensive)
 
 
 @hookimpl
 def rff_shots(game: Any, shots: Any) -> Any:
-    return skirmish.separated_batteries(game, game.state, shots)
+    held = conceal.held_fire(game, shots)
+    return skirmish.separated_batteries(game, game.state, held if held is not None else shots) or held
 
 
 @hookimpl
@@ -110,14 +108,18 @@ def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
     return fire.result(game, game.state, shot, die, values)
 
 
-@hookimpl
-def referee_step_done(game: Any, step: Any) -> None:
+@hookimpl(wrapper=True)
+def referee_step(game: Any, step: Any) -> Any:
+    """After rff's step, Hynds' rules that follow a phase. (A wrapper, not referee_step_done,
+    which would make rff write the neutral world back after every step.)"""
+    played = yield
     conceal.after_step(game, game.state, step)
     if step.name == "maneuver":
         skirmish.after_maneuver(game, game.state)
     elif step.name == "fire":
         skirmish.snipers_fire(game, game.state, step.side)
         fire.push_back(game, game.state)
+    return played
 
 
 @hookimpl

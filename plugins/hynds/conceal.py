@@ -25,6 +25,7 @@ from .tables import charts, fraction
 MIST = "hynds.mist"  # game.memory: the mist has not cleared yet
 SURPRISING = "hynds.surprising"  # game.memory: chargers that charged from concealment this turn
 SPENT = "hynds.spent"  # game.memory: pieces whose fire this player turn was their surprise fire
+HIDING = "hynds.hiding"  # game.memory: some unit may be hidden (scenario, mist or night); else nothing here runs
 HALF = Modifier("Surprised unit firing (Hynds)", Fraction(1, 2), ref("Surprise Attack", "HYNDS-H3"), on="fire points x")
 
 
@@ -35,7 +36,7 @@ def muster(game: Any, state: Any) -> None:
         game.memory[MIST] = True
     for piece in state.pieces.values():
         if piece.unit.spec.hidden or (fog and piece.unit.on_field):
-            piece.unit.hidden = True
+            piece.unit.hidden = game.memory[HIDING] = True
     sweep(game, state)
 
 
@@ -59,6 +60,8 @@ def reveal(game: Any, piece: Any, why: str) -> None:
 
 def sweep(game: Any, state: Any) -> None:
     """Hidden pieces with an enemy within 4" (2" in woods) are seen."""
+    if not game.memory.get(HIDING):
+        return
     for piece in list(state.pieces.values()):
         if piece.unit.hidden and piece.alive and _near(state, piece, _seen_within(game, state, piece)):
             reveal(game, piece, "an enemy is close")
@@ -67,6 +70,8 @@ def sweep(game: Any, state: Any) -> None:
 def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None:
     """A hidden piece that moves shows itself, but not in the mist (charging from concealment:
     a surprise attack); a piece that comes within 4" of a hidden enemy draws its surprise fire."""
+    if not game.memory.get(HIDING):
+        return
     if piece.unit.hidden:
         if piece.charge_target is not None:
             game.memory.setdefault(SURPRISING, set()).add(piece.id)
@@ -120,12 +125,14 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
             rff_move.retreat(game, state, mover, reach - gap + 5.0)
 
 
-def may_fire(game: Any, piece: Any) -> bool | None:
+def held_fire(game: Any, shots: list[Any]) -> list[Any] | None:
     """A hidden piece holds its fire (firing would show it); one whose surprise fire was its
     fire this player turn fires no more."""
-    if piece.unit.hidden or piece.id in game.memory.get(SPENT, ()):
-        return False
-    return None
+    if not game.memory.get(HIDING):
+        return None
+    spent = game.memory.get(SPENT, ())
+    kept = [s for s in shots if not s.firer.unit.hidden and s.firer.id not in spent]
+    return kept if len(kept) < len(shots) else None
 
 
 def surprised_points(game: Any, shot: Any, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
@@ -169,4 +176,4 @@ def end_turn(game: Any, state: Any) -> None:
     if game.option("twilight-and-night") and rff_leaders.is_night(game):
         for piece in state.pieces.values():
             if piece.alive and not piece.unit.hidden and not _near(state, piece, _seen_within(game, state, piece)):
-                piece.unit.hidden = True
+                piece.unit.hidden = game.memory[HIDING] = True

@@ -100,6 +100,9 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
 def _passes(a: tuple[float, float], b: tuple[float, float], friend: Any) -> bool:
     """Did the path from a to b go through the friend's footprint (from one side of it to the other)?"""
     front, depth = geo.shape(friend)
+    r = (front + depth) / 2  # the footprint lies within this of its centre
+    if min(a[0], b[0]) > friend.x + r or max(a[0], b[0]) < friend.x - r or min(a[1], b[1]) > friend.y + r or max(a[1], b[1]) < friend.y - r:
+        return False
     rad = math.radians(friend.facing)
     def local(p: tuple[float, float]) -> tuple[float, float]:
         dx, dy = p[0] - friend.x, p[1] - friend.y

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -116,7 +117,7 @@ def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | 
     return kept if changed else None
 
 
-def _may_combine(state: Any, shot: Any, group: list[Any], close: float) -> bool:
+def _may_combine(state: Any, shot: Any, group: Sequence[Any], close: float) -> bool:
     target = shot.target
     nearest = all(geo.nearest(state.enemies_of(s.firer.side), s.firer) is target for s in group)
     return nearest or bool(geo.within(state, target, [p for p in state.of_side(shot.firer.side) if p.troops], close))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -43,7 +44,7 @@ SCHEMA = {
 
 
 @cache
-def charts() -> dict[str, Any]:
+def charts() -> Mapping[str, Any]:
     text = (resources.files("referee.rulesets") / "hynds" / "charts.toml").read_text(encoding="utf-8")
     return load_texts({"charts": text}, SCHEMA, prefix="hynds/", what="ruleset hynds charts")["charts"].data
 

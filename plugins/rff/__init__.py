@@ -66,6 +66,7 @@ def referee_turn(game: Any) -> list[Step]:
 @hookimpl
 def referee_step(game: Any, step: Step) -> bool:
     state = game.state
+    assert step.side is not None  # every rff step is one side's
     state.phasing = step.side
     dict(PHASES)[step.name](game, state, step.side)
     if step.name == PHASES[-1][0] or game.rules.implements("referee_step_done"):

@@ -9,9 +9,19 @@ implements it, so plain rff neither pays for them nor changes its log. Who: any 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from referee.core.hookspecs import hookspec
+
+if TYPE_CHECKING:
+    from referee.core.events import Modifier
+    from referee.core.game import Game
+
+    from .fire import Shot
+    from .state import Piece
+
+Point = tuple[float, float]
 from referee.core.plugins import sole_caller
 
 
@@ -28,7 +38,7 @@ def layered(game: Any, name: str) -> Callable[..., Any]:
 
 
 @hookspec(firstresult=True)
-def rff_move_yards(game: Any, piece: Any, pace: str, to: Any, yards: float) -> Any:
+def rff_move_yards(game: Game, piece: Piece, pace: str, to: Point, yards: float) -> float | None:
     """How far ``piece`` may move at ``pace`` toward ``to`` (x, y), given rff's ``yards`` for
     the ground it crosses: return the yards (a float) or None to keep rff's.
 
@@ -38,7 +48,7 @@ def rff_move_yards(game: Any, piece: Any, pace: str, to: Any, yards: float) -> A
 
 
 @hookspec
-def rff_moved(game: Any, piece: Any, start: Any) -> None:
+def rff_moved(game: Game, piece: Piece, start: Point) -> None:
     """``piece`` has moved from ``start`` (x, y) to where it stands now (an advance, a charge,
     skirmishers). Called after each move rff makes with ``move.advance``. Observe or adjust the
     state (passage of lines, a hidden unit seen, a fire that interrupts the move). Who: any
@@ -47,7 +57,7 @@ def rff_moved(game: Any, piece: Any, start: Any) -> None:
 
 
 @hookspec(firstresult=True)
-def rff_shots(game: Any, shots: Any) -> Any:
+def rff_shots(game: Game, shots: list[Shot]) -> list[Shot] | None:
     """The shots of one half-phase, every piece aimed (a list of rff's ``fire.Shot``): return a
     replacement list (targets a layer forbids changed, or shots dropped) or None to keep them.
 
@@ -56,7 +66,7 @@ def rff_shots(game: Any, shots: Any) -> Any:
 
 
 @hookspec(firstresult=True)
-def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
+def rff_fire_points(game: Game, shot: Shot, points: Any, multipliers: Sequence[Modifier]) -> tuple[Any, Sequence[Modifier]] | None:
     """The fire points of one shot (``points``, after rff's x 1/2 ``multipliers``, a tuple of
     :class:`~referee.core.events.Modifier`): return ``(points, multipliers)`` to change them (a
     further x 1/2 with its cited multiplier) or None to keep them.
@@ -66,7 +76,7 @@ def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
 
 
 @hookspec(firstresult=True)
-def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
+def rff_fire_result(game: Game, shot: Shot, die: int, values: dict[str, Any]) -> dict[str, Any] | None:
     """The effect of one shot (``values``, as rff's fire mechanic reads the table; ``die`` the
     d10 rolled): return replacement values (a dict) or None to keep them.
 
@@ -76,7 +86,7 @@ def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
 
 
 @hookspec(firstresult=True)
-def rff_may_fire(game: Any, piece: Any, defensive: bool) -> Any:
+def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
     """May ``piece`` (not broken, with stands) fire this half-phase? True or False, or None to
     keep rff's answer (guns unlimbered and not silenced; chargers with cold steel not, unless
     crack under the crack-cold-steel option).

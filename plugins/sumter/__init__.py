@@ -89,13 +89,16 @@ def referee_step(game: Any, step: Step) -> bool:
     state = game.state
     name = step.name
     if name == "orders":
+        assert step.command is not None
         orders_step(game, state, step.command)
         return True  # an order changes nothing the neutral world shows
     if name == "charge":
+        assert step.side is not None
         charge_step(game, state, step.side)
     elif name == "compulsory":
         compulsory_step(game, state)
     elif name == "movement":
+        assert step.side is not None
         movement_step(game, state, step.side)
     elif name == "fire":
         fire_step(game, state)
