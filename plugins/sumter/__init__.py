@@ -89,14 +89,14 @@ def referee_step(game: Any, step: Step) -> bool:
     state = game.state
     name = step.name
     if name == "orders":
-        orders_step(game, state, step.command)
+        orders_step(game, state, step.command or "")
         return True  # an order changes nothing the neutral world shows
     if name == "charge":
-        charge_step(game, state, step.side)
+        charge_step(game, state, step.side or "")
     elif name == "compulsory":
         compulsory_step(game, state)
     elif name == "movement":
-        movement_step(game, state, step.side)
+        movement_step(game, state, step.side or "")
     elif name == "fire":
         fire_step(game, state)
     elif name == "melee":

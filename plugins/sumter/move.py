@@ -65,7 +65,8 @@ def roll_move(game: Any, state: SumterState, p: Piece, die: str, count: int, inc
     if count <= 0:
         return inches
     res = dice.movement(game.roller, state.tables, die, count, Fraction(inches).limit_denominator(100), p.skirmish,
-                        {"die": die, "dice": count, "inches": inches, "for": why} if game.seen else {}, rulings)
+                        {"die": die, "dice": count, "inches": inches, "for": why} if game.seen else {}, rulings,
+                        tuple(game.extra_modifiers("movement", p)))
     res = game.settle("movement", p, res, unit=p.id)
     add_dps(state, p, res.values["dps"])
     return float(res.values["inches"])
@@ -132,7 +133,8 @@ def orders_step(game: Any, state: SumterState, brigade_id: str) -> None:
     by_cinc = (cinc is not None and cinc.status == "active"
                and math.hypot(cinc.x - cx, cinc.y - cy) <= state.yards(t["scale"]["command_inches"])) or b.general is None
     res = dice.order_change(game.roller, t, b.order, wanted, by_cinc,
-                            {"present": b.order, "wanted": wanted, "cinc": by_cinc} if game.seen else {})
+                            {"present": b.order, "wanted": wanted, "cinc": by_cinc} if game.seen else {},
+                            tuple(game.extra_modifiers("order-change", b)))
     res = game.settle("order-change", b, res, ("SU-C3",), unit=brigade_id)
     new = res.values["order"]
     b.failed = new == "retire"
@@ -171,7 +173,8 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
             and game.choose(p.id, "rebel-yell", ("yell", "no")) == "yell"):
         yell = p.yelled = p.brigade.yelled = True
     i = morale_inputs(state, p, "charge", flank=target.skirmish or flanked(target, p), rebel_yell=yell)
-    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i), unit=p.id, target=target.id)
+    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i, extra=tuple(game.extra_modifiers("unit-morale", (p, target)))),
+                      unit=p.id, target=target.id)
     apply_morale(game, state, p, res.values["result"], res.values["dps"])
     if res.values["result"] != "charge":
         return
@@ -208,7 +211,8 @@ def charged(game: Any, state: SumterState, p: Piece, by: Piece) -> None:
     by_kind = ("cavalry" if by.arm == "cavalry" and p.arm != "cavalry" else "skirmishers" if p.skirmish and by.skirmish
                else "foot" if by.order_foot and (p.order_foot or p.arm == "artillery") else "none")
     i = morale_inputs(state, p, "charged", flank=flanked(p, by), by=by_kind, halted=p.state == "halted")
-    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, state.tables, i), unit=p.id, target=by.id)
+    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, state.tables, i, extra=tuple(game.extra_modifiers("unit-morale", (p, by)))),
+                      unit=p.id, target=by.id)
     result = res.values["result"]
     apply_morale(game, state, p, result, res.values["dps"])
     if result == "stand" and p.arm != "artillery":
@@ -381,7 +385,7 @@ def recall(game: Any, state: SumterState, p: Piece) -> bool:
     if attached_general(state, p) in ("excellent", "average"):
         names.append("general")
     table = {k: v for k, v in t.items() if isinstance(v, int)}
-    ms = mods(table, "QRS v6.2, Skirmish Recall", names)
+    ms = mods(table, "QRS v6.2, Skirmish Recall", names) + tuple(game.extra_modifiers("skirmish-recall", p))
     res = dice.recall(game.roller, t["score"][p.grade], ms, {"grade": p.grade} if game.seen else {})
     return game.settle("skirmish-recall", p, res, unit=p.id).values["recalled"]
 
