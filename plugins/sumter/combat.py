@@ -12,7 +12,7 @@ from typing import Any
 from referee.core.game import men_between
 
 from . import dice, mechanics
-from .move import add_dps, back_off, dist, disperse, flanked, roll_move
+from .move import add_dps, back_off, dist, disperse, flanked, nearest, roll_move
 from .state import Piece, SumterState
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
@@ -32,6 +32,8 @@ def fire_step(game: Any, state: SumterState) -> None:
                 continue
             hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
+        if enemies:
+            snipe(game, state, pieces, enemies, landed)
     for target, hits, cause, yards in landed:
         take_hits(game, state, target, hits, cause, yards)
 
@@ -135,7 +137,7 @@ def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: fl
     canister, effective, _ = t["artillery"]["bands"][str(t["artillery"]["guns"][gun]["band"])]
     i = {"models": math.ceil(p.unit.guns / t["scale"]["guns_per_model"]), "gun": gun, "grade": p.grade,
          "range": "canister" if inches <= canister else "effective" if inches <= effective else "long", "dps": p.dps,
-         "horse_unlimbered": p.rate == "horse-artillery" and bool(p.moved or p.limbered_now), "mixed": False,
+         "horse_unlimbered": p.rate == "horse-artillery" and p.limbered_now, "mixed": False,
          "low_ammo": p.unit.low_ammo, "consecutive": p.fired_last, "enfilade": flanked(target, p), **target_inputs(game, state, target)}
     return mechanics.artillery_fire(game.roller, t, i, extra=tuple(game.extra_modifiers("artillery-fire", (p, target))))
 
@@ -147,6 +149,26 @@ def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Any:
             and game.choose(p.id, "pour-on-fire", ("pour", "no")) == "pour")
     i = {"figures": p.figures, "grade": p.grade, "dps": p.dps, "cover": bool(cover_of(game, target)), "pour": pour, "sniper": False}
     return mechanics.skirmish_fire(game.roller, t, i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
+
+
+def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
+    """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
+    melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
+    hits, halved in cover."""
+    best, target, gap = None, None, math.inf
+    for p in pieces:
+        if p.fit and not p.melee and p.arm == "infantry":
+            e, d = nearest(p, enemies)
+            if d < gap:
+                best, target, gap = p, e, d
+    if best is None or target is None or gap > state.yards(reach_inches(state, best) + state.tables["scale"]["contact_inches"]):
+        return
+    i = {"figures": 0, "grade": best.grade, "dps": 0, "cover": bool(cover_of(game, target)), "pour": False, "sniper": True}
+    res = mechanics.skirmish_fire(game.roller, state.tables, i, ("SU-F11", "SU-D1"),
+                                  tuple(game.extra_modifiers("skirmish-fire", (best, target))))
+    res = game.settle("skirmish-fire", best, res, unit=best.id, target=target.id)
+    if res.values["hits"]:
+        landed.append((target, res.values["hits"], "musketry", round(gap)))
 
 
 def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, cause: str, landed: list[Landed]) -> None:
