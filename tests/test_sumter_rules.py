@@ -179,3 +179,28 @@ def test_a_retreating_unit_ending_on_a_friend_goes_on_until_clear() -> None:
     front.unit.x, front.unit.y = behind.unit.x, behind.unit.y + 5.0
     move.clear_friends(game, state, front)
     assert abs(front.unit.y - behind.unit.y) > state.yards(state.tables["scale"]["contact_inches"]) or not front.unit.on_field
+
+
+def test_the_situation_exchange_is_one_throw_on_the_shooting_table_read_exactly() -> None:
+    """500 trained men in line at 200 yards (7" beyond contact: effective range for rifle
+    muskets, 8"): 25 figures on the Shooting Casualties table at trained -1; hits beyond the
+    target's 3 DPs take figures of 20 men. The same odds as the mechanic read directly."""
+    from fractions import Fraction
+
+    from referee.core.chance import exact
+    from referee.core.situation import Situation, exchange, field_of
+    from referee.plugins.sumter import mechanics
+    from referee.plugins.sumter.tables import load_tables
+
+    s = Situation()
+    offered = exchange(build_rules("sumter"), field_of(s), s)
+    assert offered is not None and "musketry" in offered.what
+    got = exact(offered.mechanic)
+    i = {"figures": 25, "grade": "trained", "weapon": "rifle-musket", "range": "effective", "formation": "line", "dps": 0,
+         "fired_last": False, "mounted": False, "low_ammo": False, "pour": False, "target": "line", "cover": "none", "close_up": False}
+    direct = exact(lambda roller: mechanics.fire(roller, load_tables(), i).values["hits"])
+    want: dict[int, Fraction] = {}
+    for hits, p in direct:
+        want[20 * max(0, hits - 3)] = want.get(20 * max(0, hits - 3), Fraction(0)) + p
+    assert {r.lost[1]: p for r, p in got} == {k: v for k, v in want.items() if v}
+    assert max(want) > 0 and exchange(build_rules("sumter"), field_of(evolve(s, charge=True)), evolve(s, charge=True)) is None

@@ -7,8 +7,12 @@ less the contact distance, in the sheet's inches (SU-F9).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+from referee.core.chance import Roller
+from referee.core.events import Resolution
 from referee.core.game import men_between
 
 from . import dice, mechanics
@@ -69,12 +73,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     if target is None:
         return None
     inches = max(0.0, dist(p, target) / state.ypi - state.tables["scale"]["contact_inches"])
-    if p.arm == "artillery":
-        res = artillery(game, state, p, target, inches)
-    elif p.skirmish:
-        res = skirmish(game, state, p, target)
-    else:
-        res = musketry(game, state, p, target, inches)
+    res = volley(game, state, p, target, inches)(game.roller)
     res = game.settle(res.mechanic, p, res, unit=p.id, target=target.id)
     hits = res.values["hits"]
     if res.values.get("low_ammo"):
@@ -119,7 +118,17 @@ def cover_of(game: Any, p: Piece) -> str:
     return COVER.get(game.ground.kind_at(u.x, u.y), "")
 
 
-def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Any:
+def volley(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
+    """``p``'s fire at ``target`` ``inches`` away as a mechanic of a roller (its inputs, the
+    player's choices and the house rules' modifiers settled now)."""
+    if p.arm == "artillery":
+        return artillery(game, state, p, target, inches)
+    if p.skirmish:
+        return skirmish(game, state, p, target)
+    return musketry(game, state, p, target, inches)
+
+
+def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     f = state.tables["fire"]
     weapon = p.unit.spec.weapon or "rifle-musket"
     low = p.unit.low_ammo
@@ -128,10 +137,10 @@ def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: flo
     i = {"figures": p.figures, "grade": p.grade, "weapon": weapon, "range": "effective" if inches <= f["ranges"][weapon][0] else "long",
          "formation": "line" if p.unit.formation == "line" else "column", "dps": p.dps, "fired_last": p.fired_last,
          "mounted": p.arm == "cavalry" and p.unit.mounted, "low_ammo": low, "pour": pour, **target_inputs(game, state, target)}
-    return mechanics.fire(game.roller, state.tables, i, extra=tuple(game.extra_modifiers("fire", (p, target))))
+    return partial(mechanics.fire, t=state.tables, i=i, extra=tuple(game.extra_modifiers("fire", (p, target))))
 
 
-def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Any:
+def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     t = state.tables
     gun = p.unit.spec.gun_type or "12-pdr-napoleon"
     canister, effective, _ = t["artillery"]["bands"][str(t["artillery"]["guns"][gun]["band"])]
@@ -139,16 +148,16 @@ def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: fl
          "range": "canister" if inches <= canister else "effective" if inches <= effective else "long", "dps": p.dps,
          "horse_unlimbered": p.rate == "horse-artillery" and p.limbered_now, "mixed": False,
          "low_ammo": p.unit.low_ammo, "consecutive": p.fired_last, "enfilade": flanked(target, p), **target_inputs(game, state, target)}
-    return mechanics.artillery_fire(game.roller, t, i, extra=tuple(game.extra_modifiers("artillery-fire", (p, target))))
+    return partial(mechanics.artillery_fire, t=t, i=i, extra=tuple(game.extra_modifiers("artillery-fire", (p, target))))
 
 
-def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Any:
+def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Callable[[Roller], Resolution]:
     t = state.tables
     weapon = p.unit.spec.weapon or ""
     pour = (p.arm == "cavalry" and weapon in t["fire"]["weapons"]["pour_half"] and not p.unit.low_ammo
             and game.choose(p.id, "pour-on-fire", ("pour", "no")) == "pour")
     i = {"figures": p.figures, "grade": p.grade, "dps": p.dps, "cover": bool(cover_of(game, target)), "pour": pour, "sniper": False}
-    return mechanics.skirmish_fire(game.roller, t, i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
+    return partial(mechanics.skirmish_fire, t=t, i=i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
 
 
 def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
