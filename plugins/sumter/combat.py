@@ -7,19 +7,27 @@ less the contact distance, in the sheet's inches (SU-F9).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+from referee.core.chance import Roller
+from referee.core.events import Resolution
+from referee.core.game import men_between
+
 from . import dice, mechanics
-from .move import add_dps, back_off, dist, disperse, flanked, roll_move
+from .move import add_dps, back_off, dist, disperse, flanked, nearest, roll_move
 from .state import Piece, SumterState
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
+Landed = tuple[Piece, int, str, int]
+"""Hits waiting to land: the target, the hits, the neutral cause of any loss and the range in yards."""
 COVER = {"woods": "hedge-trees", "dense-woods": "hedge-trees", "buildings": "works"}
 
 
 def fire_step(game: Any, state: SumterState) -> None:
     """Every unit that may fire throws at its target; the hits land together afterwards."""
-    landed: list[tuple[Piece, int]] = []
+    landed: list[Landed] = []
     for side, pieces in state.by_side.items():
         intents = state.intents.get(side, {})
         enemies = [e for e in state.enemies(side) if e.unit.on_field]
@@ -28,8 +36,10 @@ def fire_step(game: Any, state: SumterState) -> None:
                 continue
             hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
-    for target, hits in landed:
-        take_hits(state, target, hits)
+        if enemies:
+            snipe(game, state, pieces, enemies, landed)
+    for target, hits, cause, yards in landed:
+        take_hits(game, state, target, hits, cause, yards)
 
 
 def may_fire(state: SumterState, p: Piece) -> bool:
@@ -63,12 +73,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     if target is None:
         return None
     inches = max(0.0, dist(p, target) / state.ypi - state.tables["scale"]["contact_inches"])
-    if p.arm == "artillery":
-        res = artillery(game, state, p, target, inches)
-    elif p.skirmish:
-        res = skirmish(game, state, p, target)
-    else:
-        res = musketry(game, state, p, target, inches)
+    res = volley(game, state, p, target, inches)(game.roller)
     res = game.settle(res.mechanic, p, res, unit=p.id, target=target.id)
     hits = res.values["hits"]
     if res.values.get("low_ammo"):
@@ -76,12 +81,24 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     if res.values.get("gun_lost"):
         lose_gun(game, state, p)
     if hits:
-        landed.append((target, hits))
+        cause = fire_cause(state, p, res)
+        landed.append((target, hits, cause, round(dist(p, target))))
         if p.arm == "artillery":
-            bounce(game, state, p, target, hits, landed)
+            bounce(game, state, p, target, hits, cause, landed)
     if p.order_foot and flanked(target, p):
         target.flank_fire = True
     return hits
+
+
+def fire_cause(state: SumterState, p: Piece, res: Any) -> str:
+    """The neutral cause of losses to a unit's fire (ruling SU-A6): musketry; a battery's
+    canister within canister range, else round shot or shell (the sheet does not tell them
+    apart); a Gatling's fire is artillery with no ammunition named."""
+    if p.arm != "artillery":
+        return "musketry"
+    if state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"]["kind"] == "gatling":
+        return "artillery"
+    return "canister" if res.inputs["range"] == "canister" else "shot-or-shell"
 
 
 def target_inputs(game: Any, state: SumterState, target: Piece) -> dict[str, Any]:
@@ -101,7 +118,17 @@ def cover_of(game: Any, p: Piece) -> str:
     return COVER.get(game.ground.kind_at(u.x, u.y), "")
 
 
-def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Any:
+def volley(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
+    """``p``'s fire at ``target`` ``inches`` away as a mechanic of a roller (its inputs, the
+    player's choices and the house rules' modifiers settled now)."""
+    if p.arm == "artillery":
+        return artillery(game, state, p, target, inches)
+    if p.skirmish:
+        return skirmish(game, state, p, target)
+    return musketry(game, state, p, target, inches)
+
+
+def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     f = state.tables["fire"]
     weapon = p.unit.spec.weapon or "rifle-musket"
     low = p.unit.low_ammo
@@ -110,30 +137,50 @@ def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: flo
     i = {"figures": p.figures, "grade": p.grade, "weapon": weapon, "range": "effective" if inches <= f["ranges"][weapon][0] else "long",
          "formation": "line" if p.unit.formation == "line" else "column", "dps": p.dps, "fired_last": p.fired_last,
          "mounted": p.arm == "cavalry" and p.unit.mounted, "low_ammo": low, "pour": pour, **target_inputs(game, state, target)}
-    return mechanics.fire(game.roller, state.tables, i)
+    return partial(mechanics.fire, t=state.tables, i=i, extra=tuple(game.extra_modifiers("fire", (p, target))))
 
 
-def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Any:
+def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     t = state.tables
     gun = p.unit.spec.gun_type or "12-pdr-napoleon"
     canister, effective, _ = t["artillery"]["bands"][str(t["artillery"]["guns"][gun]["band"])]
     i = {"models": math.ceil(p.unit.guns / t["scale"]["guns_per_model"]), "gun": gun, "grade": p.grade,
          "range": "canister" if inches <= canister else "effective" if inches <= effective else "long", "dps": p.dps,
-         "horse_unlimbered": p.rate == "horse-artillery" and bool(p.moved or p.limbered_now), "mixed": False,
+         "horse_unlimbered": p.rate == "horse-artillery" and p.limbered_now, "mixed": False,
          "low_ammo": p.unit.low_ammo, "consecutive": p.fired_last, "enfilade": flanked(target, p), **target_inputs(game, state, target)}
-    return mechanics.artillery_fire(game.roller, t, i)
+    return partial(mechanics.artillery_fire, t=t, i=i, extra=tuple(game.extra_modifiers("artillery-fire", (p, target))))
 
 
-def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Any:
+def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Callable[[Roller], Resolution]:
     t = state.tables
     weapon = p.unit.spec.weapon or ""
     pour = (p.arm == "cavalry" and weapon in t["fire"]["weapons"]["pour_half"] and not p.unit.low_ammo
             and game.choose(p.id, "pour-on-fire", ("pour", "no")) == "pour")
     i = {"figures": p.figures, "grade": p.grade, "dps": p.dps, "cover": bool(cover_of(game, target)), "pour": pour, "sniper": False}
-    return mechanics.skirmish_fire(game.roller, t, i)
+    return partial(mechanics.skirmish_fire, t=t, i=i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
 
 
-def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, landed: list[Any]) -> None:
+def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
+    """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
+    melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
+    hits, halved in cover."""
+    best, target, gap = None, None, math.inf
+    for p in pieces:
+        if p.fit and not p.melee and p.arm == "infantry":
+            e, d = nearest(p, enemies)
+            if d < gap:
+                best, target, gap = p, e, d
+    if best is None or target is None or gap > state.yards(reach_inches(state, best) + state.tables["scale"]["contact_inches"]):
+        return
+    i = {"figures": 0, "grade": best.grade, "dps": 0, "cover": bool(cover_of(game, target)), "pour": False, "sniper": True}
+    res = mechanics.skirmish_fire(game.roller, state.tables, i, ("SU-F11", "SU-D1"),
+                                  tuple(game.extra_modifiers("skirmish-fire", (best, target))))
+    res = game.settle("skirmish-fire", best, res, unit=best.id, target=target.id)
+    if res.values["hits"]:
+        landed.append((target, res.values["hits"], "musketry", round(gap)))
+
+
+def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, cause: str, landed: list[Landed]) -> None:
     """Bounce-thru: the nearest unit within 5" directly behind the target takes half."""
     a = state.tables["artillery"]
     depth = state.yards(a["bounce_inches"])
@@ -153,7 +200,7 @@ def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, la
     more, _, _ = dice.hits_of(game.roller, state.tables, hits, dice.share(a["bounce_share"]))
     if more:
         game.log.emit("bounce", unit=p.id, target=best.id, hits=more, text=f"{p.id}'s shot bounces through to {best.id}: {more} hits")
-        landed.append((best, more))
+        landed.append((best, more, cause, round(dist(p, best))))
 
 
 def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
@@ -166,18 +213,24 @@ def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
             disperse(game, p)
 
 
-def take_hits(state: SumterState, p: Piece, hits: int) -> None:
+def take_hits(game: Any, state: SumterState, p: Piece, hits: int, cause: str, yards: int) -> None:
     """Hits fill the unit's DPs to 3, then each removes a figure (ruling SU-D1)."""
     to_dps = state.tables["morale"]["hits_to_dps"]
     room = max(0, to_dps - p.dps)
     as_dps = min(room, hits)
     add_dps(state, p, as_dps)
-    lose_figures(state, p, hits - as_dps)
+    if cause == "musketry":
+        lose_figures(game, p, hits - as_dps, cause, yards=yards)
+    else:
+        lose_figures(game, p, hits - as_dps, cause, yards=yards, rulings=["SU-A6"])
 
 
-def lose_figures(state: SumterState, p: Piece, n: int) -> None:
+def lose_figures(game: Any, p: Piece, n: int, cause: str, **detail: Any) -> None:
+    """Remove ``n`` figures; the men they stood for are reported lost to the neutral ``cause``
+    (Game.lose); a unit with none left is gone."""
     n = min(n, p.figures)
     if n > 0:
+        game.lose(p.id, men_between(p.unit.spec.men, p.start, p.figures, p.figures - n), cause, **detail)
         p.figures -= n
         p.lost += n
         if p.figures == 0:
@@ -214,12 +267,13 @@ def fight(game: Any, state: SumterState, a: Piece, b: Piece) -> None:
     t = state.tables
     rounds = state.rounds[(a.id, b.id)] = state.rounds.get((a.id, b.id), 0) + 1
     i = {**side_inputs(game, a, b, "a"), **side_inputs(game, b, a, "b"), "round": rounds}
-    res = game.settle("melee", (a, b), mechanics.melee(game.roller, t, i), unit=a.id, target=b.id)
+    res = game.settle("melee", (a, b), mechanics.melee(game.roller, t, i, extra=tuple(game.extra_modifiers("melee", (a, b)))),
+                      unit=a.id, target=b.id)
     v = res.values
     a.bonus = b.bonus = ""
     a.pushed = b.pushed = False
-    lose_figures(state, a, v["a_lost"])
-    lose_figures(state, b, v["b_lost"])
+    lose_figures(game, a, v["a_lost"], "charge")
+    lose_figures(game, b, v["b_lost"], "charge")
     if v["winner"] == "none":
         if v["cavalry_retire"]:  # cavalry drawing with foot or guns retire to their lines
             cav = a if a.arm == "cavalry" else b
@@ -255,7 +309,7 @@ def pursue(game: Any, state: SumterState, win: Piece, lose: Piece) -> None:
     """The Pursuit Test; 6 or less pursues the unit just beaten in the compulsory moves, and
     does nothing more if it has gone (ruling SU-M5); cavalry told to retire go back 12" (SU-M6)."""
     i = {"grade": win.grade, "infantry": win.arm == "infantry", "general": general_near(state, win), "rebel_yell": win.yelling}
-    res = game.settle("pursuit", win, mechanics.pursuit(game.roller, state.tables, i), unit=win.id)
+    res = game.settle("pursuit", win, mechanics.pursuit(game.roller, state.tables, i, tuple(game.extra_modifiers("pursuit", win))), unit=win.id)
     add_dps(state, win, res.values["dps"])
     outcome = res.values["result"]
     if outcome == "pursue":

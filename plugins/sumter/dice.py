@@ -158,24 +158,27 @@ def brigade_morale(roller: Roller, t: SumterTables, mods: tuple[Modifier, ...], 
                       inputs, mods, (dice,), score, {"passed": passed}, rulings)
 
 
-def order_change(roller: Roller, t: SumterTables, present: str, wanted: str, cinc: bool, inputs: Mapping[str, Any]) -> Resolution:
+def order_change(roller: Roller, t: SumterTables, present: str, wanted: str, cinc: bool, inputs: Mapping[str, Any],
+                 extra: tuple[Modifier, ...] = ()) -> Resolution:
     """A general tries to change his brigade's order: 2D6; a cock-up (2 for the CinC, 2-4 for
     any other general) puts it on the loss-of-nerve order (trying a more aggressive order) or
     the panic order (a less aggressive one); otherwise the new order stands (ruling SU-C2).
-    "N/A" keeps the present order (SU-C5)."""
+    "N/A" keeps the present order (SU-C5). The sheet has no modifiers; a house rule's add to
+    the dice before the cock-up is read."""
     c = t["command"]
     dice = dice_sum(roller, D6, c["dice"])
+    score = dice + net(extra)
     cockups = c["cinc_cockup"] if cinc else c["general_cockup"]
     rulings: tuple[str, ...] = ("SU-C2",)
-    if dice not in cockups:
+    if score not in cockups:
         order, result = wanted, f"order changed to {wanted}"
     else:
         column = "loss_of_nerve" if c["aggression"][wanted] > c["aggression"][present] else "panic"
         order = c[column][present] or present
         rulings += ("SU-C5",) if not c[column][present] else ()
         result = f"cock-up! {'loss of nerve' if column == 'loss_of_nerve' else 'panic'}: {order}"
-    return Resolution(RULESET, "order-change", f"QRS v6.2, Cock-up! ({'CinC' if cinc else 'general'})", result, inputs, (),
-                      (dice,), dice, {"order": order, "cockup": dice in cockups}, rulings)
+    return Resolution(RULESET, "order-change", f"QRS v6.2, Cock-up! ({'CinC' if cinc else 'general'})", result, inputs, extra,
+                      (dice,), score, {"order": order, "cockup": score in cockups}, rulings)
 
 
 def _move_die(roller: Roller, die: Die, faces: tuple[int, ...]) -> tuple[int, bool]:
@@ -184,17 +187,18 @@ def _move_die(roller: Roller, die: Die, faces: tuple[int, ...]) -> tuple[int, bo
 
 
 def movement(roller: Roller, t: SumterTables, die: str, count: int, inches: int | Fraction, skirmish: bool,
-             inputs: Mapping[str, Any], rulings: tuple[str, ...] = ()) -> Resolution:
+             inputs: Mapping[str, Any], rulings: tuple[str, ...] = (), extra: tuple[Modifier, ...] = ()) -> Resolution:
     """Movement dice: the inches they give plus any fixed inches, and 1 DP for each 1 or 2
-    thrown (at most 1 for skirmishers)."""
+    thrown (at most 1 for skirmishers). The sheet has no modifiers; a house rule's add inches
+    (never below none)."""
     mv = t["movement"]
     tally = roller.repeat(count, _move_die, DIE[die], tuple(mv["dp_faces"]))
     thrown = sum(f * n for (f, _), n in tally.counts)
     dps = sum(n for (_, low), n in tally.counts if low)
     if skirmish:
         dps = min(dps, mv["skirmish_dp_most"])
-    total = thrown + inches
-    return Resolution(RULESET, "movement", "QRS v6.2, Movement", f'{total}" and {dps} DP', inputs, (), (thrown,), total,
+    total = max(0, thrown + inches + net(extra)) if extra else thrown + inches
+    return Resolution(RULESET, "movement", "QRS v6.2, Movement", f'{total}" and {dps} DP', inputs, extra, (thrown,), total,
                       {"inches": total, "dps": dps}, rulings)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.core import world
 from referee.core.chance import Roller
-from referee.core.events import Resolution
+from referee.core.events import Modifier, Resolution, net
 from referee.core.mechanics import InputSpec, MechanicSpec
 
 from . import dice
@@ -39,7 +39,13 @@ def _target(t: SumterTables, i: Mapping[str, Any], enfilade: bool = False) -> tu
     return mods(t["fire"]["target"], REF_FIRE, names)
 
 
-def fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-F1", "SU-D1")) -> Resolution:
+Extra = tuple[Modifier, ...]
+"""Modifiers a house rule adds to one resolution (``Game.extra_modifiers``): each mechanic below
+adds them to its score, once per resolution."""
+
+
+def fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-F1", "SU-D1"),
+         extra: Extra = ()) -> Resolution:
     """Musketry of an order unit (or mounted cavalry) on the Shooting Casualties table."""
     f = t["fire"]
     weapon = i["weapon"]
@@ -47,14 +53,15 @@ def fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[s
     names += ["fired_last_turn"] if i["fired_last"] else []
     names += ["mounted"] if i["mounted"] else []
     names += ["breechloader"] if weapon in f["weapons"]["breechloader"] else ["smoothbore"] if weapon in f["weapons"]["smoothbore"] else []
-    ms = mods(f["firer"], REF_FIRE, names) + _target(t, i)
+    ms = mods(f["firer"], REF_FIRE, names) + _target(t, i) + extra
     shares = [f["long_share"]] * ((i["range"] == "long") + bool(i["low_ammo"]))
     figures = i["figures"] if i["formation"] == "line" else int(i["figures"] * dice.share(f["column_share"]))
     return dice.volley(roller, t, "fire", "QRS v6.2, Shooting Casualties", t.fire_rows, figures, ms, dice.portion_of(*shares),
                        i, rulings + (("SU-F3",) if i["formation"] != "line" else ()), 2 if i["pour"] else 1)
 
 
-def artillery_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-A1", "SU-D1")) -> Resolution:
+def artillery_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-A1", "SU-D1"),
+                   extra: Extra = ()) -> Resolution:
     """A battery's fire on the Artillery Casualties table."""
     a = t["artillery"]
     gun = a["guns"][i["gun"]]
@@ -67,7 +74,7 @@ def artillery_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], ruling
     names += ["horse-unlimbered"] if i["horse_unlimbered"] else []
     names += ["naval"] if gun.get("naval") else []
     names += ["mixed"] if i["mixed"] else []
-    ms = mods(a["firer"], REF_FIRE, names) + _target(t, i, enfilade=True)
+    ms = mods(a["firer"], REF_FIRE, names) + _target(t, i, enfilade=True) + extra
     shares = [t["fire"]["long_share"]] * ((i["range"] == "long") + bool(i["low_ammo"]))
     heavy = a["heavy_double_most"] if gun.get("heavy") and i["consecutive"] else 0
     if gun["kind"] == "gatling":  # each Gatling fires on the Shooting Casualties row "Under 10 / Gatling"
@@ -78,9 +85,11 @@ def artillery_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], ruling
                        dice.portion_of(*shares), i, rulings, 1, heavy)
 
 
-def skirmish_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-F5", "SU-D1")) -> Resolution:
+def skirmish_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-F5", "SU-D1"),
+                  extra: Extra = ()) -> Resolution:
     """Skirmish Firing: a d6 per so many figures by grade, one fewer per DP, 6s hit (a sniper:
-    one die, 5 or 6); half in buildings, cover or prone; Pour on Fire +50% dice."""
+    one die, 5 or 6); half in buildings, cover or prone; Pour on Fire +50% dice. Extra
+    modifiers add to every die (a +1 hits on 5s)."""
     sk = t["fire"]["skirmish"]
     if i["sniper"]:
         n, hit_on = 1, sk["sniper_hit_on"]
@@ -88,11 +97,13 @@ def skirmish_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings
         n, hit_on = max(0, i["figures"] // sk["figures_per_die"][i["grade"]] - i["dps"]), sk["hit_on"]
     n += n // 2 if i["pour"] else 0
     portion = dice.share(sk["cover_share"]) if i["cover"] else Fraction(1)
-    return dice.skirmish_volley(roller, t, n, hit_on, portion, i["pour"], i, (), rulings)
+    return dice.skirmish_volley(roller, t, n, hit_on - net(extra), portion, i["pour"], i, extra, rulings)
 
 
-def melee(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-M1", "SU-M2", "SU-M3")) -> Resolution:
-    """One round of melee, its result with the exceptions, and the casualties by ratio."""
+def melee(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-M1", "SU-M2", "SU-M3"),
+          extra: Extra = ()) -> Resolution:
+    """One round of melee, its result with the exceptions, and the casualties by ratio (extra
+    modifiers on side a's total)."""
     f = t["melee"]["factors"]
     sides = {}
     for me, foe in (("a", "b"), ("b", "a")):
@@ -114,7 +125,7 @@ def melee(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[
         if theirs > 0 and mine > theirs:
             names.append(("outnumbering", min(t["melee"]["outnumber_most"], int(2 * (mine - theirs) / theirs))))
         sides[me] = mods(f, "QRS v6.2, Melee", names)
-    res = dice.melee(roller, t, sides["a"], sides["b"], i, rulings)
+    res = dice.melee(roller, t, sides["a"] + extra, sides["b"], i, rulings)
     v = dict(res.values)
     winner, result = v["winner"], v["result"]
     if winner == "none":
@@ -156,7 +167,8 @@ def _ratio(t: SumterTables, kind: str, figures: int, on: str, result: str, _: st
     return dice.ratio_casualties(figures, per)
 
 
-def unit_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-U2",)) -> Resolution:
+def unit_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-U2",),
+                extra: Extra = ()) -> Resolution:
     """The Unit Morale Test in one column; each category counted once."""
     names: list[Any] = [i["grade"], ("dp", i["dps"])]
     names += [f"{i['general']}-general"] if i["general"] in ("excellent", "average") else []
@@ -178,7 +190,7 @@ def unit_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: 
         names += ["rebel-yell"] if i["rebel_yell"] else []
     if i["column"] == "rally" and i["rebel_yell"]:
         names.append("rebel-yell-rally")
-    res = dice.unit_morale(roller, t, i["column"], mods(t["morale"]["unit"], REF_UNIT, names), i, rulings)
+    res = dice.unit_morale(roller, t, i["column"], mods(t["morale"]["unit"], REF_UNIT, names) + extra, i, rulings)
     if i["column"] == "rally" and i["routing"] and res.values["result"] == "fail":  # "Fail. (Disperse if Routing)"
         v = {**res.values, "result": "disperse"}
         return Resolution(res.ruleset, res.mechanic, res.ref, "fail: disperses (routing)", res.inputs, res.modifiers,
@@ -186,7 +198,7 @@ def unit_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: 
     return res
 
 
-def brigade_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any]) -> Resolution:
+def brigade_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any], extra: Extra = ()) -> Resolution:
     """The Brigade Morale Test."""
     names: list[Any] = []
     names += ["general"] if i["general"] else []
@@ -197,7 +209,7 @@ def brigade_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any]) -> Res
     names += ["cover"] if i["cover"] else []
     names += [f"{i['beaten']}-beaten"] if i["beaten"] != "none" else []
     names += ["secure-rear"] if i["secure_rear"] else []
-    return dice.brigade_morale(roller, t, mods(t["morale"]["brigade"], REF_BRIGADE, names), i, ("SU-B1", "SU-B3"))
+    return dice.brigade_morale(roller, t, mods(t["morale"]["brigade"], REF_BRIGADE, names) + extra, i, ("SU-B1", "SU-B3"))
 
 
 def movement(roller: Roller, t: SumterTables, i: Mapping[str, Any]) -> Resolution:
@@ -226,13 +238,13 @@ def order_change(roller: Roller, t: SumterTables, i: Mapping[str, Any]) -> Resol
     return dice.order_change(roller, t, i["present"], i["wanted"], i["cinc"], i)
 
 
-def pursuit(roller: Roller, t: SumterTables, i: Mapping[str, Any]) -> Resolution:
+def pursuit(roller: Roller, t: SumterTables, i: Mapping[str, Any], extra: Extra = ()) -> Resolution:
     p = t["melee"]["pursuit"]
     names: list[Any] = [i["grade"]] if i["grade"] in p else []
     names += ["infantry"] if i["infantry"] else []
     names += ["general"] if i["general"] else []
     names += ["rebel-yell"] if i["rebel_yell"] else []
-    return dice.pursuit(roller, t, mods({k: v for k, v in p.items() if isinstance(v, int)}, "QRS v6.2, Pursuit Test", names), i)
+    return dice.pursuit(roller, t, mods({k: v for k, v in p.items() if isinstance(v, int)}, "QRS v6.2, Pursuit Test", names) + extra, i)
 
 
 def _b(name: str, help: str) -> InputSpec:

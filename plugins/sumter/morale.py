@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from . import mechanics
-from .combat import cover_of, general_near
+from .combat import cover_of, general_near, lose_figures
 from .move import add_dps, dist, apply_morale, attached_general, back_off, morale_inputs
 from .state import Piece, SumterState
 
@@ -29,7 +29,7 @@ def morale_step(game: Any, state: SumterState) -> None:
         else:
             continue
         i = morale_inputs(state, p, column, **around(game, p, beaten, near))
-        res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i, ("SU-U1", "SU-U2")), unit=p.id)
+        res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i, ("SU-U1", "SU-U2"), tuple(game.extra_modifiers("unit-morale", p))), unit=p.id)
         result = res.values["result"]
         if result == "obey":
             continue
@@ -54,9 +54,9 @@ def enemy_foot_near(state: SumterState, p: Piece) -> bool:
 
 def surrender(game: Any, state: SumterState, p: Piece) -> None:
     """Foot in a trench that fail their morale in charge range of enemy foot surrender: every
-    figure is lost and the unit is gone."""
-    p.lost += p.figures
-    p.figures, p.state, p.broke, p.melee = 0, "gone", True, None
+    figure is lost (captured) and the unit is gone."""
+    lose_figures(game, p, p.figures, "captured")
+    p.state, p.broke, p.melee = "gone", True, None
     game.log.emit("surrender", unit=p.id, text=f"{p.id} fails its morale in its trench within charge range of enemy foot and surrenders")
 
 
@@ -93,7 +93,7 @@ def brigade_test(game: Any, state: SumterState, b: Any, near: float) -> None:
          "enemy_beaten": any(math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) <= near for e in enemies for p in live if p.unit.on_field),
          **secured(game, state, b, live), "cover": 2 * sum(bool(cover_of(game, p)) for p in live) > len(live),
          "beaten": "most" if down > 0.5 else "half" if down >= 0.5 else "quarter" if down >= 0.25 else "none"}
-    res = mechanics.brigade_morale(game.roller, t, i)
+    res = mechanics.brigade_morale(game.roller, t, i, tuple(game.extra_modifiers("brigade-morale", b)))
     res = game.settle("brigade-morale", b, res, ("SU-B2",), unit=b.id)
     if res.values["passed"]:
         return

@@ -65,7 +65,8 @@ def roll_move(game: Any, state: SumterState, p: Piece, die: str, count: int, inc
     if count <= 0:
         return inches
     res = dice.movement(game.roller, state.tables, die, count, Fraction(inches).limit_denominator(100), p.skirmish,
-                        {"die": die, "dice": count, "inches": inches, "for": why} if game.seen else {}, rulings)
+                        {"die": die, "dice": count, "inches": inches, "for": why} if game.seen else {}, rulings,
+                        tuple(game.extra_modifiers("movement", p)))
     res = game.settle("movement", p, res, unit=p.id)
     add_dps(state, p, res.values["dps"])
     return float(res.values["inches"])
@@ -132,7 +133,8 @@ def orders_step(game: Any, state: SumterState, brigade_id: str) -> None:
     by_cinc = (cinc is not None and cinc.status == "active"
                and math.hypot(cinc.x - cx, cinc.y - cy) <= state.yards(t["scale"]["command_inches"])) or b.general is None
     res = dice.order_change(game.roller, t, b.order, wanted, by_cinc,
-                            {"present": b.order, "wanted": wanted, "cinc": by_cinc} if game.seen else {})
+                            {"present": b.order, "wanted": wanted, "cinc": by_cinc} if game.seen else {},
+                            tuple(game.extra_modifiers("order-change", b)))
     res = game.settle("order-change", b, res, ("SU-C3",), unit=brigade_id)
     new = res.values["order"]
     b.failed = new == "retire"
@@ -144,9 +146,11 @@ def orders_step(game: Any, state: SumterState, brigade_id: str) -> None:
 
 def charge_step(game: Any, state: SumterState, side: str) -> None:
     """Charges of ``side``: units the doctrine sends in, of brigades on Assault orders (SU-C7),
-    test to charge (Rebel Yell where chosen), throw their initial dice; on contact the defender
-    tests being charged and may not otherwise react."""
+    test to charge (Rebel Yell where chosen; each unit of the brigade that charged the same enemy
+    before it this turn a wave, +1 each, ruling SU-C10), throw their initial dice; on contact the
+    defender tests being charged and may not otherwise react."""
     intents = state.intents.get(side, {})
+    waves: dict[tuple[str, str], int] = {}
     for p in state.by_side.get(side, ()):
         intent = intents.get(p.id)
         if (intent is None or intent.action != "charge" or not p.fit or p.melee or p.arm == "artillery"
@@ -155,26 +159,31 @@ def charge_step(game: Any, state: SumterState, side: str) -> None:
         target = state.pieces.get(intent.target or "")
         if target is None or not target.unit.on_field or target.state == "gone":
             continue
-        charge(game, state, p, target)
+        wave = waves.get((p.brigade.id, target.id), 0)
+        if charge(game, state, p, target, wave):
+            waves[p.brigade.id, target.id] = wave + 1
 
 
-def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
+def charge(game: Any, state: SumterState, p: Piece, target: Piece, wave: int = 0) -> bool:
+    """``p`` tests to charge ``target`` and throws its dice; whether it charged."""
     t = state.tables
     r = t["movement"]["rates"][p.rate]
     gap = dist(p, target)
     die, count = r["die"], r["line"][-1]
     reach = state.yards(count * (5 if die == "ave" else 6) + r["charge_inches"] + r["charge_dice"] * 6)
     if gap > reach:
-        return
+        return False
     yell = False
     if (p.side == "confederate" and p.order_foot and not p.yelled and not p.brigade.yelled
             and game.choose(p.id, "rebel-yell", ("yell", "no")) == "yell"):
         yell = p.yelled = p.brigade.yelled = True
-    i = morale_inputs(state, p, "charge", flank=target.skirmish or flanked(target, p), rebel_yell=yell)
-    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i), unit=p.id, target=target.id)
+    i = morale_inputs(state, p, "charge", flank=target.skirmish or flanked(target, p), rebel_yell=yell, wave=wave)
+    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i, ("SU-U2", "SU-C10") if wave else ("SU-U2",),
+                                                              tuple(game.extra_modifiers("unit-morale", (p, target)))),
+                      unit=p.id, target=target.id)
     apply_morale(game, state, p, res.values["result"], res.values["dps"])
     if res.values["result"] != "charge":
-        return
+        return False
     if target.skirmish and target.fit and game.choose(target.id, "charged", ("evade", "stand")) == "evade":
         tr = t["movement"]["rates"][target.rate]  # skirmishers evade before the charge is thrown (SU-G6)
         back_off(game, state, target, state.yards(roll_move(game, state, target, tr["retreat_die"], tr["retreat"], 0, "evade")))
@@ -191,7 +200,7 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
             p.state = "rout"
             p.broke = True
             game.log.emit("rebel-yell", unit=p.id, text=f"{p.id} fails to reach {target.id} after its Rebel Yell and routs")
-        return
+        return True
     step_toward(game, p, target.unit.x, target.unit.y, gap - contact)
     p.moved, p.charging, p.bonus = 1.0, target.id, "charge" if long_enough else ""  # cavalry: 5" to claim the charge
     p.unit.formation = "line"
@@ -201,6 +210,7 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece) -> None:
         p.melee, target.melee = target.id, target.melee or p.id
         state.melees.append((p, target))
     p.yelling = yell  # remembered for the pursuit test (Rebel Yell broke the enemy: -1)
+    return True
 
 
 def charged(game: Any, state: SumterState, p: Piece, by: Piece) -> None:
@@ -208,7 +218,8 @@ def charged(game: Any, state: SumterState, p: Piece, by: Piece) -> None:
     by_kind = ("cavalry" if by.arm == "cavalry" and p.arm != "cavalry" else "skirmishers" if p.skirmish and by.skirmish
                else "foot" if by.order_foot and (p.order_foot or p.arm == "artillery") else "none")
     i = morale_inputs(state, p, "charged", flank=flanked(p, by), by=by_kind, halted=p.state == "halted")
-    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, state.tables, i), unit=p.id, target=by.id)
+    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, state.tables, i, extra=tuple(game.extra_modifiers("unit-morale", (p, by)))),
+                      unit=p.id, target=by.id)
     result = res.values["result"]
     apply_morale(game, state, p, result, res.values["dps"])
     if result == "stand" and p.arm != "artillery":
@@ -285,24 +296,72 @@ def compulsory_step(game: Any, state: SumterState) -> None:
         if p.state in ("retreat", "rout"):
             inches = roll_move(game, state, p, r["retreat_die"], r["retreat"], 0, p.state)
             back_off(game, state, p, state.yards(inches))
+            clear_friends(game, state, p)
             p.moved = 1.0
         elif p.pursuing:
             quarry = state.pieces[p.pursuing]
             p.pursuing = None
-            if quarry.unit.on_field and quarry.state != "gone" and not p.melee:
-                inches = roll_move(game, state, p, r["die"] if p.arm != "infantry" else "d6", r["pursuit"], 0, "pursuit")
-                gap = dist(p, quarry)
-                contact = state.yards(state.tables["scale"]["contact_inches"])
-                step_toward(game, p, quarry.unit.x, quarry.unit.y, min(state.yards(inches), max(0.0, gap - contact)))
-                p.moved = 1.0
-                if state.yards(inches) + contact >= gap and quarry.melee is None:
+            if p.melee:
+                continue
+            if quarry.unit.on_field and quarry.state != "gone":
+                if rush(game, state, p, quarry, "pursuit") and quarry.melee is None:
                     p.melee, quarry.melee, p.bonus = quarry.id, p.id, "pursuing"
                     state.melees.append((p, quarry))
+            else:
+                uncontrolled(game, state, p)
         elif p.brigade.failed and p.fit and not p.melee:
             die, count, inches = move_dice(state, p, p.unit.formation, 0.0)
             moved = roll_move(game, state, p, die, count, inches, "retire", ("SU-C9",))
             back_off(game, state, p, state.yards(moved if p.skirmish else moved / 2))
             p.moved = 1.0
+
+
+def rush(game: Any, state: SumterState, p: Piece, at: Piece, why: str) -> bool:
+    """``p`` throws its pursuit dice and goes at ``at``, stopping at contact; whether it made contact."""
+    r = state.tables["movement"]["rates"][p.rate]
+    inches = roll_move(game, state, p, r["die"] if p.arm != "infantry" else "d6", r["pursuit"], 0, why)
+    gap = dist(p, at)
+    contact = state.yards(state.tables["scale"]["contact_inches"])
+    step_toward(game, p, at.unit.x, at.unit.y, min(state.yards(inches), max(0.0, gap - contact)))
+    p.moved = 1.0
+    return state.yards(inches) + contact >= gap
+
+
+def uncontrolled(game: Any, state: SumterState, p: Piece) -> None:
+    """A pursuer whose quarry has gone makes an uncontrolled charge at the nearest enemy within
+    45 degrees of its front, on its pursuit dice and with no test to charge; the enemy tests being
+    charged. With no such enemy it acts as a pursuit result of 7-8: 1 DP, cavalry retire 12", foot
+    stand (ruling SU-M5)."""
+    ahead = [e for e in state.enemies(p.side) if not flanked(p, e)]
+    target, _ = nearest(p, ahead)
+    if target is None:
+        add_dps(state, p, next(b.result[1] for b in state.tables.pursuit.bands if b.result[0] == "halt"))
+        if p.arm == "cavalry":
+            back_off(game, state, p, state.yards(12))
+        return
+    game.log.emit("uncontrolled-charge", unit=p.id, target=target.id, rulings=["SU-M5"],
+                  text=f"{p.id} has nobody left to pursue and charges {target.id} uncontrolled")
+    if not rush(game, state, p, target, "uncontrolled charge") or target.melee is not None:
+        return
+    p.charging, p.bonus = target.id, "charge"
+    charged(game, state, target, p)
+    if target.fit:
+        p.melee, target.melee = target.id, p.id
+        state.melees.append((p, target))
+
+
+def clear_friends(game: Any, state: SumterState, p: Piece) -> None:
+    """A unit in retreat or rout that ends its move on a friend goes on back until it is clear
+    of every friend (ruling SU-G5)."""
+    contact = state.yards(state.tables["scale"]["contact_inches"])
+    while p.unit.on_field:
+        friend, gap = nearest(p, [o for o in state.by_side[p.side] if o is not p and o.unit.on_field and o.state != "gone"])
+        if friend is None or gap > contact:
+            return
+        at = (p.unit.x, p.unit.y)
+        back_off(game, state, p, contact - gap + 1.0)
+        if (p.unit.x, p.unit.y) == at:
+            return  # pinned against the table's edge
 
 
 # ----------------------------------------------------------------------------- movement
@@ -344,6 +403,8 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
     goal = intent.goal if intent.action in ("advance", "withdraw") else None
     if order == "hold" and intent.action != "withdraw":
         goal = None
+    if goal is not None and want == "limbered" and manhandle(game, state, p, goal):
+        return
     cost = change_cost(state, p, want)
     if goal is None and not cost:
         return
@@ -360,8 +421,44 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
     if (p.order_foot and intent.action == "advance" and in_reach(state, p)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
         room = min(room, rolled * float(dice.share(state.tables["movement"]["fire_after_share"]) - cost))
+    x, y = u.x, u.y
     go = step_toward(game, p, goal[0], goal[1], room)
     p.moved = float(cost) + (go / rolled if rolled else 0.0)
+    if go and not p.skirmish and p.arm != "artillery":
+        pass_batteries(game, state, p, x, y)
+
+
+def manhandle(game: Any, state: SumterState, p: Piece, goal: tuple[float, float]) -> bool:
+    """An unlimbered field gun battery whose goal is within 2" is manhandled there instead of
+    limbering (ruling SU-G7): a foot battery may not fire this turn, horse artillery may."""
+    u = p.unit
+    reach = state.yards(state.tables["movement"]["manhandle_inches"])
+    gun = state.tables["artillery"]["guns"][u.spec.gun_type or "12-pdr-napoleon"]
+    if u.formation != "unlimbered" or gun.get("heavy") or math.hypot(goal[0] - u.x, goal[1] - u.y) > reach:
+        return False
+    step_toward(game, p, goal[0], goal[1], reach)
+    p.moved = 1.0
+    game.log.emit("manhandle", unit=p.id, rulings=["SU-G7"], text=f"{p.id} manhandles its guns forward")
+    return True
+
+
+def pass_batteries(game: Any, state: SumterState, p: Piece, x: float, y: float) -> None:
+    """An order unit whose move from (x, y) crossed a friendly deployed battery (within contact
+    of its path) takes 2 DPs, once a move (ruling SU-G5)."""
+    u = p.unit
+    dx, dy = u.x - x, u.y - y
+    length2 = dx * dx + dy * dy
+    contact = state.yards(state.tables["scale"]["contact_inches"])
+    for o in state.by_side[p.side]:
+        if o.arm != "artillery" or o.unit.formation != "unlimbered" or not o.unit.on_field or o.state == "gone":
+            continue
+        ox, oy = o.unit.x - x, o.unit.y - y
+        along = max(0.0, min(1.0, (ox * dx + oy * dy) / length2))
+        if math.hypot(ox - along * dx, oy - along * dy) <= contact:
+            dps = state.tables["movement"]["battery_pass_dps"]
+            add_dps(state, p, dps)
+            game.log.emit("interpenetrate", unit=p.id, rulings=["SU-G5"], text=f"{p.id} passes through {o.id}: {dps} DP")
+            return
 
 
 def in_reach(state: SumterState, p: Piece) -> bool:
@@ -381,7 +478,7 @@ def recall(game: Any, state: SumterState, p: Piece) -> bool:
     if attached_general(state, p) in ("excellent", "average"):
         names.append("general")
     table = {k: v for k, v in t.items() if isinstance(v, int)}
-    ms = mods(table, "QRS v6.2, Skirmish Recall", names)
+    ms = mods(table, "QRS v6.2, Skirmish Recall", names) + tuple(game.extra_modifiers("skirmish-recall", p))
     res = dice.recall(game.roller, t["score"][p.grade], ms, {"grade": p.grade} if game.seen else {})
     return game.settle("skirmish-recall", p, res, unit=p.id).values["recalled"]
 

@@ -68,6 +68,7 @@ SCHEMA: dict[str, Spec] = {
         **HEAD, "dp_faces": ListOf(Int()), "skirmish_dp_most": Int(minimum=0), "fire_after_share": Number(minimum=0),
         "march_inches_foot": Number(minimum=0), "march_inches_fast": Number(minimum=0), "march_stop_inches": Number(minimum=0),
         "march_brigades": Int(minimum=0), "manhandle_inches": Number(minimum=0),
+        "battery_pass_dps": Int(minimum=0),
         "rates": _full(RATE, RATES), "changes": _full(Number(minimum=0), CHANGES),
     }),
     "fire": Record({

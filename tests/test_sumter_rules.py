@@ -1,0 +1,206 @@
+"""sumter's rules that play seldom meets, set up by hand: house rules' modifiers, successive
+waves, snipers, uncontrolled charges, manhandled guns, interpenetration, losses by cause."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import evolve
+
+from referee.core.doctrine import Intent
+from referee.core.events import EventLog, Modifier, Resolution
+from referee.core.game import Game, play
+from referee.core.hookspecs import hookimpl
+from referee.core.plugins import build_rules
+from referee.core.scenario import find_scenario, load_scenario, parse_scenario
+from referee.plugins.sumter import combat, move
+
+SECOND = """
+[[units]]
+id = "us-second"
+name = "US second regiment"
+side = "union"
+command = "us-brigade"
+arm = "infantry"
+men = 500
+position = [500, 200]
+facing = 0
+formation = "line"
+experience = "trained"
+weapon = "rifle-musket"
+"""
+
+
+class Steady:
+    """A house rule: +20 on every test to charge (so every charge goes in)."""
+
+    @hookimpl
+    def referee_modifiers(self, mechanic: str, situation: Any) -> list[Modifier]:
+        return [Modifier("steady", 20, "house")] if mechanic == "unit-morale" else []
+
+
+def _game(*plugins: object, text: str = "", scenario: str = "drill-charge-battery", seed: int = 1) -> Game:
+    rules = build_rules("sumter")
+    for i, plugin in enumerate(plugins):
+        rules.register(plugin, name=f"house-{i}")
+    source = find_scenario(scenario).read_text(encoding="utf-8")
+    if text:
+        source = source.replace("\n[[units]]", text + "\n[[units]]", 1)
+    game = Game.new(rules, parse_scenario(source, "test.toml"), seed, EventLog(enabled=True))
+    game.state = rules.muster(game)
+    return game
+
+
+def _resolutions(game: Game, mechanic: str) -> list[dict[str, Any]]:
+    return [e for e in game.log.events if e["kind"] == "resolution" and e["mechanic"] == mechanic]
+
+
+def test_successive_waves_of_a_brigade_charge_add_one_each_and_house_modifiers_reach_the_test() -> None:
+    game = _game(Steady(), text=SECOND)
+    state = game.state
+    for p in state.by_side["union"]:
+        p.brigade.order = "assault"
+    state.pieces["us-regiment"].unit.y = state.pieces["us-second"].unit.y = 470.0
+    state.intents = {"union": {uid: Intent("charge", target="cs-battery") for uid in ("us-regiment", "us-second")}}
+    move.charge_step(game, state, "union")
+    tests = [e for e in _resolutions(game, "unit-morale") if e["values"]["column"] == "charge"]
+    assert [e["inputs"]["wave"] for e in tests] == [0, 1]
+    assert all(any(m["name"] == "steady" for m in e["modifiers"]) for e in tests)
+    assert [m["value"] for m in tests[1]["modifiers"] if m["name"].startswith("charge-wave")] == [1]
+
+
+def test_each_army_has_one_sniper_who_fires_once_a_fire_phase() -> None:
+    log = EventLog(enabled=True)
+    play(Game.new(build_rules("sumter"), load_scenario(find_scenario("drill-musketry")), 3, log))
+    snipes: dict[tuple[int, str], int] = {}
+    for e in log.events:
+        if e["kind"] == "resolution" and "SU-F11" in e["rulings"]:
+            assert e["mechanic"] == "skirmish-fire" and e["values"]["dice"] == 1
+            side = "union" if e["unit"].startswith("us") else "confederate"
+            snipes[e["turn"], side] = snipes.get((e["turn"], side), 0) + 1
+    assert snipes and set(snipes.values()) == {1}
+
+
+class Shaken:
+    """A house rule: every melee round ends with side a pushing side b back."""
+
+    @hookimpl
+    def referee_resolved(self, mechanic: str, resolution: Resolution) -> Resolution | None:
+        if mechanic != "melee":
+            return None
+        values = {**resolution.values, "winner": "a", "loser": "b", "result": "pushed-back", "dps": 2, "winner_dp": 1,
+                  "a_lost": 0, "b_lost": 1, "pursuit": False, "follow_up": "may", "cavalry_retire": False}
+        return evolve(resolution, values=values)
+
+
+class Chooser:
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    @hookimpl(tryfirst=True)
+    def referee_choose(self, question: str) -> None:
+        self.asked.append(question)
+
+
+def test_foot_that_push_back_may_follow_up_and_melee_losses_are_charge() -> None:
+    chooser = Chooser()
+    game = _game(Shaken(), chooser, scenario="drill-musketry")
+    state = game.state
+    a, b = state.by_side["union"][0], state.by_side["confederate"][0]
+    a.melee, b.melee = b.id, a.id
+    state.melees = [(a, b)]
+    combat.melee_step(game, state)
+    assert "follow-up" in chooser.asked
+    assert [(e["unit"], e["cause"]) for e in game.log.events if e["kind"] == "lost"] == [(b.id, "charge")]
+
+
+def test_a_pursuer_with_nobody_left_charges_uncontrolled_or_stands() -> None:
+    game = _game(scenario="drill-charge-battery")
+    state = game.state
+    p = state.pieces["us-regiment"]
+    p.unit.facing = 0.0  # the battery, north of it, is ahead
+    move.uncontrolled(game, state, p)
+    assert any(e["kind"] == "uncontrolled-charge" and e["target"] == "cs-battery" for e in game.log.events)
+    assert not [e for e in _resolutions(game, "unit-morale") if e["values"]["column"] == "charge"]  # no test to charge
+    assert [e["values"]["column"] for e in _resolutions(game, "unit-morale")] in ([], ["charged"])
+    behind = _game(scenario="drill-charge-battery")  # nobody within 45 degrees of its front: it stands with 1 DP
+    p = behind.state.pieces["us-regiment"]
+    p.unit.facing = 180.0
+    move.uncontrolled(behind, behind.state, p)
+    assert p.dps == 1 and not any(e["kind"] == "uncontrolled-charge" for e in behind.log.events)
+
+
+def test_the_compulsory_move_leaves_a_pursuer_whose_quarry_has_gone_standing_with_nobody_ahead() -> None:
+    game = _game()
+    state = game.state
+    p, battery = state.pieces["us-regiment"], state.pieces["cs-battery"]
+    battery.state, p.pursuing, p.unit.facing = "gone", battery.id, 0.0
+    move.compulsory_step(game, state)
+    assert p.pursuing is None and p.dps == 1 and p.moved == 0
+
+
+def test_a_field_battery_manhandles_within_two_inches_and_a_foot_battery_then_may_not_fire() -> None:
+    game = _game(scenario="drill-charge-battery")
+    state = game.state
+    battery = state.pieces["cs-battery"]
+    battery.brigade.order = "engage"
+    x, y = battery.unit.x, battery.unit.y
+    move.move(game, state, battery, Intent("advance", goal=(x, y - 40.0)))
+    assert battery.unit.formation == "unlimbered" and abs(battery.unit.y - (y - 40.0)) < 1e-6
+    assert not combat.may_fire(state, battery)
+    assert any(e["kind"] == "manhandle" for e in game.log.events)
+    far = _game(scenario="drill-charge-battery")
+    b2 = far.state.pieces["cs-battery"]
+    b2.brigade.order = "engage"
+    move.move(far, far.state, b2, Intent("advance", goal=(x, y - 200.0)))
+    assert b2.unit.formation == "limbered"
+
+
+def test_order_foot_passing_through_a_deployed_battery_take_two_dps() -> None:
+    game = _game()
+    state = game.state
+    battery, p = state.pieces["cs-battery"], state.pieces["us-regiment"]
+    battery.unit.spec = evolve(battery.unit.spec, side="union")
+    state.by_side["union"].append(battery)
+    bx, by = battery.unit.x, battery.unit.y
+    p.unit.x, p.unit.y = bx + 10.0, by + 100.0  # moved from 100 yards short of the battery to 100 beyond it
+    move.pass_batteries(game, state, p, bx + 10.0, by - 100.0)
+    assert p.dps == 2 and [e["kind"] for e in game.log.events if e["kind"] == "interpenetrate"] == ["interpenetrate"]
+    move.pass_batteries(game, state, p, bx + 100.0, by - 100.0)  # a path 60 yards and more wide of it
+    p.unit.x = bx + 100.0
+    move.pass_batteries(game, state, p, bx + 100.0, by - 100.0)
+    assert p.dps == 2
+
+
+def test_a_retreating_unit_ending_on_a_friend_goes_on_until_clear() -> None:
+    game = _game(text=SECOND)
+    state = game.state
+    front, behind = state.pieces["us-regiment"], state.pieces["us-second"]
+    front.unit.x, front.unit.y = behind.unit.x, behind.unit.y + 5.0
+    move.clear_friends(game, state, front)
+    assert abs(front.unit.y - behind.unit.y) > state.yards(state.tables["scale"]["contact_inches"]) or not front.unit.on_field
+
+
+def test_the_situation_exchange_is_one_throw_on_the_shooting_table_read_exactly() -> None:
+    """500 trained men in line at 200 yards (7" beyond contact: effective range for rifle
+    muskets, 8"): 25 figures on the Shooting Casualties table at trained -1; hits beyond the
+    target's 3 DPs take figures of 20 men. The same odds as the mechanic read directly."""
+    from fractions import Fraction
+
+    from referee.core.chance import exact
+    from referee.core.situation import Situation, exchange, field_of
+    from referee.plugins.sumter import mechanics
+    from referee.plugins.sumter.tables import load_tables
+
+    s = Situation()
+    offered = exchange(build_rules("sumter"), field_of(s), s)
+    assert offered is not None and "musketry" in offered.what
+    got = exact(offered.mechanic)
+    i = {"figures": 25, "grade": "trained", "weapon": "rifle-musket", "range": "effective", "formation": "line", "dps": 0,
+         "fired_last": False, "mounted": False, "low_ammo": False, "pour": False, "target": "line", "cover": "none", "close_up": False}
+    direct = exact(lambda roller: mechanics.fire(roller, load_tables(), i).values["hits"])
+    want: dict[int, Fraction] = {}
+    for hits, p in direct:
+        want[20 * max(0, hits - 3)] = want.get(20 * max(0, hits - 3), Fraction(0)) + p
+    assert {r.lost[1]: p for r, p in got} == {k: v for k, v in want.items() if v}
+    assert max(want) > 0 and exchange(build_rules("sumter"), field_of(evolve(s, charge=True)), evolve(s, charge=True)) is None
