@@ -13,6 +13,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from attrs import evolve
 from click.testing import CliRunner
 
@@ -358,3 +360,12 @@ def test_a_scenario_marks_a_unit_hidden(tmp_path: Any) -> None:
     wrong.write_text(text.replace('id = "cs-regiment"\n', 'id = "cs-regiment"\nhidden = "yes"\n'))
     result = CliRunner().invoke(main, ["run", str(wrong), "--rules", "hynds"])
     assert result.exit_code == 2 and "hidden" in result.output and "true or false" in result.output
+
+
+@given(st.sampled_from(["good", "disordered"]), st.lists(st.integers(-4, 4), max_size=4))
+def test_every_pol_total_reads_one_row(status: str, shifts: list[int]) -> None:
+    mods = [Modifier(f"m{i}", v) for i, v in enumerate(shifts)]
+    outcomes = exact(mechanics.pol_reaction, status, mods, key=Resolution.outcome_key)
+    assert sum(p for _, p in outcomes) == 1
+    texts = {t for _, t in POL[status]}
+    assert all(r.result in texts for r, _ in outcomes)
