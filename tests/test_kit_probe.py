@@ -21,12 +21,6 @@ UNMODIFIED = {
     ("hardtack", "initiative"): "an unmodified D6 each side (ruling HT-T1)",
     ("hynds", "fallen-leader"): "rff's",
 }
-# Mechanics that have modifiers in their rules but do not ask house rules for more yet: the test
-# fails when one starts asking (then move it out of here).
-GAPS = {
-    ("hynds", "passage-of-lines"): "hynds' POL reaction (plugins/hynds/move.py) does not call game.extra_modifiers",
-    ("hynds", "surprise-fire"): "hynds' surprise fire effects (plugins/hynds/conceal.py) do not call game.extra_modifiers",
-}
 # Mechanics a ruleset offers at the table (`referee resolve`) that its play never rolls.
 TABLE_ONLY = {
     ("hardtack", "combat-move"): "play moves companies their base distance (no combat-move roll)",
@@ -72,18 +66,13 @@ def _probed(ruleset: str) -> tuple[Any, Probe]:
     return rules, probe
 
 
-# Rulesets that do not yet ask referee_modifiers at all: strict, so the test fails once they do.
-NOT_YET = {"sumter": "sumter does not call game.extra_modifiers (a modifier house rule does nothing under it)"}
-
-
-@pytest.mark.parametrize("ruleset", [pytest.param(b, marks=pytest.mark.xfail(reason=NOT_YET[b], strict=True)) if b in NOT_YET else b
-                                     for b in RULESETS])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_mechanic_asks_for_modifiers_and_is_resolved_and_observed(ruleset: str) -> None:
     rules, probe = _probed(ruleset)
     played = probe.resolved
     listed = set(rules.mechanics)
     assert listed - played == {m for r, m in TABLE_ONLY if r == ruleset}, "a listed mechanic is never resolved in play"
-    unmodified = {m for r, m in [*UNMODIFIED, *GAPS] if r == ruleset} & played
+    unmodified = {m for r, m in UNMODIFIED if r == ruleset} & played
     assert played - probe.asked == unmodified, "a mechanic resolved without asking house rules for modifiers"
     assert {m for m, _ in probe.observed} == played
 

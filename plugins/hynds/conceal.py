@@ -109,6 +109,7 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
         mods.append(modifier(chart["flank"]["label"], chart["flank"]["value"], "Surprise Fire Effects"))
     if any(ld.status == "removed" for ld in commanders):
         mods.append(modifier(chart["leader-killed"]["label"], chart["leader-killed"]["value"], "Surprise Fire Effects"))
+    mods += game.extra_modifiers("surprise-fire", mover)
     resolution = surprise_effect(game.roller, good and mover.status != "good", mods)
     if game.seen:
         resolution = game.settle("surprise-fire", mover, resolution, unit=mover.id, target=firer.id)

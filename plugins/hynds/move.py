@@ -123,6 +123,7 @@ def _react(game: Any, state: Any, friend: Any, passing: Any) -> None:
         mods.append(modifier(pol["passing-disordered"]["label"], pol["passing-disordered"]["value"], "Passage of lines"))
     if passing.breakthrough:
         mods.append(modifier(pol["passing-pursued"]["label"], pol["passing-pursued"]["value"], "Passage of lines"))
+    mods += game.extra_modifiers("passage-of-lines", friend)
     status = "disordered" if friend.status != "good" else "good"
     resolution = pol_reaction(game.roller, status, mods)
     if game.seen:
