@@ -221,3 +221,25 @@ def test_losses_to_guns_are_canister_within_canister_range_and_shot_or_shell_bey
                 causes.setdefault(e["cause"], []).append(e.get("yards", 0))
     assert {"canister", "shot-or-shell", "musketry"} <= set(causes)
     assert max(causes["canister"]) <= reach + 1 < max(causes["shot-or-shell"])
+
+
+class Overrun:
+    """A house rule: every melee round ends with side a dispersing side b, and a pursuit test."""
+
+    @hookimpl
+    def referee_resolved(self, mechanic: str, resolution: Resolution) -> Resolution | None:
+        if mechanic != "melee":
+            return None
+        values = {**resolution.values, "winner": "a", "loser": "b", "result": "disperse", "dps": 3, "winner_dp": 1,
+                  "a_lost": 0, "b_lost": 0, "pursuit": True, "follow_up": "", "cavalry_retire": False}
+        return evolve(resolution, values=values)
+
+
+def test_the_pursuit_test_is_taken_after_the_beaten_unit_disperses() -> None:
+    game = _game(Overrun())
+    state = game.state
+    a, b = state.pieces["us-regiment"], state.pieces["cs-battery"]
+    a.melee, b.melee = b.id, a.id
+    state.melees = [(a, b)]
+    combat.melee_step(game, state)
+    assert b.state == "gone" and len(_resolutions(game, "pursuit")) == 1
