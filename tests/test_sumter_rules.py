@@ -204,3 +204,42 @@ def test_the_situation_exchange_is_one_throw_on_the_shooting_table_read_exactly(
         want[20 * max(0, hits - 3)] = want.get(20 * max(0, hits - 3), Fraction(0)) + p
     assert {r.lost[1]: p for r, p in got} == {k: v for k, v in want.items() if v}
     assert max(want) > 0 and exchange(build_rules("sumter"), field_of(evolve(s, charge=True)), evolve(s, charge=True)) is None
+
+
+def test_losses_to_guns_are_canister_within_canister_range_and_shot_or_shell_beyond() -> None:
+    from referee.plugins.sumter.tables import load_tables
+
+    t = load_tables()  # the farthest canister reaches, and the 5" its bounce-thru goes on behind the target
+    inches = max(band[0] for band in t["artillery"]["bands"].values()) + t["scale"]["contact_inches"] + t["artillery"]["bounce_inches"]
+    reach = inches * t.scale.yards_per_inch
+    causes: dict[str, list[int]] = {}
+    for scenario in ("valverde", "kernstown"):
+        log = EventLog(enabled=True)
+        play(Game.new(build_rules("sumter"), load_scenario(find_scenario(scenario)), 1, log))
+        for e in log.events:
+            if e["kind"] == "lost":
+                causes.setdefault(e["cause"], []).append(e.get("yards", 0))
+    assert {"canister", "shot-or-shell", "musketry"} <= set(causes)
+    assert max(causes["canister"]) <= reach + 1 < max(causes["shot-or-shell"])
+
+
+class Overrun:
+    """A house rule: every melee round ends with side a dispersing side b, and a pursuit test."""
+
+    @hookimpl
+    def referee_resolved(self, mechanic: str, resolution: Resolution) -> Resolution | None:
+        if mechanic != "melee":
+            return None
+        values = {**resolution.values, "winner": "a", "loser": "b", "result": "disperse", "dps": 3, "winner_dp": 1,
+                  "a_lost": 0, "b_lost": 0, "pursuit": True, "follow_up": "", "cavalry_retire": False}
+        return evolve(resolution, values=values)
+
+
+def test_the_pursuit_test_is_taken_after_the_beaten_unit_disperses() -> None:
+    game = _game(Overrun())
+    state = game.state
+    a, b = state.pieces["us-regiment"], state.pieces["cs-battery"]
+    a.melee, b.melee = b.id, a.id
+    state.melees = [(a, b)]
+    combat.melee_step(game, state)
+    assert b.state == "gone" and len(_resolutions(game, "pursuit")) == 1

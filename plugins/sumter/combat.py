@@ -301,13 +301,14 @@ def fight(game: Any, state: SumterState, a: Piece, b: Piece) -> None:
         if v["follow_up"] == "must" or game.choose(win.id, "follow-up", ("follow-up", "stand")) == "follow-up":
             win.melee, lose.melee, win.bonus = lose.id, win.id, "following-up"
             state.melees.append((win, lose))
-    if v["pursuit"] and lose.state != "gone":
+    if v["pursuit"] and win.state != "gone":
         pursue(game, state, win, lose)
 
 
 def pursue(game: Any, state: SumterState, win: Piece, lose: Piece) -> None:
-    """The Pursuit Test; 6 or less pursues the unit just beaten in the compulsory moves, and
-    does nothing more if it has gone (ruling SU-M5); cavalry told to retire go back 12" (SU-M6)."""
+    """The Pursuit Test (taken even when the beaten unit has dispersed); 6 or less pursues the
+    unit just beaten in the compulsory moves, or charges uncontrolled if it has gone (ruling
+    SU-M5); cavalry told to retire go back 12" (SU-M6)."""
     i = {"grade": win.grade, "infantry": win.arm == "infantry", "general": general_near(state, win), "rebel_yell": win.yelling}
     res = game.settle("pursuit", win, mechanics.pursuit(game.roller, state.tables, i, tuple(game.extra_modifiers("pursuit", win))), unit=win.id)
     add_dps(state, win, res.values["dps"])

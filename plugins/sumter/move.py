@@ -164,7 +164,7 @@ def charge_step(game: Any, state: SumterState, side: str) -> None:
             waves[p.brigade.id, target.id] = wave + 1
 
 
-def charge(game: Any, state: SumterState, p: Piece, target: Piece, wave: int = 0) -> bool:
+def charge(game: Any, state: SumterState, p: Piece, target: Piece, wave: int) -> bool:
     """``p`` tests to charge ``target`` and throws its dice; whether it charged."""
     t = state.tables
     r = t["movement"]["rates"][p.rate]
@@ -178,9 +178,9 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece, wave: int = 0
             and game.choose(p.id, "rebel-yell", ("yell", "no")) == "yell"):
         yell = p.yelled = p.brigade.yelled = True
     i = morale_inputs(state, p, "charge", flank=target.skirmish or flanked(target, p), rebel_yell=yell, wave=wave)
-    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i, ("SU-U2", "SU-C10") if wave else ("SU-U2",),
-                                                              tuple(game.extra_modifiers("unit-morale", (p, target)))),
-                      unit=p.id, target=target.id)
+    extra = tuple(game.extra_modifiers("unit-morale", (p, target)))
+    rulings = ("SU-U2", "SU-C10") if wave else ("SU-U2",)
+    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i, rulings, extra), unit=p.id, target=target.id)
     apply_morale(game, state, p, res.values["result"], res.values["dps"])
     if res.values["result"] != "charge":
         return False
@@ -218,8 +218,8 @@ def charged(game: Any, state: SumterState, p: Piece, by: Piece) -> None:
     by_kind = ("cavalry" if by.arm == "cavalry" and p.arm != "cavalry" else "skirmishers" if p.skirmish and by.skirmish
                else "foot" if by.order_foot and (p.order_foot or p.arm == "artillery") else "none")
     i = morale_inputs(state, p, "charged", flank=flanked(p, by), by=by_kind, halted=p.state == "halted")
-    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, state.tables, i, extra=tuple(game.extra_modifiers("unit-morale", (p, by)))),
-                      unit=p.id, target=by.id)
+    extra = tuple(game.extra_modifiers("unit-morale", (p, by)))
+    res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, state.tables, i, extra=extra), unit=p.id, target=by.id)
     result = res.values["result"]
     apply_morale(game, state, p, result, res.values["dps"])
     if result == "stand" and p.arm != "artillery":
