@@ -197,6 +197,12 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
         h = world.historical
         report["history"] = {"winner": h.winner or "draw", "men_lost": dict(h.men_lost), "guns_lost": dict(h.guns_lost),
                              "minutes": h.minutes, "note": h.note}
+    _deliver(report, interrupted, out_path, as_json, lambda: _print_comparison(report, world.sides))
+
+
+def _deliver(report: dict[str, Any], interrupted: Any, out_path: str | None, as_json: bool, show: Callable[[], None]) -> None:
+    """A comparison's report: written to ``out_path`` (atomically), printed as JSON or by ``show``;
+    marked, and the program's exit code set, when the run was interrupted."""
     if interrupted:
         report["interrupted"] = True
         err.print("[yellow]interrupted: reporting the replications finished so far[/yellow]")
@@ -205,7 +211,7 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     if as_json:
         emit_json(report)
     else:
-        _print_comparison(report, world.sides)
+        show()
     if interrupted:
         sys.exit(interrupted.exit_code)
 
@@ -238,17 +244,7 @@ def _compare_baseline(scenario: str, rulesets: str | None, baseline: str, option
                               "against": {}}
     for (label, _, _), results in zip(jobs[1:], played[1:]):
         report["against"][label] = comparing.against_baseline(played[0], results, world.sides)
-    if interrupted:
-        report["interrupted"] = True
-        err.print("[yellow]interrupted: reporting the replications finished so far[/yellow]")
-    if out_path:
-        write_atomic(out_path, json.dumps(jsonable(report), indent=2) + "\n")
-    if as_json:
-        emit_json(report)
-    else:
-        _print_baseline(report)
-    if interrupted:
-        sys.exit(interrupted.exit_code)
+    _deliver(report, interrupted, out_path, as_json, lambda: _print_baseline(report))
 
 
 def _print_baseline(report: dict[str, Any]) -> None:
