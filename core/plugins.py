@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pluggy
-from attrs import define, evolve
+from attrs import define, evolve, field
 
 from . import doctrine, hookspecs
 from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName, describe, did_you_mean
@@ -90,6 +90,7 @@ class Rules:
     mechanics: dict[str, MechanicSpec]
     implemented: frozenset[str]
     base: RulesetInfo | None = None  # the base ruleset, when ``info`` describes a layer on it
+    callers: dict[str, Callable[..., Any]] = field(factory=dict, init=False)  # hook name -> its sole_caller
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -111,6 +112,15 @@ class Rules:
         """Add a plugin (an observer, a test probe) after the stack was built."""
         self.pm.register(plugin, name=name)
         self.implemented = _implemented(self.pm)
+        self.callers.clear()
+
+    def caller(self, hook_name: str) -> Callable[..., Any]:
+        """Hook ``hook_name`` as a function of keyword arguments, as cheap as the stack allows
+        (:func:`sole_caller`), found once per stack."""
+        found = self.callers.get(hook_name)
+        if found is None:
+            found = self.callers[hook_name] = sole_caller(self.pm, hook_name)
+        return found
 
     # The typed facade: the core calls the game's hooks through these, never by a string name.
 
@@ -126,7 +136,7 @@ class Rules:
     def step_player(self) -> Callable[[Game, Step], object]:
         """``referee_step`` as a function of (game, step), as cheap as the stack allows
         (:func:`sole_caller`): the core calls it for every step."""
-        play = sole_caller(self.pm, "referee_step")
+        play = self.caller("referee_step")
         return lambda game, step: play(game=game, step=step)
 
     def step_done(self, game: Game, step: Step) -> None:
@@ -158,7 +168,7 @@ class Rules:
         layer implements ``referee_modifiers``)."""
         if "referee_modifiers" not in self.implemented:
             return []
-        groups = call(self.pm, "referee_modifiers", game=game, mechanic=mechanic, situation=situation)
+        groups = self.caller("referee_modifiers")(game=game, mechanic=mechanic, situation=situation)
         return [m for group in groups for m in group]
 
     def resolved(self, game: Game, mechanic: str, situation: Any, resolution: Resolution) -> Resolution:
@@ -413,20 +423,30 @@ def call(pm: pluggy.PluginManager, hook_name: str, **kwargs: Any) -> Any:
 
 
 def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
-    """:func:`call` for a firstresult hook the core calls very often (every step): while one
-    plain implementation is registered and hooks are not traced, that one is called without
-    pluggy's dispatch, which is most of the cost of a cheap step."""
-    impls = getattr(pm.hook, hook_name).get_hookimpls()
+    """:func:`call` for a hook the core calls very often (every step, every resolution): while
+    one plain implementation is registered and hooks are not traced, that one is called without
+    pluggy's dispatch, which is most of the cost of a cheap call. A hook that is not firstresult
+    still answers as pluggy would: a list of the results that are not None."""
+    hook = getattr(pm.hook, hook_name)
+    impls = hook.get_hookimpls()
     if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper or _tracing():
         return partial(call, pm, hook_name)
-    impl, caller = impls[0], getattr(pm.hook, hook_name)
-    if caller.spec is not None and tuple(impl.argnames) == tuple(caller.spec.argnames):
-        return partial(_guarded, pm, impl.function)  # it takes every argument, by the same names
+    impl = impls[0]
+    takes_all = hook.spec is not None and tuple(impl.argnames) == tuple(hook.spec.argnames)  # by the same names
+    function = impl.function if takes_all else partial(_passing, impl)
+    if hook.spec is not None and hook.spec.opts.get("firstresult"):
+        return partial(_guarded, pm, function)
+    return partial(_guarded, pm, partial(_listed, function))
 
-    def sole(**kwargs: Any) -> Any:  # it takes some of them: pass those
-        return impl.function(*[kwargs[name] for name in impl.argnames])
 
-    return partial(_guarded, pm, sole)
+def _passing(impl: Any, **kwargs: Any) -> Any:
+    """Call ``impl`` with the arguments it takes (some of the hook's)."""
+    return impl.function(*[kwargs[name] for name in impl.argnames])
+
+
+def _listed(function: Callable[..., Any], **kwargs: Any) -> list[Any]:
+    result = function(**kwargs)
+    return [] if result is None else [result]
 
 
 def _guarded(pm: pluggy.PluginManager, hook: Callable[..., Any], **kwargs: Any) -> Any:
