@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pluggy
-from attrs import define, evolve, field
+from attrs import Factory, define, evolve, field
 
 from . import doctrine, hookspecs
 from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName, describe, did_you_mean
@@ -75,6 +75,19 @@ def load_file(path: str | Path) -> ModuleType:
     return module
 
 
+class Callers(dict[str, Callable[..., Any]]):
+    """Each hook of a stack as a function of keyword arguments, by name: its :func:`sole_caller`,
+    found on first use (a hit costs a dict lookup, no call)."""
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        super().__init__()
+        self.pm = pm
+
+    def __missing__(self, hook_name: str) -> Callable[..., Any]:
+        found = self[hook_name] = sole_caller(self.pm, hook_name)
+        return found
+
+
 @define(eq=False)
 class Rules:
     """A built rule stack: the plugin manager and what it declared once."""
@@ -91,7 +104,7 @@ class Rules:
     mechanics: dict[str, MechanicSpec]
     implemented: frozenset[str]
     base: RulesetInfo | None = None  # the base ruleset, when ``info`` describes a layer on it
-    callers: dict[str, Callable[..., Any]] = field(factory=dict, init=False)  # hook name -> its sole_caller
+    callers: Callers = field(init=False, default=Factory(lambda self: Callers(self.pm), takes_self=True))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -115,14 +128,6 @@ class Rules:
         self.implemented = _implemented(self.pm)
         self.callers.clear()
 
-    def caller(self, hook_name: str) -> Callable[..., Any]:
-        """Hook ``hook_name`` as a function of keyword arguments, as cheap as the stack allows
-        (:func:`sole_caller`), found once per stack."""
-        found = self.callers.get(hook_name)
-        if found is None:
-            found = self.callers[hook_name] = sole_caller(self.pm, hook_name)
-        return found
-
     # The typed facade: the core calls the game's hooks through these, never by a string name.
 
     def muster(self, game: Game) -> Any:
@@ -137,7 +142,7 @@ class Rules:
     def step_player(self) -> Callable[[Game, Step], object]:
         """``referee_step`` as a function of (game, step), as cheap as the stack allows
         (:func:`sole_caller`): the core calls it for every step."""
-        play = self.caller("referee_step")
+        play = self.callers["referee_step"]
         return lambda game, step: play(game=game, step=step)
 
     def step_done(self, game: Game, step: Step) -> None:
@@ -169,7 +174,7 @@ class Rules:
         layer implements ``referee_modifiers``)."""
         if "referee_modifiers" not in self.implemented:
             return []
-        groups = self.caller("referee_modifiers")(game=game, mechanic=mechanic, situation=situation)
+        groups = self.callers["referee_modifiers"](game=game, mechanic=mechanic, situation=situation)
         return [m for group in groups for m in group]
 
     def resolved(self, game: Game, mechanic: str, situation: Any, resolution: Resolution) -> Resolution:
