@@ -433,19 +433,28 @@ def call(pm: pluggy.PluginManager, hook_name: str, **kwargs: Any) -> Any:
 
 def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
     """:func:`call` for a hook the core calls very often (every step, every resolution): while
-    one plain implementation is registered and hooks are not traced, that one is called without
-    pluggy's dispatch, which is most of the cost of a cheap call. A hook that is not firstresult
-    still answers as pluggy would: a list of the results that are not None."""
+    one plain implementation is registered (with any new-style wrappers around it) and hooks are
+    not traced, it is called without pluggy's dispatch, which is most of the cost of a cheap
+    call. A hook that is not firstresult still answers as pluggy would: a list of the results
+    that are not None."""
     hook = getattr(pm.hook, hook_name)
     impls = hook.get_hookimpls()
-    if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper or _tracing():
+    plain = [impl for impl in impls if not (impl.hookwrapper or impl.wrapper)]
+    if len(plain) != 1 or any(impl.hookwrapper for impl in impls) or _tracing():
         return partial(call, pm, hook_name)
-    impl = impls[0]
-    takes_all = hook.spec is not None and tuple(impl.argnames) == tuple(hook.spec.argnames)  # by the same names
-    function = impl.function if takes_all else partial(_passing, impl)
-    if hook.spec is not None and hook.spec.opts.get("firstresult"):
-        return partial(_guarded, pm, function)
-    return partial(_guarded, pm, partial(_listed, function))
+    function = _direct(hook, plain[0])
+    if hook.spec is None or not hook.spec.opts.get("firstresult"):
+        function = partial(_listed, function)
+    for wrapper in (impl for impl in impls if impl.wrapper):  # pluggy lists them innermost first
+        function = partial(_wrapped, _direct(hook, wrapper), function)
+    return partial(_guarded, pm, function)
+
+
+def _direct(hook: Any, impl: Any) -> Callable[..., Any]:
+    """``impl`` as a function of the hook's keyword arguments."""
+    if hook.spec is not None and tuple(impl.argnames) == tuple(hook.spec.argnames):
+        return impl.function  # it takes every argument, by the same names
+    return partial(_passing, impl)
 
 
 def _passing(impl: Any, **kwargs: Any) -> Any:
@@ -456,6 +465,27 @@ def _passing(impl: Any, **kwargs: Any) -> Any:
 def _listed(function: Callable[..., Any], **kwargs: Any) -> list[Any]:
     result = function(**kwargs)
     return [] if result is None else [result]
+
+
+def _wrapped(wrapper: Callable[..., Any], inner: Callable[..., Any], **kwargs: Any) -> Any:
+    """``inner`` called inside a new-style hook wrapper as pluggy calls it: the wrapper runs to
+    its ``yield``, is sent the result there (or has the exception thrown in), and returns the
+    result."""
+    teardown = wrapper(**kwargs)
+    next(teardown)
+    try:
+        result = inner(**kwargs)
+    except BaseException as error:
+        try:
+            teardown.throw(error)
+        except StopIteration as done:
+            return done.value
+    else:
+        try:
+            teardown.send(result)
+        except StopIteration as done:
+            return done.value
+    raise RuntimeError(f"the hook wrapper {getattr(wrapper, '__qualname__', wrapper)} yields twice")
 
 
 def _guarded(pm: pluggy.PluginManager, hook: Callable[..., Any], **kwargs: Any) -> Any:
