@@ -258,3 +258,60 @@ def test_the_sole_step_implementation_gets_the_arguments_it_names(plugin: object
     pm.register(plugin)
     assert sole_caller(pm, "referee_step")(game="g", step="s") == expected
     assert call(pm, "referee_step", game="g", step="s") == expected  # the same through pluggy
+
+
+class _Modifies:
+    @hookspecs.hookimpl
+    def referee_modifiers(self, mechanic: str) -> Any:
+        return ["+1"] if mechanic == "musketry" else None
+
+
+@pytest.mark.parametrize("mechanic", ["musketry", "charge"])
+def test_a_sole_implementation_of_a_hook_that_gathers_answers_in_a_list(mechanic: str) -> None:
+    """Called directly, the one implementation of a hook that is not firstresult answers as
+    through pluggy: a list of its result, empty when it returns None."""
+    pm = new_manager()
+    pm.register(_Modifies())
+    expected = call(pm, "referee_modifiers", game="g", mechanic=mechanic, situation="s")
+    assert sole_caller(pm, "referee_modifiers")(game="g", mechanic=mechanic, situation="s") == expected
+
+
+class _Doubles:
+    @hookspecs.hookimpl(wrapper=True)
+    def referee_step(self, step: Any) -> Any:
+        try:
+            played = yield
+        except ZeroDivisionError:
+            return ("caught", step)
+        return (*played, "wrapped")
+
+
+class _Fails:
+    @hookspecs.hookimpl
+    def referee_step(self, step: Any) -> Any:
+        return ("step", 1 // step)
+
+
+@pytest.mark.parametrize("step", [1, 0])
+def test_a_sole_implementation_inside_wrappers_answers_as_through_pluggy(step: int) -> None:
+    """Called directly inside two new-style wrappers, the implementation's result (or its
+    exception) reaches each wrapper as pluggy would pass it, innermost first."""
+    pm = new_manager()
+    for plugin in (_Fails(), _Doubles(), _Doubles()):
+        pm.register(plugin)
+    expected = {1: ("step", 1, "wrapped", "wrapped"), 0: ("caught", 0, "wrapped")}[step]
+    assert sole_caller(pm, "referee_step")(game="g", step=step) == expected
+    assert call(pm, "referee_step", game="g", step=step) == expected  # the same through pluggy
+
+
+def test_only_house_rules_have_each_answer_checked(tmp_path: Path) -> None:
+    """A house rule's hooks are wrapped to check every answer; the project's own layers (hynds)
+    are called as written: the tests check their answers, and a check per call slows each game."""
+    from referee.plugins import hynds
+
+    path = tmp_path / "rain.py"
+    path.write_text(RAIN)
+    rules = build_rules("hynds", (), (str(path),))
+    functions = {impl.plugin_name: impl.function for impl in rules.pm.hook.referee_modifiers.get_hookimpls()}
+    assert functions["hynds"] is hynds.referee_modifiers
+    assert functions["referee_house_rule_rain"] is not functions["referee_house_rule_rain"].__wrapped__

@@ -17,7 +17,6 @@ from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
 from . import leaders, lookup, maneuver, mechanics, move
-from .hookspecs import layered
 from .state import Piece, RffState
 
 
@@ -46,7 +45,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
         unseen = frozenset(p.id for p in state.enemies_of(shooters) if p.unit.hidden)  # concealed (core/world.py): not aimed at
         shots = [s for p in state.of_side(shooters) if (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen))]
         if "rff_shots" in game.rules.implemented:
-            shots = layered(game, "rff_shots")(game=game, shots=shots) or shots
+            shots = game.rules.callers["rff_shots"](game=game, shots=shots) or shots
         for shot in _massed_artillery(game, state, shots, cap):
             if shot.firer.alive and shot.target.alive:
                 resolve(game, state, shot)
@@ -83,7 +82,7 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
     if piece.status == "broken" or piece.stands == 0:
         return False
     if "rff_may_fire" in game.rules.implemented:
-        answer = layered(game, "rff_may_fire")(game=game, piece=piece, defensive=defensive)
+        answer = game.rules.callers["rff_may_fire"](game=game, piece=piece, defensive=defensive)
         if answer is not None:
             return bool(answer)
     if piece.guns:
@@ -213,7 +212,7 @@ def table_inputs(game: Any, state: RffState, shot: Shot) -> tuple[Any, ...]:
     points, multipliers = fire_points(game, state, shot)  # above 0: at least one stand fires
     implemented = game.rules.implemented
     if "rff_fire_points" in implemented:
-        points, multipliers = layered(game, "rff_fire_points")(game=game, shot=shot, points=points, multipliers=multipliers) or (points, multipliers)
+        points, multipliers = game.rules.callers["rff_fire_points"](game=game, shot=shot, points=points, multipliers=multipliers) or (points, multipliers)
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
     return (state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods), shot.target.status != "good", shot.target.guns)
 
@@ -221,7 +220,7 @@ def table_inputs(game: Any, state: RffState, shot: Shot) -> tuple[Any, ...]:
 def layered_result(game: Any, shot: Shot, die: int, values: Any) -> Any:
     """The fire's values as layers adjust them (given the die)."""
     if "rff_fire_result" in game.rules.implemented:
-        return layered(game, "rff_fire_result")(game=game, shot=shot, die=die, values=values) or values
+        return game.rules.callers["rff_fire_result"](game=game, shot=shot, die=die, values=values) or values
     return values
 
 

@@ -8,7 +8,6 @@ implements it, so plain rff neither pays for them nor changes its log. Who: any 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,19 +21,6 @@ if TYPE_CHECKING:
     from .state import Piece
 
 Point = tuple[float, float]
-from referee.core.plugins import sole_caller
-
-
-def layered(game: Any, name: str) -> Callable[..., Any]:
-    """How rff calls its hook ``name`` in this game: straight to a sole implementation, else
-    through pluggy (found once per game: a call site asks ``game.rules.implemented`` first)."""
-    callers = game.memory.get("rff.hooks")
-    if callers is None:
-        callers = game.memory["rff.hooks"] = {}
-    caller = callers.get(name)
-    if caller is None:
-        caller = callers[name] = sole_caller(game.rules.pm, name)
-    return caller
 
 
 @hookspec(firstresult=True)

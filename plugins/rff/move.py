@@ -10,7 +10,6 @@ from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
 from . import horses, lookup
-from .hookspecs import layered
 from .state import Piece, RffState
 
 
@@ -34,7 +33,7 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
 
 def _layered(game: Any, piece: Piece, pace: str, to: tuple[float, float], yards: float) -> float:
     """A layer's price of the move (rff_move_yards), or rff's."""
-    priced = layered(game, "rff_move_yards")(game=game, piece=piece, pace=pace, to=to, yards=yards)
+    priced = game.rules.callers["rff_move_yards"](game=game, piece=piece, pace=pace, to=to, yards=yards)
     return yards if priced is None else priced
 
 
@@ -69,7 +68,7 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     if state.horses:
         horses.overrun(game, state, piece, x0, y0)
     if "rff_moved" in game.rules.implemented:
-        layered(game, "rff_moved")(game=game, piece=piece, start=(x0, y0))
+        game.rules.callers["rff_moved"](game=game, piece=piece, start=(x0, y0))
     return moved
 
 
