@@ -30,9 +30,9 @@ import resource
 import subprocess
 import sys
 import time
-import tomllib
 from typing import Any
 
+import tomllib
 from referee.core.compare import Stack
 from referee.core.game import Game, play, replication_seed
 from referee.core.scenario import find_scenario, parse_scenario

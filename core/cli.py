@@ -16,14 +16,19 @@ import click
 import pluggy
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table as RichTable
 
 from . import compare as comparing
 from . import explain as explaining
-from . import history, limits
+from . import history, limits, scaffold
 from . import report as reporting
-from . import scaffold
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import EventLog, jsonable, narrate
 from .files import check_folder, write_atomic

@@ -20,7 +20,15 @@ from .events import CAUSES, EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plan import Plan
 from .plugins import Rules, exclusive_clashes, installed
-from .victory import Verdict, ground_gained, guns_lost, judge, men_left, men_lost, update_holders
+from .victory import (
+    Verdict,
+    ground_gained,
+    guns_lost,
+    judge,
+    men_left,
+    men_lost,
+    update_holders,
+)
 from .world import Departure, Scenario, World
 
 MAX_TURNS = 500  # a guard against a ruleset whose clock does not advance

@@ -22,7 +22,20 @@ from . import world
 from .events import clock
 from .plan import ATTACKS
 from .reading import (
-    Bad, Reader, Table, any_text, choice, clock_time, flag, ident, list_of, number, point, points, show, whole,
+    Bad,
+    Reader,
+    Table,
+    any_text,
+    choice,
+    clock_time,
+    flag,
+    ident,
+    list_of,
+    number,
+    point,
+    points,
+    show,
+    whole,
 )
 from .world import Command, Objective, Order, SidePlan, Trigger, UnitSpec
 

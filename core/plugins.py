@@ -25,7 +25,15 @@ import pluggy
 from attrs import Factory, define, evolve, field
 
 from . import doctrine, hookspecs
-from .errors import InvalidInput, PluginFailed, Problem, RefereeError, UnknownName, describe, did_you_mean
+from .errors import (
+    InvalidInput,
+    PluginFailed,
+    Problem,
+    RefereeError,
+    UnknownName,
+    describe,
+    did_you_mean,
+)
 from .events import Modifier, Resolution
 from .limits import MODIFIER
 from .mechanics import MechanicSpec

@@ -24,13 +24,44 @@ from .errors import InvalidInput, UnknownName
 from .events import clock
 from .ground import CELL
 from .limits import AREAS, GROUND_CELLS, GUNS, MAP_YARDS, MEN
-from .reading import (
-    MISSING, Bad, Reader, Table, any_text, choice, clock_time, degrees, flag, ident, key_lines, list_of,
-    nonempty_text, number, oversized, parse_toml, point, points, read_bounded, show, whole,
-)
 from .plan import DUSK_AFTER_SUNSET, last_light
 from .plans_format import PlacedOrder, PlacedPlan
-from .world import Area, Command, Feature, Historical, Leader, Light, Objective, Point, Scenario, UnitSpec, Victory
+from .reading import (
+    MISSING,
+    Bad,
+    Reader,
+    Table,
+    any_text,
+    choice,
+    clock_time,
+    degrees,
+    flag,
+    ident,
+    key_lines,
+    list_of,
+    nonempty_text,
+    number,
+    oversized,
+    parse_toml,
+    point,
+    points,
+    read_bounded,
+    show,
+    whole,
+)
+from .world import (
+    Area,
+    Command,
+    Feature,
+    Historical,
+    Leader,
+    Light,
+    Objective,
+    Point,
+    Scenario,
+    UnitSpec,
+    Victory,
+)
 
 PACKAGE = "referee.scenarios"
 WEATHER = ("clear", "overcast", "fog", "rain")

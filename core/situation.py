@@ -29,7 +29,19 @@ from .errors import InvalidInput, Problem, did_you_mean
 from .events import EventLog
 from .game import Game, play, replication_seed
 from .plugins import Rules, call
-from .reading import Bad, Reader, Table, choice, degrees, flag, key_lines, parse_toml, read_bounded, show, whole
+from .reading import (
+    Bad,
+    Reader,
+    Table,
+    choice,
+    degrees,
+    flag,
+    key_lines,
+    parse_toml,
+    read_bounded,
+    show,
+    whole,
+)
 from .scenario import GUN_FORMATIONS, TROOP_FORMATIONS, parse_scenario
 from .stats import Z95, percentile, wilson
 from .world import Scenario

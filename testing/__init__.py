@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from referee.core.compare import Stack, against_baseline, replicate_traced
 from referee.core.errors import RefereeError
 from referee.core.events import EventLog, Resolution

@@ -8,10 +8,19 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
+from referee.core.chance import (
+    AVERAGE,
+    D6,
+    D10,
+    LADDER,
+    SampledRoller,
+    Tally,
+    d,
+    dice_sum,
+    exact,
+    ladder_shift,
+)
 from strategies import ladder_steps, seeds
-
-from referee.core.chance import AVERAGE, D6, D10, LADDER, SampledRoller, Tally, d, dice_sum, exact, ladder_shift
 
 
 def two_d6(roller):  # type: ignore[no-untyped-def]

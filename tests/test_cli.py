@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
-from rich.console import Console
-
 import referee.core.cli as cli
 import referee.core.compare as compare_module
+from click.testing import CliRunner, Result
 from referee.core.cli import main
 from referee.core.scenario import find_scenario
+from rich.console import Console
 from strategies import minimal_scenario, to_toml
 
 DRILLS = ("drill-cavalry", "drill-charge-battery", "drill-musketry")

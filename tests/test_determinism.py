@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from referee.core.cli import main
 from referee.core.compare import Stack, run_replications, summarise
 from referee.core.events import EventLog, narrate

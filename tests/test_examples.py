@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
-
 from referee.core.cli import main
 from referee.core.events import EventLog
 from referee.core.game import Game, play

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from referee.core.chance import SampledRoller
 from referee.core.errors import InvalidInput
 from referee.core.events import EventLog

@@ -5,7 +5,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
 from referee.core.chance import exact
 from referee.core.plugins import build_rules
 from referee.plugins.hardtack import dice, mechanics

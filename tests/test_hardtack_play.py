@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl

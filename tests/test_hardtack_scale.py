@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.plugins import build_rules

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import referee.plugins
 from referee.core import hookspecs
 from referee.core.errors import PluginFailed
@@ -22,6 +21,7 @@ from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.plugins import build_rules, call, installed, new_manager, sole_caller
 from referee.core.scenario import find_scenario, load_scenario
+
 
 def specs_in(module: Any) -> dict[str, Any]:
     return {name: fn for name, fn in vars(module).items() if inspect.isfunction(fn) and hasattr(fn, "referee_spec")}
@@ -184,7 +184,6 @@ def test_house_rule_adds_a_cited_modifier(tmp_path: Path) -> None:
 
 def test_house_rule_modifier_is_narrated(tmp_path: Path) -> None:
     from click.testing import CliRunner
-
     from referee.core.cli import main
 
     path = tmp_path / "rain.py"

@@ -8,7 +8,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
 from referee.core import hookspecs
 from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl

@@ -13,18 +13,25 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from attrs import evolve
 from click.testing import CliRunner
-
+from hypothesis import given
+from hypothesis import strategies as st
 from referee.core.chance import D10, exact
 from referee.core.cli import _ruleset_names, main
 from referee.core.events import EventLog, Modifier, Resolution
 from referee.core.game import Game, play, scenario_options
 from referee.core.plugins import build_rules
 from referee.core.scenario import find_scenario, load_scenario
-from referee.plugins.hynds import OVERLAYS, fire, leaders, mechanics, move, tables, works
+from referee.plugins.hynds import (
+    OVERLAYS,
+    fire,
+    leaders,
+    mechanics,
+    move,
+    tables,
+    works,
+)
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from referee.core.cli import main
 
 DESCRIBED = '''\

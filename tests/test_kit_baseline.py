@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
-
 from referee.core.cli import main
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "house_rules"

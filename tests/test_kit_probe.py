@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from referee.core.events import Modifier, Resolution
 from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl

@@ -9,9 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
 import referee.core.plugins as plugins
+from click.testing import CliRunner
 from referee.core.cli import main
 from referee.core.tables import parse_toml
 

@@ -7,10 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from referee.core.game import Game, play
-from referee.testing import against_base, find_seed, new_game, situation
-from referee.testing import referee_against_base, referee_game, referee_seed, referee_situation  # noqa: F401  (fixtures)
+from referee.testing import (  # noqa: F401  (fixtures)
+    against_base,
+    find_seed,
+    new_game,
+    referee_against_base,
+    referee_game,
+    referee_seed,
+    referee_situation,
+    situation,
+)
+
 EXAMPLES = Path(__file__).parent.parent / "examples" / "house_rules"
 
 

@@ -4,7 +4,6 @@ cause, so that the losses by cause add up exactly to the men lost by each side."
 from __future__ import annotations
 
 import pytest
-
 from referee.core.events import CAUSES, EventLog
 from referee.core.game import Game, men_between, play
 from referee.core.plugins import build_rules, installed
@@ -76,7 +75,6 @@ def test_a_ruleset_that_does_not_report_its_losses_is_said_so(monkeypatch: pytes
     import json
 
     from click.testing import CliRunner
-
     from referee.core.cli import main
 
     monkeypatch.setattr(Game, "lose", lambda self, unit, men, cause, **detail: None)  # as a ruleset that never calls it

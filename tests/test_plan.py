@@ -8,8 +8,12 @@ import pytest
 from attrs import evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from referee.core.doctrine import ASSAULT_YARDS, EFFECTIVE_YARDS, SPENT_SHARE, DefaultDoctrine
+from referee.core.doctrine import (
+    ASSAULT_YARDS,
+    EFFECTIVE_YARDS,
+    SPENT_SHARE,
+    DefaultDoctrine,
+)
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.plan import Plan

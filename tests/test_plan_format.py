@@ -11,7 +11,6 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from referee.core import world
 from referee.core.cli import main
 from referee.core.errors import InvalidInput, Problem

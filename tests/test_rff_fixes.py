@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.plugins import build_rules
@@ -248,7 +247,8 @@ def test_no_skirmishers_with_a_change_of_front() -> None:
 def test_a_charger_from_the_flank_meets_the_end_of_the_line() -> None:
     """RFF-P30: a piece is a rectangle, its frontage wide: a charger coming along the line from
     its flank stops at the line's end, not inside its frontage."""
-    from referee.plugins.rff import geometry as geo, move
+    from referee.plugins.rff import geometry as geo
+    from referee.plugins.rff import move
 
     game = mustered(DRILLS / "drill-rff-ground.toml")
     state = game.state
@@ -261,7 +261,8 @@ def test_a_charger_from_the_flank_meets_the_end_of_the_line() -> None:
 
 
 def test_an_attacker_halts_at_the_foot_of_a_held_work() -> None:
-    from referee.plugins.rff import geometry as geo, move
+    from referee.plugins.rff import geometry as geo
+    from referee.plugins.rff import move
 
     game = mustered(DRILLS / "drill-rff-works.toml")
     state = game.state

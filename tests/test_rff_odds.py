@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from referee.core import world
 from referee.core.chance import Die, SampledRoller, exact
 from referee.core.events import Modifier, Resolution

@@ -7,9 +7,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from referee.core.errors import InvalidInput, Problem, UnknownName
-from referee.core.scenario import bundled, find_scenario, key_lines, load_scenario, parse_scenario
+from referee.core.scenario import (
+    bundled,
+    find_scenario,
+    key_lines,
+    load_scenario,
+    parse_scenario,
+)
 from referee.core.world import World, angle_between
 from strategies import clock, minimal_scenario, minutes, to_toml, unit_tables
 

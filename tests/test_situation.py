@@ -14,13 +14,21 @@ import pytest
 from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from referee.core import world
 from referee.core.chance import SampledRoller, exact
 from referee.core.cli import main
 from referee.core.errors import InvalidInput
 from referee.core.plugins import build_rules, installed
-from referee.core.situation import COVER, GROUND, Party, Situation, exchange, field_of, play_once, read
+from referee.core.situation import (
+    COVER,
+    GROUND,
+    Party,
+    Situation,
+    exchange,
+    field_of,
+    play_once,
+    read,
+)
 from referee.plugins.rff import lookup, mechanics
 from referee.plugins.rff.tables import load_tables
 

@@ -8,7 +8,6 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from referee.core.stats import Z95, percentile, percentile_rank, summary, wilson
 from strategies import loss_samples, percents, share_counts
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from referee.core.cli import main
 from referee.core.errors import InvalidInput
 from referee.core.events import EventLog

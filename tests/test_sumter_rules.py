@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from attrs import evolve
-
 from referee.core.doctrine import Intent
 from referee.core.events import EventLog, Modifier, Resolution
 from referee.core.game import Game, play

@@ -5,7 +5,6 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
-
 from referee.core.errors import InvalidInput
 from referee.core.tables import (
     Band,

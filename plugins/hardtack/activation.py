@@ -13,7 +13,8 @@ from typing import Any
 
 from referee.core.game import Step
 
-from . import assault, fire, geometry as geo, mechanics, morale, move
+from . import assault, fire, mechanics, morale, move
+from . import geometry as geo
 from .state import BROKEN, CLOSE, ROUTED, SHAKEN, Company, HardtackState, Regiment
 
 ARRIVED_YARDS = 20.0

@@ -12,6 +12,7 @@ from . import geometry as geo
 from . import mechanics, morale
 from .state import BROKEN, Company, HardtackState
 
+
 @frozen
 class Shot:
     firer: Company

@@ -11,7 +11,8 @@ import weakref
 from typing import Any
 
 from referee.core.footprint import depth, frontage
-from referee.core.ground import CELL, OPEN as OPEN_KIND, inside
+from referee.core.ground import CELL, inside
+from referee.core.ground import OPEN as OPEN_KIND
 from referee.core.world import Scenario, angle_between, bearing
 
 from .state import CLOSE, Company

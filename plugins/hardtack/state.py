@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from attrs import define, field
-
 from referee.core.doctrine import Intent
 from referee.core.world import UnitState
 

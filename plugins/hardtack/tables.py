@@ -14,12 +14,23 @@ from types import MappingProxyType
 from typing import Any
 
 from attrs import frozen
-
 from referee.core import world
 from referee.core.chance import LADDER
 from referee.core.rules import OptionSpec, Scale
 from referee.core.tables import (
-    Bool, Check, Int, ListOf, MapOf, Number, Record, Spec, Str, Table, TomlFile, apply_overlay, load_ruleset,
+    Bool,
+    Check,
+    Int,
+    ListOf,
+    MapOf,
+    Number,
+    Record,
+    Spec,
+    Str,
+    Table,
+    TomlFile,
+    apply_overlay,
+    load_ruleset,
     to_fraction,
 )
 

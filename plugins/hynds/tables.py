@@ -8,7 +8,18 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from referee.core.tables import Bool, Int, ListOf, MapOf, Number, Record, Str, Table, load_texts, to_fraction
+from referee.core.tables import (
+    Bool,
+    Int,
+    ListOf,
+    MapOf,
+    Number,
+    Record,
+    Str,
+    Table,
+    load_texts,
+    to_fraction,
+)
 
 TEXT = Str()
 HEAD = {"title": TEXT, "ref": TEXT}

@@ -11,14 +11,12 @@ from functools import cache
 from typing import Any
 
 from attrs import frozen
-
 from referee.core.events import Modifier
 from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
 from . import leaders, lookup, maneuver, mechanics, move
 from .state import Piece, RffState
-
 
 CHARGE_FLAGS = frozenset(("buck-and-ball", "repeater"))  # weapons with +1 for firing in a charge
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 import weakref
-from functools import cache
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from referee.core.footprint import depth, frontage

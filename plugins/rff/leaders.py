@@ -10,6 +10,7 @@ from . import geometry as geo
 from . import lookup
 from .state import LeaderState, Piece, RffState
 
+
 def replace_and_place(game: Any, state: RffState, side: str) -> None:
     """Maneuver phase step 1: bring back leaders whose time out is over, replace the fallen by
     provisional commanders (RFF-P13), and move leaders who are not attached to the middle of

@@ -10,9 +10,9 @@ d10 or a d10 against a d10, so exact mode walks at most 100 paths.
 from __future__ import annotations
 
 import math
-from functools import cache
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 

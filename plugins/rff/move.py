@@ -13,7 +13,6 @@ from . import horses, lookup
 from .state import Piece, RffState
 
 
-
 def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[float, float], share: float = 1.0) -> float:
     """Yards the piece may move at ``pace`` (half, full, double) toward ``to``, priced by the
     ground it actually crosses (RFF-P28); ``share`` of that move (a breakthrough's half move)."""

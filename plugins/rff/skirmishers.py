@@ -12,12 +12,12 @@ import math
 from typing import Any
 
 from attrs import evolve
-
 from referee.core.doctrine import Intent
 
 from . import geometry as geo
 from . import lookup, move
 from .state import Piece, RffState
+
 
 def option_on(game: Any) -> bool:
     return bool(game.option("skirmishers"))

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from attrs import define, field
-
 from referee.core.world import UnitState
 
 # rff formations; the neutral formation each reads as

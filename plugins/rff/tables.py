@@ -16,7 +16,6 @@ from types import MappingProxyType
 from typing import Any
 
 from attrs import field, frozen
-
 from referee.core import world
 from referee.core.errors import InvalidInput, Problem
 from referee.core.events import Modifier

@@ -16,7 +16,7 @@ from referee.core.events import Resolution
 from referee.core.game import men_between
 
 from . import dice, mechanics
-from .move import add_dps, back_off, dist, disperse, flanked, nearest, roll_move
+from .move import add_dps, back_off, disperse, dist, flanked, nearest, roll_move
 from .state import Piece, SumterState
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"

@@ -8,9 +8,8 @@ from typing import Any
 
 from . import mechanics
 from .combat import cover_of, general_near, lose_figures
-from .move import add_dps, dist, apply_morale, attached_general, back_off, morale_inputs
+from .move import add_dps, apply_morale, attached_general, back_off, dist, morale_inputs
 from .state import Piece, SumterState
-
 
 
 def morale_step(game: Any, state: SumterState) -> None:

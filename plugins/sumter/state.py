@@ -11,7 +11,6 @@ import math
 from typing import Any
 
 from attrs import define, field
-
 from referee.core.world import LeaderState, UnitState
 
 from .tables import SumterTables

@@ -12,13 +12,26 @@ from functools import cache
 from typing import Any
 
 from attrs import frozen
-
 from referee.core import world
 from referee.core.errors import InvalidInput, Problem
 from referee.core.rules import OptionSpec, Scale
 from referee.core.tables import (
-    Bands, BandsOf, Bool, Check, Int, ListOf, MapOf, Number, Record, Spec, Str, Table, TomlFile, apply_overlay,
-    load_ruleset, to_fraction,
+    Bands,
+    BandsOf,
+    Bool,
+    Check,
+    Int,
+    ListOf,
+    MapOf,
+    Number,
+    Record,
+    Spec,
+    Str,
+    Table,
+    TomlFile,
+    apply_overlay,
+    load_ruleset,
+    to_fraction,
 )
 
 RULESET = "sumter"
