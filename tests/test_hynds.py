@@ -124,6 +124,30 @@ def test_pol_reaction_exact_odds(status: str, shift: int) -> None:
     assert odds == expected
 
 
+def _printed(rows: list[tuple[int, str]], shift: int) -> dict[str, F]:
+    """A d10 plus ``shift`` read on a printed chart (rows of (highest total, result)): odds by result."""
+    odds: dict[str, F] = {}
+    for die in range(1, 11):
+        result = next(r for top, r in rows if die + shift <= top or top == rows[-1][0])
+        odds[result] = odds.get(result, F(0)) + F(1, 10)
+    return odds
+
+
+def _offered(mechanic: str, *sets: str) -> list[dict[str, Any]]:
+    result = CliRunner().invoke(main, ["resolve", "hynds", mechanic, "--exact", "--json", *(a for s in sets for a in ("--set", s))])
+    assert result.exit_code == 0, result.output
+    outcomes: list[dict[str, Any]] = json.loads(result.stdout)["outcomes"]
+    return outcomes
+
+
+def test_hynds_own_rolls_are_offered_at_the_table() -> None:
+    """`referee resolve hynds` offers the POL and surprise-fire rolls, at the printed odds."""
+    pol = _offered("passage-of-lines", "status=disordered", "modifier=-1")
+    assert {o["result"]: F(o["probability"]) for o in pol} == _printed(POL["disordered"], -1)
+    surprise = _offered("surprise-fire", "disordered=true", "modifier=1")
+    assert {o["values"]["effect"]: F(o["probability"]) for o in surprise} == _printed(SURPRISE["disordered"], 1)
+
+
 # ----------------------------------------------------------------------------- rules in play
 
 

@@ -19,7 +19,7 @@ from referee.core.rules import OptionSpec, RulesetInfo
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
 
-from . import conceal, fire, leaders, move, skirmish, tables, works
+from . import conceal, fire, leaders, mechanics, move, skirmish, tables, works
 from .cite import CITES, ref
 
 PLUGIN_NAME = "hynds"
@@ -48,6 +48,11 @@ def referee_options() -> list[OptionSpec]:
 @hookimpl
 def referee_tables() -> dict[str, Any]:
     return tables.display()
+
+
+@hookimpl
+def referee_mechanics() -> list[Any]:
+    return mechanics.mechanic_specs()
 
 
 @hookimpl(wrapper=True)

@@ -7,6 +7,8 @@ from typing import Any
 
 from referee.core.chance import D10
 from referee.core.events import Modifier, Resolution, net
+from referee.core.mechanics import InputSpec, MechanicSpec
+from referee.plugins.rff.mechanics import GIVEN
 
 from .tables import charts
 
@@ -42,3 +44,31 @@ def surprise_effect(roller: Any, disordered: bool, modifiers: Sequence[Modifier]
     return Resolution("hynds", "surprise-fire", f"{chart['ref']}, {'disordered by fire' if disordered else 'still in good order'}, {row['label']}",
                       row["text"], inputs={"disordered": disordered}, modifiers=tuple(modifiers), dice=(die,), total=total,
                       values={"effect": row["effect"]}, rulings=("HYNDS-H2",))
+
+
+MODIFIER = InputSpec("modifier", "int", "net die modifier (the sum of the modifiers that apply)", default=0,
+                     minimum=-20, maximum=20)
+POL_VALUES = {"stands": "stands the stationary unit loses", "disordered": "it ends disordered",
+              "retire": "inches it retires", "quits": "it quits the field"}
+SURPRISE_VALUES = {"effect": "none, checked, recoil or driven-back: what the surprise fire does to the mover"}
+
+
+def mechanic_specs() -> list[MechanicSpec]:
+    """Hynds' own rolls at the table (``referee resolve hynds``): the same functions play calls."""
+    given = lambda i: (Modifier(GIVEN, i["modifier"]),)  # noqa: E731
+    return [
+        MechanicSpec(
+            "passage-of-lines", "Passage of lines: the stationary unit's d10 + modifiers on the POL Reaction Chart",
+            charts()["pol"]["ref"],
+            (InputSpec("status", "choice", "the stationary unit's column", default="good", choices=("good", "disordered")), MODIFIER),
+            lambda roller, i: pol_reaction(roller, i["status"], given(i)),
+            POL_VALUES,
+        ),
+        MechanicSpec(
+            "surprise-fire", "Surprise fire: the surprised unit's d10 + modifiers on the Surprise Fire Effects table",
+            charts()["surprise"]["ref"],
+            (InputSpec("disordered", "bool", "the fire left the unit disordered", default=False), MODIFIER),
+            lambda roller, i: surprise_effect(roller, i["disordered"], given(i)),
+            SURPRISE_VALUES,
+        ),
+    ]
