@@ -550,7 +550,7 @@ def _row_changes(old: Sequence[tuple[str, ...]], new: Sequence[tuple[str, ...]])
 
 @main.command("new-house-rule")
 @click.argument("name")
-@click.option("--base", default="rff", show_default=True, help="The ruleset the house rule goes on.")
+@click.option("--base", required=True, metavar="RULESET", help="The ruleset the house rule goes on (`referee rulesets` lists them).")
 @click.option("--dir", "folder", default=".", show_default=True, type=click.Path(file_okay=False), help="Where to make the project folder.")
 @click.option("--title", default=None, help="The house rule's title (default: from NAME).")
 def new_house_rule_cmd(name: str, base: str, folder: str, title: str | None) -> None:

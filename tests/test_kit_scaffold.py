@@ -49,8 +49,9 @@ def test_the_scaffold_installs_and_its_tests_pass(tmp_path: Path, base: str) -> 
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (["Bad_Name"], "lower-case letters"),
-    (["rff"], "'rff' is already an installed ruleset"),
+    (["Bad_Name", "--base", "rff"], "lower-case letters"),
+    (["rff", "--base", "rff"], "'rff' is already an installed ruleset"),
+    (["mine"], "Missing option '--base'"),
     (["mine", "--base", "fnf"], "unknown ruleset 'fnf'"),
 ])
 def test_a_bad_scaffold_request_is_one_clear_message(tmp_path: Path, args: list[str], says: str) -> None:
@@ -61,6 +62,6 @@ def test_a_bad_scaffold_request_is_one_clear_message(tmp_path: Path, args: list[
 
 def test_an_existing_folder_is_never_overwritten(tmp_path: Path) -> None:
     (tmp_path / "mine").mkdir()
-    result = CliRunner().invoke(main, ["new-house-rule", "mine", "--dir", str(tmp_path)])
+    result = CliRunner().invoke(main, ["new-house-rule", "mine", "--base", "rff", "--dir", str(tmp_path)])
     assert result.exit_code == 2 and "already exists" in result.output
     assert not any((tmp_path / "mine").iterdir())
