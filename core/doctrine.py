@@ -120,7 +120,7 @@ class DefaultDoctrine:
         world: World = game.world
         plan = game.plan
         plan.update(game)
-        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit]
+        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit and not u.hidden]  # unseen: not known
         out: dict[str, CommandIntent] = {}
         for u in world.units.values():
             command = u.spec.command
