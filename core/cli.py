@@ -30,7 +30,7 @@ from . import explain as explaining
 from . import history, limits, scaffold
 from . import report as reporting
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
-from .events import EventLog, jsonable, narrate
+from .events import CAUSES, EventLog, jsonable, narrate
 from .files import check_folder, write_atomic
 from .game import Game, play
 from .plugins import Rules, build_rules, installed
@@ -610,11 +610,7 @@ def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
     for sentence in data["sentences"]:
         out.print(f"- {shown(sentence)}", soft_wrap=False)
     names = list(data["rulesets"])
-    timeline = RichTable(title="Men lost per half hour (mean)")
-    timeline.add_column("from")
-    for name in names:
-        for side in sides:
-            timeline.add_column(f"{name}\n{side}", justify="right")
+    timeline = _by_ruleset_and_side("Men lost per half hour (mean)", "from", names, sides)
     first = data["rulesets"][names[0]]["losses_by_time"]
     for i, start in enumerate(first["from"]):
         cells = [data["rulesets"][name]["losses_by_time"]["men_lost"][side][i] for name in names for side in sides]
@@ -642,16 +638,21 @@ def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
         out.print(table)
 
 
-def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
-    """Mean men lost a game by cause (and share of the side's losses), per ruleset and side; fire
-    whose range the ruleset logs split into range bands below its cause."""
-    from .events import CAUSES
-    names = list(data["rulesets"])
-    table = RichTable(title="Men lost by cause (mean a game, share of the side's losses)")
-    table.add_column("cause")
+def _by_ruleset_and_side(title: str, first: str, names: list[str], sides: tuple[str, str]) -> RichTable:
+    """An empty table with a column ``first`` and one column per ruleset and side."""
+    table = RichTable(title=title)
+    table.add_column(first)
     for name in names:
         for side in sides:
             table.add_column(f"{name}\n{side}", justify="right")
+    return table
+
+
+def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
+    """Mean men lost a game by cause (and share of the side's losses), per ruleset and side; fire
+    whose range the ruleset logs split into range bands below its cause."""
+    names = list(data["rulesets"])
+    table = _by_ruleset_and_side("Men lost by cause (mean a game, share of the side's losses)", "cause", names, sides)
     lost = {(name, side): data["rulesets"][name]["losses_by_cause"][side] for name in names for side in sides}
     for cause, words in CAUSES.items():
         cells = [lost[key]["causes"].get(cause) for key in lost]
