@@ -146,10 +146,20 @@ def test_a_game_whose_house_rule_loops_forever_can_be_interrupted() -> None:
     assert seconds < 2 and process.returncode == 130 and "interrupted" in err and "Traceback" not in err
 
 
-# The same launch, saying (one byte on stdout) when the program begins to load its command line:
-# a Ctrl-C before that (inside Python's own start-up, or while the launcher module itself is
-# found) is the interpreter's to report, and on a loaded machine a fixed delay can fall there.
-LAUNCH_SAYING_WHEN = LAUNCH.replace("main()", "import sys\nsys.stdout.write('.')\nsys.stdout.flush()\nmain()", 1)
+# The same launch, saying (one byte on stdout) as soon as the launcher has taken charge of Ctrl-C:
+# one before that (inside Python's own start-up, or while the launcher module itself is found and
+# run up to its first line) is the interpreter's to report, and on a loaded machine a fixed delay
+# can fall there.
+LAUNCH_SAYING_WHEN = LAUNCH.replace("main()", """\
+import sys
+def saying(signum, handler, install=signal.signal):
+    signal.signal = install  # once: the launcher's own call is the first
+    before = install(signum, handler)
+    sys.stdout.write('.')
+    sys.stdout.flush()
+    return before
+signal.signal = saying
+main()""", 1)
 
 
 @pytest.mark.parametrize("after", [0.0, 0.05, 0.15, 0.3])

@@ -439,7 +439,7 @@ def test_an_attack_is_not_begun_after_dark_unless_it_says_night(tmp_path: Path, 
     text = BASE + order + 'when = [{ darkness = true }, { time = "19:10" }, { time = "18:50" }]\n'
     problems = problems_of(tmp_path, text)
     dark = only(problems, "orders[2].when[0].darkness")
-    assert f"can never fire: {'an' if kind == 'attack' else 'an'} {kind} is not begun after dark unless it says night = true" in dark.message
+    assert f"can never fire: an {kind} is not begun after dark unless it says night = true" in dark.message
     late = only(problems, "orders[2].when[1].time")
     assert "19:10 is after dark (the last light goes at 19:00)" in late.message
     assert len(problems) == 2
