@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referee.core.errors import InvalidInput, Problem, UnknownName
+from referee.core.ground import Ground
 from referee.core.scenario import (
     bundled,
     find_scenario,
@@ -155,6 +156,14 @@ def test_big_bethel_follows_the_facts() -> None:
     assert {t.kind for t in union.break_off} == {"repulsed", "low_ammo"} and union.rear_guard == ("us-allen", "us-carr")
     assert {"bridge", "works-left", "forward-gun"} <= {o.id for o in s.objectives}
     assert all(o.held_by == "confederate" for o in s.objectives)
+
+
+def test_big_bethels_company_a_stands_in_the_woods() -> None:
+    """BB-S5 and Hill put the 1st NC's Company A inside the woods east of the road: the ground
+    every ruleset reads must say woods there, not the fields at the woods' corner."""
+    s = load_scenario(find_scenario("big-bethel"))
+    company = next(u for u in s.units if u.id == "1st-nc-a")
+    assert Ground(s).kind_at(*company.position) == "woods"
 
 
 def test_find_scenario_takes_paths_as_they_are(tmp_path: Path) -> None:
