@@ -117,6 +117,41 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bo
     return found
 
 
+class Around:
+    """The pieces one side aims at in a fire half-phase, with each aiming piece's :func:`within`
+    answer (front arc) kept while nothing it read has changed: its own place, facing, stands,
+    formation and reach, and every listed piece's place, stands and formation (``places``).
+    Aims repeat across half-phases whenever neither the firer nor the enemy has moved or lost
+    stands since, so a kept answer spares a scan."""
+
+    __slots__ = ("pieces", "places", "answers")
+
+    def __init__(self, pieces: list[Piece], places: tuple[tuple[Any, ...], ...]) -> None:
+        self.pieces, self.places = pieces, places
+        self.answers: dict[Piece, tuple[tuple[Any, ...], list[tuple[float, Piece]]]] = {}
+
+    def within(self, state: RffState, a: Piece, yards: float) -> list[tuple[float, Piece]]:
+        """``within(state, a, pieces, yards, arc=True)``, kept (a shared list: do not change it)."""
+        asked = (a.x, a.y, a.facing, a.stands, a.formation, yards)
+        kept = self.answers.get(a)
+        if kept is not None and kept[0] == asked:
+            return kept[1]
+        found = within(state, a, self.pieces, yards, arc=True)
+        self.answers[a] = (asked, found)
+        return found
+
+
+def around(memory: dict[str, Any], side: str, pieces: list[Piece]) -> Around:
+    """The :class:`Around` of ``pieces`` (what ``side`` aims at), kept in ``memory`` while every
+    piece listed stands where it stood, as strong and in the same formation."""
+    places = tuple([(p, p.x, p.y, p.stands, p.formation) for p in pieces])
+    kept = memory.setdefault("rff.around", {})
+    found = kept.get(side)
+    if found is None or found.places != places:
+        found = kept[side] = Around(pieces, places)
+    return found
+
+
 def in_front(a: Piece, b: Piece) -> bool:
     """Is b inside a's front arc?"""
     return angle_between(a.facing, bearing(a.x, a.y, b.x, b.y)) <= FRONT_ARC or gap(a, b) == 0.0
