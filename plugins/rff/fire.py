@@ -57,14 +57,17 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
     anyone charging it first, then its commander's target (``wanted``), then the nearest;
     ``cap`` is the longest range light allows, in inches; targets in ``skip`` are passed over;
     ``near`` keeps the search for the phase's aims (the enemy of the piece)."""
-    if not _may_fire(game, piece, defensive):
+    layered = "rff_may_fire" in game.rules.implemented  # a layer is asked only about a piece with a target in reach
+    if piece.status == "broken" or piece.stands == 0 or (not layered and not _may_fire(game, piece, defensive)):
         return None
     kind = "musketry" if piece.troops else "cannonade"
-    reach = geo.yards(state, lookup.max_range(state.tables, kind, piece.weapon))
+    reach = _reach(state.tables, kind, piece.weapon)
     if near is not None:
         candidates = near.within(state, piece, reach)
     else:
         candidates = geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)
+    if not candidates or (layered and not _may_fire(game, piece, defensive)):
+        return None
     if len(candidates) > 1:  # a stable sort: ties stay in listed order
         candidates = sorted(candidates, key=lambda c: (c[1].charge_target != piece.id, c[1].unit_id != wanted, c[0]))
     for gap, target in candidates:
@@ -80,6 +83,12 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         if seen != "blocked":
             return Shot(piece, target, kind, rng, firing_stands(game, piece), per_stand, defensive, seen)
     return None
+
+
+@cache
+def _reach(t: Any, kind: str, code: str) -> float:
+    """Yards of the longest range at which ``code`` fires."""
+    return lookup.max_range(t, kind, code) * t.scale.yards_per_inch  # (geometry.yards)
 
 
 def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
