@@ -192,17 +192,20 @@ def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, b
     ux, uy = (bx - ax) / length, (by - ay) / length
     steps = max(1, math.ceil(reach / WALK_YARDS))
     step = reach / steps
-    streams = game.ground.has("stream") and game.ground.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
+    ground_ = game.ground
+    streams = ground_.has("stream") and ground_.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
+    dx, dy = ux * step, uy * step  # one step's way
     left, moved = 1.0, 0.0  # the share of the move still to spend, the yards covered
     for i in range(steps):
-        x0, y0 = ax + ux * step * i, ay + uy * step * i
-        x1, y1 = x0 + ux * step, y0 + uy * step
-        ground = GROUND_CLASS.get(game.ground.kind_at((x0 + x1) / 2, (y0 + y1) / 2), "open")
-        if streams and game.ground.crosses("stream", x0, y0, x1, y1) and not _at_crossing(game, x0, y0, x1, y1):
+        x0, y0 = ax + dx * i, ay + dy * i
+        x1, y1 = x0 + dx, y0 + dy
+        ground = GROUND_CLASS.get(ground_.kind_at((x0 + x1) / 2, (y0 + y1) / 2), "open")
+        if streams and ground_.crosses("stream", x0, y0, x1, y1) and not _at_crossing(game, x0, y0, x1, y1):
             ground = "rough"
-        cost = step / rate[ground] if rate[ground] > 0 else math.inf
+        r = rate[ground]
+        cost = step / r if r > 0 else math.inf
         if cost >= left:
-            return moved + left * rate[ground]
+            return moved + left * r
         left -= cost
         moved += step
     return moved
