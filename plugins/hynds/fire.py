@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from referee.core.chance import d
@@ -24,9 +25,16 @@ FLANK = "hynds.flank"  # game.memory: target id -> {"left": stands, "right": sta
 HAND_WEAPONS = Modifier("Hand weapons in a charge (Hynds)", Fraction(1, 2), ref("Charge reaction", "HYNDS-R1"), on="fire points x")
 
 
+@cache
 def _mod(key: str, ruling: str = "") -> Modifier:
     m = charts()["modifiers"][key]
     return modifier(m["label"], m["value"], m["section"], ruling)
+
+
+@cache
+def _moved_yards(t: Any) -> float:
+    """How far a target must have moved this turn for the cannonade's -1, in yards (HYNDS-A4)."""
+    return float(fraction(charts()["modifiers"]["target-moved"]["inches"])) * t.scale.yards_per_inch  # (geometry.yards)
 
 
 def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
@@ -36,8 +44,7 @@ def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
     if shot.kind == "cannonade":
         if firer.weapon in ("LR", "HR"):
             out.append(_mod("rifled-pieces"))
-        limit = charts()["modifiers"]["target-moved"]["inches"]
-        if game.memory.get(MOVED, {}).get(target.id, 0.0) > geo.yards(state, float(fraction(limit))):
+        if game.memory.get(MOVED, {}).get(target.id, 0.0) > _moved_yards(state.tables):
             out.append(_mod("target-moved", "HYNDS-A4"))
     elif shot.range_inches <= lookup.close_range(state.tables) and (firer.id, target.id) not in game.memory.get(FIRED, ()):
         out.append(_mod("point-blank", "HYNDS-F5"))

@@ -40,8 +40,10 @@ def phase(game: Any, state: RffState, side: str) -> None:
     wanted = game.memory.get("rff.targets", {})
     cap = leaders.range_cap(game)
     for shooters, defensive in ((enemy, True), (side, False)):
-        unseen = frozenset(p.id for p in state.enemies_of(shooters) if p.unit.hidden)  # concealed (core/world.py): not aimed at
-        shots = [s for p in state.of_side(shooters) if (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen))]
+        targets = state.enemies_of(shooters)
+        unseen = frozenset(p.id for p in targets if p.unit.hidden)  # concealed (core/world.py): not aimed at
+        near = geo.around(game.memory, shooters, targets)
+        shots = [s for p in state.of_side(shooters) if (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
         if "rff_shots" in game.rules.implemented:
             shots = game.rules.callers["rff_shots"](game=game, shots=shots) or shots
         for shot in _massed_artillery(game, state, shots, cap):
@@ -50,17 +52,24 @@ def phase(game: Any, state: RffState, side: str) -> None:
 
 
 def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str | None, cap: float | None,
-        skip: frozenset[str] = frozenset()) -> Shot | None:
+        skip: frozenset[str] = frozenset(), near: geo.Around | None = None) -> Shot | None:
     """The piece's shot this half-phase, or None if it cannot fire (RFF-P16 for targets):
     anyone charging it first, then its commander's target (``wanted``), then the nearest;
-    ``cap`` is the longest range light allows, in inches; targets in ``skip`` are passed over."""
-    if not _may_fire(game, piece, defensive):
+    ``cap`` is the longest range light allows, in inches; targets in ``skip`` are passed over;
+    ``near`` keeps the search for the phase's aims (the enemy of the piece)."""
+    layered = "rff_may_fire" in game.rules.implemented  # a layer is asked only about a piece with a target in reach
+    if piece.status == "broken" or piece.stands == 0 or (not layered and not _may_fire(game, piece, defensive)):
         return None
     kind = "musketry" if piece.troops else "cannonade"
-    reach = geo.yards(state, lookup.max_range(state.tables, kind, piece.weapon))
-    candidates = geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)
+    reach = _reach(state.tables, kind, piece.weapon)
+    if near is not None:
+        candidates = near.within(state, piece, reach)
+    else:
+        candidates = geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)
+    if not candidates or (layered and not _may_fire(game, piece, defensive)):
+        return None
     if len(candidates) > 1:  # a stable sort: ties stay in listed order
-        candidates.sort(key=lambda c: (c[1].charge_target != piece.id, c[1].unit_id != wanted, c[0]))
+        candidates = sorted(candidates, key=lambda c: (c[1].charge_target != piece.id, c[1].unit_id != wanted, c[0]))
     for gap, target in candidates:
         if skip and target.id in skip:
             continue
@@ -74,6 +83,12 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         if seen != "blocked":
             return Shot(piece, target, kind, rng, firing_stands(game, piece), per_stand, defensive, seen)
     return None
+
+
+@cache
+def _reach(t: Any, kind: str, code: str) -> float:
+    """Yards of the longest range at which ``code`` fires."""
+    return lookup.max_range(t, kind, code) * t.scale.yards_per_inch  # (geometry.yards)
 
 
 def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:

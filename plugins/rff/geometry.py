@@ -117,6 +117,41 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bo
     return found
 
 
+class Around:
+    """The pieces one side aims at in a fire half-phase, with each aiming piece's :func:`within`
+    answer (front arc) kept while nothing it read has changed: its own place, facing, stands,
+    formation and reach, and every listed piece's place, stands and formation (``places``).
+    Aims repeat across half-phases whenever neither the firer nor the enemy has moved or lost
+    stands since, so a kept answer spares a scan."""
+
+    __slots__ = ("pieces", "places", "answers")
+
+    def __init__(self, pieces: list[Piece], places: tuple[tuple[Any, ...], ...]) -> None:
+        self.pieces, self.places = pieces, places
+        self.answers: dict[Piece, tuple[tuple[Any, ...], list[tuple[float, Piece]]]] = {}
+
+    def within(self, state: RffState, a: Piece, yards: float) -> list[tuple[float, Piece]]:
+        """``within(state, a, pieces, yards, arc=True)``, kept (a shared list: do not change it)."""
+        asked = (a.x, a.y, a.facing, a.stands, a.formation, yards)
+        kept = self.answers.get(a)
+        if kept is not None and kept[0] == asked:
+            return kept[1]
+        found = within(state, a, self.pieces, yards, arc=True)
+        self.answers[a] = (asked, found)
+        return found
+
+
+def around(memory: dict[str, Any], side: str, pieces: list[Piece]) -> Around:
+    """The :class:`Around` of ``pieces`` (what ``side`` aims at), kept in ``memory`` while every
+    piece listed stands where it stood, as strong and in the same formation."""
+    places = tuple([(p, p.x, p.y, p.stands, p.formation) for p in pieces])
+    kept = memory.setdefault("rff.around", {})
+    found = kept.get(side)
+    if found is None or found.places != places:
+        found = kept[side] = Around(pieces, places)
+    return found
+
+
 def in_front(a: Piece, b: Piece) -> bool:
     """Is b inside a's front arc?"""
     return angle_between(a.facing, bearing(a.x, a.y, b.x, b.y)) <= FRONT_ARC or gap(a, b) == 0.0
@@ -157,17 +192,20 @@ def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, b
     ux, uy = (bx - ax) / length, (by - ay) / length
     steps = max(1, math.ceil(reach / WALK_YARDS))
     step = reach / steps
-    streams = game.ground.has("stream") and game.ground.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
+    ground_ = game.ground
+    streams = ground_.has("stream") and ground_.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
+    dx, dy = ux * step, uy * step  # one step's way
     left, moved = 1.0, 0.0  # the share of the move still to spend, the yards covered
     for i in range(steps):
-        x0, y0 = ax + ux * step * i, ay + uy * step * i
-        x1, y1 = x0 + ux * step, y0 + uy * step
-        ground = GROUND_CLASS.get(game.ground.kind_at((x0 + x1) / 2, (y0 + y1) / 2), "open")
-        if streams and game.ground.crosses("stream", x0, y0, x1, y1) and not _at_crossing(game, x0, y0, x1, y1):
+        x0, y0 = ax + dx * i, ay + dy * i
+        x1, y1 = x0 + dx, y0 + dy
+        ground = GROUND_CLASS.get(ground_.kind_at((x0 + x1) / 2, (y0 + y1) / 2), "open")
+        if streams and ground_.crosses("stream", x0, y0, x1, y1) and not _at_crossing(game, x0, y0, x1, y1):
             ground = "rough"
-        cost = step / rate[ground] if rate[ground] > 0 else math.inf
+        r = rate[ground]
+        cost = step / r if r > 0 else math.inf
         if cost >= left:
-            return moved + left * rate[ground]
+            return moved + left * r
         left -= cost
         moved += step
     return moved

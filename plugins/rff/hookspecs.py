@@ -77,5 +77,6 @@ def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
     keep rff's answer (guns unlimbered and not silenced; chargers with cold steel not, unless
     crack under the crack-cold-steel option).
 
-    Called for each piece each time rff aims a half-phase's fire. Who: any layer on rff.
+    Called for each piece with an enemy within its reach (and arc) each time rff aims a
+    half-phase's fire. Who: any layer on rff.
     """

@@ -1,0 +1,46 @@
+"""The fire phase's kept target searches (geometry.Around) answer exactly as a fresh scan."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from referee.core.events import EventLog
+from referee.core.game import Game
+from referee.core.plugins import build_rules
+from referee.core.scenario import find_scenario, load_scenario
+from referee.plugins.rff import geometry as geo
+from referee.plugins.rff.muster import muster
+from referee.plugins.rff.tables import load_tables
+
+
+def _mustered() -> Game:
+    game = Game.new(build_rules("rff", ()), load_scenario(find_scenario("big-bethel")), 1, EventLog(enabled=False))
+    game.state = muster(game, load_tables())
+    return game
+
+
+CHANGES = st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(("x", "y", "facing", "stands", "formation")),
+                             st.floats(-300.0, 300.0)), max_size=6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rounds=st.lists(CHANGES, min_size=1, max_size=4), reach=st.floats(50.0, 1500.0))
+def test_a_kept_answer_is_the_fresh_scan(rounds: list[list[tuple[int, str, float]]], reach: float) -> None:
+    """Whatever moves, turns, loses stands or changes formation between half-phases (firers or
+    targets), each aim's search answers exactly as ``within`` does afresh."""
+    game = _mustered()
+    state = game.state
+    pieces = list(state.pieces.values())
+    for changes in [[], *rounds]:
+        for i, what, amount in changes:
+            p = pieces[i % len(pieces)]
+            if what in ("x", "y", "facing"):
+                setattr(p, what, getattr(p, what) + amount)
+            elif what == "stands":
+                p.stands = max(1, p.stands - 1)
+            else:
+                p.formation = "march-column" if p.formation != "march-column" else "line"
+        for side in ("union", "confederate"):
+            near = geo.around(game.memory, side, state.enemies_of(side))
+            for p in state.of_side(side):
+                assert near.within(state, p, reach) == geo.within(state, p, state.enemies_of(side), reach, arc=True)
