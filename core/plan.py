@@ -48,6 +48,7 @@ class Layout:
     command_of_unit: Mapping[str, str]  # unit -> the nearest command in its chain with orders
     scopes: Mapping[str, tuple[str, ...]]  # unit, command or side id -> unit ids
     side_of: Mapping[str, str]  # command id -> side
+    waits: Mapping[str, int]  # order id -> the minute before which it cannot begin (every trigger a time)
 
     @classmethod
     def of(cls, scenario: Scenario) -> Layout:
@@ -67,8 +68,10 @@ class Layout:
                 scopes[command.id] = tuple(u.id for u in scenario.units if u.command in under)
             for side in scenario.sides:
                 scopes[side] = tuple(u.id for u in scenario.units if u.side == side)
+            waits = {o.id: min(t.minute for t in o.when) for o in scenario.orders  # type: ignore[type-var]
+                     if o.when and all(t.kind == "time" and t.minute is not None for t in o.when)}
             _layouts[scenario] = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
-                                     {c.id: c.side for c in scenario.commands})
+                                     {c.id: c.side for c in scenario.commands}, waits)
         return _layouts[scenario]
 
 
@@ -116,13 +119,14 @@ class Plan:
         """Begin, for each command, the latest order whose trigger has fired; did any begin?"""
         world: World = game.world
         begun = False
+        waits, minute = self.layout.waits, world.minute
         for command, orders in self.layout.sequences.items():
             if world.broken_off.get(self.layout.side_of[command]):
                 continue
             now = self.current.get(command, -1)
             for j in range(len(orders) - 1, now, -1):
                 order = orders[j]
-                if order.id in self.withheld:
+                if order.id in self.withheld or minute < waits.get(order.id, minute):  # its time has not come
                     continue
                 why = "the start" if not order.when and j == 0 else self._fired(world, order.when, command)
                 if why:
@@ -244,10 +248,10 @@ def enemy_within(world: World, units: Sequence[UnitState], yards: float) -> bool
         return False
     side, reach = units[0].side, yards * yards
     for e in world.units.values():
-        if e.side != side and e.fit and not e.hidden:
+        if e.side != side and not e.hidden:
             ex, ey = e.x, e.y
             for x, y in mine:
-                if (ex - x) ** 2 + (ey - y) ** 2 <= reach:
+                if (ex - x) ** 2 + (ey - y) ** 2 <= reach and e.fit:  # fit asked last: it is a call
                     return True
     return False
 
