@@ -107,19 +107,24 @@ class Ground:
             return []
         steps = max(1, int((length - 2 * skip) // CELL))
         out = []
+        kinds, heights, grid, cols, rows = self.kinds, self.heights, self.grid, self.cols, self.rows
         for i in range(steps + 1):
             t = (skip + (length - 2 * skip) * i / steps) / length
-            code = self._code(ax + (bx - ax) * t, ay + (by - ay) * t)
-            out.append((self.kinds[code], self.heights[code]))
+            c, r = int(ax + (bx - ax) * t) // CELL, int(ay + (by - ay) * t) // CELL  # _code, written out
+            c = 0 if c < 0 else cols - 1 if c >= cols else c
+            r = 0 if r < 0 else rows - 1 if r >= rows else r
+            code = grid[r * cols + c]
+            out.append((kinds[code], heights[code]))
         return out
 
     def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
         """Does the segment a-b (ends to the nearest 5 yards) cross a line of this kind?"""
-        key = (kind, 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5))
+        x0, y0, x1, y1 = 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5)
+        key = (kind, x0, y0, x1, y1)
         box = self.extents.get(kind)
-        if (box is None or max(key[1], key[3]) < box[0] or min(key[1], key[3]) > box[1]
-                or max(key[2], key[4]) < box[2] or min(key[2], key[4]) > box[3]):
-            return False  # the segment's box misses every line of this kind
+        if (box is None or (x0 < box[0] and x1 < box[0]) or (x0 > box[1] and x1 > box[1])
+                or (y0 < box[2] and y1 < box[2]) or (y0 > box[3] and y1 > box[3])):
+            return False  # the segment's box misses every line of this kind (no min or max: builtins cost more)
         segments = self.segments[kind]
         hit = self._between.get(key)
         if hit is None:
