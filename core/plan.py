@@ -100,6 +100,16 @@ class Plan:
         i = self.current.get(command)
         return None if i is None else self.layout.sequences[command][i]
 
+    def orders_of(self, units: Iterable[UnitState]) -> list[Order | None]:
+        """:meth:`order_of` of each unit, in one call."""
+        command_of_unit, current, sequences = self.layout.command_of_unit, self.current, self.layout.sequences
+        out: list[Order | None] = []
+        for u in units:
+            command = command_of_unit.get(u.id)
+            i = None if command is None else current.get(command)
+            out.append(None if i is None else sequences[command][i])  # type: ignore[index]
+        return out
+
     def update(self, game: Any) -> bool:
         """Begin every order whose trigger has fired, and break off every side whose break-off
         condition has; log each with its reason. Did anything begin or break off?"""

@@ -284,6 +284,9 @@ class Scenario:
 # --------------------------------------------------------------------------- game state
 
 
+FIT_STATUSES = ("good", "disordered")  # a unit on the field in one of these is fit (UnitState.fit)
+
+
 @define(eq=False, slots=True)
 class UnitState:
     spec: UnitSpec
@@ -307,7 +310,7 @@ class UnitState:
     @property
     def fit(self) -> bool:
         """Able to act under orders: on the field, not broken, routed or gone."""
-        return self.on_field and self.status in ("good", "disordered")
+        return self.on_field and self.status in FIT_STATUSES
 
 
 @define(eq=False, slots=True)
