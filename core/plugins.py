@@ -147,11 +147,10 @@ class Rules:
         steps: Iterable[Step] = call(self.pm, "referee_turn", game=game)
         return steps
 
-    def step_player(self) -> Callable[[Game, Step], object]:
-        """``referee_step`` as a function of (game, step), as cheap as the stack allows
-        (:func:`sole_caller`): the core calls it for every step."""
-        play = self.callers["referee_step"]
-        return lambda game, step: play(game=game, step=step)
+    def step_player(self) -> Callable[..., object]:
+        """``referee_step`` as a function of the keyword arguments ``game`` and ``step``, as cheap
+        as the stack allows (:func:`sole_caller`): the core calls it for every step."""
+        return self.callers["referee_step"]
 
     def step_done(self, game: Game, step: Step) -> None:
         """``referee_step_done``, skipped when nothing implements it."""
@@ -182,8 +181,10 @@ class Rules:
         layer implements ``referee_modifiers``)."""
         if "referee_modifiers" not in self.implemented:
             return []
-        groups = self.callers["referee_modifiers"](game=game, mechanic=mechanic, situation=situation)
-        return [m for group in groups for m in group]
+        out: list[Modifier] = []
+        for group in self.callers["referee_modifiers"](game=game, mechanic=mechanic, situation=situation):
+            out += group
+        return out
 
     def resolved(self, game: Game, mechanic: str, situation: Any, resolution: Resolution) -> Resolution:
         """The resolution as the layers leave it (``referee_resolved``: the first replacement wins)."""
