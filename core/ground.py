@@ -36,9 +36,12 @@ class Ground:
         self._near: dict[tuple[str, int, int, float], bool] = {}
         self._far: dict[tuple[str, float, int, int], bool] = {}
         self._between: dict[tuple[object, ...], Any] = {}
+        self.enclosures: dict[str, list[tuple[Point, ...]]] = {}  # kind -> the points of its closed lines
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
             self.lines.setdefault(feature.kind, []).append(feature)
+            if feature.closed:
+                self.enclosures.setdefault(feature.kind, []).append(feature.points)
         self.extents = {  # kind -> (least x, greatest x, least y, greatest y) of its lines
             kind: (min(x for f in fs for x, _ in f.points), max(x for f in fs for x, _ in f.points),
                    min(y for f in fs for _, y in f.points), max(y for f in fs for _, y in f.points))
@@ -179,13 +182,15 @@ class Ground:
         px, py = round(x), round(y)
         if self._far_from(kind, px, py, within):
             return False
-        lines = self.lines.get(kind, ())
         if self._far_cell(kind, px, py, within):  # no line within reach: only a closed one around it covers
-            return any(line.closed and inside(px, py, line.points) for line in lines)
+            for points in self.enclosures.get(kind, ()):
+                if inside(px, py, points):
+                    return True
+            return False
         key = ("behind", kind, px, py, within)
         hit = self._between.get(key)
         if hit is None:
-            hit = self._remember(key, any(_covers(line, px, py, within) for line in lines))
+            hit = self._remember(key, any(_covers(line, px, py, within) for line in self.lines.get(kind, ())))
         return hit
 
 
