@@ -178,9 +178,9 @@ class DefaultDoctrine:
                      "unlimbered" if artillery else ("skirmish" if kind == "screen" else "line"))
         if order is None or order.objective is None:  # its post is where it stands
             return Intent("hold", (unit.x, unit.y), target, formation, kind)
-        post = _objective_point(world, order) or (unit.x, unit.y)
-        if distance(unit.x, unit.y, *post) > _objective_radius(world, order):
-            return Intent("advance", post, target, "limbered" if artillery else formation, kind)
+        objective = world.scenario.objectives_by_id[order.objective]
+        if distance(unit.x, unit.y, *objective.position) > objective.radius:
+            return Intent("advance", objective.position, target, "limbered" if artillery else formation, kind)
         return Intent("hold", (unit.x, unit.y), target, formation, kind)
 
     def advance(self, world: World, unit: UnitState, order: Order, nearest: UnitState | None, gap: float,
@@ -318,12 +318,6 @@ def _objective_point(world: World, order: Order | None) -> Point | None:
     if order is None or order.objective is None:
         return None
     return world.scenario.objective(order.objective).position
-
-
-def _objective_radius(world: World, order: Order | None) -> float:
-    if order is None or order.objective is None:
-        return REACHED_YARDS
-    return world.scenario.objective(order.objective).radius
 
 
 def _next_goal(world: World, unit: UnitState, order: Order, memory: dict[str, int]) -> Point:
