@@ -13,7 +13,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from attrs import define, field, frozen
+from attrs import Factory, define, field, frozen
 
 from .events import clock
 from .world import Order, Scenario, SidePlan, Trigger, UnitState, World
@@ -87,6 +87,8 @@ class Plan:
     begun: dict[str, int] = field(factory=dict)  # order id -> minute it began
     ended: dict[str, int] = field(factory=dict)  # order id -> minute it ended
     withheld: set[str] = field(factory=set)  # attacks whose trigger fired after dark (never begun)
+    pending: list[str] = field(  # commands with an order after the one in force, in the layout's order
+        default=Factory(lambda self: list(self.layout.sequences), takes_self=True))
 
     @classmethod
     def start(cls, scenario: Scenario) -> Plan:
@@ -129,10 +131,11 @@ class Plan:
         """Begin, for each command, the latest order whose trigger has fired; did any begin?"""
         world: World = game.world
         begun = False
-        waits, minute = self.layout.waits, world.minute
-        for command, orders in self.layout.sequences.items():
+        waits, minute, sequences = self.layout.waits, world.minute, self.layout.sequences
+        for command in self.pending:
             if world.broken_off.get(self.layout.side_of[command]):
                 continue
+            orders = sequences[command]
             now = self.current.get(command, -1)
             for j in range(len(orders) - 1, now, -1):
                 order = orders[j]
@@ -142,6 +145,8 @@ class Plan:
                 if why:
                     begun |= self._begin(game, command, j, why)
                     break
+        if begun:
+            self.pending = [c for c in self.pending if self.current.get(c, -1) < len(sequences[c]) - 1]
         return begun
 
     def _begin(self, game: Any, command: str, j: int, why: str) -> bool:
