@@ -111,9 +111,10 @@ class Ground:
         steps = max(1, int((length - 2 * skip) // CELL))
         out = []
         kinds, heights, grid, cols, rows = self.kinds, self.heights, self.grid, self.cols, self.rows
+        span, dx, dy = length - 2 * skip, bx - ax, by - ay
         for i in range(steps + 1):
-            t = (skip + (length - 2 * skip) * i / steps) / length
-            c, r = int(ax + (bx - ax) * t) // CELL, int(ay + (by - ay) * t) // CELL  # _code, written out
+            t = (skip + span * i / steps) / length
+            c, r = int(ax + dx * t) // CELL, int(ay + dy * t) // CELL  # _code, written out
             c = 0 if c < 0 else cols - 1 if c >= cols else c
             r = 0 if r < 0 else rows - 1 if r >= rows else r
             code = grid[r * cols + c]
