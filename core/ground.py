@@ -71,7 +71,10 @@ class Ground:
 
     def kind_at(self, x: float, y: float) -> str:
         """The area kind under a point (``fields`` where no area is drawn)."""
-        return self.kinds[self._code(x, y)]
+        cols, c, r = self.cols, int(x) // CELL, int(y) // CELL  # _code, written out: asked on every move
+        c = 0 if c < 0 else cols - 1 if c >= cols else c
+        r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
+        return self.kinds[self.grid[r * cols + c]]
 
     def height_at(self, x: float, y: float) -> float:
         return self.heights[self._code(x, y)]
@@ -123,10 +126,15 @@ class Ground:
 
     def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
         """Does the segment a-b (ends to the nearest 5 yards) cross a line of this kind?"""
+        box = self.extents.get(kind)
+        if box is None:
+            return False
+        lo_x, hi_x, lo_y, hi_y = box[0] - 3, box[1] + 3, box[2] - 3, box[3] + 3  # beyond what rounding moves an end
+        if (ax < lo_x and bx < lo_x) or (ax > hi_x and bx > hi_x) or (ay < lo_y and by < lo_y) or (ay > hi_y and by > hi_y):
+            return False  # most segments miss the box by more than the rounding: no round asked
         x0, y0, x1, y1 = 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5)
         key = (kind, x0, y0, x1, y1)
-        box = self.extents.get(kind)
-        if (box is None or (x0 < box[0] and x1 < box[0]) or (x0 > box[1] and x1 > box[1])
+        if ((x0 < box[0] and x1 < box[0]) or (x0 > box[1] and x1 > box[1])
                 or (y0 < box[2] and y1 < box[2]) or (y0 > box[3] and y1 > box[3])):
             return False  # the segment's box misses every line of this kind (no min or max: builtins cost more)
         segments = self.segments[kind]
