@@ -21,7 +21,7 @@ from attrs import frozen
 
 from .hookspecs import hookimpl
 from .plan import dark
-from .world import LeaderState, Order, Point, UnitState, World, distance
+from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, distance
 
 ASSAULT_YARDS = 120.0  # an attacker this close to a fit enemy goes in with the bayonet
 DEPLOY_YARDS = 600.0  # beyond this from the enemy, troops move in column
@@ -91,14 +91,16 @@ class DefaultDoctrine:
         world: World = game.world
         plan = game.plan
         mine = [u for u in world.units.values() if u.spec.side == side and u.on_field]
-        orders = [plan.order_of(u.spec.id) for u in mine]
+        orders = plan.orders_of(mine)
         counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
         for u, order in zip(mine, orders):
-            _note_repulse(world, u, order, counted)
+            if order is not None and order.kind == "attack":
+                _note_repulse(world, u, order, counted)
         if plan.update(game):
-            orders = [plan.order_of(u.spec.id) for u in mine]
+            orders = plan.orders_of(mine)
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
-        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit and not u.hidden]  # spec: no property call; unseen: not known
+        enemies = [u for u in world.units.values()  # fit (the property's test, without its call); unseen: not known
+                   if u.side != side and u.on_field and u.status in FIT_STATUSES and not u.hidden]
         retiring = side in world.broken_off
         rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
         intents = {}
@@ -120,7 +122,8 @@ class DefaultDoctrine:
         world: World = game.world
         plan = game.plan
         plan.update(game)
-        enemies = [u for u in world.units.values() if u.spec.side != side and u.fit and not u.hidden]  # unseen: not known
+        enemies = [u for u in world.units.values()  # fit, as above; unseen: not known
+                   if u.side != side and u.on_field and u.status in FIT_STATUSES and not u.hidden]
         out: dict[str, CommandIntent] = {}
         for u in world.units.values():
             command = u.spec.command
@@ -173,9 +176,11 @@ class DefaultDoctrine:
             return Intent("hold", (unit.x, unit.y), target, order.formation if order else None, kind)
         formation = (order.formation if order and order.formation else
                      "unlimbered" if artillery else ("skirmish" if kind == "screen" else "line"))
-        post = _objective_point(world, order) or (unit.x, unit.y)
-        if distance(unit.x, unit.y, *post) > _objective_radius(world, order):
-            return Intent("advance", post, target, "limbered" if artillery else formation, kind)
+        if order is None or order.objective is None:  # its post is where it stands
+            return Intent("hold", (unit.x, unit.y), target, formation, kind)
+        objective = world.scenario.objectives_by_id[order.objective]
+        if distance(unit.x, unit.y, *objective.position) > objective.radius:
+            return Intent("advance", objective.position, target, "limbered" if artillery else formation, kind)
         return Intent("hold", (unit.x, unit.y), target, formation, kind)
 
     def advance(self, world: World, unit: UnitState, order: Order, nearest: UnitState | None, gap: float,
@@ -313,12 +318,6 @@ def _objective_point(world: World, order: Order | None) -> Point | None:
     if order is None or order.objective is None:
         return None
     return world.scenario.objective(order.objective).position
-
-
-def _objective_radius(world: World, order: Order | None) -> float:
-    if order is None or order.objective is None:
-        return REACHED_YARDS
-    return world.scenario.objective(order.objective).radius
 
 
 def _next_goal(world: World, unit: UnitState, order: Order, memory: dict[str, int]) -> Point:

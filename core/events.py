@@ -77,7 +77,11 @@ class Resolution:
 
 def net(modifiers: Iterable[Modifier]) -> int:
     """The sum of the die modifiers."""
-    return sum([int(m.value) for m in modifiers if m.on == "die"])
+    total = 0  # a plain loop: no comprehension frame, no call of sum (asked on every resolution)
+    for m in modifiers:
+        if m.on == "die":
+            total += int(m.value)
+    return total
 
 
 def jsonable(value: Any) -> Any:

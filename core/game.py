@@ -256,6 +256,7 @@ def play(game: Game) -> Outcome:
     game.log.emit("start", minute=game.world.minute, text=f"{game.scenario.title} under {game.rules.name}, seed {game.seed}")
     verdict = Verdict(False, None, "")
     play_step = rules.step_player()
+    watched = rules.implements("referee_step_done")  # asked once a game, not once a step
     shown = _Shown()  # what the positions events have said
     if game.log.enabled:
         _positions(game, shown)
@@ -270,8 +271,9 @@ def play(game: Game) -> Outcome:
             game.step = step
             if game.log.enabled:
                 game.log.emit("step", text=step.describe())
-            play_step(game, step)
-            rules.step_done(game, step)
+            play_step(game=game, step=step)
+            if watched:
+                rules.step_done(game, step)
             if game.log.enabled:
                 _positions(game, shown)
         rules.end_turn(game)

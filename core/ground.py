@@ -36,9 +36,12 @@ class Ground:
         self._near: dict[tuple[str, int, int, float], bool] = {}
         self._far: dict[tuple[str, float, int, int], bool] = {}
         self._between: dict[tuple[object, ...], Any] = {}
+        self.enclosures: dict[str, list[tuple[Point, ...]]] = {}  # kind -> the points of its closed lines
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
             self.lines.setdefault(feature.kind, []).append(feature)
+            if feature.closed:
+                self.enclosures.setdefault(feature.kind, []).append(feature.points)
         self.extents = {  # kind -> (least x, greatest x, least y, greatest y) of its lines
             kind: (min(x for f in fs for x, _ in f.points), max(x for f in fs for x, _ in f.points),
                    min(y for f in fs for _, y in f.points), max(y for f in fs for _, y in f.points))
@@ -68,7 +71,10 @@ class Ground:
 
     def kind_at(self, x: float, y: float) -> str:
         """The area kind under a point (``fields`` where no area is drawn)."""
-        return self.kinds[self._code(x, y)]
+        cols, c, r = self.cols, int(x) // CELL, int(y) // CELL  # _code, written out: asked on every move
+        c = 0 if c < 0 else cols - 1 if c >= cols else c
+        r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
+        return self.kinds[self.grid[r * cols + c]]
 
     def height_at(self, x: float, y: float) -> float:
         return self.heights[self._code(x, y)]
@@ -107,19 +113,30 @@ class Ground:
             return []
         steps = max(1, int((length - 2 * skip) // CELL))
         out = []
+        kinds, heights, grid, cols, rows = self.kinds, self.heights, self.grid, self.cols, self.rows
+        span, dx, dy = length - 2 * skip, bx - ax, by - ay
         for i in range(steps + 1):
-            t = (skip + (length - 2 * skip) * i / steps) / length
-            code = self._code(ax + (bx - ax) * t, ay + (by - ay) * t)
-            out.append((self.kinds[code], self.heights[code]))
+            t = (skip + span * i / steps) / length
+            c, r = int(ax + dx * t) // CELL, int(ay + dy * t) // CELL  # _code, written out
+            c = 0 if c < 0 else cols - 1 if c >= cols else c
+            r = 0 if r < 0 else rows - 1 if r >= rows else r
+            code = grid[r * cols + c]
+            out.append((kinds[code], heights[code]))
         return out
 
     def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
         """Does the segment a-b (ends to the nearest 5 yards) cross a line of this kind?"""
-        key = (kind, 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5))
         box = self.extents.get(kind)
-        if (box is None or max(key[1], key[3]) < box[0] or min(key[1], key[3]) > box[1]
-                or max(key[2], key[4]) < box[2] or min(key[2], key[4]) > box[3]):
-            return False  # the segment's box misses every line of this kind
+        if box is None:
+            return False
+        lo_x, hi_x, lo_y, hi_y = box[0] - 3, box[1] + 3, box[2] - 3, box[3] + 3  # beyond what rounding moves an end
+        if (ax < lo_x and bx < lo_x) or (ax > hi_x and bx > hi_x) or (ay < lo_y and by < lo_y) or (ay > hi_y and by > hi_y):
+            return False  # most segments miss the box by more than the rounding: no round asked
+        x0, y0, x1, y1 = 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5)
+        key = (kind, x0, y0, x1, y1)
+        if ((x0 < box[0] and x1 < box[0]) or (x0 > box[1] and x1 > box[1])
+                or (y0 < box[2] and y1 < box[2]) or (y0 > box[3] and y1 > box[3])):
+            return False  # the segment's box misses every line of this kind (no min or max: builtins cost more)
         segments = self.segments[kind]
         hit = self._between.get(key)
         if hit is None:
@@ -174,13 +191,15 @@ class Ground:
         px, py = round(x), round(y)
         if self._far_from(kind, px, py, within):
             return False
-        lines = self.lines.get(kind, ())
         if self._far_cell(kind, px, py, within):  # no line within reach: only a closed one around it covers
-            return any(line.closed and inside(px, py, line.points) for line in lines)
+            for points in self.enclosures.get(kind, ()):
+                if inside(px, py, points):
+                    return True
+            return False
         key = ("behind", kind, px, py, within)
         hit = self._between.get(key)
         if hit is None:
-            hit = self._remember(key, any(_covers(line, px, py, within) for line in lines))
+            hit = self._remember(key, any(_covers(line, px, py, within) for line in self.lines.get(kind, ())))
         return hit
 
 

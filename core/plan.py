@@ -13,7 +13,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from attrs import define, field, frozen
+from attrs import Factory, define, field, frozen
 
 from .events import clock
 from .world import Order, Scenario, SidePlan, Trigger, UnitState, World
@@ -48,6 +48,7 @@ class Layout:
     command_of_unit: Mapping[str, str]  # unit -> the nearest command in its chain with orders
     scopes: Mapping[str, tuple[str, ...]]  # unit, command or side id -> unit ids
     side_of: Mapping[str, str]  # command id -> side
+    waits: Mapping[str, int]  # order id -> the minute before which it cannot begin (every trigger a time)
 
     @classmethod
     def of(cls, scenario: Scenario) -> Layout:
@@ -67,8 +68,10 @@ class Layout:
                 scopes[command.id] = tuple(u.id for u in scenario.units if u.command in under)
             for side in scenario.sides:
                 scopes[side] = tuple(u.id for u in scenario.units if u.side == side)
+            waits = {o.id: min(t.minute for t in o.when) for o in scenario.orders  # type: ignore[type-var]
+                     if o.when and all(t.kind == "time" and t.minute is not None for t in o.when)}
             _layouts[scenario] = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
-                                     {c.id: c.side for c in scenario.commands})
+                                     {c.id: c.side for c in scenario.commands}, waits)
         return _layouts[scenario]
 
 
@@ -84,6 +87,8 @@ class Plan:
     begun: dict[str, int] = field(factory=dict)  # order id -> minute it began
     ended: dict[str, int] = field(factory=dict)  # order id -> minute it ended
     withheld: set[str] = field(factory=set)  # attacks whose trigger fired after dark (never begun)
+    pending: list[str] = field(  # commands with an order after the one in force, in the layout's order
+        default=Factory(lambda self: list(self.layout.sequences), takes_self=True))
 
     @classmethod
     def start(cls, scenario: Scenario) -> Plan:
@@ -96,6 +101,16 @@ class Plan:
             return None
         i = self.current.get(command)
         return None if i is None else self.layout.sequences[command][i]
+
+    def orders_of(self, units: Iterable[UnitState]) -> list[Order | None]:
+        """:meth:`order_of` of each unit, in one call."""
+        command_of_unit, current, sequences = self.layout.command_of_unit, self.current, self.layout.sequences
+        out: list[Order | None] = []
+        for u in units:
+            command = command_of_unit.get(u.id)
+            i = None if command is None else current.get(command)
+            out.append(None if i is None else sequences[command][i])  # type: ignore[index]
+        return out
 
     def update(self, game: Any) -> bool:
         """Begin every order whose trigger has fired, and break off every side whose break-off
@@ -116,18 +131,22 @@ class Plan:
         """Begin, for each command, the latest order whose trigger has fired; did any begin?"""
         world: World = game.world
         begun = False
-        for command, orders in self.layout.sequences.items():
+        waits, minute, sequences = self.layout.waits, world.minute, self.layout.sequences
+        for command in self.pending:
             if world.broken_off.get(self.layout.side_of[command]):
                 continue
+            orders = sequences[command]
             now = self.current.get(command, -1)
             for j in range(len(orders) - 1, now, -1):
                 order = orders[j]
-                if order.id in self.withheld:
+                if order.id in self.withheld or minute < waits.get(order.id, minute):  # its time has not come
                     continue
                 why = "the start" if not order.when and j == 0 else self._fired(world, order.when, command)
                 if why:
                     begun |= self._begin(game, command, j, why)
                     break
+        if begun:
+            self.pending = [c for c in self.pending if self.current.get(c, -1) < len(sequences[c]) - 1]
         return begun
 
     def _begin(self, game: Any, command: str, j: int, why: str) -> bool:
@@ -244,10 +263,10 @@ def enemy_within(world: World, units: Sequence[UnitState], yards: float) -> bool
         return False
     side, reach = units[0].side, yards * yards
     for e in world.units.values():
-        if e.side != side and e.fit and not e.hidden:
+        if e.side != side and not e.hidden:
             ex, ey = e.x, e.y
             for x, y in mine:
-                if (ex - x) ** 2 + (ey - y) ** 2 <= reach:
+                if (ex - x) ** 2 + (ey - y) ** 2 <= reach and e.fit:  # fit asked last: it is a call
                     return True
     return False
 

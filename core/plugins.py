@@ -147,11 +147,10 @@ class Rules:
         steps: Iterable[Step] = call(self.pm, "referee_turn", game=game)
         return steps
 
-    def step_player(self) -> Callable[[Game, Step], object]:
-        """``referee_step`` as a function of (game, step), as cheap as the stack allows
-        (:func:`sole_caller`): the core calls it for every step."""
-        play = self.callers["referee_step"]
-        return lambda game, step: play(game=game, step=step)
+    def step_player(self) -> Callable[..., object]:
+        """``referee_step`` as a function of the keyword arguments ``game`` and ``step``, as cheap
+        as the stack allows (:func:`sole_caller`): the core calls it for every step."""
+        return self.callers["referee_step"]
 
     def step_done(self, game: Game, step: Step) -> None:
         """``referee_step_done``, skipped when nothing implements it."""
@@ -182,8 +181,10 @@ class Rules:
         layer implements ``referee_modifiers``)."""
         if "referee_modifiers" not in self.implemented:
             return []
-        groups = self.callers["referee_modifiers"](game=game, mechanic=mechanic, situation=situation)
-        return [m for group in groups for m in group]
+        out: list[Modifier] = []
+        for group in self.callers["referee_modifiers"](game=game, mechanic=mechanic, situation=situation):
+            out += group
+        return out
 
     def resolved(self, game: Game, mechanic: str, situation: Any, resolution: Resolution) -> Resolution:
         """The resolution as the layers leave it (``referee_resolved``: the first replacement wins)."""
@@ -451,11 +452,41 @@ def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
     if len(plain) != 1 or any(impl.hookwrapper for impl in impls) or _tracing():
         return partial(call, pm, hook_name)
     function = _direct(hook, plain[0])
-    if hook.spec is None or not hook.spec.opts.get("firstresult"):
+    listed = hook.spec is None or not hook.spec.opts.get("firstresult")
+    wrappers = [impl for impl in impls if impl.wrapper]
+    if not wrappers:  # the common case: one frame between the caller and the implementation
+        return _guarded_list(pm, function) if listed else _guarded_one(pm, function)
+    if listed:
         function = partial(_listed, function)
-    for wrapper in (impl for impl in impls if impl.wrapper):  # pluggy lists them innermost first
+    for wrapper in wrappers:  # pluggy lists them innermost first
         function = partial(_wrapped, _direct(hook, wrapper), function)
     return partial(_guarded, pm, function)
+
+
+def _guarded_one(pm: pluggy.PluginManager, function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` guarded as :func:`_guarded` guards a hook, in one frame."""
+    def caller(**kwargs: Any) -> Any:
+        try:
+            return function(**kwargs)
+        except (RefereeError, BrokenPipeError):
+            raise
+        except (Exception, SystemExit) as err:
+            raise blame(err, pm) from err
+    return caller
+
+
+def _guarded_list(pm: pluggy.PluginManager, function: Callable[..., Any]) -> Callable[..., list[Any]]:
+    """``function`` guarded, its result listed as pluggy lists the answers of a hook that is not
+    firstresult (empty for None), in one frame."""
+    def caller(**kwargs: Any) -> list[Any]:
+        try:
+            result = function(**kwargs)
+        except (RefereeError, BrokenPipeError):
+            raise
+        except (Exception, SystemExit) as err:
+            raise blame(err, pm) from err
+        return [] if result is None else [result]
+    return caller
 
 
 def _direct(hook: Any, impl: Any) -> Callable[..., Any]:

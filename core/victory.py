@@ -22,11 +22,12 @@ def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     """An objective passes to a side with fit units within its radius and no fit enemy there;
     contested or empty, it stays with its last holder. Returns what changed hands now
     (objective, from, to), and keeps it in ``world.passed``."""
-    fit = [u for u in world.units.values() if u.fit]
+    fit = [(u.x, u.y, u.side) for u in world.units.values() if u.fit]
     changes = []
     for objective in world.scenario.objectives:
-        ox, oy = objective.position
-        present = {u.side for u in fit if math.hypot(ox - u.x, oy - u.y) <= objective.radius}
+        (ox, oy), r = objective.position, objective.radius
+        # the box round the radius first: hypot is never less than either leg
+        present = {side for x, y, side in fit if -r <= ox - x <= r and -r <= oy - y <= r and math.hypot(ox - x, oy - y) <= r}
         if len(present) == 1:
             side = present.pop()
             before = world.held.get(objective.id)
@@ -69,11 +70,15 @@ def ground_gained(world: World, side: str) -> int:
 def beaten_share(world: World, side: str, count_broken: bool = True) -> float:
     """Share of a side's starting men lost (casualties and captured), with those standing in
     broken, routed or gone units if ``count_broken``."""
-    units = world.side_units(side)
-    start = sum(u.spec.men for u in units)
-    out = men_lost(world, side)
-    if count_broken:
-        out += sum(u.men for u in units if u.status not in ("good", "disordered"))
+    start = out = 0  # one pass over the units (judged every turn): men_lost and the broken added up
+    for u in world.units.values():
+        if u.side == side:
+            start += u.spec.men
+            out += u.spec.men - u.men
+            if count_broken and u.status not in ("good", "disordered"):
+                out += u.men
+    if world.departures:
+        out += sum(d.men for d in world.departures if d.captured and world.units[d.unit].side == side)
     return out / start if start else 1.0
 
 

@@ -284,6 +284,9 @@ class Scenario:
 # --------------------------------------------------------------------------- game state
 
 
+FIT_STATUSES = ("good", "disordered")  # a unit on the field in one of these is fit (UnitState.fit)
+
+
 @define(eq=False, slots=True)
 class UnitState:
     spec: UnitSpec
@@ -298,19 +301,16 @@ class UnitState:
     on_field: bool = True
     low_ammo: bool = False  # low on ammunition, where the ruleset's rules have such a state
     hidden: bool = False  # concealed: the enemy's commander does not see it (set and cleared by a ruleset that models concealment)
+    id: str = field(init=False, repr=False)  # the spec's, kept as attributes: read everywhere, every turn
+    side: str = field(init=False, repr=False)
 
-    @property
-    def id(self) -> str:
-        return self.spec.id
-
-    @property
-    def side(self) -> str:
-        return self.spec.side
+    def __attrs_post_init__(self) -> None:
+        self.id, self.side = self.spec.id, self.spec.side
 
     @property
     def fit(self) -> bool:
         """Able to act under orders: on the field, not broken, routed or gone."""
-        return self.on_field and self.status in ("good", "disordered")
+        return self.on_field and self.status in FIT_STATUSES
 
 
 @define(eq=False, slots=True)
