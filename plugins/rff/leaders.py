@@ -52,7 +52,7 @@ def _place(game: Any, state: RffState, leader: LeaderState) -> None:
 
 
 def attached_to(state: RffState, piece: Piece) -> LeaderState | None:
-    for ld in state.leaders.values():
+    for ld in state.attachable(piece.id):
         if ld.attached == piece.id and ld.status != "removed":
             return ld
     return None
@@ -67,9 +67,8 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
         return attached
     if game.option("twilight-and-night") and is_night(game):
         return None
-    command = piece.unit.spec.command
-    candidates = [(_distance(ld, piece), ld) for ld in state.leaders.values()
-                  if ld.side == piece.side and ld.status in ("active", "dismounted") and command in ld.commands and not ld.waiting]
+    candidates = [(_distance(ld, piece), ld) for ld in state.leaders_over(piece.side, piece.unit.spec.command)
+                  if ld.status in ("active", "dismounted") and not ld.waiting]
     candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
     for dist, leader in candidates:
         if dist <= geo.yards(state, radius(game, state, leader, piece)):

@@ -125,6 +125,9 @@ class RffState:
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
+    _chains: dict[tuple[str, str], list[LeaderState]] = field(factory=dict)  # leaders_over, for this many leaders:
+    _chains_of: int = 0
+    _attachable: dict[str, list[LeaderState]] | None = None
 
     def of_side(self, side: str) -> list[Piece]:
         """The side's pieces still in play (a shared list: do not change it)."""
@@ -147,6 +150,27 @@ class RffState:
         self.of_side("")
         assert self._living is not None
         return self._living
+
+    def leaders_over(self, side: str, command: str) -> list[LeaderState]:
+        """The side's leaders whose command includes ``command``, in the order listed (a shared
+        list, kept until a leader joins: leaders are added, never taken away)."""
+        if self._chains_of != len(self.leaders):
+            self._chains.clear()
+            self._chains_of = len(self.leaders)
+        found = self._chains.get((side, command))
+        if found is None:
+            found = self._chains[side, command] = [ld for ld in self.leaders.values() if ld.side == side and command in ld.commands]
+        return found
+
+    def attachable(self, piece_id: str) -> list[LeaderState]:
+        """The leaders mustered attached to the piece: the only ones that can be attached to it
+        (a leader who leaves his piece never joins another)."""
+        if self._attachable is None:
+            self._attachable = {}
+            for ld in self.leaders.values():
+                if ld.piece is not None:
+                    self._attachable.setdefault(ld.piece.id, []).append(ld)
+        return self._attachable.get(piece_id, [])
 
     def changed(self) -> None:
         """A piece entered or left play: forget the cached lists."""
