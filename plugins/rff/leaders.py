@@ -62,6 +62,9 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     """The leader who has the piece in command, or None (out of command). An attached leader
     always does; otherwise the nearest leader of the piece's chain of command whose radius
     reaches it. At night only an attached leader does (optional rule)."""
+    kept = state.in_check
+    if kept is not None and kept.piece is piece:
+        return kept.leader
     attached = attached_to(state, piece)
     if attached is not None:
         return attached

@@ -15,7 +15,7 @@ from referee.core.game import men_between
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers
-from .state import FROM_NEUTRAL, Piece, RffState
+from .state import FROM_NEUTRAL, Command, Piece, RffState
 
 CHARGE_EFFECTS = ("double-quick", "well-handled")  # RFF-P9
 LINES = ("line", "extended-line")  # formations that wheel rather than turn
@@ -56,7 +56,12 @@ def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
 
 def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
-    mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
+    if "referee_modifiers" in game.rules.implemented:  # a layer's modifiers ask for the commander too: one answer for both
+        state.in_check = Command(piece, leaders.commander(game, state, piece))
+        mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
+        state.in_check = None
+    else:
+        mods = modifiers(game, state, piece)
     roll = (game.roller, state.tables, status, tuple(mods))
     if game.seen:
         values = game.settle("maneuver", piece, mechanics.maneuver(*roll), rulings=_cited(state, mods), unit=piece.id).values

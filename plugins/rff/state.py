@@ -110,6 +110,14 @@ class LeaderState:
         self.attached = None
 
 
+@define
+class Command:
+    """The leader who has a piece in command (None: out of command), kept while its maneuver
+    check gathers modifiers (rff's and a layer's ask the same question; nothing moves meanwhile)."""
+    piece: Piece
+    leader: LeaderState | None
+
+
 @define(eq=False)
 class RffState:
     tables: Any
@@ -122,6 +130,7 @@ class RffState:
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
     ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
+    in_check: Command | None = None  # maneuver.check: the checking piece's commander (leaders.commander)
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
