@@ -47,12 +47,12 @@ def end_turn(game: Any, state: Any) -> None:
     rule = charts()["breastworks"]
     held, works = game.memory.setdefault(HELD, {}), game.memory.setdefault(WORKS, set())
     for piece in state.pieces.values():
-        if not piece.troops or not piece.alive or piece.parent is not None:
+        if not piece.troops or piece.parent is not None or not piece.alive:
             held.pop(piece.id, None)
             works.discard(piece.id)
             continue
         x, y, turns = held.get(piece.id, (None, None, 0))
-        turns = turns + 1 if (x, y) == (piece.x, piece.y) else 1
+        turns = turns + 1 if x == piece.x and y == piece.y else 1
         held[piece.id] = (piece.x, piece.y, turns)
         if turns == 1:
             works.discard(piece.id)
