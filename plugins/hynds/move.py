@@ -21,10 +21,11 @@ OBSTACLES = ("fence", "wall", "works")
 
 def _crossed(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
     """The hardest linear obstacle the path crosses: "wall" (walls, works), "fence", or ""."""
-    ground = game.ground  # (crosses is False for a kind of line the ground has none of)
-    if ground.crosses("wall", ax, ay, bx, by) or ground.crosses("works", ax, ay, bx, by):
+    ground = game.ground
+    lines = ground.extents  # the kinds of line the ground has
+    if ("wall" in lines and ground.crosses("wall", ax, ay, bx, by)) or ("works" in lines and ground.crosses("works", ax, ay, bx, by)):
         return "wall"
-    return "fence" if ground.crosses("fence", ax, ay, bx, by) else ""
+    return "fence" if "fence" in lines and ground.crosses("fence", ax, ay, bx, by) else ""
 
 
 def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) -> float | None:
