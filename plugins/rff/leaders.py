@@ -70,8 +70,12 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
         return attached
     if game.option("twilight-and-night") and is_night(game):
         return None
-    candidates = [(_distance(ld, piece), ld) for ld in state.leaders_over(piece.side, piece.unit.spec.command)
-                  if ld.status in ("active", "dismounted") and not ld.waiting]
+    candidates = []
+    for ld in state.leaders_over(piece.side, piece.unit.spec.command):
+        if ld.status in ("active", "dismounted"):
+            post = ld.post()
+            if post is not None:
+                candidates.append((math.hypot(post[0] - piece.x, post[1] - piece.y), ld))
     candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
     for dist, leader in candidates:
         if dist <= geo.yards(state, radius(game, state, leader, piece)):
@@ -140,11 +144,10 @@ def fall(game: Any, state: RffState, leader: LeaderState, outcome: str) -> None:
 
 
 def nearest_leader(state: RffState, piece: Piece, within_yards: float) -> LeaderState | None:
-    near = [(_distance(ld, piece), ld) for ld in state.leaders.values()
-            if ld.status in ("active", "dismounted") and ld.side == piece.side and not ld.waiting]
+    near = []
+    for ld in state.leaders.values():
+        if ld.status in ("active", "dismounted") and ld.side == piece.side:
+            post = ld.post()
+            if post is not None:
+                near.append((math.hypot(post[0] - piece.x, post[1] - piece.y), ld))
     return min((n for n in near if n[0] <= within_yards), key=itemgetter(0), default=(0.0, None))[1]
-
-
-def _distance(leader: LeaderState, piece: Piece) -> float:
-    x, y = leader.place
-    return math.hypot(x - piece.x, y - piece.y)

@@ -104,6 +104,14 @@ class LeaderState:
         p = self.piece
         return p is not None and self.attached == p.id and not p.unit.on_field and p.status != "gone"
 
+    def post(self) -> tuple[float, float] | None:
+        """Where he commands from (his place), or None while he is :attr:`waiting`: one call
+        for both (asked for every leader over a piece at every maneuver check)."""
+        p = self.piece
+        if p is not None and self.attached == p.id:
+            return None if not p.unit.on_field and p.status != "gone" else (p.x, p.y)
+        return self.x, self.y
+
     def detach(self) -> None:
         """Leave the piece where it stands."""
         self.x, self.y = self.place
