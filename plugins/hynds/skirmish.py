@@ -91,10 +91,11 @@ def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | 
     """Batteries more than 6" apart may not fire together at a target over 16" away unless it is
     the closest enemy to each or within charge range (rff's close range) of a friendly unit; a
     battery that may not fires at another target if it has one, else holds (HYNDS-G4)."""
-    distant = geo.yards(state, inches("separated", "distant_inches"))
+    per_inch = state.tables.scale.yards_per_inch  # (geo.yards, read inline for every shot)
+    distant = inches("separated", "distant_inches") * per_inch
     by_target: dict[str, list[Any]] = {}
     for shot in shots:
-        if shot.kind == "cannonade" and geo.yards(state, shot.range_inches) > distant:
+        if shot.kind == "cannonade" and shot.range_inches * per_inch > distant:
             by_target.setdefault(shot.target.id, []).append(shot)
     if not any(len(group) > 1 for group in by_target.values()):
         return None

@@ -43,7 +43,7 @@ def _place(game: Any, state: RffState, leader: LeaderState) -> None:
     mine = [p for p in state.of_side(leader.side) if p.unit.spec.command in leader.commands]
     if not mine:
         return
-    cx, cy = sum(p.x for p in mine) / len(mine), sum(p.y for p in mine) / len(mine)
+    cx, cy = sum([p.x for p in mine]) / len(mine), sum([p.y for p in mine]) / len(mine)
     reach = geo.yards(state, lookup.leader_rate(state.tables, leader.status == "dismounted"))
     dist = math.hypot(cx - leader.x, cy - leader.y)
     if dist > reach:

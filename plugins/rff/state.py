@@ -151,7 +151,7 @@ class RffState:
         if self._living is None:
             self._living = {}
             for p in self.pieces.values():
-                if p.alive:
+                if p.status != "gone" and p.stands > 0 and p.unit.on_field:  # alive, read inline
                     self._living.setdefault(p.side, []).append(p)
         return self._living.get(side, [])
 
