@@ -57,6 +57,8 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     for e in state.enemies_of(piece.side):
         if e is not contact and abs(e.x - x0) < reach and abs(e.y - y0) < reach:  # short of its footprint (RFF-P30)
             wx, wy = x0 - e.x, y0 - e.y
+            if wx * ux + wy * uy >= 0.0:
+                continue  # it lies behind: moving away never comes nearer (_first_within is infinite)
             if _first_within(wx, wy, ux, uy, clear + math.hypot(*geo.shape(e)) / 2) < travel:  # within reach of its corners
                 travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))
     if contact is None:
