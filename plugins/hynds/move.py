@@ -22,9 +22,10 @@ OBSTACLES = ("fence", "wall", "works")
 def _crossed(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
     """The hardest linear obstacle the path crosses: "wall" (walls, works), "fence", or ""."""
     ground = game.ground
-    if any(ground.has(k) and ground.crosses(k, ax, ay, bx, by) for k in ("wall", "works")):
+    lines = ground.extents  # the kinds of line the ground has
+    if ("wall" in lines and ground.crosses("wall", ax, ay, bx, by)) or ("works" in lines and ground.crosses("works", ax, ay, bx, by)):
         return "wall"
-    return "fence" if ground.has("fence") and ground.crosses("fence", ax, ay, bx, by) else ""
+    return "fence" if "fence" in lines and ground.crosses("fence", ax, ay, bx, by) else ""
 
 
 def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) -> float | None:
@@ -89,10 +90,8 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     if yards <= 0 or not piece.troops or piece.parent is not None:
         return
     for friend in list(state.of_side(piece.side)):
-        if friend is piece or not friend.troops or friend.parent == piece.id or piece.parent == friend.id:
-            continue
-        if friend.id in tally or friend.moved:
-            continue  # only a stationary unit reacts
+        if friend.moved or friend.id in tally or friend is piece or not friend.troops or friend.parent == piece.id:
+            continue  # only a stationary unit reacts, not its own skirmishers
         if _passes(start, (piece.x, piece.y), friend):
             _react(game, state, friend, piece)
 

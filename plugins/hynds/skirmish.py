@@ -14,7 +14,7 @@ from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
 
 from .cite import ref
-from .tables import charts, fraction
+from .tables import charts, fraction, inches
 
 SNIPERS = "hynds.snipers"  # game.memory: skirmisher piece id -> has a sniper (rolled once)
 PROLONGE = Modifier("Prolonge fire (Hynds)", Fraction(1, 2), ref("Prolonge Fire", "HYNDS-G2"), on="fire points x")
@@ -91,14 +91,16 @@ def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | 
     """Batteries more than 6" apart may not fire together at a target over 16" away unless it is
     the closest enemy to each or within charge range (rff's close range) of a friendly unit; a
     battery that may not fires at another target if it has one, else holds (HYNDS-G4)."""
-    rule = charts()["separated"]
-    apart, distant = (geo.yards(state, float(fraction(rule[k]))) for k in ("apart_inches", "distant_inches"))
+    per_inch = state.tables.scale.yards_per_inch  # (geo.yards, read inline for every shot)
+    distant = inches("separated", "distant_inches") * per_inch
     by_target: dict[str, list[Any]] = {}
     for shot in shots:
-        if shot.kind == "cannonade" and geo.yards(state, shot.range_inches) > distant:
+        if shot.kind == "cannonade" and shot.range_inches * per_inch > distant:
             by_target.setdefault(shot.target.id, []).append(shot)
     if not any(len(group) > 1 for group in by_target.values()):
         return None
+    rule = charts()["separated"]
+    apart = geo.yards(state, inches("separated", "apart_inches"))
     close = geo.yards(state, lookup.close_range(state.tables))
     kept, changed = [], False
     for shot in shots:

@@ -65,6 +65,12 @@ def fraction(value: Any) -> Fraction:
     return to_fraction(value) or Fraction(0)
 
 
+@cache
+def inches(chart: str, key: str) -> float:
+    """A distance in inches from a chart, as a float (read once)."""
+    return float(fraction(charts()[chart][key]))
+
+
 def display() -> dict[str, Table]:
     """Hynds' own charts as ``referee tables hynds`` shows them."""
     c = charts()

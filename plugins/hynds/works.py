@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import maneuver as rff_maneuver
 
 from .cite import modifier, ref
@@ -47,28 +48,30 @@ def end_turn(game: Any, state: Any) -> None:
     rule = charts()["breastworks"]
     held, works = game.memory.setdefault(HELD, {}), game.memory.setdefault(WORKS, set())
     for piece in state.pieces.values():
-        if not piece.troops or not piece.alive or piece.parent is not None:
+        if not piece.troops or piece.parent is not None or not piece.alive:
             held.pop(piece.id, None)
             works.discard(piece.id)
             continue
         x, y, turns = held.get(piece.id, (None, None, 0))
-        turns = turns + 1 if (x, y) == (piece.x, piece.y) else 1
+        turns = turns + 1 if x == piece.x and y == piece.y else 1
         held[piece.id] = (piece.x, piece.y, turns)
         if turns == 1:
             works.discard(piece.id)
-        elif turns >= rule["turns"] and piece.id not in works and piece.status == "good" and _materials(game, piece, rule["materials"]):
+        elif turns >= rule["turns"] and piece.id not in works and piece.status == "good" and _materials(game, piece):
             works.add(piece.id)
             game.log.emit("works", unit=piece.id, rulings=["HYNDS-B1"], ruleset="hynds",
                           text=f"{piece.id} throws up light breastworks ({ref('Breastworks')})")
 
 
-def _materials(game: Any, piece: Any, kinds: list[str]) -> bool:
-    known = game.memory.setdefault("hynds.materials", {})  # by spot: a unit that holds its ground asks every turn
-    spot = (piece.x, piece.y)
-    if spot not in known:
-        ground = game.ground
-        known[spot] = any(ground.has(k) and (ground.kind_at(*spot) == k or ground.near(k, *spot, REACH)) for k in kinds)
-    return known[spot]
+def _materials(game: Any, piece: Any) -> bool:
+    """Materials to hand where the piece stands: kept per ground by the exact place (the ground
+    alone decides it; a unit that holds its ground asks every turn, and so does the next game)."""
+    return geo._kept(game, _materials_at, piece.x, piece.y)
+
+
+def _materials_at(game: Any, x: float, y: float) -> bool:
+    ground = game.ground
+    return any(ground.has(k) and (ground.kind_at(x, y) == k or ground.near(k, x, y, REACH)) for k in charts()["breastworks"]["materials"])
 
 
 def charge_modifiers(game: Any, state: Any, attacker: Any, defender: Any) -> list[Any]:

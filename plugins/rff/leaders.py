@@ -43,7 +43,7 @@ def _place(game: Any, state: RffState, leader: LeaderState) -> None:
     mine = [p for p in state.of_side(leader.side) if p.unit.spec.command in leader.commands]
     if not mine:
         return
-    cx, cy = sum(p.x for p in mine) / len(mine), sum(p.y for p in mine) / len(mine)
+    cx, cy = sum([p.x for p in mine]) / len(mine), sum([p.y for p in mine]) / len(mine)
     reach = geo.yards(state, lookup.leader_rate(state.tables, leader.status == "dismounted"))
     dist = math.hypot(cx - leader.x, cy - leader.y)
     if dist > reach:
@@ -52,7 +52,7 @@ def _place(game: Any, state: RffState, leader: LeaderState) -> None:
 
 
 def attached_to(state: RffState, piece: Piece) -> LeaderState | None:
-    for ld in state.leaders.values():
+    for ld in state.attachable(piece.id):
         if ld.attached == piece.id and ld.status != "removed":
             return ld
     return None
@@ -62,14 +62,20 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     """The leader who has the piece in command, or None (out of command). An attached leader
     always does; otherwise the nearest leader of the piece's chain of command whose radius
     reaches it. At night only an attached leader does (optional rule)."""
+    kept = state.in_check
+    if kept is not None and kept.piece is piece:
+        return kept.leader
     attached = attached_to(state, piece)
     if attached is not None:
         return attached
     if game.option("twilight-and-night") and is_night(game):
         return None
-    command = piece.unit.spec.command
-    candidates = [(_distance(ld, piece), ld) for ld in state.leaders.values()
-                  if ld.side == piece.side and ld.status in ("active", "dismounted") and command in ld.commands and not ld.waiting]
+    candidates = []
+    for ld in state.leaders_over(piece.side, piece.unit.spec.command):
+        if ld.status in ("active", "dismounted"):
+            post = ld.post()
+            if post is not None:
+                candidates.append((math.hypot(post[0] - piece.x, post[1] - piece.y), ld))
     candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
     for dist, leader in candidates:
         if dist <= geo.yards(state, radius(game, state, leader, piece)):
@@ -138,11 +144,10 @@ def fall(game: Any, state: RffState, leader: LeaderState, outcome: str) -> None:
 
 
 def nearest_leader(state: RffState, piece: Piece, within_yards: float) -> LeaderState | None:
-    near = [(_distance(ld, piece), ld) for ld in state.leaders.values()
-            if ld.status in ("active", "dismounted") and ld.side == piece.side and not ld.waiting]
+    near = []
+    for ld in state.leaders.values():
+        if ld.status in ("active", "dismounted") and ld.side == piece.side:
+            post = ld.post()
+            if post is not None:
+                near.append((math.hypot(post[0] - piece.x, post[1] - piece.y), ld))
     return min((n for n in near if n[0] <= within_yards), key=itemgetter(0), default=(0.0, None))[1]
-
-
-def _distance(leader: LeaderState, piece: Piece) -> float:
-    x, y = leader.place
-    return math.hypot(x - piece.x, y - piece.y)

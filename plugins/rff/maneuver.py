@@ -8,6 +8,7 @@ do. Which pieces roll, how a charge is declared and how far retreats go are ruli
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 from referee.core.events import Modifier
@@ -15,7 +16,7 @@ from referee.core.game import men_between
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers
-from .state import FROM_NEUTRAL, Piece, RffState
+from .state import FROM_NEUTRAL, Command, Piece, RffState
 
 CHARGE_EFFECTS = ("double-quick", "well-handled")  # RFF-P9
 LINES = ("line", "extended-line")  # formations that wheel rather than turn
@@ -51,12 +52,17 @@ def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
         return True
     if piece.formation in LINES and move.turn_needed(piece, target_piece(state, intent)) > geo.FRONT_ARC:
         return True  # a line must maneuver to wheel
-    return geo.outflanked(state, piece, geo.yards(state, lookup.distance(state.tables, "outflank")))
+    return geo.outflanked(state, piece, outflank_yards(state.tables))
 
 
 def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
-    mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
+    if "referee_modifiers" in game.rules.implemented:  # a layer's modifiers ask for the commander too: one answer for both
+        state.in_check = Command(piece, leaders.commander(game, state, piece))
+        mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
+        state.in_check = None
+    else:
+        mods = modifiers(game, state, piece)
     roll = (game.roller, state.tables, status, tuple(mods))
     if game.seen:
         values = game.settle("maneuver", piece, mechanics.maneuver(*roll), rulings=_cited(state, mods), unit=piece.id).values
@@ -89,7 +95,7 @@ def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
         mods.append(lookup.modifier(t, "maneuver", "battery"))
     if (piece.status != "broken" and piece.formation in ("field-column", "march-column", "limbered")) or geo.linear_cover(game, piece):  # RFF-P31
         mods.append(lookup.modifier(t, "maneuver", "column-or-cover"))
-    if piece.status == "broken" or geo.outflanked(state, piece, geo.yards(state, lookup.distance(t, "outflank"))):
+    if piece.status == "broken" or geo.outflanked(state, piece, outflank_yards(t)):
         mods.append(lookup.modifier(t, "maneuver", "outflanked-or-broken"))
     if key_position_lost(game, piece.side):
         mods.append(lookup.modifier(t, "maneuver", "key-position-lost"))
@@ -97,6 +103,12 @@ def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
     if losses:
         mods.append(lookup.modifier(t, "maneuver", losses))
     return mods
+
+
+@cache
+def outflank_yards(t: Any) -> float:
+    """How near an enemy on the flank or rear outflanks a piece (RFF-P4), in yards (asked at every check)."""
+    return lookup.distance(t, "outflank") * t.scale.yards_per_inch
 
 
 def _cited(state: RffState, mods: list[Modifier]) -> tuple[str, ...]:

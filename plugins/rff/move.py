@@ -42,26 +42,28 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     which is met edge to edge. Returns the yards moved."""
     if yds <= 0:
         return 0.0
-    dist = math.hypot(goal[0] - piece.x, goal[1] - piece.y)
+    x0, y0 = piece.x, piece.y
+    length = dist = math.hypot(goal[0] - x0, goal[1] - y0)
+    own = geo.shape(piece)[1] / 2
     if contact is not None:  # meet its footprint, frontage and depth (RFF-P30)
-        dist = max(0.0, dist - geo.shape(piece)[1] / 2 - geo.reach_into(contact, piece.x, piece.y))
+        dist = max(0.0, dist - own - geo.reach_into(contact, x0, y0))
     if dist < 1e-6:
         return 0.0
     travel = min(yds, dist)
-    length = math.hypot(goal[0] - piece.x, goal[1] - piece.y)
-    ux, uy = (goal[0] - piece.x) / length, (goal[1] - piece.y) / length
+    ux, uy = (goal[0] - x0) / length, (goal[1] - y0) / length
     halt = geo.yards(state, lookup.distance(state.tables, "stop-short"))
     reach = travel + halt + 400.0  # only enemies this close can halt the move
-    own = geo.shape(piece)[1] / 2
+    clear = halt + own
     for e in state.enemies_of(piece.side):
-        if e is not contact and abs(e.x - piece.x) < reach and abs(e.y - piece.y) < reach:  # short of its footprint (RFF-P30)
-            wx, wy = piece.x - e.x, piece.y - e.y
-            if _first_within(wx, wy, ux, uy, halt + own + math.hypot(*geo.shape(e)) / 2) < travel:  # within reach of its corners
-                travel = min(travel, _first_within(wx, wy, ux, uy, halt + own + geo.reach_into(e, piece.x, piece.y)))
+        if e is not contact and abs(e.x - x0) < reach and abs(e.y - y0) < reach:  # short of its footprint (RFF-P30)
+            wx, wy = x0 - e.x, y0 - e.y
+            if wx * ux + wy * uy >= 0.0:
+                continue  # it lies behind: moving away never comes nearer (_first_within is infinite)
+            if _first_within(wx, wy, ux, uy, clear + math.hypot(*geo.shape(e)) / 2) < travel:  # within reach of its corners
+                travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))
     if contact is None:
         travel = geo.works_edge(game, state, piece, ux, uy, travel)
     moved = max(0.0, travel)
-    x0, y0 = piece.x, piece.y
     piece.x, piece.y = piece.x + ux * moved, piece.y + uy * moved
     piece.x, piece.y = game.scenario.on_table(piece.x, piece.y)
     if state.horses:

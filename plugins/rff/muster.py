@@ -59,14 +59,22 @@ def sync(game: Any, state: RffState) -> None:
     for unit in game.world.units.values():
         spec = unit.spec
         main = pieces[spec.id]
-        screen = pieces[main.skirmishers] if main.skirmishers else None
-        standing = main.stands + (screen.stands if screen else 0)
-        unit.low_ammo = main.low_ammo or (screen is not None and screen.low_ammo)
-        unit.men = spec.men * standing // main.start_stands  # skirmishers count in their regiment
+        if main.skirmishers:  # skirmishers count in their regiment
+            screen = pieces[main.skirmishers]
+            standing = main.stands + screen.stands
+            unit.low_ammo = main.low_ammo or screen.low_ammo
+        else:
+            standing = main.stands
+            unit.low_ammo = main.low_ammo
+        unit.men = spec.men * standing // main.start_stands
         if spec.guns:
             unit.guns = min(spec.guns, standing * per_model)
         unit.x, unit.y, unit.facing = main.x, main.y, main.facing
         unit.formation = TO_NEUTRAL.get(main.formation, unit.formation)
-        unit.status = "disordered" if main.status == "good" and main.silenced else main.status
-        if unit.status == "gone":
-            unit.on_field = False
+        status = main.status
+        if status == "good":
+            unit.status = "disordered" if main.silenced else status
+        else:
+            unit.status = status
+            if status == "gone":
+                unit.on_field = False

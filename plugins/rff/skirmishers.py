@@ -35,8 +35,8 @@ def how_many(stands: int, rules: Any) -> int:
 
 def after_regiment_moved(game: Any, state: RffState, regiment: Piece, intent: Any) -> None:
     """Skirmishers rejoin a charging regiment, or one whose commander no longer wants a screen."""
-    if not option_on(game) or regiment.arm != "infantry" or not regiment.alive or not regiment.skirmishers:
-        return
+    if not regiment.skirmishers or not option_on(game) or regiment.arm != "infantry" or not regiment.alive:
+        return  # (the cheap test first: it runs after every check)
     if regiment.charge_target is not None or not intent.skirmishers:
         rejoin(game, state, state.pieces[regiment.skirmishers])
 
@@ -46,7 +46,7 @@ def may_deploy(game: Any, state: RffState, regiment: Piece, intent: Any, formati
     check? Its commander wants a screen, it has none out and is big enough, it is in good order
     with a Double Quick, Well Handled or Tardy effect, and it stands (once re-formed) in line or
     field column (RFF-P10)."""
-    return (option_on(game) and intent.skirmishers and regiment.arm == "infantry" and not regiment.skirmishers
+    return (intent.skirmishers and not regiment.skirmishers and regiment.arm == "infantry" and option_on(game)
             and regiment.parent is None and regiment.status == "good" and formation in ("line", "field-column")
             and regiment.effect in ("double-quick", "well-handled", "tardy") and how_many(regiment.stands, state.tables) > 0)
 

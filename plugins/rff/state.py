@@ -104,10 +104,26 @@ class LeaderState:
         p = self.piece
         return p is not None and self.attached == p.id and not p.unit.on_field and p.status != "gone"
 
+    def post(self) -> tuple[float, float] | None:
+        """Where he commands from (his place), or None while he is :attr:`waiting`: one call
+        for both (asked for every leader over a piece at every maneuver check)."""
+        p = self.piece
+        if p is not None and self.attached == p.id:
+            return None if not p.unit.on_field and p.status != "gone" else (p.x, p.y)
+        return self.x, self.y
+
     def detach(self) -> None:
         """Leave the piece where it stands."""
         self.x, self.y = self.place
         self.attached = None
+
+
+@define
+class Command:
+    """The leader who has a piece in command (None: out of command), kept while its maneuver
+    check gathers modifiers (rff's and a layer's ask the same question; nothing moves meanwhile)."""
+    piece: Piece
+    leader: LeaderState | None
 
 
 @define(eq=False)
@@ -122,16 +138,20 @@ class RffState:
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
     ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
+    in_check: Command | None = None  # maneuver.check: the checking piece's commander (leaders.commander)
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
+    _chains: dict[tuple[str, str], list[LeaderState]] = field(factory=dict)  # leaders_over, for this many leaders:
+    _chains_of: int = 0
+    _attachable: dict[str, list[LeaderState]] | None = None
 
     def of_side(self, side: str) -> list[Piece]:
         """The side's pieces still in play (a shared list: do not change it)."""
         if self._living is None:
             self._living = {}
             for p in self.pieces.values():
-                if p.alive:
+                if p.status != "gone" and p.stands > 0 and p.unit.on_field:  # alive, read inline
                     self._living.setdefault(p.side, []).append(p)
         return self._living.get(side, [])
 
@@ -147,6 +167,27 @@ class RffState:
         self.of_side("")
         assert self._living is not None
         return self._living
+
+    def leaders_over(self, side: str, command: str) -> list[LeaderState]:
+        """The side's leaders whose command includes ``command``, in the order listed (a shared
+        list, kept until a leader joins: leaders are added, never taken away)."""
+        if self._chains_of != len(self.leaders):
+            self._chains.clear()
+            self._chains_of = len(self.leaders)
+        found = self._chains.get((side, command))
+        if found is None:
+            found = self._chains[side, command] = [ld for ld in self.leaders.values() if ld.side == side and command in ld.commands]
+        return found
+
+    def attachable(self, piece_id: str) -> list[LeaderState]:
+        """The leaders mustered attached to the piece: the only ones that can be attached to it
+        (a leader who leaves his piece never joins another)."""
+        if self._attachable is None:
+            self._attachable = {}
+            for ld in self.leaders.values():
+                if ld.piece is not None:
+                    self._attachable.setdefault(ld.piece.id, []).append(ld)
+        return self._attachable.get(piece_id, [])
 
     def changed(self) -> None:
         """A piece entered or left play: forget the cached lists."""
