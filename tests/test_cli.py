@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import referee.core.cli as cli
 import referee.core.compare as compare_module
 from click.testing import CliRunner, Result
+from referee.core import cli
 from referee.core.cli import main
 from referee.core.scenario import find_scenario
 from rich.console import Console
@@ -125,9 +125,9 @@ def test_run_narrates_every_roll_and_the_result() -> None:
     assert rolls, out
     assert all(" -> " in line for line in rolls)  # each roll ends in its result
     assert "Musketry & Cannonade Table" in out  # cites the table
-    assert re.search(r"^(union|confederate|draw) after \d+ minutes \(\d+ turns\)", out, re.M), out
+    assert re.search(r"^(union|confederate|draw) after \d+ minutes \(\d+ turns\)", out, re.MULTILINE), out
     for side in SIDES:
-        assert re.search(rf"^  {side}: \d+ men and \d+ guns? lost, \d+ yards gained$", out, re.M), out
+        assert re.search(rf"^  {side}: \d+ men and \d+ guns? lost, \d+ yards gained$", out, re.MULTILINE), out
 
 
 def test_run_json_gives_the_outcome_in_men_guns_and_minutes() -> None:
@@ -328,7 +328,7 @@ def test_resolve_a_cited_roll() -> None:
 def test_resolve_list(args: tuple[str, ...]) -> None:
     out = ok(referee(*args)).stdout
     for mechanic in ("maneuver", "musketry", "cannonade", "charge", "fallen-leader"):
-        assert re.search(rf"^{mechanic}: ", out, re.M), (mechanic, out)
+        assert re.search(rf"^{mechanic}: ", out, re.MULTILINE), (mechanic, out)
     assert "--set fire_points=" in out
     rows = data(referee(*args, "--json"))
     assert {r["mechanic"] for r in rows} >= {"maneuver", "musketry"}

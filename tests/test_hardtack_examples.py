@@ -89,7 +89,7 @@ def test_figure_options_change_the_muster() -> None:
 
 def test_every_cited_ruling_is_documented() -> None:
     text = (ROOT / "docs" / "rulings" / "hardtack.md").read_text(encoding="utf-8")
-    documented = re.findall(r"^### (HT-[A-Z]+\d+) — ", text, flags=re.M)
+    documented = re.findall(r"^### (HT-[A-Z]+\d+) — ", text, flags=re.MULTILINE)
     files = [*(ROOT / "plugins" / "hardtack").glob("*.py"), *(ROOT / "rulesets" / "hardtack").glob("*.toml")]
     cited = {m for f in files for m in re.findall(r"\b(HT-[A-Z]+\d+)\b", f.read_text(encoding="utf-8"))}
     assert not cited - set(documented), sorted(cited - set(documented))

@@ -4,6 +4,7 @@ changing nothing (memoised geometry, deferred sync)."""
 from __future__ import annotations
 
 import os
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -52,7 +53,7 @@ def test_an_observer_sees_the_world_after_every_step_and_changes_nothing() -> No
     assert without_positions(watched) == without_positions(plain)
     assert len(watched.events) > len(plain.events)
     men = {uid: [m for u, m, *_ in watcher.seen if u == uid] for uid in game.world.units}
-    assert all(a >= b for seq in men.values() for a, b in zip(seq, seq[1:]))  # men only fall
+    assert all(a >= b for seq in men.values() for a, b in pairwise(seq))  # men only fall
     assert any(seq[0] > seq[-1] for seq in men.values())  # and they are seen falling mid-turn
     state = game.state
     for unit in game.world.units.values():  # after the last turn the world matches the table

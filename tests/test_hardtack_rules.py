@@ -58,14 +58,14 @@ def test_a_target_in_travel_mode_counts_one_range_band_closer() -> None:
     from referee.plugins.hardtack.tables import load_tables
 
     t = load_tables()
-    die = lambda r, travel: mechanics.fire_range_die(t, 8, r, "none", "skirmish", "rifle-musket", travel=travel)[0]  # noqa: E731
+    die = lambda r, travel: mechanics.fire_range_die(t, 8, r, "none", "skirmish", "rifle-musket", travel=travel)[0]
     assert (die(12, False), die(12, True)) == (6, 4)  # 12" is band 2 of a D8 company's 8" bands
     assert (die(36, False), die(36, True)) == (12, 10)
     assert die(6, True) == die(6, False) == 4
     assert die(41, True) is None
-    shot = lambda r, travel: mechanics.shot_range_die(t, r, "12-pdr-napoleon", "none", "skirmish", travel=travel)[0]  # noqa: E731
+    shot = lambda r, travel: mechanics.shot_range_die(t, r, "12-pdr-napoleon", "none", "skirmish", travel=travel)[0]
     assert (shot(50, False), shot(50, True)) == (8, 6)
-    can = lambda r, travel: mechanics.canister_range_die(t, r, "12-pdr-napoleon", "none", "skirmish", travel=travel)[0]  # noqa: E731
+    can = lambda r, travel: mechanics.canister_range_die(t, r, "12-pdr-napoleon", "none", "skirmish", travel=travel)[0]
     assert (can(20, False), can(20, True)) == (8, 6)
 
 

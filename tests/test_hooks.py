@@ -31,7 +31,7 @@ SPECS = specs_in(hookspecs)
 # the extension hooks a ruleset declares for its layers (its module's HOOKSPECS, e.g. rff's)
 RULESET_SPECS = {name: fn for ep in installed().values() if (own := getattr(ep.load(), "HOOKSPECS", None)) for name, fn in specs_in(own).items()}
 ALL_SPECS = {**SPECS, **RULESET_SPECS}
-WHEN = re.compile(r"\b(called|after|before|once|each|every|whenever)\b", re.I)
+WHEN = re.compile(r"\b(called|after|before|once|each|every|whenever)\b", re.IGNORECASE)
 
 
 def section_comment(name: str) -> str:

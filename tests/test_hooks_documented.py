@@ -38,7 +38,7 @@ def test_every_hook_is_documented_with_its_arguments(hook: str) -> None:
 
 
 def _section(ruleset: str) -> str:
-    match = re.search(rf"^### {re.escape(ruleset)}\n(.*?)(?=^##)", DOC + "\n##", re.S | re.M)
+    match = re.search(rf"^### {re.escape(ruleset)}\n(.*?)(?=^##)", DOC + "\n##", re.DOTALL | re.MULTILINE)
     assert match, f"docs/hooks.md has no '### {ruleset}' section under Rulesets"
     return match.group(1)
 

@@ -58,8 +58,9 @@ def test_against_base_is_compare_baseline() -> None:
     assert against_base([], scenario="drill-musketry", n=3)["games_changed"] == 0
 
 
-def test_the_fixtures_are_the_helpers(referee_game: Callable[..., Game], referee_situation: Any, referee_seed: Any,
-                                      referee_against_base: Any) -> None:
+def test_the_fixtures_are_the_helpers(  # the imported fixtures, asked for by name:
+        referee_game: Callable[..., Game], referee_situation: Any, referee_seed: Any, referee_against_base: Any,  # noqa: F811
+) -> None:
     assert (referee_situation, referee_seed, referee_against_base) == (situation, find_seed, against_base)
     game = referee_game("hardtack", "drill-cavalry", seed=2)
     assert game.rules.name == "hardtack" and game.seed == 2 and game.scenario.id == "drill-cavalry"

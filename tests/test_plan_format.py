@@ -654,9 +654,9 @@ def _minutes(hh_mm: str) -> int:
 def _examples() -> list[str]:
     """The TOML of each "complete example" in docs/scenario-format.md."""
     text = DOCS.read_text(encoding="utf-8")
-    sections = re.split(r"^## ", text, flags=re.M)
-    return [block for section in sections if section.startswith("A complete example")
-            or section.startswith("A second complete example") for block in re.findall(r"```toml\n(.*?)```", section, re.S)]
+    sections = re.split(r"^## ", text, flags=re.MULTILINE)
+    examples = [section for section in sections if section.startswith(("A complete example", "A second complete example"))]
+    return [block for section in examples for block in re.findall(r"```toml\n(.*?)```", section, re.DOTALL)]
 
 
 def test_the_docs_have_two_complete_examples() -> None:

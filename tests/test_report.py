@@ -62,8 +62,8 @@ def test_explain_json() -> None:
     assert (p["a"], p["b"], p["games"]) == ("rff", "hardtack", 6)
     for d in (*p["men_lost"].values(), p["minutes"]):
         assert d["ci95"][0] <= d["mean"] <= d["ci95"][1]
-    for name, r in data["rulesets"].items():
-        for side, lost in r["losses_by_cause"].items():  # the means of the causes add up to the mean men lost
+    for r in data["rulesets"].values():
+        for lost in r["losses_by_cause"].values():  # the means of the causes add up to the mean men lost
             assert sum(c["men"] for c in lost["causes"].values()) == pytest.approx(lost["men_lost"], abs=0.1 * len(lost["causes"]))
     assert "round shot or shell" in " ".join(data["sentences"])  # hardtack's guns at Big Bethel
     for side in ("union", "confederate"):

@@ -14,7 +14,7 @@ RULING = {"rff": re.compile(r"\b(RFF-[TP]\d+)\b"), "hardtack": re.compile(r"\b(H
 
 def documented(ruleset: str) -> list[str]:
     text = (ROOT / "docs" / "rulings" / f"{ruleset}.md").read_text(encoding="utf-8")
-    return re.findall(r"^### ([A-Z]+-[A-Z]\d+) — ", text, flags=re.M)
+    return re.findall(r"^### ([A-Z]+-[A-Z]\d+) — ", text, flags=re.MULTILINE)
 
 
 def cited(ruleset: str) -> set[str]:

@@ -135,7 +135,7 @@ def test_bundled_lists_every_scenario_sorted_with_one_line_summaries() -> None:
     for sid, title, summary in rows:
         assert title and summary and "\n" not in summary
         assert summary.endswith(".")
-    assert dict((sid, s) for sid, _, s in rows)["big-bethel"].startswith("A Federal column")
+    assert {sid: s for sid, _, s in rows}["big-bethel"].startswith("A Federal column")
 
 
 def test_big_bethel_follows_the_facts() -> None:

@@ -74,7 +74,7 @@ def test_a_ruleset_without_an_exchange_for_the_situation_is_reported_not_an_erro
 
 
 def test_a_ruleset_implementing_no_hook_is_answered_by_play(monkeypatch: pytest.MonkeyPatch) -> None:
-    import referee.plugins.rff as rff
+    from referee.plugins import rff
     monkeypatch.delattr(rff, "referee_situation")  # as a ruleset written before the hook
     result = referee("situation", "--rules", "rff,hardtack", "-n", "4")
     assert "rff: offers no exchange for this situation (answered by play below)" in result.stdout

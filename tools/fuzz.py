@@ -31,8 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
-from strategies import bundled_texts, cli_arguments, mutated_scenarios  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from strategies import bundled_texts, cli_arguments, mutated_scenarios
 
 LAUNCH = """\
 import resource, sys
