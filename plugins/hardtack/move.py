@@ -86,7 +86,7 @@ def going_memo(game: Any) -> dict[tuple[Any, str], Going]:
 
 def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
     """The ground's cells a mover finds rough, counted (geometry.cell_counts): an area kind that
-    is not clear going for it (geometry.area_kind), or within the box of a line that costs it something."""
+    is not clear going for it (geometry.area_reader), or within the box of a line that costs it something."""
     ground = game.ground
     rough = geo.area_kind_cells(game, hard)
     for _, segments in lines:
@@ -168,6 +168,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):  # (drawn fields and open ground alike)
         return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
+    kind_at = geo.area_reader(game)
     points = inches * ypi  # movement points in yards of clear ground
     kinds: set[str] = set()
     worst = "clear"
@@ -185,7 +186,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
                 return done, frozenset(kinds), worst
             points -= (costs[cls] - 1) * ypi
             nxt += 1
-        kind = "road" if road else geo.area_kind(game, ax + ux * (done + step / 2), ay + uy * (done + step / 2))
+        kind = "road" if road else kind_at(ax + ux * (done + step / 2), ay + uy * (done + step / 2))
         cls = table.get(kind, "clear")
         if cls == "impassable":
             return done, frozenset(kinds), worst
