@@ -144,8 +144,8 @@ def play_step(game: Any, step: Step) -> None:
         else:
             enemies = _near(state, step.side, [c], fire_only=holds)
         state.masks = {}  # only the company acts, its friends stand still: geometry.masked may keep its answers
-        for n in (0, 1):
-            action(game, state, c, intent, n, enemies)
+        if not action(game, state, c, intent, 0, enemies):  # (one that did nothing would do nothing again)
+            action(game, state, c, intent, 1, enemies)
         state.masks = None
         return
     reg = state.regiments[str(step.unit)]
@@ -168,6 +168,14 @@ def play_step(game: Any, step: Step) -> None:
         game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
     for c in group:
         c.activated, c.travel = True, False
+    if not enemies and (intent is None or intent.action in ("hold", "rally")):
+        # p.10, every first action before any second: here nobody moves or fires, so a company's
+        # actions touch only itself, and one whose first did nothing would do nothing again
+        busy = [c for c in group if not action(game, state, c, intent, 0, enemies)]
+        for c in busy:
+            action(game, state, c, intent, 1, enemies)
+        _follow(reg, group)
+        return
     for n in (0, 1):  # p.10: every company's first action before any second action
         if _formation_moves(state, reg, group, intent, n, enemies):
             _move_formation(game, state, reg, group, intent, enemies)
@@ -364,16 +372,17 @@ def _formation_wanted(c: Company, intent: Any) -> str:
     return intent.formation
 
 
-def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, enemies: list[Company]) -> None:
-    """One action of a company, chosen from its unit's intent."""
+def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, enemies: list[Company]) -> bool:
+    """One action of a company, chosen from its unit's intent. True when it did nothing, holding
+    (or rallying) with no enemy near: then so would its next, while nothing else changes."""
     if not c.alive:
-        return
+        return False
     if c.level >= BROKEN:  # HT-C3: routed run; broken seek cover, and stay in it
         if c.level >= ROUTED or n == 0 and (c.artillery or geo.cover(game, c) == "none"):
             move.flee(game, state, c)
         elif n == 0 and c.level < ROUTED and not c.artillery and game.log.enabled:
             game.log.emit("broken", unit=c.id, rulings=["HT-C3"], text=f"{c.id}, broken, keeps to its cover")
-        return
+        return False
     wanted = _formation_wanted(c, intent)
     kind = intent.action if intent is not None else "hold"
     if kind in ("advance", "charge") and c.level >= SHAKEN:
@@ -381,29 +390,32 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     target_unit = intent.target if intent is not None else None
     if c.artillery:
         _gun_action(game, state, c, kind, wanted, enemies, target_unit)
-        return
+        return False
     mounted = _mounted_wanted(state, c, kind, intent, enemies) if c.arm == "cavalry" else c.mounted
     if wanted != c.formation or mounted != c.mounted:
-        return _reorganise(game, c, wanted, mounted)
+        _reorganise(game, c, wanted, mounted)
+        return False
     if kind == "charge" and assault.may_assault(c) and not c.in_position:
         target = min((e for e in enemies if e.alive), key=lambda e: geo.dist(c, e), default=None)  # not one already down
         if target is not None and geo.dist(c, target) <= assault.reach_yards(state, c) * 2:
-            return assault.assault(game, state, c, target)
+            assault.assault(game, state, c, target)
+            return False
     if kind in ("hold", "rally", "charge") or kind == "advance" and n == 1:
         target = fire.choose_target(game, state, c, enemies, target_unit) if enemies and fire.may_fire(c) else None
         if target is not None:
-            return fire.fire(game, state, c, target)
+            fire.fire(game, state, c, target)
+            return False
     if c.reload and kind != "withdraw":
         c.reload = False
-        return
+        return False
     if c.in_position and kind in ("advance", "charge", "withdraw"):
         c.in_position = False  # SG2: an action removes the In Position marker (p.8; HT-G3)
         game.log.emit("in-position", unit=c.id, rulings=["HT-G3"], text=f"{c.id} leaves its position")
-        return
+        return False
     if kind == "hold" and not c.in_position and geo.cover(game, c) == "hard":
         c.in_position = True  # HT-G3: a company holding hard cover goes In Position
         game.log.emit("in-position", unit=c.id, rulings=["HT-G3"], text=f"{c.id} is In Position")
-        return
+        return False
     if kind in ("advance", "charge", "withdraw") and intent is not None:
         cx, cy = centre(state, c.regiment)  # a company keeps its place in its regiment's line (HT-M5)
         gx, gy = move.rearward(game, c) if kind == "withdraw" else (intent.goal or (cx, cy))
@@ -417,6 +429,8 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
             c.formation = "skirmish"
             if game.log.enabled:
                 game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
+        return False
+    return not enemies and kind in ("hold", "rally")
 
 
 def _reorganise(game: Any, c: Company, formation: str, mounted: bool) -> None:
