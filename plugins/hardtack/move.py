@@ -10,6 +10,7 @@ from itertools import chain
 from typing import Any
 
 from referee.core.chance import ladder_shift
+from referee.core.ground import CELL
 
 from . import geometry as geo
 from .state import CLOSE, Company, HardtackState
@@ -86,7 +87,7 @@ def going_memo(game: Any) -> dict[tuple[Any, str], Going]:
 
 def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
     """The ground's cells a mover finds rough, counted (geometry.cell_counts): an area kind that
-    is not clear going for it (geometry.area_reader), or within the box of a line that costs it something."""
+    is not clear going for it (geometry.area_cells), or within the box of a line that costs it something."""
     ground = game.ground
     rough = geo.area_kind_cells(game, hard)
     for _, segments in lines:
@@ -168,35 +169,41 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):  # (drawn fields and open ground alike)
         return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
-    kind_at = geo.area_reader(game)
+    n = len(events)
+    area, cols, last_c, last_r = geo.area_cells(game)
     points = inches * ypi  # movement points in yards of clear ground
     kinds: set[str] = set()
     worst = "clear"
-    done, nxt = 0.0, 0
+    done, nxt, here, cls, per = 0.0, 0, -1, "clear", 1
     while done < reach:
         rest = reach - done
         step = rest if rest < WALK_YARDS else WALK_YARDS
-        while nxt < len(events) and events[nxt][0] <= done + step:
+        while nxt < n and events[nxt][0] <= done + step:
             kind = events[nxt][1]
-            cls = table.get(kind, "clear")
+            line = table.get(kind, "clear")
             kinds.add(kind)
-            if RANK[cls] > RANK[worst]:
-                worst = cls
+            if RANK[line] > RANK[worst]:
+                worst = line
+            if line == "impassable":
+                return done, frozenset(kinds), worst
+            points -= (costs[line] - 1) * ypi
+            nxt += 1
+        mid = done + step / 2  # the ground under the middle of the step: its cell's area kind (geometry.area_cells)
+        c, r = int(ax + ux * mid) // CELL, int(ay + uy * mid) // CELL
+        cell = (0 if r < 0 else last_r if r > last_r else r) * cols + (0 if c < 0 else last_c if c > last_c else c)
+        if cell != here:  # (a cell's kind, class and cost are read once while the walk stays in it)
+            here, kind = cell, area[cell]
+            cls = table.get(kind, "clear")
             if cls == "impassable":
                 return done, frozenset(kinds), worst
-            points -= (costs[cls] - 1) * ypi
-            nxt += 1
-        kind = "road" if road else kind_at(ax + ux * (done + step / 2), ay + uy * (done + step / 2))
-        cls = table.get(kind, "clear")
-        if cls == "impassable":
-            return done, frozenset(kinds), worst
-        if cls != "clear":
-            kinds.add(kind)
-            if RANK[cls] > RANK[worst]:
-                worst = cls
-        cost = step * costs.get(cls, 1) if cls != "clear" else step
+            if cls != "clear":
+                kinds.add(kind)
+                if RANK[cls] > RANK[worst]:
+                    worst = cls
+            per = costs.get(cls, 1)
+        cost = step * per if cls != "clear" else step
         if cost > points:
-            done += max(0.0, points) / costs.get(cls, 1) if cls != "clear" else max(0.0, points)
+            done += max(0.0, points) / per if cls != "clear" else max(0.0, points)
             break
         points -= cost
         done += step
