@@ -338,9 +338,20 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     among = move.friends_near(state, reg, starts, yards)  # (other regiments stand still meanwhile)
     moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, alone=False, among=among) for c in group)
     crossed: set[str] = set()
+    rough, margin = move.disordering_counts(game, t), move.ROUNDING + 1.0  # (a yard more: the walk rounds its ends)
+    later = []  # wings whose paths hold no ground that disorders: walked only if another's does, to name all it crosses
     for c, (x, y) in zip(wings, [starts[group.index(w)] for w in wings]):  # ground the wings cross (HT-M1, HT-M4)
+        ex, ey = x + dx * moved, y + dy * moved
+        if geo.none_in_box(game.ground, rough, min(x, ex) - margin, max(x, ex) + margin, min(y, ey) - margin, max(y, ey) + margin):
+            later.append((c, x, y))
+            continue
         c.x, c.y = x, y
-        crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / t.yards_per_inch)[1]
+        crossed |= move.walk(game, t, c, ex, ey, 3 * moved / t.yards_per_inch)[1]
+    disordering = set(t["movement"]["disordering"])
+    if moved and crossed & disordering:
+        for c, x, y in later:
+            c.x, c.y = x, y
+            crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / t.yards_per_inch)[1]
     facing = math.degrees(math.atan2(dx, dy)) % 360.0
     for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
         state.moved(c)
@@ -351,7 +362,7 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
             c.facing = facing
         move.pass_through(game, state, c, passed)
         c.travel = _travelled(t, c, moved)
-    if moved and crossed & set(t["movement"]["disordering"]):
+    if moved and crossed & disordering:
         for c in group:
             c.formation = "skirmish"
         game.log.emit("disordered", unit=reg.id, text=f"{reg.id} drops into skirmish order crossing {', '.join(sorted(crossed))}", rulings=["HT-M1"])

@@ -88,14 +88,39 @@ def going_memo(game: Any) -> dict[tuple[Any, str], Going]:
 def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
     """The ground's cells a mover finds rough, counted (geometry.cell_counts): an area kind that
     is not clear going for it (geometry.area_cells), or within the box of a line that costs it something."""
-    ground = game.ground
     rough = geo.area_kind_cells(game, hard)
     for _, segments in lines:
-        for *_, sx0, sx1, sy0, sy1 in segments:
-            for r in range(geo.cell(sy0, ground.rows), geo.cell(sy1, ground.rows) + 1):
-                for c in range(geo.cell(sx0, ground.cols), geo.cell(sx1, ground.cols) + 1):
-                    rough[r][c] = True
+        _mark_boxes(game.ground, rough, [(sx0, sx1, sy0, sy1) for *_, sx0, sx1, sy0, sy1 in segments])
     return geo.cell_counts(rough)
+
+
+def _mark_boxes(ground: Any, marked: list[list[bool]], boxes: list[tuple[float, float, float, float]]) -> None:
+    """Mark the ground's cells (by row, then column) that the boxes (x0, x1, y0, y1) touch."""
+    for x0, x1, y0, y1 in boxes:
+        for r in range(geo.cell(y0, ground.rows), geo.cell(y1, ground.rows) + 1):
+            for c in range(geo.cell(x0, ground.cols), geo.cell(x1, ground.cols) + 1):
+                marked[r][c] = True
+
+
+_disordering: weakref.WeakKeyDictionary[Any, dict[Any, list[list[int]]]] = weakref.WeakKeyDictionary()
+
+
+def disordering_counts(game: Any, t: Any) -> list[list[int]]:
+    """The ground's cells that may disorder a close formation crossing them (p.15, HT-M1: the
+    tables' ``disordering`` kinds): of such an area kind (geometry.area_cells), or within the box
+    of a segment of such a line; counted (geometry.cell_counts), kept per scenario and tables.
+    A walk whose box (widened by :data:`ROUNDING`) holds none of them crosses none."""
+    per = _disordering.get(game.scenario)
+    if per is None:
+        per = _disordering[game.scenario] = {}
+    hit = per.get(t)
+    if hit is None:
+        kinds, ground = frozenset(t["movement"]["disordering"]), game.ground
+        marked = geo.area_kind_cells(game, kinds)
+        _mark_boxes(ground, marked, [(min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2))
+                                     for kind in sorted(kinds & set(ground.segments)) for x1, y1, x2, y2 in ground.segments[kind]])
+        hit = per[t] = geo.cell_counts(marked)
+    return hit
 
 
 def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float) -> list[float]:
