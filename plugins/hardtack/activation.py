@@ -87,8 +87,8 @@ def _step(game: Any, name: str, side: str, unit: str) -> Step:
 
 def _next(game: Any, state: HardtackState, side: str) -> Step | None:
     regs = state.by_side.get(side, ())
-    k = state.reg_cursor.get(side, 0)
-    while k < len(regs) and (regs[k].activated or not regs[k].unit.on_field):  # passed for good this turn
+    k, n = state.reg_cursor.get(side, 0), len(regs)
+    while k < n and (regs[k].activated or not regs[k].unit.on_field):  # passed for good this turn
         k += 1  # (on_field changes only between turns: reinforcements, and the end-of-turn sync)
     state.reg_cursor[side] = k
     for reg in regs[k:]:
@@ -110,10 +110,11 @@ def _next(game: Any, state: HardtackState, side: str) -> Step | None:
             state.transfer = (reg.id, pick)  # kept for the step that follows at once
             return _step(game, "transfer", side, reg.id)
     queue, i = state.queue[side], state.cursor[side]
-    while i < len(queue) and (queue[i].activated or not queue[i].alive):  # passed over for good this turn
+    n = len(queue)
+    while i < n and (queue[i].activated or not queue[i].alive):  # passed over for good this turn
         i += 1
     state.cursor[side] = i
-    return _step(game, "activate-company", side, queue[i].id) if i < len(queue) else None
+    return _step(game, "activate-company", side, queue[i].id) if i < n else None
 
 
 def members(t: Any, reg: Regiment) -> list[Company]:

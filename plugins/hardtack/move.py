@@ -272,7 +272,7 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
     cx, cy, near = c.x, c.y, travel + halt
     for e in enemies:
         ex, ey = e.x - cx, e.y - cy
-        if abs(ex) > near or abs(ey) > near:
+        if ex > near or -ex > near or ey > near or -ey > near:  # (abs written out: quicker)
             continue
         along = ex * ux + ey * uy
         across = abs(ex * uy - ey * ux)
@@ -321,7 +321,7 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     close formation (skirmishers, broken and routed companies, guns) through a close one; a close
     formation halts where it would meet another. ``among``, when given, holds every friend that
     may be in the way (:func:`friends_near`), in the order :meth:`HardtackState.groups_in` gives."""
-    if travel <= 0:
+    if travel <= 0 or among is not None and not among:  # (no move, or no friend near it)
         return travel, []
     hw, hd, radius = geo.half_footprint(state, c)
     ax, ay = c.x, c.y
@@ -341,7 +341,8 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
             # that keeps further away cannot enter it, and the exact test is left for the others
             reach = radius + f_radius + 2.0
             px, py = f.x - ax, f.y - ay
-            if abs(px * uy - py * ux) > reach or not -reach <= px * ux + py * uy <= travel + reach:
+            across = px * uy - py * ux
+            if across > reach or -across > reach or not -reach <= px * ux + py * uy <= travel + reach:  # (abs written out)
                 continue
             at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
             if at is not None:
