@@ -15,7 +15,7 @@ from referee.core.game import Step
 
 from . import assault, fire, mechanics, morale, move
 from . import geometry as geo
-from .state import BROKEN, CLOSE, ROUTED, SHAKEN, Company, HardtackState, Regiment
+from .state import BROKEN, CLOSE, ROUTED, SHAKEN, Company, HardtackState, Regiment, box_of
 
 ARRIVED_YARDS = 20.0
 REJOIN_YARDS = 30.0  # HT-T6: a commander this far from the centre of his companies goes to them
@@ -199,10 +199,10 @@ def _near(state: HardtackState, side: str, group: list[Company], fire_only: bool
         reach = _tells(state, c) + 1.0 if fire_only else fire.reach_yards(state.tables, c) + 300.0
         x0, x1, y0, y1 = c.x - reach, c.x + reach, c.y - reach, c.y + reach
     else:
-        xs, ys = [c.x for c in group], [c.y for c in group]
         reach = (max([_tells(state, c) for c in group]) + 1.0 if fire_only
                  else max([fire.reach_yards(state.tables, c) for c in group]) + 300.0)
-        x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+        x0, x1, y0, y1 = box_of(group)
+        x0, x1, y0, y1 = x0 - reach, x1 + reach, y0 - reach, y1 + reach
     state.near_box = (x0, x1, y0, y1)
     return [e for e in state.enemies_around(side, x0, x1, y0, y1) if y0 <= e.y and e.y <= y1 and x0 <= e.x and e.x <= x1]  # (unchained: quicker)
 
