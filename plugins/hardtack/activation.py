@@ -63,7 +63,8 @@ def turn(game: Any) -> Iterator[Step]:
             left[side] = 0
             continue
         yield step
-        left[side] = max(0, _left(state, side, left[side], step))
+        n = _left(state, side, left[side], step)
+        left[side] = n if n > 0 else 0
 
 
 def _left(state: HardtackState, side: str, before: int, step: Step) -> int:
@@ -336,7 +337,7 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     travel = intent.action != "withdraw"
     yards = min([span] + [move.move_yards(game, t, c, c.x + dx * span, c.y + dy * span, travel)[0] for c in wings])
     starts = [(c.x, c.y) for c in group]
-    among = move.friends_near(state, reg, starts, yards)  # (other regiments stand still meanwhile)
+    among = move.friends_near(state, reg, group, yards)  # (other regiments stand still meanwhile)
     moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, alone=False, among=among) for c in group)
     crossed: set[str] = set()
     rough, margin = move.disordering_counts(game, t), move.ROUNDING + 1.0  # (a yard more: the walk rounds its ends)

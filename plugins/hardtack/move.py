@@ -13,7 +13,7 @@ from referee.core.chance import ladder_shift
 from referee.core.ground import CELL
 
 from . import geometry as geo
-from .state import CLOSE, Company, HardtackState
+from .state import CLOSE, Company, HardtackState, box_of
 
 STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assault (Hardtack p.15)
 
@@ -299,15 +299,15 @@ TOUCH_YARDS = 1.0  # HT-M7: footprints that overlap by no more than this only to
 WAY_MARGIN = 100.0  # yards: no two half-footprints add up to more (two 12-figure cavalry skirmish lines of 5-man figures: 90)
 
 
-def friends_near(state: HardtackState, reg: Any, places: list[tuple[float, float]], yards: float) -> list[Company]:
+def friends_near(state: HardtackState, reg: Any, movers: list[Company], yards: float) -> list[Company]:
     """The living companies of ``reg``'s side, not its own, whose centres lie in the box round
-    ``places`` widened by ``yards`` and :data:`WAY_MARGIN` (and a yard to spare for rounding):
-    all that :func:`friends_in_way` can look at for moves of up to ``yards`` from those places,
-    while only ``reg``'s companies move (the others keep their places; their formations are
-    read there afresh)."""
+    ``movers`` (state.box_of) widened by ``yards`` and :data:`WAY_MARGIN` (and a yard to spare
+    for rounding): all that :func:`friends_in_way` can look at for moves of up to ``yards`` from
+    where ``movers`` stand, while only ``reg``'s companies move (the others keep their places;
+    their formations are read there afresh)."""
     reach = yards + WAY_MARGIN + 1.0
-    xs, ys = [x for x, _ in places], [y for _, y in places]
-    x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+    x0, x1, y0, y1 = box_of(movers)
+    x0, x1, y0, y1 = x0 - reach, x1 + reach, y0 - reach, y1 + reach
     return [f for group in state.groups_in(reg.side, x0, x1, y0, y1, reg) for f in group if x0 <= f.x <= x1 and y0 <= f.y <= y1]
 
 
