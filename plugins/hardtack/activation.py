@@ -15,7 +15,7 @@ from referee.core.game import Step
 
 from . import assault, fire, mechanics, morale, move
 from . import geometry as geo
-from .state import BROKEN, CLOSE, ROUTED, SHAKEN, Company, HardtackState, Regiment
+from .state import BROKEN, CLOSE, ROUTED, SHAKEN, Company, HardtackState, Regiment, box_of
 
 ARRIVED_YARDS = 20.0
 REJOIN_YARDS = 30.0  # HT-T6: a commander this far from the centre of his companies goes to them
@@ -63,7 +63,8 @@ def turn(game: Any) -> Iterator[Step]:
             left[side] = 0
             continue
         yield step
-        left[side] = max(0, _left(state, side, left[side], step))
+        n = _left(state, side, left[side], step)
+        left[side] = n if n > 0 else 0
 
 
 def _left(state: HardtackState, side: str, before: int, step: Step) -> int:
@@ -87,8 +88,8 @@ def _step(game: Any, name: str, side: str, unit: str) -> Step:
 
 def _next(game: Any, state: HardtackState, side: str) -> Step | None:
     regs = state.by_side.get(side, ())
-    k = state.reg_cursor.get(side, 0)
-    while k < len(regs) and (regs[k].activated or not regs[k].unit.on_field):  # passed for good this turn
+    k, n = state.reg_cursor.get(side, 0), len(regs)
+    while k < n and (regs[k].activated or not regs[k].unit.on_field):  # passed for good this turn
         k += 1  # (on_field changes only between turns: reinforcements, and the end-of-turn sync)
     state.reg_cursor[side] = k
     for reg in regs[k:]:
@@ -110,10 +111,11 @@ def _next(game: Any, state: HardtackState, side: str) -> Step | None:
             state.transfer = (reg.id, pick)  # kept for the step that follows at once
             return _step(game, "transfer", side, reg.id)
     queue, i = state.queue[side], state.cursor[side]
-    while i < len(queue) and (queue[i].activated or not queue[i].alive):  # passed over for good this turn
+    n = len(queue)
+    while i < n and (queue[i].activated or not queue[i].alive):  # passed over for good this turn
         i += 1
     state.cursor[side] = i
-    return _step(game, "activate-company", side, queue[i].id) if i < len(queue) else None
+    return _step(game, "activate-company", side, queue[i].id) if i < n else None
 
 
 def members(t: Any, reg: Regiment) -> list[Company]:
@@ -144,8 +146,8 @@ def play_step(game: Any, step: Step) -> None:
         else:
             enemies = _near(state, step.side, [c], fire_only=holds)
         state.masks = {}  # only the company acts, its friends stand still: geometry.masked may keep its answers
-        for n in (0, 1):
-            action(game, state, c, intent, n, enemies)
+        if not action(game, state, c, intent, 0, enemies):  # (one that did nothing would do nothing again)
+            action(game, state, c, intent, 1, enemies)
         state.masks = None
         return
     reg = state.regiments[str(step.unit)]
@@ -168,6 +170,14 @@ def play_step(game: Any, step: Step) -> None:
         game.log.emit("activate-regiment", unit=reg.id, text=f"{reg.id} activates {len(group)} companies", rulings=["HT-T5"])
     for c in group:
         c.activated, c.travel = True, False
+    if not enemies and (intent is None or intent.action in ("hold", "rally")):
+        # p.10, every first action before any second: here nobody moves or fires, so a company's
+        # actions touch only itself, and one whose first did nothing would do nothing again
+        busy = [c for c in group if not action(game, state, c, intent, 0, enemies)]
+        for c in busy:
+            action(game, state, c, intent, 1, enemies)
+        _follow(reg, group)
+        return
     for n in (0, 1):  # p.10: every company's first action before any second action
         if _formation_moves(state, reg, group, intent, n, enemies):
             _move_formation(game, state, reg, group, intent, enemies)
@@ -190,10 +200,10 @@ def _near(state: HardtackState, side: str, group: list[Company], fire_only: bool
         reach = _tells(state, c) + 1.0 if fire_only else fire.reach_yards(state.tables, c) + 300.0
         x0, x1, y0, y1 = c.x - reach, c.x + reach, c.y - reach, c.y + reach
     else:
-        xs, ys = [c.x for c in group], [c.y for c in group]
         reach = (max([_tells(state, c) for c in group]) + 1.0 if fire_only
                  else max([fire.reach_yards(state.tables, c) for c in group]) + 300.0)
-        x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+        x0, x1, y0, y1 = box_of(group)
+        x0, x1, y0, y1 = x0 - reach, x1 + reach, y0 - reach, y1 + reach
     state.near_box = (x0, x1, y0, y1)
     return [e for e in state.enemies_around(side, x0, x1, y0, y1) if y0 <= e.y and e.y <= y1 and x0 <= e.x and e.x <= x1]  # (unchained: quicker)
 
@@ -327,12 +337,23 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     travel = intent.action != "withdraw"
     yards = min([span] + [move.move_yards(game, t, c, c.x + dx * span, c.y + dy * span, travel)[0] for c in wings])
     starts = [(c.x, c.y) for c in group]
-    among = move.friends_near(state, reg, starts, yards)  # (other regiments stand still meanwhile)
+    among = move.friends_near(state, reg, group, yards)  # (other regiments stand still meanwhile)
     moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, alone=False, among=among) for c in group)
     crossed: set[str] = set()
+    rough, margin = move.disordering_counts(game, t), move.ROUNDING + 1.0  # (a yard more: the walk rounds its ends)
+    later = []  # wings whose paths hold no ground that disorders: walked only if another's does, to name all it crosses
     for c, (x, y) in zip(wings, [starts[group.index(w)] for w in wings]):  # ground the wings cross (HT-M1, HT-M4)
+        ex, ey = x + dx * moved, y + dy * moved
+        if geo.none_in_box(game.ground, rough, min(x, ex) - margin, max(x, ex) + margin, min(y, ey) - margin, max(y, ey) + margin):
+            later.append((c, x, y))
+            continue
         c.x, c.y = x, y
-        crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / t.yards_per_inch)[1]
+        crossed |= move.walk(game, t, c, ex, ey, 3 * moved / t.yards_per_inch)[1]
+    disordering = set(t["movement"]["disordering"])
+    if moved and crossed & disordering:
+        for c, x, y in later:
+            c.x, c.y = x, y
+            crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / t.yards_per_inch)[1]
     facing = math.degrees(math.atan2(dx, dy)) % 360.0
     for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
         state.moved(c)
@@ -343,7 +364,7 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
             c.facing = facing
         move.pass_through(game, state, c, passed)
         c.travel = _travelled(t, c, moved)
-    if moved and crossed & set(t["movement"]["disordering"]):
+    if moved and crossed & disordering:
         for c in group:
             c.formation = "skirmish"
         game.log.emit("disordered", unit=reg.id, text=f"{reg.id} drops into skirmish order crossing {', '.join(sorted(crossed))}", rulings=["HT-M1"])
@@ -364,16 +385,17 @@ def _formation_wanted(c: Company, intent: Any) -> str:
     return intent.formation
 
 
-def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, enemies: list[Company]) -> None:
-    """One action of a company, chosen from its unit's intent."""
+def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, enemies: list[Company]) -> bool:
+    """One action of a company, chosen from its unit's intent. True when it did nothing, holding
+    (or rallying) with no enemy near: then so would its next, while nothing else changes."""
     if not c.alive:
-        return
+        return False
     if c.level >= BROKEN:  # HT-C3: routed run; broken seek cover, and stay in it
         if c.level >= ROUTED or n == 0 and (c.artillery or geo.cover(game, c) == "none"):
             move.flee(game, state, c)
         elif n == 0 and c.level < ROUTED and not c.artillery and game.log.enabled:
             game.log.emit("broken", unit=c.id, rulings=["HT-C3"], text=f"{c.id}, broken, keeps to its cover")
-        return
+        return False
     wanted = _formation_wanted(c, intent)
     kind = intent.action if intent is not None else "hold"
     if kind in ("advance", "charge") and c.level >= SHAKEN:
@@ -381,29 +403,32 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     target_unit = intent.target if intent is not None else None
     if c.artillery:
         _gun_action(game, state, c, kind, wanted, enemies, target_unit)
-        return
+        return False
     mounted = _mounted_wanted(state, c, kind, intent, enemies) if c.arm == "cavalry" else c.mounted
     if wanted != c.formation or mounted != c.mounted:
-        return _reorganise(game, c, wanted, mounted)
+        _reorganise(game, c, wanted, mounted)
+        return False
     if kind == "charge" and assault.may_assault(c) and not c.in_position:
         target = min((e for e in enemies if e.alive), key=lambda e: geo.dist(c, e), default=None)  # not one already down
         if target is not None and geo.dist(c, target) <= assault.reach_yards(state, c) * 2:
-            return assault.assault(game, state, c, target)
+            assault.assault(game, state, c, target)
+            return False
     if kind in ("hold", "rally", "charge") or kind == "advance" and n == 1:
         target = fire.choose_target(game, state, c, enemies, target_unit) if enemies and fire.may_fire(c) else None
         if target is not None:
-            return fire.fire(game, state, c, target)
+            fire.fire(game, state, c, target)
+            return False
     if c.reload and kind != "withdraw":
         c.reload = False
-        return
+        return False
     if c.in_position and kind in ("advance", "charge", "withdraw"):
         c.in_position = False  # SG2: an action removes the In Position marker (p.8; HT-G3)
         game.log.emit("in-position", unit=c.id, rulings=["HT-G3"], text=f"{c.id} leaves its position")
-        return
+        return False
     if kind == "hold" and not c.in_position and geo.cover(game, c) == "hard":
         c.in_position = True  # HT-G3: a company holding hard cover goes In Position
         game.log.emit("in-position", unit=c.id, rulings=["HT-G3"], text=f"{c.id} is In Position")
-        return
+        return False
     if kind in ("advance", "charge", "withdraw") and intent is not None:
         cx, cy = centre(state, c.regiment)  # a company keeps its place in its regiment's line (HT-M5)
         gx, gy = move.rearward(game, c) if kind == "withdraw" else (intent.goal or (cx, cy))
@@ -417,6 +442,8 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
             c.formation = "skirmish"
             if game.log.enabled:
                 game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
+        return False
+    return not enemies and kind in ("hold", "rally")
 
 
 def _reorganise(game: Any, c: Company, formation: str, mounted: bool) -> None:

@@ -277,24 +277,22 @@ def cultivated_cells(game: Any) -> list[list[bool]]:
     return hit
 
 
-def area_kind(game: Any, x: float, y: float) -> str:
-    """The area kind under a point as Hardtack's terrain classes read it (p.14, HT-M9): the
-    neutral kind, except that ground no area covers is ``open`` (Open, clear going), while drawn
-    ``fields`` stay ``fields`` (Cultivated, poor going). Read from :func:`area_kinds`, cell by
-    cell as the ground reads it (its cell found as ``Ground._code`` finds it)."""
+def area_cells(game: Any) -> tuple[list[str], int, int, int]:
+    """The area kind of every ground cell, row by row (:func:`area_kinds`), with the ground's
+    columns and its last column and row: a point's kind is that of its cell, found as
+    ``Ground._code`` finds it (clamped to the ground). This is how Hardtack's terrain classes
+    read the ground (p.14, HT-M9): the neutral kind, except that ground no area covers is
+    ``open`` (Open, clear going), while drawn ``fields`` stay ``fields`` (Cultivated, poor going)."""
     ground = game.ground
-    cols, rows, c, r = ground.cols, ground.rows, int(x) // CELL, int(y) // CELL
-    c = 0 if c < 0 else cols - 1 if c >= cols else c
-    r = 0 if r < 0 else rows - 1 if r >= rows else r
     kinds = _area_kinds.get(game.scenario)
-    return (kinds if kinds is not None else area_kinds(game))[r * cols + c]
+    return kinds if kinds is not None else area_kinds(game), ground.cols, ground.cols - 1, ground.rows - 1
 
 
 _area_kinds: weakref.WeakKeyDictionary[Scenario, list[str]] = weakref.WeakKeyDictionary()
 
 
 def area_kinds(game: Any) -> list[str]:
-    """The area kind of every ground cell (row by row), as :func:`area_kind` reads it; kept per
+    """The area kind of every ground cell (row by row), as :func:`area_cells` reads it; kept per
     scenario (walks read one every few yards)."""
     hit = _area_kinds.get(game.scenario)
     if hit is None:
@@ -307,7 +305,7 @@ def area_kinds(game: Any) -> list[str]:
 
 
 def area_kind_cells(game: Any, kinds: frozenset[str]) -> list[list[bool]]:
-    """:func:`kind_cells` as :func:`area_kind` reads the ground."""
+    """:func:`kind_cells` as :func:`area_cells` reads the ground."""
     ground, every = game.ground, area_kinds(game)
     return [[every[r * ground.cols + c] in kinds for c in range(ground.cols)] for r in range(ground.rows)]
 

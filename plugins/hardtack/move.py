@@ -10,9 +10,10 @@ from itertools import chain
 from typing import Any
 
 from referee.core.chance import ladder_shift
+from referee.core.ground import CELL
 
 from . import geometry as geo
-from .state import CLOSE, Company, HardtackState
+from .state import CLOSE, Company, HardtackState, box_of
 
 STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assault (Hardtack p.15)
 
@@ -86,15 +87,40 @@ def going_memo(game: Any) -> dict[tuple[Any, str], Going]:
 
 def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
     """The ground's cells a mover finds rough, counted (geometry.cell_counts): an area kind that
-    is not clear going for it (geometry.area_kind), or within the box of a line that costs it something."""
-    ground = game.ground
+    is not clear going for it (geometry.area_cells), or within the box of a line that costs it something."""
     rough = geo.area_kind_cells(game, hard)
     for _, segments in lines:
-        for *_, sx0, sx1, sy0, sy1 in segments:
-            for r in range(geo.cell(sy0, ground.rows), geo.cell(sy1, ground.rows) + 1):
-                for c in range(geo.cell(sx0, ground.cols), geo.cell(sx1, ground.cols) + 1):
-                    rough[r][c] = True
+        _mark_boxes(game.ground, rough, [(sx0, sx1, sy0, sy1) for *_, sx0, sx1, sy0, sy1 in segments])
     return geo.cell_counts(rough)
+
+
+def _mark_boxes(ground: Any, marked: list[list[bool]], boxes: list[tuple[float, float, float, float]]) -> None:
+    """Mark the ground's cells (by row, then column) that the boxes (x0, x1, y0, y1) touch."""
+    for x0, x1, y0, y1 in boxes:
+        for r in range(geo.cell(y0, ground.rows), geo.cell(y1, ground.rows) + 1):
+            for c in range(geo.cell(x0, ground.cols), geo.cell(x1, ground.cols) + 1):
+                marked[r][c] = True
+
+
+_disordering: weakref.WeakKeyDictionary[Any, dict[Any, list[list[int]]]] = weakref.WeakKeyDictionary()
+
+
+def disordering_counts(game: Any, t: Any) -> list[list[int]]:
+    """The ground's cells that may disorder a close formation crossing them (p.15, HT-M1: the
+    tables' ``disordering`` kinds): of such an area kind (geometry.area_cells), or within the box
+    of a segment of such a line; counted (geometry.cell_counts), kept per scenario and tables.
+    A walk whose box (widened by :data:`ROUNDING`) holds none of them crosses none."""
+    per = _disordering.get(game.scenario)
+    if per is None:
+        per = _disordering[game.scenario] = {}
+    hit = per.get(t)
+    if hit is None:
+        kinds, ground = frozenset(t["movement"]["disordering"]), game.ground
+        marked = geo.area_kind_cells(game, kinds)
+        _mark_boxes(ground, marked, [(min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2))
+                                     for kind in sorted(kinds & set(ground.segments)) for x1, y1, x2, y2 in ground.segments[kind]])
+        hit = per[t] = geo.cell_counts(marked)
+    return hit
 
 
 def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float) -> list[float]:
@@ -168,34 +194,41 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):  # (drawn fields and open ground alike)
         return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
+    n = len(events)
+    area, cols, last_c, last_r = geo.area_cells(game)
     points = inches * ypi  # movement points in yards of clear ground
     kinds: set[str] = set()
     worst = "clear"
-    done, nxt = 0.0, 0
+    done, nxt, here, cls, per = 0.0, 0, -1, "clear", 1
     while done < reach:
         rest = reach - done
         step = rest if rest < WALK_YARDS else WALK_YARDS
-        while nxt < len(events) and events[nxt][0] <= done + step:
+        while nxt < n and events[nxt][0] <= done + step:
             kind = events[nxt][1]
-            cls = table.get(kind, "clear")
+            line = table.get(kind, "clear")
             kinds.add(kind)
-            if RANK[cls] > RANK[worst]:
-                worst = cls
+            if RANK[line] > RANK[worst]:
+                worst = line
+            if line == "impassable":
+                return done, frozenset(kinds), worst
+            points -= (costs[line] - 1) * ypi
+            nxt += 1
+        mid = done + step / 2  # the ground under the middle of the step: its cell's area kind (geometry.area_cells)
+        c, r = int(ax + ux * mid) // CELL, int(ay + uy * mid) // CELL
+        cell = (0 if r < 0 else last_r if r > last_r else r) * cols + (0 if c < 0 else last_c if c > last_c else c)
+        if cell != here:  # (a cell's kind, class and cost are read once while the walk stays in it)
+            here, kind = cell, area[cell]
+            cls = table.get(kind, "clear")
             if cls == "impassable":
                 return done, frozenset(kinds), worst
-            points -= (costs[cls] - 1) * ypi
-            nxt += 1
-        kind = "road" if road else geo.area_kind(game, ax + ux * (done + step / 2), ay + uy * (done + step / 2))
-        cls = table.get(kind, "clear")
-        if cls == "impassable":
-            return done, frozenset(kinds), worst
-        if cls != "clear":
-            kinds.add(kind)
-            if RANK[cls] > RANK[worst]:
-                worst = cls
-        cost = step * costs.get(cls, 1) if cls != "clear" else step
+            if cls != "clear":
+                kinds.add(kind)
+                if RANK[cls] > RANK[worst]:
+                    worst = cls
+            per = costs.get(cls, 1)
+        cost = step * per if cls != "clear" else step
         if cost > points:
-            done += max(0.0, points) / costs.get(cls, 1) if cls != "clear" else max(0.0, points)
+            done += max(0.0, points) / per if cls != "clear" else max(0.0, points)
             break
         points -= cost
         done += step
@@ -239,7 +272,7 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
     cx, cy, near = c.x, c.y, travel + halt
     for e in enemies:
         ex, ey = e.x - cx, e.y - cy
-        if abs(ex) > near or abs(ey) > near:
+        if ex > near or -ex > near or ey > near or -ey > near:  # (abs written out: quicker)
             continue
         along = ex * ux + ey * uy
         across = abs(ex * uy - ey * ux)
@@ -266,15 +299,15 @@ TOUCH_YARDS = 1.0  # HT-M7: footprints that overlap by no more than this only to
 WAY_MARGIN = 100.0  # yards: no two half-footprints add up to more (two 12-figure cavalry skirmish lines of 5-man figures: 90)
 
 
-def friends_near(state: HardtackState, reg: Any, places: list[tuple[float, float]], yards: float) -> list[Company]:
+def friends_near(state: HardtackState, reg: Any, movers: list[Company], yards: float) -> list[Company]:
     """The living companies of ``reg``'s side, not its own, whose centres lie in the box round
-    ``places`` widened by ``yards`` and :data:`WAY_MARGIN` (and a yard to spare for rounding):
-    all that :func:`friends_in_way` can look at for moves of up to ``yards`` from those places,
-    while only ``reg``'s companies move (the others keep their places; their formations are
-    read there afresh)."""
+    ``movers`` (state.box_of) widened by ``yards`` and :data:`WAY_MARGIN` (and a yard to spare
+    for rounding): all that :func:`friends_in_way` can look at for moves of up to ``yards`` from
+    where ``movers`` stand, while only ``reg``'s companies move (the others keep their places;
+    their formations are read there afresh)."""
     reach = yards + WAY_MARGIN + 1.0
-    xs, ys = [x for x, _ in places], [y for _, y in places]
-    x0, x1, y0, y1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+    x0, x1, y0, y1 = box_of(movers)
+    x0, x1, y0, y1 = x0 - reach, x1 + reach, y0 - reach, y1 + reach
     return [f for group in state.groups_in(reg.side, x0, x1, y0, y1, reg) for f in group if x0 <= f.x <= x1 and y0 <= f.y <= y1]
 
 
@@ -288,7 +321,7 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     close formation (skirmishers, broken and routed companies, guns) through a close one; a close
     formation halts where it would meet another. ``among``, when given, holds every friend that
     may be in the way (:func:`friends_near`), in the order :meth:`HardtackState.groups_in` gives."""
-    if travel <= 0:
+    if travel <= 0 or among is not None and not among:  # (no move, or no friend near it)
         return travel, []
     hw, hd, radius = geo.half_footprint(state, c)
     ax, ay = c.x, c.y
@@ -308,7 +341,8 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
             # that keeps further away cannot enter it, and the exact test is left for the others
             reach = radius + f_radius + 2.0
             px, py = f.x - ax, f.y - ay
-            if abs(px * uy - py * ux) > reach or not -reach <= px * ux + py * uy <= travel + reach:
+            across = px * uy - py * ux
+            if across > reach or -across > reach or not -reach <= px * ux + py * uy <= travel + reach:  # (abs written out)
                 continue
             at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
             if at is not None:

@@ -153,7 +153,7 @@ class Grid:
         return found
 
 
-def _box(group: list[Company]) -> tuple[float, float, float, float]:
+def box_of(group: list[Company]) -> tuple[float, float, float, float]:
     """The box of the companies' centres (x0, x1, y0, y1): min and max in one pass, written out
     (the same values as the builtins, which cost more for a handful of companies)."""
     x0 = x1 = group[0].x
@@ -274,7 +274,7 @@ class HardtackState:
                 continue
             box = reg.box
             if box is None:
-                box = reg.box = _box(group)
+                box = reg.box = box_of(group)
             if box[0] <= x1 and x0 <= box[1] and box[2] <= y1 and y0 <= box[3]:
                 out.append(group)
         return out
