@@ -68,8 +68,11 @@ class Layout:
                 scopes[command.id] = tuple(u.id for u in scenario.units if u.command in under)
             for side in scenario.sides:
                 scopes[side] = tuple(u.id for u in scenario.units if u.side == side)
-            waits = {o.id: min(t.minute for t in o.when) for o in scenario.orders  # type: ignore[type-var]
-                     if o.when and all(t.kind == "time" and t.minute is not None for t in o.when)}
+            waits = {}
+            for order in scenario.orders:
+                minutes = [t.minute for t in order.when if t.kind == "time" and t.minute is not None]
+                if order.when and len(minutes) == len(order.when):
+                    waits[order.id] = min(minutes)
             _layouts[scenario] = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
                                      {c.id: c.side for c in scenario.commands}, waits)
         return _layouts[scenario]
