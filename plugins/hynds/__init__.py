@@ -58,7 +58,7 @@ def referee_mechanics() -> list[Any]:
 @hookimpl(wrapper=True)
 def referee_muster(game: Any) -> Any:
     state = yield
-    if game.option("random-weapons"):
+    if "random-weapons" in game.options:
         fire.distribute_weapons(game, state)
     leaders.roll_all(game, state)
     conceal.muster(game, state)
@@ -88,9 +88,7 @@ def rff_moved(game: Any, piece: Any, start: Any) -> None:
     conceal.moved(game, game.state, piece, start)
 
 
-@hookimpl
-def rff_may_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
-    return fire.reaction_fire(game, piece, defensive)
+rff_may_fire = hookimpl(fire.reaction_fire)  # asked of every aim with a target in reach: no forwarding frame
 
 
 @hookimpl

@@ -101,7 +101,7 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
     if piece.guns:
         return not piece.limbered and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
-        return not defensive and piece.grade == "crack" and game.option("crack-cold-steel") and not piece.breakthrough
+        return not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
     return True
 
 
@@ -117,7 +117,7 @@ def firing_stands(game: Any, piece: Piece) -> int:
     elif piece.formation == "march-column":
         n = min(n, 1)
     if piece.troops and piece.arm == "cavalry" and not piece.unit.mounted:
-        tethered = game.option("tethered-horses") and "long-arm" in piece.flags
+        tethered = "tethered-horses" in game.options and "long-arm" in piece.flags
         n -= 0 if tethered else n // 4
     return n
 
@@ -177,7 +177,7 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
         if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed:
             mods.append(lookup.modifier(t, "fire", "troop-target-exposed"))
     elif target.limbered or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
-        if target.moved != "prolong" or not game.option("prolonging-guns"):
+        if target.moved != "prolong" or "prolonging-guns" not in game.options:
             mods.append(lookup.modifier(t, "fire", "gun-target-exposed"))
     mods.extend(_cover(game, state, shot))
     return mods
@@ -192,7 +192,7 @@ def _cover(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
         cover = _plunging_cover(game, state, shot, cover)
     elif shot.sight == "plunging-at":  # at a target deep in woods on high ground: full cover (RFF-P24)
         cover = "fortified" if cover == "fortified" else "full"
-    if game.option("twilight-and-night") and cover in ("none", "partial"):
+    if "twilight-and-night" in game.options and cover in ("none", "partial"):
         past = leaders.minutes_past_sunset(game)
         dark = leaders.is_night(game) or (past is not None and shot.range_inches > lookup.twilight_full_cover_inches(t))
         if dark and not shot.firer.charge_target:
@@ -324,7 +324,7 @@ def _massed_artillery(game: Any, state: RffState, shots: list[Shot], cap: float 
     if it is in canister range or the closest target, and each is within an artillery leader's
     command radius. A battery that may not mass fires at another target if it has one, else holds
     (RFF-P34)."""
-    if not game.option("massed-artillery"):
+    if "massed-artillery" not in game.options:
         return shots
     taken: set[str] = set()
     kept = []
