@@ -47,7 +47,9 @@ def phase(game: Any, state: RffState, side: str) -> None:
         if "rff_shots" in game.rules.implemented:
             shots = game.rules.callers["rff_shots"](game=game, shots=shots) or shots
         for shot in _massed_artillery(game, state, shots, cap):
-            if shot.firer.alive and shot.target.alive:
+            firer, target = shot.firer, shot.target  # both still alive (read inline: the property costs a call a shot)?
+            if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
+                    and target.status != "gone" and target.stands > 0 and target.unit.on_field):
                 resolve(game, state, shot)
 
 

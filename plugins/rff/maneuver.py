@@ -30,7 +30,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     for piece in list(state.of_side(side)):
         piece.may_fire, piece.moved, piece.charge_target, piece.cold_steel = True, "", None, False
         intent = intents.get(piece.unit_id)
-        if intent is None or not piece.alive:
+        if intent is None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # not alive (read inline)
             continue
         if piece.parent is not None:
             skirmishers.maneuver(game, state, piece, intent)
@@ -155,8 +155,8 @@ def key_position_lost(game: Any, side: str) -> bool:
 def target_piece(state: RffState, intent: Any) -> Piece | None:
     if intent.target is None:
         return None
-    main = state.pieces.get(intent.target)
-    if main is None or not main.alive:
+    main = state.pieces.get(intent.target)  # (alive read inline: asked for every holding piece)
+    if main is None or main.status == "gone" or main.stands <= 0 or not main.unit.on_field:
         return None
     screen = state.pieces.get(main.skirmishers) if main.skirmishers else None
     return screen if screen is not None and screen.alive else main
