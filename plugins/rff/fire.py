@@ -101,7 +101,7 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
         if answer is not None:
             return bool(answer)
     if piece.guns:
-        return not piece.limbered and piece.silenced < piece.stands and (defensive or piece.may_fire)
+        return piece.formation != "limbered" and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
         return not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
     return True
@@ -178,7 +178,7 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
             mods.append(lookup.modifier(t, "fire", "march-column-or-enfiladed"))
         if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed:
             mods.append(lookup.modifier(t, "fire", "troop-target-exposed"))
-    elif target.limbered or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
+    elif target.formation == "limbered" or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
         if target.moved != "prolong" or "prolonging-guns" not in game.options:
             mods.append(lookup.modifier(t, "fire", "gun-target-exposed"))
     mods.extend(_cover(game, state, shot))
