@@ -10,7 +10,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from attrs import frozen
+from attrs import define
 from referee.core.events import Modifier
 from referee.core.world import angle_between, bearing
 
@@ -21,7 +21,7 @@ from .state import Piece, RffState
 CHARGE_FLAGS = frozenset(("buck-and-ball", "repeater"))  # weapons with +1 for firing in a charge
 
 
-@frozen
+@define(eq=False)
 class Shot:
     """What is being resolved: who fires at whom, from how far, with what."""
 
