@@ -88,7 +88,9 @@ def rff_moved(game: Any, piece: Any, start: Any) -> None:
     conceal.moved(game, game.state, piece, start)
 
 
-rff_may_fire = hookimpl(fire.reaction_fire)  # asked of every aim with a target in reach: no forwarding frame
+@hookimpl
+def rff_may_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
+    return fire.reaction_fire(game, piece, defensive)
 
 
 @hookimpl
