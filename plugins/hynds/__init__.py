@@ -58,7 +58,7 @@ def referee_mechanics() -> list[Any]:
 @hookimpl(wrapper=True)
 def referee_muster(game: Any) -> Any:
     state = yield
-    if game.option("random-weapons"):
+    if "random-weapons" in game.options:
         fire.distribute_weapons(game, state)
     leaders.roll_all(game, state)
     conceal.muster(game, state)

@@ -174,7 +174,7 @@ def end_turn(game: Any, state: Any) -> None:
             game.world.weather = "clear"
             for piece in state.pieces.values():
                 reveal(game, piece, "the mist clears")
-    if game.option("twilight-and-night") and rff_leaders.is_night(game):
+    if "twilight-and-night" in game.options and rff_leaders.is_night(game):
         for piece in state.pieces.values():
             if piece.alive and not piece.unit.hidden and not _near(state, piece, _seen_within(game, state, piece)):
                 piece.unit.hidden = game.memory[HIDING] = True

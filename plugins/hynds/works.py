@@ -48,7 +48,7 @@ def end_turn(game: Any, state: Any) -> None:
     rule = charts()["breastworks"]
     held, works = game.memory.setdefault(HELD, {}), game.memory.setdefault(WORKS, set())
     for piece in state.pieces.values():
-        if not piece.troops or piece.parent is not None or not piece.alive:
+        if not piece.troops or piece.parent is not None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # (not alive, read inline)
             held.pop(piece.id, None)
             works.discard(piece.id)
             continue

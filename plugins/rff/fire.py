@@ -10,7 +10,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from attrs import frozen
+from attrs import define
 from referee.core.events import Modifier
 from referee.core.world import angle_between, bearing
 
@@ -21,7 +21,7 @@ from .state import Piece, RffState
 CHARGE_FLAGS = frozenset(("buck-and-ball", "repeater"))  # weapons with +1 for firing in a charge
 
 
-@frozen
+@define(eq=False)
 class Shot:
     """What is being resolved: who fires at whom, from how far, with what."""
 
@@ -47,7 +47,9 @@ def phase(game: Any, state: RffState, side: str) -> None:
         if "rff_shots" in game.rules.implemented:
             shots = game.rules.callers["rff_shots"](game=game, shots=shots) or shots
         for shot in _massed_artillery(game, state, shots, cap):
-            if shot.firer.alive and shot.target.alive:
+            firer, target = shot.firer, shot.target  # both still alive (read inline: the property costs a call a shot)?
+            if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
+                    and target.status != "gone" and target.stands > 0 and target.unit.on_field):
                 resolve(game, state, shot)
 
 
@@ -99,9 +101,9 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
         if answer is not None:
             return bool(answer)
     if piece.guns:
-        return not piece.limbered and piece.silenced < piece.stands and (defensive or piece.may_fire)
+        return piece.formation != "limbered" and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
-        return not defensive and piece.grade == "crack" and game.option("crack-cold-steel") and not piece.breakthrough
+        return not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
     return True
 
 
@@ -117,7 +119,7 @@ def firing_stands(game: Any, piece: Piece) -> int:
     elif piece.formation == "march-column":
         n = min(n, 1)
     if piece.troops and piece.arm == "cavalry" and not piece.unit.mounted:
-        tethered = game.option("tethered-horses") and "long-arm" in piece.flags
+        tethered = "tethered-horses" in game.options and "long-arm" in piece.flags
         n -= 0 if tethered else n // 4
     return n
 
@@ -176,8 +178,8 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
             mods.append(lookup.modifier(t, "fire", "march-column-or-enfiladed"))
         if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed:
             mods.append(lookup.modifier(t, "fire", "troop-target-exposed"))
-    elif target.limbered or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
-        if target.moved != "prolong" or not game.option("prolonging-guns"):
+    elif target.formation == "limbered" or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
+        if target.moved != "prolong" or "prolonging-guns" not in game.options:
             mods.append(lookup.modifier(t, "fire", "gun-target-exposed"))
     mods.extend(_cover(game, state, shot))
     return mods
@@ -192,7 +194,7 @@ def _cover(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
         cover = _plunging_cover(game, state, shot, cover)
     elif shot.sight == "plunging-at":  # at a target deep in woods on high ground: full cover (RFF-P24)
         cover = "fortified" if cover == "fortified" else "full"
-    if game.option("twilight-and-night") and cover in ("none", "partial"):
+    if "twilight-and-night" in game.options and cover in ("none", "partial"):
         past = leaders.minutes_past_sunset(game)
         dark = leaders.is_night(game) or (past is not None and shot.range_inches > lookup.twilight_full_cover_inches(t))
         if dark and not shot.firer.charge_target:
@@ -324,7 +326,7 @@ def _massed_artillery(game: Any, state: RffState, shots: list[Shot], cap: float 
     if it is in canister range or the closest target, and each is within an artillery leader's
     command radius. A battery that may not mass fires at another target if it has one, else holds
     (RFF-P34)."""
-    if not game.option("massed-artillery"):
+    if "massed-artillery" not in game.options:
         return shots
     taken: set[str] = set()
     kept = []

@@ -21,7 +21,7 @@ def tethered(piece: Piece) -> bool:
 
 def place_markers(game: Any, state: RffState) -> None:
     """At the start: a marker at the rear edge of each dismounted mounted-infantry piece."""
-    if not game.option("tethered-horses"):
+    if "tethered-horses" not in game.options:
         return
     for piece in state.pieces.values():
         if tethered(piece):

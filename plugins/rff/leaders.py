@@ -68,7 +68,7 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     attached = attached_to(state, piece)
     if attached is not None:
         return attached
-    if game.option("twilight-and-night") and is_night(game):
+    if "twilight-and-night" in game.options and is_night(game):
         return None
     candidates = []
     for ld in state.leaders_over(piece.side, piece.unit.spec.command):
@@ -87,7 +87,7 @@ def radius(game: Any, state: RffState, leader: LeaderState, piece: Piece) -> flo
     """Command radius in inches: 6" clear, 3" through dense woods, in fog or twilight, or when
     the leader is attached elsewhere or dismounted; 4" in optional twilight."""
     t = state.tables
-    if game.option("twilight-and-night") and is_twilight(game):
+    if "twilight-and-night" in game.options and is_twilight(game):
         return lookup.command_radius(t, "twilight")
     short = (
         leader.attached is not None or leader.status == "dismounted" or game.world.weather == "fog"
@@ -120,7 +120,7 @@ def is_night(game: Any) -> bool:
 
 def range_cap(game: Any) -> float | None:
     """The longest range in inches that light allows (optional twilight and night rules)."""
-    if not game.option("twilight-and-night"):
+    if "twilight-and-night" not in game.options:
         return None
     past = minutes_past_sunset(game)
     if past is None:

@@ -30,7 +30,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     for piece in list(state.of_side(side)):
         piece.may_fire, piece.moved, piece.charge_target, piece.cold_steel = True, "", None, False
         intent = intents.get(piece.unit_id)
-        if intent is None or not piece.alive:
+        if intent is None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # not alive (read inline)
             continue
         if piece.parent is not None:
             skirmishers.maneuver(game, state, piece, intent)
@@ -69,7 +69,7 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     else:
         values = mechanics.maneuver_values(*roll)  # the same roll, without a Resolution no one sees
     effect = values["effect"]
-    if game.option("twilight-and-night") and leaders.is_night(game) and effect in ("double-quick", "well-handled"):
+    if "twilight-and-night" in game.options and leaders.is_night(game) and effect in ("double-quick", "well-handled"):
         game.log.emit("ruling", unit=piece.id, text="night: a Double Quick or Well Handled effect performs only a Tardy maneuver")
         effect = "tardy"
     piece.effect = effect
@@ -155,8 +155,8 @@ def key_position_lost(game: Any, side: str) -> bool:
 def target_piece(state: RffState, intent: Any) -> Piece | None:
     if intent.target is None:
         return None
-    main = state.pieces.get(intent.target)
-    if main is None or not main.alive:
+    main = state.pieces.get(intent.target)  # (alive read inline: asked for every holding piece)
+    if main is None or main.status == "gone" or main.stands <= 0 or not main.unit.on_field:
         return None
     screen = state.pieces.get(main.skirmishers) if main.skirmishers else None
     return screen if screen is not None and screen.alive else main
@@ -175,7 +175,7 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
     if piece.troops and piece.status == "broken" and effect in ("rally-with-elan", "rally", "shaken", "wavering"):
         piece.formation = "line"  # broken troops re-form in line before anything else (RFF-P31)
     if effect in ("rally-with-elan", "rally"):
-        if game.option("full-move-disordered") and intent.action in ("advance", "withdraw") and effect == "rally" and _far(state, piece, intent):
+        if "full-move-disordered" in game.options and intent.action in ("advance", "withdraw") and effect == "rally" and _far(state, piece, intent):
             piece.status = "disordered"
             game.log.emit("maneuver", unit=piece.id, text="stays disordered to make a full move (full move disordered)")
             _act(game, state, piece, intent, "full", reform=False)
@@ -191,12 +191,12 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
             return
         _act(game, state, piece, intent, PACE[effect], reform=True)
     elif effect == "tardy":
-        if game.option("full-move-disordered") and piece.troops and intent.action in ("advance", "withdraw") and _far(state, piece, intent):
+        if "full-move-disordered" in game.options and piece.troops and intent.action in ("advance", "withdraw") and _far(state, piece, intent):
             piece.status = "disordered"
             game.log.emit("maneuver", unit=piece.id, text="full move disordered")
             _act(game, state, piece, intent, "full", reform=False)
             return
-        if piece.guns and piece.silenced and not game.option("rallying-guns") and intent.action == "hold":
+        if piece.guns and piece.silenced and "rallying-guns" not in game.options and intent.action == "hold":
             piece.silenced = 0
             piece.may_fire = False
             return
@@ -260,7 +260,7 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
 
 def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any) -> bool:
     """Optional rule: a line wheels up to 90 degrees in place instead of moving."""
-    if not (game.option("change-front") and piece.formation in LINES and intent.action != "charge"):
+    if not ("change-front" in game.options and piece.formation in LINES and intent.action != "charge"):
         return False
     t = game.state.tables
     if move.turn_needed(piece, target) <= lookup.option_number(t, "change-front", "wheel") or piece.effect not in ("double-quick", "well-handled", "tardy"):
@@ -286,7 +286,7 @@ def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pac
     if geo.contact_gap(piece, target) > reach:
         return False
     piece.charge_target = target.id
-    piece.cold_steel = lookup.charges_with_cold_steel(state.tables, piece, game.option("crack-cold-steel"))
+    piece.cold_steel = lookup.charges_with_cold_steel(state.tables, piece, "crack-cold-steel" in game.options)
     if piece.formation not in ("line", "extended-line") and piece.arm != "cavalry":
         piece.formation = "line"
     if target.parent is not None and skirmishers.evade(game, state, target, piece):
@@ -307,7 +307,7 @@ def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pac
 
 def _guns(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, target: Piece | None) -> None:
     """Gun maneuvers (QRS II): limber, move, unlimber and fire, pivot, prolong."""
-    heavy = lookup.heavy_gun(state.tables, piece) and game.option("heavy-gun-restrictions")
+    heavy = lookup.heavy_gun(state.tables, piece) and "heavy-gun-restrictions" in game.options
     well = piece.effect in ("double-quick", "well-handled", "rally-with-elan")
     if intent.action == "hold":
         if piece.limbered:
@@ -326,7 +326,7 @@ def _guns(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, targ
         piece.moved, piece.may_fire = "hand-haul", False
         game.log.emit("maneuver", unit=piece.id, rulings=["RFF-P33"], text=f"{piece.id} is hand hauled")
         return
-    if intent.action == "withdraw" and not piece.limbered and well and game.option("prolonging-guns") and not heavy:
+    if intent.action == "withdraw" and not piece.limbered and well and "prolonging-guns" in game.options and not heavy:
         move.advance(game, state, piece, intent.goal, move.rate_yards(game, state, piece, "half", intent.goal))
         piece.moved, piece.may_fire = "prolong", False
         return

@@ -19,7 +19,7 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
     if pace == "none":
         return 0.0
     t = state.tables
-    double = pace == "double" and lookup.may_double(t, piece, game.option("heavy-gun-restrictions"))
+    double = pace == "double" and lookup.may_double(t, piece, "heavy-gun-restrictions" in game.options)
     share *= 0.5 if pace == "half" else 1.0
     if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
         yards = geo.yards(state, lookup.rate(t, piece, "road", double) * share)

@@ -22,8 +22,8 @@ def muster(game: Any, tables: Any) -> RffState:
         if spec.arm == "artillery":
             stands = max(1, math.ceil(spec.guns / scale.guns_per_model))
             half = int(spec.guns % scale.guns_per_model != 0)
-            weapon = lookup.gun_class(tables, spec.gun_type, game.option("optional-weapons"))
-            horse = spec.mounted and not (game.option("heavy-gun-restrictions") and weapon in lookup.HEAVY_GUNS)  # never HR or HH
+            weapon = lookup.gun_class(tables, spec.gun_type, "optional-weapons" in game.options)
+            horse = spec.mounted and not ("heavy-gun-restrictions" in game.options and weapon in lookup.HEAVY_GUNS)  # never HR or HH
             formation = "limbered" if unit.formation == "limbered" else "unlimbered"
         else:
             stands = max(1, round(spec.men / scale.men_per_piece))

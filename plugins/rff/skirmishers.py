@@ -20,7 +20,7 @@ from .state import Piece, RffState
 
 
 def option_on(game: Any) -> bool:
-    return bool(game.option("skirmishers"))
+    return "skirmishers" in game.options
 
 
 def how_many(stands: int, rules: Any) -> int:
