@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from math import hypot
 
-from attrs import define, frozen
+from attrs import frozen
 
 from .hookspecs import hookimpl
 from .plan import dark
@@ -37,10 +37,9 @@ SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishe
 ADVANCING = ("attack", "engage", "demonstrate")
 
 
-@define
+@frozen
 class Intent:
-    """What the commander wants of one unit now (not frozen: a frozen attrs instance costs
-    ~6,500 instructions more to build, and hundreds are built a game; nothing changes one)."""
+    """What the commander wants of one unit now."""
 
     action: str  # advance, hold, charge, withdraw, rally
     goal: Point | None = None  # where to go (advance, withdraw) or stand (hold)
