@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from math import hypot
 
-from attrs import frozen
+from attrs import define, frozen
 
 from .hookspecs import hookimpl
 from .plan import dark
@@ -37,9 +37,10 @@ SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishe
 ADVANCING = ("attack", "engage", "demonstrate")
 
 
-@frozen
+@define(unsafe_hash=True)
 class Intent:
-    """What the commander wants of one unit now."""
+    """What the commander wants of one unit now (treat it as frozen: it is not declared so
+    because a frozen attrs class costs three times as much to build, once a unit a turn)."""
 
     action: str  # advance, hold, charge, withdraw, rally
     goal: Point | None = None  # where to go (advance, withdraw) or stand (hold)
