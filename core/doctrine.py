@@ -17,10 +17,9 @@ from __future__ import annotations
 import math
 from math import hypot
 
-from attrs import define, frozen
-
 from .hookspecs import hookimpl
 from .plan import dark
+from .records import record
 from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, distance
 
 ASSAULT_YARDS = 120.0  # an attacker this close to a fit enemy goes in with the bayonet
@@ -37,10 +36,9 @@ SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishe
 ADVANCING = ("attack", "engage", "demonstrate")
 
 
-@define(unsafe_hash=True)
+@record
 class Intent:
-    """What the commander wants of one unit now (treat it as frozen: it is not declared so
-    because a frozen attrs class costs three times as much to build, once a unit a turn)."""
+    """What the commander wants of one unit now."""
 
     action: str  # advance, hold, charge, withdraw, rally
     goal: Point | None = None  # where to go (advance, withdraw) or stand (hold)
@@ -50,7 +48,7 @@ class Intent:
     skirmishers: bool = False  # wants skirmishers deployed ahead (where its rules allow)
 
 
-@frozen
+@record
 class CommandIntent:
     """What the commander wants of one command (a brigade) now: its ``stance`` (assault,
     engage, support, advance, hold, withdraw), from the order in force of its units."""
