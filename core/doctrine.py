@@ -17,10 +17,9 @@ from __future__ import annotations
 import math
 from math import hypot
 
-from attrs import frozen
-
 from .hookspecs import hookimpl
 from .plan import dark
+from .records import record
 from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, distance
 
 ASSAULT_YARDS = 120.0  # an attacker this close to a fit enemy goes in with the bayonet
@@ -37,7 +36,7 @@ SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishe
 ADVANCING = ("attack", "engage", "demonstrate")
 
 
-@frozen
+@record
 class Intent:
     """What the commander wants of one unit now."""
 
@@ -49,7 +48,7 @@ class Intent:
     skirmishers: bool = False  # wants skirmishers deployed ahead (where its rules allow)
 
 
-@frozen
+@record
 class CommandIntent:
     """What the commander wants of one command (a brigade) now: its ``stance`` (assault,
     engage, support, advance, hold, withdraw), from the order in force of its units."""

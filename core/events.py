@@ -13,14 +13,15 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any, TextIO
 
-from attrs import define, field, frozen
+from attrs import define, field
 
+from .records import record
 from .text import printable
 
 Number = int | Fraction
 
 
-@frozen
+@record
 class Modifier:
     """One modifier: its name, its value, what it applies to, and where the rule says so."""
 
@@ -41,9 +42,9 @@ class Modifier:
         return f"{self.on}{jsonable(self.value)} {self.name}"
 
 
-@frozen(eq=False)
+@define(eq=False)
 class Resolution:
-    """The cited result of one mechanic."""
+    """The cited result of one mechanic (treat it as frozen: see :mod:`.records`)."""
 
     ruleset: str
     mechanic: str

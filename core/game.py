@@ -20,6 +20,7 @@ from .events import CAUSES, EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plan import Plan
 from .plugins import Rules, exclusive_clashes, installed
+from .records import record
 from .victory import (
     Verdict,
     ground_gained,
@@ -34,7 +35,7 @@ from .world import Departure, Scenario, World
 MAX_TURNS = 500  # a guard against a ruleset whose clock does not advance
 
 
-@frozen
+@record
 class Step:
     """One step of a turn: ``kind`` is the ruleset's word for it (phase, activation, orders).
 

@@ -144,7 +144,7 @@ class Rules:
 
     def turn(self, game: Game) -> Iterable[Step]:
         """This turn's steps (``referee_turn``)."""
-        steps: Iterable[Step] = call(self.pm, "referee_turn", game=game)
+        steps: Iterable[Step] = self.callers["referee_turn"](game=game)
         return steps
 
     def step_player(self) -> Callable[..., object]:
@@ -157,24 +157,27 @@ class Rules:
         if "referee_step_done" in self.implemented:
             call(self.pm, "referee_step_done", game=game, step=step)
 
+    # The hooks below are asked once a turn or more: through :attr:`callers` (no pluggy
+    # dispatch while one implementation answers).
+
     def end_turn(self, game: Game) -> None:
-        call(self.pm, "referee_end_turn", game=game)
+        self.callers["referee_end_turn"](game=game)
 
     def turn_minutes(self, game: Game) -> int:
-        return int(call(self.pm, "referee_turn_minutes", game=game))
+        return int(self.callers["referee_turn_minutes"](game=game))
 
     def intents(self, game: Game, side: str) -> dict[str, Intent]:
-        intents: dict[str, Intent] = call(self.pm, "referee_intents", game=game, side=side)
+        intents: dict[str, Intent] = self.callers["referee_intents"](game=game, side=side)
         return intents
 
     def command_intents(self, game: Game, side: str) -> dict[str, Any]:
         """The commander's wish for each command of ``side`` (``referee_command_intents``)."""
-        wishes: dict[str, Any] = call(self.pm, "referee_command_intents", game=game, side=side)
+        wishes: dict[str, Any] = self.callers["referee_command_intents"](game=game, side=side)
         return wishes
 
     def choose(self, game: Game, side: str, unit: str, question: str, options: tuple[str, ...]) -> str:
         """The doctrine's answer to a choice the rules leave to the player (``referee_choose``)."""
-        return str(call(self.pm, "referee_choose", game=game, side=side, unit=unit, question=question, options=options))
+        return str(self.callers["referee_choose"](game=game, side=side, unit=unit, question=question, options=options))
 
     def modifiers(self, game: Game, mechanic: str, situation: Any) -> list[Modifier]:
         """Every layer's extra modifiers for one resolution, in order (none asked when no

@@ -10,8 +10,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from attrs import define
 from referee.core.events import Modifier
+from referee.core.records import record
 from referee.core.world import angle_between, bearing
 
 from . import geometry as geo
@@ -21,7 +21,7 @@ from .state import Piece, RffState
 CHARGE_FLAGS = frozenset(("buck-and-ball", "repeater"))  # weapons with +1 for firing in a charge
 
 
-@define(eq=False)
+@record
 class Shot:
     """What is being resolved: who fires at whom, from how far, with what."""
 
