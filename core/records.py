@@ -3,12 +3,22 @@
 :func:`record` is attrs' ``define`` with field-wise equality and hashing, like ``frozen``, but
 not declared frozen: attrs builds a frozen instance by calling ``object.__setattr__`` for each
 field, which costs thousands of instructions for a handful of fields, and these values (an
-intent, a step, a modifier) are built hundreds of times a game. Treat them as frozen all the
-same: nothing changes one after it is built (``attrs.evolve`` makes a new one).
+intent, a step, a modifier, a shot) are built hundreds of times a game. Treat them as frozen all
+the same: nothing changes one after it is built (``attrs.evolve`` makes a new one). The test
+suite holds the code to that: with ``REFEREE_FROZEN_RECORDS`` set (tests/conftest.py sets it),
+records are built frozen, so any code that changes one fails there; mypy reads them as frozen.
 """
 
 from __future__ import annotations
 
-from attrs import define
+import os
+from typing import TYPE_CHECKING
 
-record = define(unsafe_hash=True)
+from attrs import define, frozen
+
+FROZEN_ENV = "REFEREE_FROZEN_RECORDS"
+
+if TYPE_CHECKING:  # to the type checker a record is frozen: it flags any assignment to one
+    from attrs import frozen as record
+else:
+    record = frozen if os.environ.get(FROZEN_ENV) else define(unsafe_hash=True)

@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 import referee.plugins
 from referee.core import hookspecs
 from referee.core.errors import PluginFailed
-from referee.core.events import EventLog
+from referee.core.events import EventLog, Modifier
 from referee.core.game import Game, play
 from referee.core.plugins import build_rules, call, installed, new_manager, sole_caller
 from referee.core.scenario import find_scenario, load_scenario
@@ -314,3 +315,10 @@ def test_only_house_rules_have_each_answer_checked(tmp_path: Path) -> None:
     functions = {impl.plugin_name: impl.function for impl in rules.pm.hook.referee_modifiers.get_hookimpls()}
     assert functions["hynds"] is hynds.referee_modifiers
     assert functions["referee_house_rule_rain"] is not functions["referee_house_rule_rain"].__wrapped__
+
+
+def test_the_suite_builds_records_frozen() -> None:
+    """Intents, steps, modifiers and shots are records: under the suite a change to one raises."""
+    modifier = Modifier("Fresh troops", 2, "QRS II")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        modifier.value = 3  # type: ignore[misc]
