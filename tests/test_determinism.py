@@ -13,6 +13,8 @@ same seed under every rule stack (common random numbers).
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -165,3 +167,16 @@ def test_replicate_gives_the_garbage_collector_back_as_it_found_it(was_on: bool,
         assert gc.isenabled() is was_on
     finally:
         gc.enable()
+
+
+def test_the_log_fingerprint_tool_hashes_the_log_a_run_writes() -> None:
+    """tools/log_fingerprint.py, the check that a speed change left play alone, reads the same
+    log `referee run --log` writes (the golden file of that game)."""
+    path = Path(__file__).resolve().parent.parent / "tools" / "log_fingerprint.py"
+    spec = importlib.util.spec_from_file_location("log_fingerprint", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    golden = (GOLDEN / "big-bethel-rff-seed7.jsonl").read_bytes()
+    assert tool.fingerprint("rff", "big-bethel", 7) == hashlib.sha256(golden).hexdigest()[:16]
+    assert tool.fingerprint("rff", "big-bethel", 8) != tool.fingerprint("rff", "big-bethel", 7)
