@@ -14,10 +14,10 @@ from typing import Any
 from attrs import frozen
 
 from .chance import Roller, SampledRoller, exact
-from .errors import InvalidInput, Problem, did_you_mean
+from .errors import InvalidInput, Problem
 from .events import Resolution
 from .limits import SET_TEXT, SET_VALUE
-from .reading import fraction
+from .reading import fraction, setting
 
 
 @frozen
@@ -86,15 +86,13 @@ class MechanicSpec:
         given: dict[str, Any] = {}
         problems: list[Problem] = []
         for pair in pairs:
-            key, sep, text = pair.partition("=")
-            key = key.strip()
-            if not sep:
-                problems.append(Problem(f"expected KEY=VALUE, got {pair!r}", path="--set"))
-            elif key not in by_name:
-                problems.append(Problem(f"no such input{did_you_mean(key, sorted(by_name))}", path=f"--set {key}"))
+            read = setting(pair, sorted(by_name), "no such input")
+            if isinstance(read, Problem):
+                problems.append(read)
             else:
+                key, text = read
                 try:
-                    given[key] = by_name[key].parse(text.strip())
+                    given[key] = by_name[key].parse(text)
                 except ValueError as err:
                     problems.append(Problem(str(err), path=f"--set {key}"))
         for spec in self.inputs:

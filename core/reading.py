@@ -319,6 +319,18 @@ class Table:
         return [self.reader.table(item, f"{self.at(key)}[{i}]", keys) for i, item in enumerate(raw)]
 
 
+def setting(pair: str, valid: Sequence[str], unknown: str) -> tuple[str, str] | Problem:
+    """One ``--set KEY=VALUE``: the key, which must be one of ``valid``, and its value's text; or
+    the problem with it (``unknown`` names a key that is not valid: ``{key}`` stands for it)."""
+    key, sep, value = pair.partition("=")
+    key = key.strip()
+    if not sep:
+        return Problem(f"expected KEY=VALUE, got {pair!r}", path="--set")
+    if key not in valid:
+        return Problem(unknown.format(key=repr(key)) + did_you_mean(key, valid), path=f"--set {key}")
+    return key, value.strip()
+
+
 def join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 

@@ -25,7 +25,7 @@ from attrs import asdict, define, field, frozen
 
 from . import world
 from .chance import Roller, exact
-from .errors import InvalidInput, Problem, did_you_mean
+from .errors import InvalidInput, Problem
 from .events import EventLog
 from .game import Game, play, replication_seed
 from .plugins import Rules, call
@@ -39,6 +39,7 @@ from .reading import (
     key_lines,
     parse_toml,
     read_bounded,
+    setting,
     show,
     whole,
 )
@@ -135,19 +136,17 @@ def read(path: str | None, pairs: Sequence[str]) -> Situation:
     valid = [*TOP_KEYS, *(f"{u}.{k}" for u in "ab" for k in UNIT_KEYS)]
     given = set()
     for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep:
-            problems.append(Problem(f"expected KEY=VALUE, got {pair!r}", path="--set"))
-        elif key not in valid:
-            problems.append(Problem(f"unknown key {key!r}{did_you_mean(key, valid)}", path=f"--set {key}"))
+        read = setting(pair, valid, "unknown key {key}")
+        if isinstance(read, Problem):
+            problems.append(read)
         else:
+            key, value = read
             unit, _, name = key.rpartition(".")
             target = raw.setdefault(unit, {}) if unit else raw
             if not isinstance(target, dict):
                 problems.append(Problem(f"must be a table, not {show(target)}", path=unit, source=source))
                 continue
-            target[name] = _value(value.strip())
+            target[name] = _value(value)
             given.add(key)
     try:
         return _build(Reader(source, {k: v for k, v in lines.items() if k not in given}), raw, problems)
