@@ -80,16 +80,22 @@ def test_each_army_has_one_sniper_who_fires_once_a_fire_phase() -> None:
     assert snipes and set(snipes.values()) == {1}
 
 
-class Shaken:
-    """A house rule: every melee round ends with side a pushing side b back."""
+class MeleeEnds:
+    """A house rule: every melee round ends with side a winning as ``result`` says (the values of
+    a melee resolution that differ from the roll's)."""
+
+    def __init__(self, **result: Any) -> None:
+        self.result = {"winner": "a", "loser": "b", "winner_dp": 1, "a_lost": 0, "cavalry_retire": False, **result}
 
     @hookimpl
     def referee_resolved(self, mechanic: str, resolution: Resolution) -> Resolution | None:
         if mechanic != "melee":
             return None
-        values = {**resolution.values, "winner": "a", "loser": "b", "result": "pushed-back", "dps": 2, "winner_dp": 1,
-                  "a_lost": 0, "b_lost": 1, "pursuit": False, "follow_up": "may", "cavalry_retire": False}
-        return evolve(resolution, values=values)
+        return evolve(resolution, values={**resolution.values, **self.result})
+
+
+PUSHED_BACK = {"result": "pushed-back", "dps": 2, "b_lost": 1, "pursuit": False, "follow_up": "may"}
+DISPERSED = {"result": "disperse", "dps": 3, "b_lost": 0, "pursuit": True, "follow_up": ""}
 
 
 class Chooser:
@@ -103,7 +109,7 @@ class Chooser:
 
 def test_foot_that_push_back_may_follow_up_and_melee_losses_are_charge() -> None:
     chooser = Chooser()
-    game = _game(Shaken(), chooser, scenario="drill-musketry")
+    game = _game(MeleeEnds(**PUSHED_BACK), chooser, scenario="drill-musketry")
     state = game.state
     a, b = state.by_side["union"][0], state.by_side["confederate"][0]
     a.melee, b.melee = b.id, a.id
@@ -222,20 +228,8 @@ def test_losses_to_guns_are_canister_within_canister_range_and_shot_or_shell_bey
     assert max(causes["canister"]) <= reach + 1 < max(causes["shot-or-shell"])
 
 
-class Overrun:
-    """A house rule: every melee round ends with side a dispersing side b, and a pursuit test."""
-
-    @hookimpl
-    def referee_resolved(self, mechanic: str, resolution: Resolution) -> Resolution | None:
-        if mechanic != "melee":
-            return None
-        values = {**resolution.values, "winner": "a", "loser": "b", "result": "disperse", "dps": 3, "winner_dp": 1,
-                  "a_lost": 0, "b_lost": 0, "pursuit": True, "follow_up": "", "cavalry_retire": False}
-        return evolve(resolution, values=values)
-
-
 def test_the_pursuit_test_is_taken_after_the_beaten_unit_disperses() -> None:
-    game = _game(Overrun())
+    game = _game(MeleeEnds(**DISPERSED))
     state = game.state
     a, b = state.pieces["us-regiment"], state.pieces["cs-battery"]
     a.melee, b.melee = b.id, a.id
