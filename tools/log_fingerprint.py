@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import sys
 
+from referee.core.errors import RefereeError
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.plugins import build_rules, installed
@@ -29,14 +31,28 @@ def fingerprint(rules_name: str, scenario: str, seed: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", help="comma-separated rulesets (default: every installed one)")
-    parser.add_argument("--seeds", default="1,2,3,7,11")
+    parser.add_argument("--seeds", type=seeds, default="1,2,3,7,11", help="comma-separated whole numbers")
     args = parser.parse_args()
     rulesets = args.rules.split(",") if args.rules else sorted(installed())
     scenarios = [row[0] for row in bundled()]
-    for rules_name in rulesets:
-        for scenario in scenarios:
-            for seed in map(int, args.seeds.split(",")):
-                print(rules_name, scenario, seed, fingerprint(rules_name, scenario, seed), flush=True)
+    try:
+        for name in rulesets:
+            build_rules(name, (), ())  # every name checked before the first game
+        for rules_name in rulesets:
+            for scenario in scenarios:
+                for seed in args.seeds:
+                    print(rules_name, scenario, seed, fingerprint(rules_name, scenario, seed), flush=True)
+    except RefereeError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        sys.exit(2)
+
+
+def seeds(text: str) -> list[int]:
+    """``--seeds``: whole numbers, comma-separated."""
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got {text!r}") from None
 
 
 if __name__ == "__main__":
