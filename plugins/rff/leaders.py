@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import cache
 from operator import itemgetter
 from typing import Any
 
@@ -40,15 +41,22 @@ def _place(game: Any, state: RffState, leader: LeaderState) -> None:
         if piece is not None and (piece.alive or leader.waiting):
             return  # he moves with it, and enters with it (RFF-P22)
         leader.detach()
-    mine = [p for p in state.of_side(leader.side) if p.unit.spec.command in leader.commands]
+    commands = leader.commands
+    mine = [p for p in state.of_side(leader.side) if p.command in commands]
     if not mine:
         return
     cx, cy = sum([p.x for p in mine]) / len(mine), sum([p.y for p in mine]) / len(mine)
-    reach = geo.yards(state, lookup.leader_rate(state.tables, leader.status == "dismounted"))
+    reach = leader_reach(state.tables, leader.status == "dismounted")
     dist = math.hypot(cx - leader.x, cy - leader.y)
     if dist > reach:
         cx, cy = leader.x + (cx - leader.x) * reach / dist, leader.y + (cy - leader.y) * reach / dist
     leader.x, leader.y = cx, cy
+
+
+@cache
+def leader_reach(t: Any, dismounted: bool) -> float:
+    """Yards a leader rides (or walks) in a maneuver phase (asked for every leader not attached)."""
+    return lookup.leader_rate(t, dismounted) * t.scale.yards_per_inch
 
 
 def attached_to(state: RffState, piece: Piece) -> LeaderState | None:
@@ -71,7 +79,7 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     if "twilight-and-night" in game.options and is_night(game):
         return None
     candidates = []
-    for ld in state.leaders_over(piece.side, piece.unit.spec.command):
+    for ld in state.leaders_over(piece.side, piece.command):
         if ld.status in ("active", "dismounted"):
             post = ld.post()
             if post is not None:

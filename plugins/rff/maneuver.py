@@ -136,7 +136,7 @@ def effectiveness(state: RffState, piece: Piece) -> str:
 def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
     """RFF-P8: heavy casualties / greater losses are read off the piece's brigade (not when the
     brigade is the one unit: its losses are already its fresh, worn or spent)."""
-    command = piece.unit.spec.command
+    command = piece.command
     start = state.start_stands_by_command.get(command, 0)
     if not start or state.units_by_command.get(command, 0) < 2:
         return None
@@ -391,7 +391,7 @@ def lose_stands(game: Any, state: RffState, piece: Piece, n: int, why: str, caus
     # the weakest stands go first: a half section (RFF-P27), then damaged and silenced ones (RFF-P29)
     piece.half, piece.damaged, piece.silenced = max(0, piece.half - n), max(0, piece.damaged - n), max(0, piece.silenced - n)
     piece.stands_lost_turn += n
-    for command in game.scenario.command_chain(piece.unit.spec.command):
+    for command in game.scenario.command_chain(piece.command):
         state.lost_by_command[command.id] = state.lost_by_command.get(command.id, 0) + n
     game.log.emit("loss", unit=piece.id, stands=n, text=f"{piece.id} loses {n} stand{'s' if n > 1 else ''} ({why})")
     if piece.stands == 0:

@@ -60,9 +60,10 @@ class Piece:
     arm: str = field(init=False, default="")
     unit_id: str = field(init=False, default="")
     guns: bool = field(init=False, default=False)
+    command: str = field(init=False, default="")  # the unit's command (brigade)
 
     def __attrs_post_init__(self) -> None:
-        self.side, self.arm, self.unit_id = self.unit.side, self.unit.spec.arm, self.unit.id
+        self.side, self.arm, self.unit_id, self.command = self.unit.side, self.unit.spec.arm, self.unit.id, self.unit.spec.command
         self.guns = not self.troops
 
     @property
