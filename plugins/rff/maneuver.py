@@ -79,30 +79,37 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
 def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
     """Every die-roll modifier of the Maneuver Table that applies to the piece now."""
     t = state.tables
-    mods: list[Modifier] = []
+    printed = printed_modifiers(t)
     commander = leaders.commander(game, state, piece)
     if commander is None:
-        mods.append(lookup.modifier(t, "maneuver", "out-of-command"))
+        mods = [printed["out-of-command"]]
     else:
-        mods.append(lookup.modifier(t, "maneuver", commander.rating))
+        mods = [printed[commander.rating]]
         if commander.provisional:
-            mods.append(lookup.modifier(t, "maneuver", "provisional-command"))
-    if commander is not None and commander.attached == piece.id:  # an attached leader is always the commander
-        mods.append(lookup.modifier(t, "maneuver", "attached-leader"))  # the brave colonel too: RFF-P35
-    mods.append(lookup.modifier(t, "maneuver", piece.grade))
-    mods.append(lookup.modifier(t, "maneuver", effectiveness(state, piece)))
+            mods.append(printed["provisional-command"])
+        if commander.attached == piece.id:  # an attached leader is always the commander
+            mods.append(printed["attached-leader"])  # the brave colonel too: RFF-P35
+    mods.append(printed[piece.grade])
+    mods.append(printed[effectiveness(state, piece)])
     if piece.guns:
-        mods.append(lookup.modifier(t, "maneuver", "battery"))
+        mods.append(printed["battery"])
     if (piece.status != "broken" and piece.formation in ("field-column", "march-column", "limbered")) or geo.linear_cover(game, piece):  # RFF-P31
-        mods.append(lookup.modifier(t, "maneuver", "column-or-cover"))
+        mods.append(printed["column-or-cover"])
     if piece.status == "broken" or geo.outflanked(state, piece, outflank_yards(t)):
-        mods.append(lookup.modifier(t, "maneuver", "outflanked-or-broken"))
-    if key_position_lost(game, piece.side):
-        mods.append(lookup.modifier(t, "maneuver", "key-position-lost"))
+        mods.append(printed["outflanked-or-broken"])
+    if key_position_lost(game, state, piece.side):
+        mods.append(printed["key-position-lost"])
     losses = brigade_losses(game, state, piece)
     if losses:
-        mods.append(lookup.modifier(t, "maneuver", losses))
+        mods.append(printed[losses])
     return mods
+
+
+@cache
+def printed_modifiers(t: Any) -> dict[str, Modifier]:
+    """The Maneuver Table's modifiers by id, and a leader's by his rating (read at every check)."""
+    found = {key: lookup.modifier(t, "maneuver", key) for key in t.maneuver.modifiers}
+    return found | {rating: lookup.modifier(t, "maneuver", rating) for rating in lookup.RATING_MODIFIER}
 
 
 @cache
@@ -145,9 +152,11 @@ def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
     return "greater-losses" if lost >= greater else "heavy-casualties" if lost >= heavy else None
 
 
-def key_position_lost(game: Any, side: str) -> bool:
-    for o in game.scenario.objectives:
-        if o.key and o.held_by == side and game.world.held.get(o.id) not in (None, side):
+def key_position_lost(game: Any, state: RffState, side: str) -> bool:
+    """Has an enemy taken a key position the side held at the start?"""
+    held = game.world.held
+    for objective in state.key_positions.get(side, ()):
+        if held.get(objective) not in (None, side):
             return True
     return False
 

@@ -45,6 +45,9 @@ def muster(game: Any, tables: Any) -> RffState:
         for command in game.scenario.command_chain(piece.unit.spec.command):
             state.start_stands_by_command[command.id] = state.start_stands_by_command.get(command.id, 0) + piece.stands
             state.units_by_command[command.id] = state.units_by_command.get(command.id, 0) + 1
+    for o in game.scenario.objectives:
+        if o.key and o.held_by is not None:
+            state.key_positions[o.held_by] = (*state.key_positions.get(o.held_by, ()), o.id)
     state.deepest = deepest(state.pieces.values())
     state.ground_memo = ground_memo(game)
     horses.place_markers(game, state)

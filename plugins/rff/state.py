@@ -137,6 +137,7 @@ class RffState:
     units_by_command: dict[str, int] = field(factory=dict)  # units under each command at the start
     horses: dict[str, tuple[float, float]] = field(factory=dict)  # tethered horse markers by piece (optional rule)
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
+    key_positions: dict[str, tuple[str, ...]] = field(factory=dict)  # the key objectives each side held at the start
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
     ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
     in_check: Command | None = None  # maneuver.check: the checking piece's commander (leaders.commander)
