@@ -21,6 +21,7 @@ from .tables import display_tables, load_tables, load_with_overlays
 PLUGIN_NAME = "rff"
 HOOKSPECS = hookspecs  # rff's extension points for layers (plugins/rff/hookspecs.py)
 PHASES = (("maneuver", maneuver.phase), ("fire", fire.phase), ("charge", charge.phase))
+PHASE_OF = dict(PHASES)  # a step's procedure by its phase's name
 
 
 @hookimpl
@@ -68,8 +69,8 @@ def referee_step(game: Any, step: Step) -> bool:
     state = game.state
     assert step.side is not None  # every rff step is one side's
     state.phasing = step.side
-    dict(PHASES)[step.name](game, state, step.side)
-    if step.name == PHASES[-1][0] or game.rules.implements("referee_step_done"):
+    PHASE_OF[step.name](game, state, step.side)
+    if step.name == PHASES[-1][0] or "referee_step_done" in game.rules.implemented:
         sync(game, state)  # the doctrine reads the neutral world at the next maneuver phase, victory at the turn's end
     return True
 
