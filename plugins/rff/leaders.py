@@ -7,7 +7,6 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from . import geometry as geo
 from . import lookup
 from .state import LeaderState, Piece, RffState
 
@@ -38,7 +37,7 @@ def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
 def _place(game: Any, state: RffState, leader: LeaderState) -> None:
     if leader.attached is not None:
         piece = state.pieces.get(leader.attached)
-        if piece is not None and (piece.alive or leader.waiting):
+        if piece is not None and ((piece.status != "gone" and piece.stands > 0 and piece.unit.on_field) or leader.waiting):  # (alive read inline)
             return  # he moves with it, and enters with it (RFF-P22)
         leader.detach()
     commands = leader.commands
@@ -84,9 +83,11 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
             post = ld.post()
             if post is not None:
                 candidates.append((math.hypot(post[0] - piece.x, post[1] - piece.y), ld))
-    candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
+    if len(candidates) > 1:
+        candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
+    yards_per_inch = state.tables.scale.yards_per_inch
     for dist, leader in candidates:
-        if dist <= geo.yards(state, radius(game, state, leader, piece)):
+        if dist <= radius(game, state, leader, piece) * yards_per_inch:
             return leader
     return None
 

@@ -48,7 +48,7 @@ def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
     check replenishes them, RFF-P20)."""
     if piece.status != "good" or piece.silenced or intent.action != "hold" or (piece.guns and piece.low_ammo):
         return True
-    if _wanted_formation(piece, intent) != piece.formation:
+    if FROM_NEUTRAL.get(intent.formation, piece.formation) != piece.formation:  # (_wanted_formation, read inline)
         return True
     if piece.formation in LINES and move.turn_needed(piece, target_piece(state, intent)) > geo.FRONT_ARC:
         return True  # a line must maneuver to wheel
@@ -172,9 +172,8 @@ def target_piece(state: RffState, intent: Any) -> Piece | None:
 
 
 def _wanted_formation(piece: Piece, intent: Any) -> str:
-    if intent.formation is None:
-        return piece.formation
-    return FROM_NEUTRAL.get(intent.formation, piece.formation)
+    """The rff formation the intent asks for: the piece's own if none (or none rff has)."""
+    return FROM_NEUTRAL.get(intent.formation, piece.formation)  # (None is no neutral formation)
 
 
 # ----------------------------------------------------------------------------- effects

@@ -159,11 +159,13 @@ class RffState:
 
     def enemies_of(self, side: str) -> list[Piece]:
         """The pieces in play of every other side (a shared list: do not change it)."""
-        if self._hostile is None:
-            self._hostile = {}
-        if side not in self._hostile:
-            self._hostile[side] = [p for s, ps in self._alive_by_side().items() if s != side for p in ps]
-        return self._hostile[side]
+        hostile = self._hostile
+        if hostile is None:
+            hostile = self._hostile = {}
+        found = hostile.get(side)
+        if found is None:
+            found = hostile[side] = [p for s, ps in self._alive_by_side().items() if s != side for p in ps]
+        return found
 
     def _alive_by_side(self) -> dict[str, list[Piece]]:
         self.of_side("")
