@@ -21,8 +21,9 @@ def roll_all(game: Any, state: Any) -> None:
 
 def end_turn(game: Any, state: Any) -> None:
     """A new leader (rff's provisional commander) rolls the turn after his predecessor fell."""
+    rated = game.memory.setdefault(KEY, {})
     for leader in list(state.leaders.values()):
-        if leader.id not in game.memory.get(KEY, {}):
+        if leader.id not in rated:
             _roll(game, state, leader)
 
 
