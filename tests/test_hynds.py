@@ -252,6 +252,24 @@ def test_hynds_fire_modifiers() -> None:
     assert _values(fire.modifiers(game, state, close)) == {"Target behind breastworks (Hynds)": -1, "Firing at cavalry skirmishers (Hynds)": -2}
 
 
+@pytest.mark.parametrize("grade", ["crack", "veteran", "trained"])
+def test_confederate_chargers_fire_hand_weapons_at_half_effect(grade: str) -> None:
+    """HYNDS-R1: rff holds back a charger with cold steel; Hynds lets a crack or veteran
+    Confederate one fire with hand weapons, at half effect, but not as defensive fire."""
+    from referee.plugins.rff import fire as rff_fire
+
+    for rules, lets in (("hynds", grade != "trained"), ("rff", False)):
+        game = Game.new(build_rules(rules), BIG_BETHEL, 1)
+        game.state = game.rules.muster(game)
+        piece = next(p for p in game.state.pieces.values() if p.side == "confederate" and p.arm == "infantry" and p.parent is None)
+        piece.charge_target, piece.cold_steel, piece.grade = "us-any", True, grade
+        assert rff_fire._may_fire(game, piece, False) is lets
+        assert rff_fire._may_fire(game, piece, True) is False
+    shot = SimpleNamespace(firer=piece, defensive=False)
+    halved = fire.points(game, shot, 4, ())
+    assert (halved is not None and halved[0]) == (2 if grade != "trained" else False)
+
+
 # ----------------------------------------------------------------------------- concealment
 
 SURPRISE = {  # die total -> effect, still in good order / disordered by the fire

@@ -94,17 +94,18 @@ def _reach(t: Any, kind: str, code: str) -> float:
 
 
 def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
+    """rff's answer, unless a layer lets a piece fire that rff holds back (rff_may_fire)."""
     if piece.status == "broken" or piece.stands == 0:
         return False
-    if "rff_may_fire" in game.rules.implemented:
-        answer = game.rules.callers["rff_may_fire"](game=game, piece=piece, defensive=defensive)
-        if answer is not None:
-            return bool(answer)
     if piece.guns:
-        return piece.formation != "limbered" and piece.silenced < piece.stands and (defensive or piece.may_fire)
-    if piece.charge_target is not None and piece.cold_steel:
-        return not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
-    return True
+        own = piece.formation != "limbered" and piece.silenced < piece.stands and (defensive or piece.may_fire)
+    elif piece.charge_target is not None and piece.cold_steel:
+        own = not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
+    else:
+        return True
+    if own or "rff_may_fire" not in game.rules.implemented:
+        return own
+    return bool(game.rules.callers["rff_may_fire"](game=game, piece=piece, defensive=defensive))
 
 
 def firing_stands(game: Any, piece: Piece) -> int:

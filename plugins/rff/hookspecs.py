@@ -73,10 +73,11 @@ def rff_fire_result(game: Game, shot: Shot, die: int, values: dict[str, Any]) ->
 
 @hookspec(firstresult=True)
 def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
-    """May ``piece`` (not broken, with stands) fire this half-phase? True or False, or None to
-    keep rff's answer (guns unlimbered and not silenced; chargers with cold steel not, unless
-    crack under the crack-cold-steel option).
+    """May ``piece`` (not broken, with stands), which rff holds back this half-phase (guns
+    limbered, silenced or not free to fire; chargers with cold steel, unless crack under the
+    crack-cold-steel option), fire after all? True lets it; False or None keeps rff's no. (A
+    layer that forbids fire drops the shot in :func:`rff_shots`.)
 
-    Called for each piece with an enemy within its reach (and arc) each time rff aims a
-    half-phase's fire. Who: any layer on rff.
+    Called for such a piece with an enemy within its reach (and arc) each time rff aims a
+    half-phase's fire; never for a piece rff lets fire. Who: any layer on rff.
     """
