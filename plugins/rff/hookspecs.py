@@ -78,6 +78,6 @@ def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
     crack-cold-steel option), fire after all? True lets it; False or None keeps rff's no. (A
     layer that forbids fire drops the shot in :func:`rff_shots`.)
 
-    Called for such a piece with an enemy within its reach (and arc) each time rff aims a
-    half-phase's fire; never for a piece rff lets fire. Who: any layer on rff.
+    Called for such a piece each time rff aims a half-phase's fire, before its targets are
+    sought; never for a piece rff lets fire. Who: any layer on rff.
     """
