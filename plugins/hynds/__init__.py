@@ -113,18 +113,15 @@ def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
     return fire.result(game, game.state, shot, die, values)
 
 
-@hookimpl(wrapper=True)
-def referee_step(game: Any, step: Any) -> Any:
-    """After rff's step, Hynds' rules that follow a phase. (A wrapper, not referee_step_done,
-    which would make rff write the neutral world back after every step.)"""
-    played = yield
+@hookimpl
+def rff_phase_done(game: Any, step: Any) -> None:
+    """Hynds' rules that follow a phase."""
     conceal.after_step(game, game.state, step)
     if step.name == "maneuver":
         skirmish.after_maneuver(game, game.state)
     elif step.name == "fire":
         skirmish.snipers_fire(game, game.state, step.side)
         fire.push_back(game, game.state)
-    return played
 
 
 @hookimpl

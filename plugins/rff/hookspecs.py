@@ -2,7 +2,7 @@
 rules, a house rule) may change what rff does, without copying rff.
 
 The core adds these to a stack's plugin manager because rff names them in ``HOOKSPECS``. Each
-is called once per resolution or move (never per die), and not at all when no plugin
+is called once per phase, resolution or move (never per die), and not at all when no plugin
 implements it, so plain rff neither pays for them nor changes its log. Who: any layer on rff.
 """
 
@@ -15,7 +15,7 @@ from referee.core.hookspecs import hookspec
 
 if TYPE_CHECKING:
     from referee.core.events import Modifier
-    from referee.core.game import Game
+    from referee.core.game import Game, Step
 
     from .fire import Shot
     from .state import Piece
@@ -80,4 +80,15 @@ def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
 
     Called for such a piece each time rff aims a half-phase's fire, before its targets are
     sought; never for a piece rff lets fire. Who: any layer on rff.
+    """
+
+
+@hookspec
+def rff_phase_done(game: Game, step: Step) -> None:
+    """One side's phase (``step.name``: maneuver, fire or charge; ``step.side``) is over, and
+    rff has written its state back where it does (after the charge phase). Apply a layer's
+    rules that follow a phase (rolls for new skirmishers, snipers, pieces pushed back).
+
+    Called once at the end of each rff step (a wrapper of ``referee_step`` would cost several
+    times as much a step). Who: any layer on rff.
     """
