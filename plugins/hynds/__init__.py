@@ -101,8 +101,10 @@ def rff_shots(game: Any, shots: Any) -> Any:
 
 @hookimpl
 def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
-    return (fire.points(game, shot, points, multipliers) or skirmish.prolonge_points(shot, points, multipliers)
-            or conceal.surprised_points(game, shot, points, multipliers))
+    firer = shot.firer  # each rule asked only when its cheapest condition holds
+    return ((firer.charge_target is not None and fire.points(game, shot, points, multipliers))
+            or (firer.moved == "prolong" and skirmish.prolonge_points(shot, points, multipliers))
+            or (conceal.SURPRISING in game.memory and conceal.surprised_points(game, shot, points, multipliers)) or None)
 
 
 @hookimpl

@@ -40,15 +40,15 @@ def _moved_yards(t: Any) -> float:
 def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
     """Hynds' die modifiers for one musketry or cannonade roll."""
     out = []
-    firer, target = shot.firer, shot.target
+    firer, target, memory = shot.firer, shot.target, game.memory
     if shot.kind == "cannonade":
         if firer.weapon in ("LR", "HR"):
             out.append(_mod("rifled-pieces"))
-        if game.memory.get(MOVED, {}).get(target.id, 0.0) > _moved_yards(state.tables):
+        if MOVED in memory and memory[MOVED].get(target.id, 0.0) > _moved_yards(state.tables):
             out.append(_mod("target-moved", "HYNDS-A4"))
-    elif shot.range_inches <= lookup.close_range(state.tables) and (firer.id, target.id) not in game.memory.get(FIRED, ()):
+    elif shot.range_inches <= lookup.close_range(state.tables) and (FIRED not in memory or (firer.id, target.id) not in memory[FIRED]):
         out.append(_mod("point-blank", "HYNDS-F5"))
-    if works.holds(game, target):
+    if works.WORKS in memory and target.id in memory[works.WORKS]:  # (works.holds, read inline)
         out.append(_mod("breastworks-fire"))
     if target.arm == "cavalry" and target.troops and (target.parent is not None or target.formation == "extended-line"):
         out.append(_mod("cavalry-skirmishers", "HYNDS-K1"))
