@@ -368,6 +368,22 @@ def test_linear_obstacles_by_arm_and_grade() -> None:
         assert (infantry.status == "disordered") is disordered
 
 
+@pytest.mark.parametrize(("path_x", "reacts"), [(1000.0, True), (1400.0, False)])
+def test_passing_through_a_stationary_friend_makes_it_roll_on_the_pol_chart(path_x: float, reacts: bool) -> None:
+    """HYNDS-P1: a troop piece whose move crosses a stationary friend's footprint from front to
+    back makes that friend roll; one that passes wide of it does not."""
+    rules, log = build_rules("hynds"), EventLog(enabled=True)
+    game = Game.new(rules, BIG_BETHEL, 1, log)
+    game.state = rules.muster(game)
+    mover, friend = [p for p in game.state.pieces.values() if p.side == "union" and p.arm == "infantry" and p.parent is None][:2]
+    friend.x, friend.y, friend.facing, friend.moved = 1000.0, 800.0, 0.0, ""
+    mover.x, mover.y = path_x, 900.0
+    start = (path_x, 700.0)
+    move.moved(game, game.state, mover, start)
+    rolled = [e for e in log.events if e.get("mechanic") == "passage-of-lines"]
+    assert bool(rolled) is reacts and all(e["unit"] == friend.id for e in rolled)
+
+
 def test_a_building_set_on_fire_costs_its_garrison_a_stand_a_turn() -> None:
     game = _mustered()
     garrison = _piece(game, "infantry", 1300.0, 1230.0)  # inside a building of Big Bethel
