@@ -85,7 +85,8 @@ def rff_move_yards(game: Any, piece: Any, pace: str, to: Any, yards: float) -> f
 @hookimpl
 def rff_moved(game: Any, piece: Any, start: Any) -> None:
     move.moved(game, game.state, piece, start)
-    conceal.moved(game, game.state, piece, start)
+    if conceal.HIDING in game.memory:
+        conceal.moved(game, game.state, piece, start)
 
 
 @hookimpl
