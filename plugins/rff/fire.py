@@ -93,18 +93,17 @@ def _reach(t: Any, kind: str, code: str) -> float:
 
 
 def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
-    """rff's answer, unless a layer lets a piece fire that rff holds back (rff_may_fire)."""
+    """rff's answer, unless a layer lets a charger with cold steel fire after all (rff_may_fire)."""
     if piece.status == "broken" or piece.stands == 0:
         return False
     if piece.guns:
-        own = piece.formation != "limbered" and piece.silenced < piece.stands and (defensive or piece.may_fire)
-    elif piece.charge_target is not None and piece.cold_steel:
+        return piece.formation != "limbered" and piece.silenced < piece.stands and (defensive or piece.may_fire)
+    if piece.charge_target is not None and piece.cold_steel:
         own = not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
-    else:
-        return True
-    if own or "rff_may_fire" not in game.rules.implemented:
-        return own
-    return bool(game.rules.callers["rff_may_fire"](game=game, piece=piece, defensive=defensive))
+        if own or "rff_may_fire" not in game.rules.implemented:
+            return own
+        return bool(game.rules.callers["rff_may_fire"](game=game, piece=piece, defensive=defensive))
+    return True
 
 
 def firing_stands(game: Any, piece: Piece) -> int:

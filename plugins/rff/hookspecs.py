@@ -73,13 +73,12 @@ def rff_fire_result(game: Game, shot: Shot, die: int, values: dict[str, Any]) ->
 
 @hookspec(firstresult=True)
 def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
-    """May ``piece`` (not broken, with stands), which rff holds back this half-phase (guns
-    limbered, silenced or not free to fire; chargers with cold steel, unless crack under the
-    crack-cold-steel option), fire after all? True lets it; False or None keeps rff's no. (A
-    layer that forbids fire drops the shot in :func:`rff_shots`.)
+    """May ``piece``, a charger with cold steel that rff holds back this half-phase (it fires
+    only if crack, under the crack-cold-steel option), fire after all? True lets it; False or
+    None keeps rff's no. (A layer that forbids fire drops the shot in :func:`rff_shots`.)
 
-    Called for such a piece each time rff aims a half-phase's fire, before its targets are
-    sought; never for a piece rff lets fire. Who: any layer on rff.
+    Called for such a piece (not broken, with stands) each time rff aims a half-phase's fire,
+    before its targets are sought; never for a piece rff lets fire. Who: any layer on rff.
     """
 
 
