@@ -20,7 +20,7 @@ from .cite import modifier, ref
 from .move import MOVED
 from .tables import charts, fraction
 
-FIRED = "hynds.fired"  # game.memory: (firer, target) pairs that have fired beyond close range
+FIRED = "hynds.fired"  # game.memory: (firer, target) pairs whose musketry has reached beyond close range
 FLANK = "hynds.flank"  # game.memory: target id -> {"left": stands, "right": stands} this fire phase
 HAND_WEAPONS = Modifier("Hand weapons in a charge (Hynds)", Fraction(1, 2), ref("Charge reaction", "HYNDS-R1"), on="fire points x")
 
@@ -76,13 +76,14 @@ def points(game: Any, shot: Any, pts: Any, multipliers: tuple[Modifier, ...]) ->
 def result(game: Any, state: Any, shot: Any, die: int, values: Any) -> dict[str, Any] | None:
     """Remember what Hynds' later rules need (who fired at whom, flank fire); Confederates go
     low on ammunition on a 9 as well as a 10."""
-    if shot.range_inches > lookup.close_range(state.tables):
-        game.memory.setdefault(FIRED, set()).add((shot.firer.id, shot.target.id))
-    if shot.kind == "musketry" and shot.firer.arm == "infantry" and shot.target.troops:
-        flank = _flank(shot.target, shot.firer)
-        if flank:
-            tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
-            tally[flank] += shot.stands
+    if shot.kind == "musketry":  # (a battery's fire is never point blank, nor flank fire)
+        if shot.range_inches > lookup.close_range(state.tables):
+            game.memory.setdefault(FIRED, set()).add((shot.firer.id, shot.target.id))
+        if shot.firer.arm == "infantry" and shot.target.troops:
+            flank = _flank(shot.target, shot.firer)
+            if flank:
+                tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
+                tally[flank] += shot.stands
     if shot.firer.side == "confederate" and die in charts()["low_ammo"]["confederate"] and not values.get("low_on_ammo"):
         game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-F4"], ruleset="hynds",
                       text=f"{shot.firer.id} rolled {die}: {ref('Low on Ammo')} for Confederates")
