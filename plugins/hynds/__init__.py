@@ -4,7 +4,7 @@ Hynds wrote his rules as changes to Fire and Fury, so this package is only those
 TOML overlay of rff's tables (``rulesets/hynds/rff.toml``: scale, command radius, fire tables,
 darkness), wrappers of the core's hooks (muster, modifiers, the end of a turn) and rff's own
 extension hooks (``plugins/rff/hookspecs.py``: movement, fire points, fire results, reaction
-fire). Nothing of rff is copied. Rulings are in ``docs/rulings/hynds.md``; every resolution a
+fire, the end of a phase). Nothing of rff is copied. Rulings are in ``docs/rulings/hynds.md``; every resolution a
 Hynds rule touched is credited to ``hynds`` in the log.
 """
 
