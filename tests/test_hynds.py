@@ -252,6 +252,24 @@ def test_hynds_fire_modifiers() -> None:
     assert _values(fire.modifiers(game, state, close)) == {"Target behind breastworks (Hynds)": -1, "Firing at cavalry skirmishers (Hynds)": -2}
 
 
+@pytest.mark.parametrize("grade", ["crack", "veteran", "trained"])
+def test_confederate_chargers_fire_hand_weapons_at_half_effect(grade: str) -> None:
+    """HYNDS-R1: rff holds back a charger with cold steel; Hynds lets a crack or veteran
+    Confederate one fire with hand weapons, at half effect, but not as defensive fire."""
+    from referee.plugins.rff import fire as rff_fire
+
+    for rules, lets in (("hynds", grade != "trained"), ("rff", False)):
+        game = Game.new(build_rules(rules), BIG_BETHEL, 1)
+        game.state = game.rules.muster(game)
+        piece = next(p for p in game.state.pieces.values() if p.side == "confederate" and p.arm == "infantry" and p.parent is None)
+        piece.charge_target, piece.cold_steel, piece.grade = "us-any", True, grade
+        assert rff_fire._may_fire(game, piece, False) is lets
+        assert rff_fire._may_fire(game, piece, True) is False
+    shot = SimpleNamespace(firer=piece, defensive=False)
+    halved = fire.points(game, shot, 4, ())
+    assert (halved is not None and halved[0]) == (2 if grade != "trained" else False)
+
+
 # ----------------------------------------------------------------------------- concealment
 
 SURPRISE = {  # die total -> effect, still in good order / disordered by the fire
@@ -348,6 +366,22 @@ def test_linear_obstacles_by_arm_and_grade() -> None:
         else:
             assert yards == expected
         assert (infantry.status == "disordered") is disordered
+
+
+@pytest.mark.parametrize(("path_x", "reacts"), [(1000.0, True), (1400.0, False)])
+def test_passing_through_a_stationary_friend_makes_it_roll_on_the_pol_chart(path_x: float, reacts: bool) -> None:
+    """HYNDS-P1: a troop piece whose move crosses a stationary friend's footprint from front to
+    back makes that friend roll; one that passes wide of it does not."""
+    rules, log = build_rules("hynds"), EventLog(enabled=True)
+    game = Game.new(rules, BIG_BETHEL, 1, log)
+    game.state = rules.muster(game)
+    mover, friend = [p for p in game.state.pieces.values() if p.side == "union" and p.arm == "infantry" and p.parent is None][:2]
+    friend.x, friend.y, friend.facing, friend.moved = 1000.0, 800.0, 0.0, ""
+    mover.x, mover.y = path_x, 900.0
+    start = (path_x, 700.0)
+    move.moved(game, game.state, mover, start)
+    rolled = [e for e in log.events if e.get("mechanic") == "passage-of-lines"]
+    assert bool(rolled) is reacts and all(e["unit"] == friend.id for e in rolled)
 
 
 def test_a_building_set_on_fire_costs_its_garrison_a_stand_a_turn() -> None:

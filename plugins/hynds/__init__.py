@@ -4,7 +4,7 @@ Hynds wrote his rules as changes to Fire and Fury, so this package is only those
 TOML overlay of rff's tables (``rulesets/hynds/rff.toml``: scale, command radius, fire tables,
 darkness), wrappers of the core's hooks (muster, modifiers, the end of a turn) and rff's own
 extension hooks (``plugins/rff/hookspecs.py``: movement, fire points, fire results, reaction
-fire). Nothing of rff is copied. Rulings are in ``docs/rulings/hynds.md``; every resolution a
+fire, the end of a phase). Nothing of rff is copied. Rulings are in ``docs/rulings/hynds.md``; every resolution a
 Hynds rule touched is credited to ``hynds`` in the log.
 """
 
@@ -85,7 +85,8 @@ def rff_move_yards(game: Any, piece: Any, pace: str, to: Any, yards: float) -> f
 @hookimpl
 def rff_moved(game: Any, piece: Any, start: Any) -> None:
     move.moved(game, game.state, piece, start)
-    conceal.moved(game, game.state, piece, start)
+    if conceal.HIDING in game.memory:
+        conceal.moved(game, game.state, piece, start)
 
 
 @hookimpl
@@ -101,8 +102,10 @@ def rff_shots(game: Any, shots: Any) -> Any:
 
 @hookimpl
 def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
-    return (fire.points(game, shot, points, multipliers) or skirmish.prolonge_points(shot, points, multipliers)
-            or conceal.surprised_points(game, shot, points, multipliers))
+    firer = shot.firer  # each rule asked only when its cheapest condition holds
+    return ((firer.charge_target is not None and fire.points(game, shot, points, multipliers))
+            or (firer.moved == "prolong" and skirmish.prolonge_points(shot, points, multipliers))
+            or (conceal.SURPRISING in game.memory and conceal.surprised_points(game, shot, points, multipliers)) or None)
 
 
 @hookimpl
@@ -113,18 +116,15 @@ def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
     return fire.result(game, game.state, shot, die, values)
 
 
-@hookimpl(wrapper=True)
-def referee_step(game: Any, step: Any) -> Any:
-    """After rff's step, Hynds' rules that follow a phase. (A wrapper, not referee_step_done,
-    which would make rff write the neutral world back after every step.)"""
-    played = yield
+@hookimpl
+def rff_phase_done(game: Any, step: Any) -> None:
+    """Hynds' rules that follow a phase."""
     conceal.after_step(game, game.state, step)
     if step.name == "maneuver":
         skirmish.after_maneuver(game, game.state)
     elif step.name == "fire":
         skirmish.snipers_fire(game, game.state, step.side)
         fire.push_back(game, game.state)
-    return played
 
 
 @hookimpl

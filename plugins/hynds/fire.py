@@ -20,7 +20,7 @@ from .cite import modifier, ref
 from .move import MOVED
 from .tables import charts, fraction
 
-FIRED = "hynds.fired"  # game.memory: (firer, target) pairs that have fired beyond close range
+FIRED = "hynds.fired"  # game.memory: (firer, target) pairs whose musketry has reached beyond close range
 FLANK = "hynds.flank"  # game.memory: target id -> {"left": stands, "right": stands} this fire phase
 HAND_WEAPONS = Modifier("Hand weapons in a charge (Hynds)", Fraction(1, 2), ref("Charge reaction", "HYNDS-R1"), on="fire points x")
 
@@ -40,15 +40,15 @@ def _moved_yards(t: Any) -> float:
 def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
     """Hynds' die modifiers for one musketry or cannonade roll."""
     out = []
-    firer, target = shot.firer, shot.target
+    firer, target, memory = shot.firer, shot.target, game.memory
     if shot.kind == "cannonade":
         if firer.weapon in ("LR", "HR"):
             out.append(_mod("rifled-pieces"))
-        if game.memory.get(MOVED, {}).get(target.id, 0.0) > _moved_yards(state.tables):
+        if MOVED in memory and memory[MOVED].get(target.id, 0.0) > _moved_yards(state.tables):
             out.append(_mod("target-moved", "HYNDS-A4"))
-    elif shot.range_inches <= lookup.close_range(state.tables) and (firer.id, target.id) not in game.memory.get(FIRED, ()):
+    elif shot.range_inches <= lookup.close_range(state.tables) and (FIRED not in memory or (firer.id, target.id) not in memory[FIRED]):
         out.append(_mod("point-blank", "HYNDS-F5"))
-    if works.holds(game, target):
+    if works.WORKS in memory and target.id in memory[works.WORKS]:  # (works.holds, read inline)
         out.append(_mod("breastworks-fire"))
     if target.arm == "cavalry" and target.troops and (target.parent is not None or target.formation == "extended-line"):
         out.append(_mod("cavalry-skirmishers", "HYNDS-K1"))
@@ -76,13 +76,14 @@ def points(game: Any, shot: Any, pts: Any, multipliers: tuple[Modifier, ...]) ->
 def result(game: Any, state: Any, shot: Any, die: int, values: Any) -> dict[str, Any] | None:
     """Remember what Hynds' later rules need (who fired at whom, flank fire); Confederates go
     low on ammunition on a 9 as well as a 10."""
-    if shot.range_inches > lookup.close_range(state.tables):
-        game.memory.setdefault(FIRED, set()).add((shot.firer.id, shot.target.id))
-    if shot.kind == "musketry" and shot.firer.arm == "infantry" and shot.target.troops:
-        flank = _flank(shot.target, shot.firer)
-        if flank:
-            tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
-            tally[flank] += shot.stands
+    if shot.kind == "musketry":  # (a battery's fire is never point blank, nor flank fire)
+        if shot.range_inches > lookup.close_range(state.tables):
+            game.memory.setdefault(FIRED, set()).add((shot.firer.id, shot.target.id))
+        if shot.firer.arm == "infantry" and shot.target.troops:
+            flank = _flank(shot.target, shot.firer)
+            if flank:
+                tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
+                tally[flank] += shot.stands
     if shot.firer.side == "confederate" and die in charts()["low_ammo"]["confederate"] and not values.get("low_on_ammo"):
         game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-F4"], ruleset="hynds",
                       text=f"{shot.firer.id} rolled {die}: {ref('Low on Ammo')} for Confederates")

@@ -12,6 +12,7 @@ from .cite import modifier, ref
 from .tables import charts
 
 KEY = "hynds.leaders"  # game.memory: leader id -> "exceptional", "weak" or "" (rolled, ordinary)
+BONUS = "hynds.bonus"  # game.memory: leader id -> his modifiers, for the exceptional and weak only
 
 
 def roll_all(game: Any, state: Any) -> None:
@@ -21,8 +22,9 @@ def roll_all(game: Any, state: Any) -> None:
 
 def end_turn(game: Any, state: Any) -> None:
     """A new leader (rff's provisional commander) rolls the turn after his predecessor fell."""
+    rated = game.memory.setdefault(KEY, {})
     for leader in list(state.leaders.values()):
-        if leader.id not in game.memory.get(KEY, {}):
+        if leader.id not in rated:
             _roll(game, state, leader)
 
 
@@ -33,6 +35,9 @@ def _roll(game: Any, state: Any, leader: Any) -> None:
         return
     die = game.roller.roll(D10)
     rating = rated[leader.id] = rating_of(die, leader.side)
+    if rating:
+        value = charts()["leaders"][rating]["value"]
+        game.memory.setdefault(BONUS, {})[leader.id] = (modifier(f"{rating.capitalize()} leader", value, "Leaders", "HYNDS-L1"),)
     game.log.emit("leader", unit=leader.id, dice=[die], rulings=["HYNDS-L1"], ruleset="hynds",
                   text=f"{leader.id} rolls {die} on Hynds' leader chart ({ref('Leaders')}): {rating or 'ordinary'}")
 
@@ -44,16 +49,16 @@ def rating_of(die: int, side: str) -> str:
     return next((k for k in ("exceptional", "weak") if die in chart[k][column]), "")
 
 
-def _bonus(game: Any, leader: Any) -> list[Any]:
-    rating = game.memory.get(KEY, {}).get(leader.id, "") if leader is not None else ""
-    if not rating:
-        return []
-    value = charts()["leaders"][rating]["value"]
-    return [modifier(f"{rating.capitalize()} leader", value, "Leaders", "HYNDS-L1")]
+def _bonus(game: Any, leader: Any) -> tuple[Any, ...]:
+    return game.memory.get(BONUS, {}).get(leader.id, ()) if leader is not None else ()
 
 
-def maneuver_modifiers(game: Any, state: Any, piece: Any) -> list[Any]:
-    return _bonus(game, rff_leaders.commander(game, state, piece))
+def maneuver_modifiers(game: Any, state: Any, piece: Any) -> tuple[Any, ...]:
+    bonus = game.memory.get(BONUS)
+    if bonus is None:  # every leader is ordinary: no need to find the commander
+        return ()
+    leader = rff_leaders.commander(game, state, piece)
+    return bonus.get(leader.id, ()) if leader is not None else ()
 
 
 def charge_modifiers(game: Any, state: Any, attacker: Any, defender: Any) -> list[Any]:
@@ -61,4 +66,4 @@ def charge_modifiers(game: Any, state: Any, attacker: Any, defender: Any) -> lis
     modifiers for the attacker)."""
     mine = _bonus(game, rff_leaders.commander(game, state, attacker))
     theirs = _bonus(game, rff_leaders.commander(game, state, defender))
-    return mine + [modifier(f"Defender's {m.name.removesuffix(' (Hynds)').lower()}", -int(m.value), "Leaders", "HYNDS-L1") for m in theirs]
+    return [*mine] + [modifier(f"Defender's {m.name.removesuffix(' (Hynds)').lower()}", -int(m.value), "Leaders", "HYNDS-L1") for m in theirs]

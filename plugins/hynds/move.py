@@ -89,19 +89,23 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     tally[piece.id] = tally.get(piece.id, 0.0) + yards
     if yards <= 0 or not piece.troops or piece.parent is not None:
         return
+    a, b = start, (piece.x, piece.y)
+    lo_x, hi_x = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])  # the path's box
+    lo_y, hi_y = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
     for friend in list(state.of_side(piece.side)):
         if friend.moved or friend.id in tally or friend is piece or not friend.troops or friend.parent == piece.id:
             continue  # only a stationary unit reacts, not its own skirmishers
-        if _passes(start, (piece.x, piece.y), friend):
+        front, depth = geo.shape(friend)
+        r = (front + depth) / 2  # the footprint lies within this of its centre
+        if lo_x > friend.x + r or hi_x < friend.x - r or lo_y > friend.y + r or hi_y < friend.y - r:
+            continue  # the path's box misses the footprint's
+        if _passes(a, b, friend, front, depth):
             _react(game, state, friend, piece)
 
 
-def _passes(a: tuple[float, float], b: tuple[float, float], friend: Any) -> bool:
-    """Did the path from a to b go through the friend's footprint (from one side of it to the other)?"""
-    front, depth = geo.shape(friend)
-    r = (front + depth) / 2  # the footprint lies within this of its centre
-    if min(a[0], b[0]) > friend.x + r or max(a[0], b[0]) < friend.x - r or min(a[1], b[1]) > friend.y + r or max(a[1], b[1]) < friend.y - r:
-        return False
+def _passes(a: tuple[float, float], b: tuple[float, float], friend: Any, front: float, depth: float) -> bool:
+    """Did the path from a to b go through the friend's footprint (``front`` by ``depth``), from
+    one side of it to the other?"""
     rad = math.radians(friend.facing)
     def local(p: tuple[float, float]) -> tuple[float, float]:
         dx, dy = p[0] - friend.x, p[1] - friend.y

@@ -94,10 +94,16 @@ def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | 
     per_inch = state.tables.scale.yards_per_inch  # (geo.yards, read inline for every shot)
     distant = inches("separated", "distant_inches") * per_inch
     by_target: dict[str, list[Any]] = {}
+    shared = False  # do two batteries fire at one distant target?
     for shot in shots:
         if shot.kind == "cannonade" and shot.range_inches * per_inch > distant:
-            by_target.setdefault(shot.target.id, []).append(shot)
-    if not any(len(group) > 1 for group in by_target.values()):
+            group = by_target.get(shot.target.id)
+            if group is None:
+                by_target[shot.target.id] = [shot]
+            else:
+                group.append(shot)
+                shared = True
+    if not shared:
         return None
     rule = charts()["separated"]
     apart = geo.yards(state, inches("separated", "apart_inches"))

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from attrs import define
+
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import maneuver as rff_maneuver
 
 from .cite import modifier, ref
 from .tables import charts
 
-HELD = "hynds.held"  # game.memory: piece id -> (x, y, consecutive turns there)
+HELD = "hynds.held"  # game.memory: piece id -> Held (where it stands still, how long)
 WORKS = "hynds.works"  # game.memory: piece ids behind breastworks they threw up
 BURNING = "hynds.burning"  # game.memory: piece id -> (x, y, turn its building was set on fire)
 REACH = 40.0  # yards: materials this close to hand (ruling HYNDS-B1)
@@ -49,24 +51,42 @@ def end_turn(game: Any, state: Any) -> None:
     held, works = game.memory.setdefault(HELD, {}), game.memory.setdefault(WORKS, set())
     for piece in state.pieces.values():
         if not piece.troops or piece.parent is not None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # (not alive, read inline)
-            held.pop(piece.id, None)
-            works.discard(piece.id)
+            if piece.id in held:
+                del held[piece.id]
+                works.discard(piece.id)
             continue
-        x, y, turns = held.get(piece.id, (None, None, 0))
-        turns = turns + 1 if x == piece.x and y == piece.y else 1
-        held[piece.id] = (piece.x, piece.y, turns)
-        if turns == 1:
-            works.discard(piece.id)
-        elif turns >= rule["turns"] and piece.id not in works and piece.status == "good" and _materials(game, piece):
+        kept = held.get(piece.id)
+        if kept is None or kept.x != piece.x or kept.y != piece.y:
+            held[piece.id] = Held(piece.x, piece.y)
+            if piece.id in works:
+                works.remove(piece.id)
+            continue
+        kept.turns += 1
+        if kept.turns >= rule["turns"] and piece.id not in works and piece.status == "good" and kept.materials(game):
             works.add(piece.id)
             game.log.emit("works", unit=piece.id, rulings=["HYNDS-B1"], ruleset="hynds",
                           text=f"{piece.id} throws up light breastworks ({ref('Breastworks')})")
 
 
-def _materials(game: Any, piece: Any) -> bool:
-    """Materials to hand where the piece stands: kept per ground by the exact place (the ground
-    alone decides it; a unit that holds its ground asks every turn, and so does the next game)."""
-    return geo._kept(game, _materials_at, piece.x, piece.y)
+@define(eq=False)
+class Held:
+    """Where a piece has stood still, for how many consecutive turns, and whether it has
+    materials to hand there (asked once: the ground alone decides it)."""
+
+    x: float
+    y: float
+    turns: int = 1
+    _materials: bool | None = None
+
+    def materials(self, game: Any) -> bool:
+        if self._materials is None:
+            self._materials = _materials(game, self.x, self.y)
+        return self._materials
+
+
+def _materials(game: Any, x: float, y: float) -> bool:
+    """Materials to hand at (x, y): kept per ground by the exact place (the next game asks too)."""
+    return geo._kept(game, _materials_at, x, y)
 
 
 def _materials_at(game: Any, x: float, y: float) -> bool:

@@ -72,6 +72,8 @@ def referee_step(game: Any, step: Step) -> bool:
     PHASE_OF[step.name](game, state, step.side)
     if step.name == PHASES[-1][0] or "referee_step_done" in game.rules.implemented:
         sync(game, state)  # the doctrine reads the neutral world at the next maneuver phase, victory at the turn's end
+    if "rff_phase_done" in game.rules.implemented:
+        game.rules.callers["rff_phase_done"](game=game, step=step)
     return True
 
 

@@ -59,8 +59,7 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
     anyone charging it first, then its commander's target (``wanted``), then the nearest;
     ``cap`` is the longest range light allows, in inches; targets in ``skip`` are passed over;
     ``near`` keeps the search for the phase's aims (the enemy of the piece)."""
-    layered = "rff_may_fire" in game.rules.implemented  # a layer is asked only about a piece with a target in reach
-    if piece.status == "broken" or piece.stands == 0 or (not layered and not _may_fire(game, piece, defensive)):
+    if not _may_fire(game, piece, defensive):
         return None
     kind = "musketry" if piece.troops else "cannonade"
     reach = _reach(state.tables, kind, piece.weapon)
@@ -68,7 +67,7 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         candidates = near.within(state, piece, reach)
     else:
         candidates = geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)
-    if not candidates or (layered and not _may_fire(game, piece, defensive)):
+    if not candidates:
         return None
     if len(candidates) > 1:  # a stable sort: ties stay in listed order
         candidates = sorted(candidates, key=lambda c: (c[1].charge_target != piece.id, c[1].unit_id != wanted, c[0]))
@@ -94,16 +93,16 @@ def _reach(t: Any, kind: str, code: str) -> float:
 
 
 def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
+    """rff's answer, unless a layer lets a charger with cold steel fire after all (rff_may_fire)."""
     if piece.status == "broken" or piece.stands == 0:
         return False
-    if "rff_may_fire" in game.rules.implemented:
-        answer = game.rules.callers["rff_may_fire"](game=game, piece=piece, defensive=defensive)
-        if answer is not None:
-            return bool(answer)
     if piece.guns:
         return piece.formation != "limbered" and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
-        return not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
+        own = not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
+        if own or "rff_may_fire" not in game.rules.implemented:
+            return own
+        return bool(game.rules.callers["rff_may_fire"](game=game, piece=piece, defensive=defensive))
     return True
 
 

@@ -2,8 +2,11 @@
 rules, a house rule) may change what rff does, without copying rff.
 
 The core adds these to a stack's plugin manager because rff names them in ``HOOKSPECS``. Each
-is called once per resolution or move (never per die), and not at all when no plugin
+is called once per phase, resolution or move (never per die), and not at all when no plugin
 implements it, so plain rff neither pays for them nor changes its log. Who: any layer on rff.
+
+The observers (``rff_moved``, ``rff_phase_done``) are firstresult too: their implementations
+return None, so each is still called, and a sole one is called directly (no list of answers).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from referee.core.hookspecs import hookspec
 
 if TYPE_CHECKING:
     from referee.core.events import Modifier
-    from referee.core.game import Game
+    from referee.core.game import Game, Step
 
     from .fire import Shot
     from .state import Piece
@@ -33,7 +36,7 @@ def rff_move_yards(game: Game, piece: Piece, pace: str, to: Point, yards: float)
     """
 
 
-@hookspec
+@hookspec(firstresult=True)
 def rff_moved(game: Game, piece: Piece, start: Point) -> None:
     """``piece`` has moved from ``start`` (x, y) to where it stands now (an advance, a charge,
     skirmishers). Called after each move rff makes with ``move.advance``. Observe or adjust the
@@ -73,10 +76,21 @@ def rff_fire_result(game: Game, shot: Shot, die: int, values: dict[str, Any]) ->
 
 @hookspec(firstresult=True)
 def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
-    """May ``piece`` (not broken, with stands) fire this half-phase? True or False, or None to
-    keep rff's answer (guns unlimbered and not silenced; chargers with cold steel not, unless
-    crack under the crack-cold-steel option).
+    """May ``piece``, a charger with cold steel that rff holds back this half-phase (it fires
+    only if crack, under the crack-cold-steel option), fire after all? True lets it; False or
+    None keeps rff's no. (A layer that forbids fire drops the shot in :func:`rff_shots`.)
 
-    Called for each piece with an enemy within its reach (and arc) each time rff aims a
-    half-phase's fire. Who: any layer on rff.
+    Called for such a piece (not broken, with stands) each time rff aims a half-phase's fire,
+    before its targets are sought; never for a piece rff lets fire. Who: any layer on rff.
+    """
+
+
+@hookspec(firstresult=True)
+def rff_phase_done(game: Game, step: Step) -> None:
+    """One side's phase (``step.name``: maneuver, fire or charge; ``step.side``) is over, and
+    rff has written its state back where it does (after the charge phase). Apply a layer's
+    rules that follow a phase (rolls for new skirmishers, snipers, pieces pushed back).
+
+    Called once at the end of each rff step (a wrapper of ``referee_step`` would cost several
+    times as much a step). Who: any layer on rff.
     """
