@@ -457,6 +457,10 @@ def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
     function = _direct(hook, plain[0])
     listed = hook.spec is None or not hook.spec.opts.get("firstresult")
     wrappers = [impl for impl in impls if impl.wrapper]
+    if not wrappers and not hook_name.startswith("referee_"):
+        # a ruleset's own hook is asked only from inside the core's hooks, whose guard blames
+        # a failure on the innermost hook frame: no frame of its own, when it answers alone
+        return partial(_listed, function) if listed else function
     if not wrappers:  # the common case: one frame between the caller and the implementation
         return _guarded_list(pm, function) if listed else _guarded_one(pm, function)
     if listed:
@@ -547,11 +551,12 @@ def blame(error: BaseException, pm: pluggy.PluginManager) -> PluginFailed:
         source = getattr(module, "__file__", None)
         if source:
             files[str(Path(source).parent if source.endswith("__init__.py") else source)] = pm.get_name(plugin)
+    hooks = vars(pm.hook)
     plugin_name, hook_name = "?", "?"
     for frame in traceback.extract_tb(error.__traceback__):
         for path, name in files.items():
             if frame.filename.startswith(path):
                 plugin_name = name or "?"
-                if frame.name.startswith("referee_"):
+                if frame.name in hooks:
                     hook_name = frame.name
     return PluginFailed(plugin_name, hook_name, error)
