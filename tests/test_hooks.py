@@ -293,6 +293,23 @@ def test_a_sole_implementation_of_a_hook_that_gathers_answers_in_a_list(mechanic
     assert sole_caller(pm, "referee_modifiers")(game="g", mechanic=mechanic, situation="s") == expected
 
 
+class _ModifiesAsTuple:
+    @hookspecs.hookimpl
+    def referee_modifiers(self, game: Any, mechanic: str, situation: Any) -> Any:
+        return (Modifier("probe", 1, "probe 1"),) if mechanic == "musketry" else None
+
+
+@pytest.mark.parametrize("mechanic, expected", [("musketry", [Modifier("probe", 1, "probe 1")]), ("charge", [])])
+def test_the_only_modifiers_implementation_is_asked_directly_and_answers_a_list(mechanic: str, expected: list[Any]) -> None:
+    """With one implementation of referee_modifiers the game asks it without pluggy: a tuple
+    or None comes back as the list a procedure adds to its own."""
+    rules = build_rules("rff")
+    rules.register(_ModifiesAsTuple(), "probe")
+    assert rules.sole_modifiers is not None
+    game = Game.new(rules, load_scenario(find_scenario("drill-musketry")), 1)
+    assert game.extra_modifiers(mechanic, None) == expected == rules.modifiers(game, mechanic, None)
+
+
 class _Doubles:
     @hookspecs.hookimpl(wrapper=True)
     def referee_step(self, step: Any) -> Any:
