@@ -121,10 +121,14 @@ class Game:
         return choice if choice in options else options[0]
 
     def extra_modifiers(self, mechanic: str, situation: Any) -> list[Modifier]:
-        """Modifiers that house rules add to one resolution (no call when none can)."""
-        if "referee_modifiers" not in self.rules.implemented:  # (the common case, on every resolution)
+        """Modifiers that house rules add to one resolution (no call when none can; the only
+        implementation asked directly when one can: this is asked on every resolution)."""
+        rules = self.rules
+        if rules.sole_modifiers is not None:
+            return list(rules.sole_modifiers(self, mechanic, situation) or ())
+        if "referee_modifiers" not in rules.implemented:
             return []
-        return self.rules.modifiers(self, mechanic, situation)
+        return rules.modifiers(self, mechanic, situation)
 
     @property
     def seen(self) -> bool:

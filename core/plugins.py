@@ -113,6 +113,8 @@ class Rules:
     implemented: frozenset[str]
     base: RulesetInfo | None = None  # the base ruleset, when ``info`` describes a layer on it
     callers: Callers = field(init=False, default=Factory(lambda self: Callers(self.pm), takes_self=True))
+    sole_modifiers: Callable[..., Any] | None = field(  # see Game.extra_modifiers
+        init=False, default=Factory(lambda self: sole_implementation(self.pm, "referee_modifiers"), takes_self=True))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -135,6 +137,7 @@ class Rules:
         self.pm.register(plugin, name=name)
         self.implemented = _implemented(self.pm)
         self.callers.clear()
+        self.sole_modifiers = sole_implementation(self.pm, "referee_modifiers")
 
     # The typed facade: the core calls the game's hooks through these, never by a string name.
 
@@ -457,6 +460,10 @@ def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
     function = _direct(hook, plain[0])
     listed = hook.spec is None or not hook.spec.opts.get("firstresult")
     wrappers = [impl for impl in impls if impl.wrapper]
+    if not wrappers and not hook_name.startswith("referee_"):
+        # a ruleset's own hook is asked only from inside the core's hooks, whose guard blames
+        # a failure on the innermost hook frame: no frame of its own, when it answers alone
+        return partial(_listed, function) if listed else function
     if not wrappers:  # the common case: one frame between the caller and the implementation
         return _guarded_list(pm, function) if listed else _guarded_one(pm, function)
     if listed:
@@ -464,6 +471,17 @@ def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
     for wrapper in wrappers:  # pluggy lists them innermost first
         function = partial(_wrapped, _direct(hook, wrapper), function)
     return partial(_guarded, pm, function)
+
+
+def sole_implementation(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any] | None:
+    """The one implementation of a hook asked only from inside the core's hooks (whose guard
+    blames a failure), as a function of the hook's arguments in the hookspec's order, when it
+    answers alone (no wrapper, no tracing) and takes every argument; None otherwise."""
+    hook = getattr(pm.hook, hook_name)
+    impls = hook.get_hookimpls()
+    if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper or _tracing() or hook.spec is None:
+        return None
+    return impls[0].function if tuple(impls[0].argnames) == tuple(hook.spec.argnames) else None
 
 
 def _guarded_one(pm: pluggy.PluginManager, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -547,11 +565,12 @@ def blame(error: BaseException, pm: pluggy.PluginManager) -> PluginFailed:
         source = getattr(module, "__file__", None)
         if source:
             files[str(Path(source).parent if source.endswith("__init__.py") else source)] = pm.get_name(plugin)
+    hooks = vars(pm.hook)
     plugin_name, hook_name = "?", "?"
     for frame in traceback.extract_tb(error.__traceback__):
         for path, name in files.items():
             if frame.filename.startswith(path):
                 plugin_name = name or "?"
-                if frame.name.startswith("referee_"):
+                if frame.name in hooks:
                     hook_name = frame.name
     return PluginFailed(plugin_name, hook_name, error)

@@ -16,6 +16,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -147,14 +148,21 @@ def to_fraction(value: Any) -> Fraction | None:
     """An int, float or "p/q" string as a Fraction; None if it is none of those."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, (int, float)):
-        return Fraction(value)
-    if isinstance(value, str):
-        try:
-            return fraction(value.strip())
-        except (ValueError, ZeroDivisionError, OverflowError):
-            return None
+    if isinstance(value, (int, float, str)):
+        return _fraction_of(value)
     return None
+
+
+@lru_cache(maxsize=4096)
+def _fraction_of(value: int | float | str) -> Fraction | None:
+    """:func:`to_fraction` of a number or a text, kept: a ruleset may read the same entry of its
+    tables on every resolution, and parsing "1/2" costs thousands of instructions."""
+    if not isinstance(value, str):
+        return Fraction(value)
+    try:
+        return fraction(value.strip())
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
 
 
 @frozen

@@ -238,6 +238,23 @@ def test_a_ruleset_failing_inside_its_step_is_named(ruleset: str) -> None:
     assert (failed.value.plugin, failed.value.hook) == ((rules.base or rules.info).name, "referee_step")  # a layer's base plays the step
 
 
+class _FailsToFire:
+    @hookspecs.hookimpl
+    def rff_may_fire(self, game: Any, piece: Any, defensive: bool) -> bool | None:
+        raise ZeroDivisionError("a probe's bug")
+
+
+def test_a_ruleset_hook_asked_inside_a_step_is_named_when_it_fails() -> None:
+    """A ruleset's own hook (rff_may_fire) answered by one plugin is called without a guard of
+    its own: the step's guard names the plugin and that hook, not the step."""
+    rules = build_rules("rff")
+    rules.register(_FailsToFire(), "probe")
+    with pytest.raises(PluginFailed) as failed:
+        play(Game.new(rules, load_scenario(find_scenario("drill-musketry")), 1))
+    assert (failed.value.plugin, failed.value.hook) == ("probe", "rff_may_fire")
+    assert isinstance(failed.value.error, ZeroDivisionError)
+
+
 class _TakesBoth:
     @hookspecs.hookimpl
     def referee_step(self, game: Any, step: Any) -> Any:
@@ -274,6 +291,23 @@ def test_a_sole_implementation_of_a_hook_that_gathers_answers_in_a_list(mechanic
     pm.register(_Modifies())
     expected = call(pm, "referee_modifiers", game="g", mechanic=mechanic, situation="s")
     assert sole_caller(pm, "referee_modifiers")(game="g", mechanic=mechanic, situation="s") == expected
+
+
+class _ModifiesAsTuple:
+    @hookspecs.hookimpl
+    def referee_modifiers(self, game: Any, mechanic: str, situation: Any) -> Any:
+        return (Modifier("probe", 1, "probe 1"),) if mechanic == "musketry" else None
+
+
+@pytest.mark.parametrize("mechanic, expected", [("musketry", [Modifier("probe", 1, "probe 1")]), ("charge", [])])
+def test_the_only_modifiers_implementation_is_asked_directly_and_answers_a_list(mechanic: str, expected: list[Any]) -> None:
+    """With one implementation of referee_modifiers the game asks it without pluggy: a tuple
+    or None comes back as the list a procedure adds to its own."""
+    rules = build_rules("rff")
+    rules.register(_ModifiesAsTuple(), "probe")
+    assert rules.sole_modifiers is not None
+    game = Game.new(rules, load_scenario(find_scenario("drill-musketry")), 1)
+    assert game.extra_modifiers(mechanic, None) == expected == rules.modifiers(game, mechanic, None)
 
 
 class _Doubles:
