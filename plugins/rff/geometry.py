@@ -103,7 +103,7 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bo
     west, east, south, north = x - box, x + box, y - box, y + box  # (the spare yard covers rounding)
     found = []
     for b in pieces:
-        if west <= b.x <= east and south <= b.y <= north:
+        if south <= b.y and b.y <= north and west <= b.x and b.x <= east:  # unchained, north-south first: most pieces fail the first test, cheaply
             dx, dy = b.x - x, b.y - y
             gap_ = math.hypot(dx, dy) - (depth + depth_of(b)) / 2
             if gap_ <= yards:
