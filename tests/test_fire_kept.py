@@ -27,7 +27,8 @@ CHANGES = st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(("x", "y", 
 @given(rounds=st.lists(CHANGES, min_size=1, max_size=4), reach=st.floats(50.0, 1500.0))
 def test_a_kept_answer_is_the_fresh_scan(rounds: list[list[tuple[int, str, float]]], reach: float) -> None:
     """Whatever moves, turns, loses stands or changes formation between half-phases (firers or
-    targets), each aim's search answers exactly as ``within`` does afresh."""
+    targets), each aim's search answers exactly as ``within`` does afresh, and a piece the
+    search calls quiet (not aimed) has no enemy in reach."""
     game = _mustered()
     state = game.state
     pieces = list(state.pieces.values())
@@ -43,4 +44,7 @@ def test_a_kept_answer_is_the_fresh_scan(rounds: list[list[tuple[int, str, float
         for side in ("union", "confederate"):
             near = geo.around(game.memory, side, state.enemies_of(side))
             for p in state.of_side(side):
-                assert near.within(state, p, reach) == geo.within(state, p, state.enemies_of(side), reach, arc=True)
+                quiet = near.quiet(p)  # (asked before the search: what the phase asks)
+                fresh = geo.within(state, p, state.enemies_of(side), reach, arc=True)
+                assert near.within(state, p, reach) == fresh
+                assert not (quiet and fresh)  # a quiet piece has no enemy in reach
