@@ -233,9 +233,10 @@ def test_a_ruleset_failing_inside_its_step_is_named(ruleset: str) -> None:
     rules = build_rules(ruleset)
     game = Game.new(rules, load_scenario(find_scenario("drill-musketry")), 1)
     game.state = call(rules.pm, "referee_muster", game=game)
-    with pytest.raises(PluginFailed) as failed:
-        sole_caller(rules.pm, "referee_step")(game=game, step=None)  # no step: the plugin fails reading it
-    assert (failed.value.plugin, failed.value.hook) == ((rules.base or rules.info).name, "referee_step")  # a layer's base plays the step
+    for player in (sole_caller(rules.pm, "referee_step"), rules.step_player()):
+        with pytest.raises(PluginFailed) as failed:
+            player(game=game, step=None)  # no step: the plugin fails reading it
+        assert (failed.value.plugin, failed.value.hook) == ((rules.base or rules.info).name, "referee_step")  # a layer's base plays the step
 
 
 class _FailsToFire:
