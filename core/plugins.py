@@ -152,8 +152,10 @@ class Rules:
 
     def step_player(self) -> Callable[..., object]:
         """``referee_step`` as a function of the keyword arguments ``game`` and ``step``, as cheap
-        as the stack allows (:func:`sole_caller`): the core calls it for every step."""
-        return self.callers["referee_step"]
+        as the stack allows (:func:`sole_caller`; the only implementation inside a guard that
+        names both, so that a keyword call builds no dict): the core calls it for every step."""
+        function = sole_implementation(self.pm, "referee_step")
+        return self.callers["referee_step"] if function is None else _guarded_step(self.pm, function)
 
     def step_done(self, game: Game, step: Step) -> None:
         """``referee_step_done``, skipped when nothing implements it."""
@@ -474,14 +476,27 @@ def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
 
 
 def sole_implementation(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any] | None:
-    """The one implementation of a hook asked only from inside the core's hooks (whose guard
-    blames a failure), as a function of the hook's arguments in the hookspec's order, when it
-    answers alone (no wrapper, no tracing) and takes every argument; None otherwise."""
+    """The one implementation of a hook, as a function of the hook's arguments in the hookspec's
+    order, when it answers alone (no wrapper, no tracing) and takes every argument; None
+    otherwise. Unguarded: for a hook asked only from inside the core's hooks (whose guard blames
+    a failure), or to be guarded by the caller."""
     hook = getattr(pm.hook, hook_name)
     impls = hook.get_hookimpls()
     if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper or _tracing() or hook.spec is None:
         return None
     return impls[0].function if tuple(impls[0].argnames) == tuple(hook.spec.argnames) else None
+
+
+def _guarded_step(pm: pluggy.PluginManager, function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` (the only ``referee_step``) guarded as :func:`_guarded` guards a hook."""
+    def play_step(game: Any, step: Any) -> Any:
+        try:
+            return function(game, step)
+        except (RefereeError, BrokenPipeError):
+            raise
+        except (Exception, SystemExit) as err:
+            raise blame(err, pm) from err
+    return play_step
 
 
 def _guarded_one(pm: pluggy.PluginManager, function: Callable[..., Any]) -> Callable[..., Any]:

@@ -233,25 +233,26 @@ def test_a_ruleset_failing_inside_its_step_is_named(ruleset: str) -> None:
     rules = build_rules(ruleset)
     game = Game.new(rules, load_scenario(find_scenario("drill-musketry")), 1)
     game.state = call(rules.pm, "referee_muster", game=game)
-    with pytest.raises(PluginFailed) as failed:
-        sole_caller(rules.pm, "referee_step")(game=game, step=None)  # no step: the plugin fails reading it
-    assert (failed.value.plugin, failed.value.hook) == ((rules.base or rules.info).name, "referee_step")  # a layer's base plays the step
+    for player in (sole_caller(rules.pm, "referee_step"), rules.step_player()):
+        with pytest.raises(PluginFailed) as failed:
+            player(game=game, step=None)  # no step: the plugin fails reading it
+        assert (failed.value.plugin, failed.value.hook) == ((rules.base or rules.info).name, "referee_step")  # a layer's base plays the step
 
 
 class _FailsToFire:
     @hookspecs.hookimpl
-    def rff_may_fire(self, game: Any, piece: Any, defensive: bool) -> bool | None:
+    def rff_fire_points(self, game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
         raise ZeroDivisionError("a probe's bug")
 
 
 def test_a_ruleset_hook_asked_inside_a_step_is_named_when_it_fails() -> None:
-    """A ruleset's own hook (rff_may_fire) answered by one plugin is called without a guard of
-    its own: the step's guard names the plugin and that hook, not the step."""
+    """A ruleset's own hook (rff_fire_points) answered by one plugin is called without a guard
+    of its own: the step's guard names the plugin and that hook, not the step."""
     rules = build_rules("rff")
     rules.register(_FailsToFire(), "probe")
     with pytest.raises(PluginFailed) as failed:
         play(Game.new(rules, load_scenario(find_scenario("drill-musketry")), 1))
-    assert (failed.value.plugin, failed.value.hook) == ("probe", "rff_may_fire")
+    assert (failed.value.plugin, failed.value.hook) == ("probe", "rff_fire_points")
     assert isinstance(failed.value.error, ZeroDivisionError)
 
 
