@@ -453,14 +453,14 @@ def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
     one plain implementation is registered (with any new-style wrappers around it) and hooks are
     not traced, it is called without pluggy's dispatch, which is most of the cost of a cheap
     call. A hook that is not firstresult still answers as pluggy would: a list of the results
-    that are not None."""
+    that are not None; but an observer (:func:`_observer`) is not asked for an answer."""
     hook = getattr(pm.hook, hook_name)
     impls = hook.get_hookimpls()
     plain = [impl for impl in impls if not (impl.hookwrapper or impl.wrapper)]
     if len(plain) != 1 or any(impl.hookwrapper for impl in impls) or _tracing():
         return partial(call, pm, hook_name)
     function = _direct(hook, plain[0])
-    listed = hook.spec is None or not hook.spec.opts.get("firstresult")
+    listed = hook.spec is None or not (hook.spec.opts.get("firstresult") or _observer(hook.spec))
     wrappers = [impl for impl in impls if impl.wrapper]
     if not wrappers and not hook_name.startswith("referee_"):
         # a ruleset's own hook is asked only from inside the core's hooks, whose guard blames
@@ -473,6 +473,13 @@ def sole_caller(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any]:
     for wrapper in wrappers:  # pluggy lists them innermost first
         function = partial(_wrapped, _direct(hook, wrapper), function)
     return partial(_guarded, pm, function)
+
+
+def _observer(spec: Any) -> bool:
+    """Is the hook an observer, declared to return None (``-> None``)? Its callers read no
+    answer, so a sole implementation's is not listed."""
+    declared = getattr(spec.function, "__annotations__", {})
+    return "return" in declared and declared["return"] in (None, "None")
 
 
 def sole_implementation(pm: pluggy.PluginManager, hook_name: str) -> Callable[..., Any] | None:

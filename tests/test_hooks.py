@@ -311,6 +311,29 @@ def test_the_only_modifiers_implementation_is_asked_directly_and_answers_a_list(
     assert game.extra_modifiers(mechanic, None) == expected == rules.modifiers(game, mechanic, None)
 
 
+class _Watches:
+    def __init__(self, seen: list[str], name: str) -> None:
+        self.seen, self.name = seen, name
+
+    @hookspecs.hookimpl
+    def referee_end_turn(self, game: Any) -> Any:
+        self.seen.append(self.name)
+        return self.name  # an observer's answer is read by nobody
+
+
+def test_an_observer_hook_is_not_asked_for_answers() -> None:
+    """A hook declared to return None is an observer: a sole implementation is called without a
+    list built for its answer, and every implementation is called even if one answers (as it
+    would not be were the hook firstresult)."""
+    seen: list[str] = []
+    pm = new_manager()
+    pm.register(_Watches(seen, "one"))
+    assert sole_caller(pm, "referee_end_turn")(game="g") == "one"  # its own return, not a list
+    pm.register(_Watches(seen, "two"))
+    sole_caller(pm, "referee_end_turn")(game="g")
+    assert seen == ["one", "two", "one"]  # pluggy calls the last registered first
+
+
 class _Doubles:
     @hookspecs.hookimpl(wrapper=True)
     def referee_step(self, step: Any) -> Any:

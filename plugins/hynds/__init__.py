@@ -10,6 +10,7 @@ Hynds rule touched is credited to ``hynds`` in the log.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,7 @@ def referee_muster(game: Any) -> Any:
 
 
 @hookimpl
-def referee_modifiers(game: Any, mechanic: str, situation: Any) -> list[Any]:
+def referee_modifiers(game: Any, mechanic: str, situation: Any) -> Sequence[Any]:
     if mechanic in ("musketry", "cannonade"):
         return fire.modifiers(game, game.state, situation)
     if mechanic == "maneuver":

@@ -110,9 +110,9 @@ def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | 
     close = geo.yards(state, lookup.close_range(state.tables))
     kept, changed = [], False
     for shot in shots:
-        group = by_target.get(shot.target.id, ())
-        first = group[0] if group else shot
-        if shot is first or math.hypot(shot.firer.x - first.firer.x, shot.firer.y - first.firer.y) <= apart or _may_combine(state, shot, group, close):
+        group = by_target.get(shot.target.id)
+        if (group is None or shot is group[0] or math.hypot(shot.firer.x - group[0].firer.x, shot.firer.y - group[0].firer.y) <= apart
+                or _may_combine(state, shot, group, close)):
             kept.append(shot)
             continue
         changed = True

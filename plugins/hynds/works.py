@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from attrs import define
-
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import maneuver as rff_maneuver
 

@@ -4,9 +4,6 @@ rules, a house rule) may change what rff does, without copying rff.
 The core adds these to a stack's plugin manager because rff names them in ``HOOKSPECS``. Each
 is called once per phase, resolution or move (never per die), and not at all when no plugin
 implements it, so plain rff neither pays for them nor changes its log. Who: any layer on rff.
-
-The observers (``rff_moved``, ``rff_phase_done``) are firstresult too: their implementations
-return None, so each is still called, and a sole one is called directly (no list of answers).
 """
 
 from __future__ import annotations
@@ -36,7 +33,7 @@ def rff_move_yards(game: Game, piece: Piece, pace: str, to: Point, yards: float)
     """
 
 
-@hookspec(firstresult=True)
+@hookspec
 def rff_moved(game: Game, piece: Piece, start: Point) -> None:
     """``piece`` has moved from ``start`` (x, y) to where it stands now (an advance, a charge,
     skirmishers). Called after each move rff makes with ``move.advance``. Observe or adjust the
@@ -85,7 +82,7 @@ def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
     """
 
 
-@hookspec(firstresult=True)
+@hookspec
 def rff_phase_done(game: Game, step: Step) -> None:
     """One side's phase (``step.name``: maneuver, fire or charge; ``step.side``) is over, and
     rff has written its state back where it does (after the charge phase). Apply a layer's
