@@ -5,7 +5,7 @@ The core adds these to a stack's plugin manager because rff names them in ``HOOK
 is called once per phase, resolution or move (never per die), and not at all when no plugin
 implements it, so plain rff neither pays for them nor changes its log. Who: any layer on rff.
 
-The observers (``rff_moved``, ``rff_phase_done``) are firstresult too: their implementations
+The observers (``rff_moved``, ``rff_phase_done``, ``rff_turn_done``) are firstresult too: their implementations
 return None, so each is still called, and a sole one is called directly (no list of answers).
 """
 
@@ -93,4 +93,14 @@ def rff_phase_done(game: Game, step: Step) -> None:
 
     Called once at the end of each rff step (a wrapper of ``referee_step`` would cost several
     times as much a step). Who: any layer on rff.
+    """
+
+
+@hookspec(firstresult=True)
+def rff_turn_done(game: Game) -> None:
+    """The game turn is over (both sides' phases played), before rff clears its per-turn
+    counts. Apply a layer's rules that follow a turn (works thrown up, mist, new leaders).
+
+    Called once a turn from rff's ``referee_end_turn`` (a second implementation of that hook
+    would put every turn through pluggy's dispatch). Who: any layer on rff.
     """
