@@ -2,9 +2,9 @@
 
 Hynds wrote his rules as changes to Fire and Fury, so this package is only those changes: a
 TOML overlay of rff's tables (``rulesets/hynds/rff.toml``: scale, command radius, fire tables,
-darkness), wrappers of the core's hooks (muster, modifiers, the end of a turn) and rff's own
-extension hooks (``plugins/rff/hookspecs.py``: movement, fire points, fire results, reaction
-fire, the end of a phase). Nothing of rff is copied. Rulings are in ``docs/rulings/hynds.md``; every resolution a
+darkness), wrappers of the core's hooks (muster, modifiers) and rff's own extension hooks
+(``plugins/rff/hookspecs.py``: movement, fire points, fire results, reaction fire, the end of a
+phase and of a turn). Nothing of rff is copied. Rulings are in ``docs/rulings/hynds.md``; every resolution a
 Hynds rule touched is credited to ``hynds`` in the log.
 """
 
@@ -129,7 +129,8 @@ def rff_phase_done(game: Any, step: Any) -> None:
 
 
 @hookimpl
-def referee_end_turn(game: Any) -> None:
+def rff_turn_done(game: Any) -> None:
+    """Hynds' rules that follow a turn."""
     conceal.end_turn(game, game.state)
     works.end_turn(game, game.state)
     leaders.end_turn(game, game.state)

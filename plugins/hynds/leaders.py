@@ -23,6 +23,8 @@ def roll_all(game: Any, state: Any) -> None:
 def end_turn(game: Any, state: Any) -> None:
     """A new leader (rff's provisional commander) rolls the turn after his predecessor fell."""
     rated = game.memory.setdefault(KEY, {})
+    if len(rated) == len(state.leaders):
+        return  # every leader rated (leaders join, never leave)
     for leader in list(state.leaders.values()):
         if leader.id not in rated:
             _roll(game, state, leader)

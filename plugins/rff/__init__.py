@@ -79,6 +79,8 @@ def referee_step(game: Any, step: Step) -> bool:
 
 @hookimpl
 def referee_end_turn(game: Any) -> None:
+    if "rff_turn_done" in game.rules.implemented:
+        game.rules.callers["rff_turn_done"](game=game)
     for piece in game.state.pieces.values():
         piece.stands_lost_turn = 0
         piece.combats = 0

@@ -91,3 +91,13 @@ def rff_phase_done(game: Game, step: Step) -> None:
     Called once at the end of each rff step (a wrapper of ``referee_step`` would cost several
     times as much a step). Who: any layer on rff.
     """
+
+
+@hookspec
+def rff_turn_done(game: Game) -> None:
+    """The game turn is over (both sides' phases played), before rff clears its per-turn
+    counts. Apply a layer's rules that follow a turn (works thrown up, mist, new leaders).
+
+    Called once a turn from rff's ``referee_end_turn`` (a second implementation of that hook
+    would put every turn through pluggy's dispatch). Who: any layer on rff.
+    """

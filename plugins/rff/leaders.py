@@ -15,12 +15,16 @@ def replace_and_place(game: Any, state: RffState, side: str) -> None:
     """Maneuver phase step 1: bring back leaders whose time out is over, replace the fallen by
     provisional commanders (RFF-P13), and move leaders who are not attached to the middle of
     their command (RFF-P22)."""
-    for leader in [ld for ld in state.leaders.values() if ld.side == side]:
-        if leader.status in ("out", "dismounted"):
+    for leader in state.leaders_over(side, None):  # (a provisional commander joins the dict, not this list)
+        status = leader.status
+        if status == "active":
+            _place(game, state, leader)
+            continue
+        if status in ("out", "dismounted"):
             leader.out_turns -= 1
             if leader.out_turns <= 0:
                 leader.status = "active"
-        elif leader.status == "removed" and not leader.provisional:
+        elif status == "removed" and not leader.provisional:
             _replace(game, state, leader)
         if leader.status == "active" or leader.status == "dismounted":
             _place(game, state, leader)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from referee.core.world import angle_between, bearing
+from referee.core.world import bearing
 
 from . import geometry as geo
 from . import horses, lookup
@@ -98,10 +98,15 @@ def turn_needed(piece: Piece, toward: Piece | tuple[float, float] | None) -> flo
     """Degrees the piece must turn to face ``toward``."""
     if toward is None:
         return 0.0
-    x, y = (toward.x, toward.y) if isinstance(toward, Piece) else toward
-    if (x, y) == (piece.x, piece.y):
+    if isinstance(toward, Piece):
+        x, y = toward.x, toward.y
+    else:
+        x, y = toward
+    px, py = piece.x, piece.y
+    if x == px and y == py:
         return 0.0
-    return angle_between(piece.facing, bearing(piece.x, piece.y, x, y))
+    diff = abs(piece.facing - math.degrees(math.atan2(x - px, y - py)) % 360.0) % 360.0  # angle_between, bearing (asked for every holding line)
+    return 360.0 - diff if diff > 180.0 else diff
 
 
 def wheel(piece: Piece, toward: Piece | tuple[float, float] | None, limit: float) -> None:

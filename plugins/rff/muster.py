@@ -57,11 +57,10 @@ def muster(game: Any, tables: Any) -> RffState:
 def sync(game: Any, state: RffState) -> None:
     """Write men, guns, place, facing, formation, status and low ammunition back to the neutral
     world (a regiment is low when it or its skirmishers are)."""
-    per_model = lookup.scale(state.tables).guns_per_model
-    pieces = state.pieces
+    per_model = state.tables.scale.guns_per_model  # (lookup.scale, read inline: twice a turn for every unit)
+    pieces, to_neutral = state.pieces, TO_NEUTRAL
     for unit in game.world.units.values():
-        spec = unit.spec
-        main = pieces[spec.id]
+        main = pieces[unit.id]
         if main.skirmishers:  # skirmishers count in their regiment
             screen = pieces[main.skirmishers]
             standing = main.stands + screen.stands
@@ -69,11 +68,12 @@ def sync(game: Any, state: RffState) -> None:
         else:
             standing = main.stands
             unit.low_ammo = main.low_ammo
+        spec = unit.spec
         unit.men = spec.men * standing // main.start_stands
         if spec.guns:
             unit.guns = min(spec.guns, standing * per_model)
         unit.x, unit.y, unit.facing = main.x, main.y, main.facing
-        unit.formation = TO_NEUTRAL.get(main.formation, unit.formation)
+        unit.formation = to_neutral.get(main.formation, unit.formation)
         status = main.status
         if status == "good":
             unit.status = "disordered" if main.silenced else status

@@ -16,6 +16,7 @@ from referee.core.doctrine import Intent
 
 from . import geometry as geo
 from . import lookup, move
+from . import maneuver as mv  # (maneuver imports this module too: only read at call time)
 from .state import Piece, RffState
 
 
@@ -79,8 +80,6 @@ def deploy(game: Any, state: RffState, regiment: Piece, held: bool) -> None:
 def maneuver(game: Any, state: RffState, screen: Piece, intent: Any) -> None:
     """Skirmishers check on their own and keep station in front of the regiment: up to a half
     move forward of it (well handled), within 2" of it otherwise, never beyond 16"."""
-    from . import maneuver as mv  # the phase module also calls this one
-
     regiment = state.pieces[screen.parent] if screen.parent else None
     if regiment is None or not regiment.alive:
         return

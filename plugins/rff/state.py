@@ -144,7 +144,7 @@ class RffState:
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
-    _chains: dict[tuple[str, str], list[LeaderState]] = field(factory=dict)  # leaders_over, for this many leaders:
+    _chains: dict[tuple[str, str | None], list[LeaderState]] = field(factory=dict)  # leaders_over, for this many leaders:
     _chains_of: int = 0
     _attachable: dict[str, list[LeaderState]] | None = None
 
@@ -172,15 +172,17 @@ class RffState:
         assert self._living is not None
         return self._living
 
-    def leaders_over(self, side: str, command: str) -> list[LeaderState]:
-        """The side's leaders whose command includes ``command``, in the order listed (a shared
-        list, kept until a leader joins: leaders are added, never taken away)."""
+    def leaders_over(self, side: str, command: str | None) -> list[LeaderState]:
+        """The side's leaders whose command includes ``command`` (every one of the side's for
+        None), in the order listed (a shared list, kept until a leader joins: leaders are added,
+        never taken away)."""
         if self._chains_of != len(self.leaders):
             self._chains.clear()
             self._chains_of = len(self.leaders)
         found = self._chains.get((side, command))
         if found is None:
-            found = self._chains[side, command] = [ld for ld in self.leaders.values() if ld.side == side and command in ld.commands]
+            found = self._chains[side, command] = [ld for ld in self.leaders.values()
+                                                   if ld.side == side and (command is None or command in ld.commands)]
         return found
 
     def attachable(self, piece_id: str) -> list[LeaderState]:
