@@ -1,20 +1,26 @@
 """A fingerprint of many full event logs: proof that a change meant only for speed left play alone.
 
-    python tools/log_fingerprint.py [--rules rff,hynds] [--seeds 1,2,3,7,11] > before.txt
+    python tools/log_fingerprint.py [--rules rff,hynds] [--seeds 1,2,3,7,11] [--log-off 20] > before.txt
     ... change the code ...
     python tools/log_fingerprint.py [same options] | diff before.txt -
 
 Plays every bundled scenario under each ruleset (every installed one by default, layers
 included) and seed, with the log on, and prints one line a game: ruleset, scenario, seed and the
-first 16 hex digits of the sha256 of its JSON Lines log. The same code gives the same lines.
+first 16 hex digits of the sha256 of its JSON Lines log. Then, for each ruleset and scenario, one
+line for ``--log-off`` replications played as ``referee compare`` plays them, with no log and no
+observer: procedures take shortcuts there that a logged game does not (no resolution is built
+that nobody sees), so a speed change must leave those outcomes alone too. The same code gives the
+same lines.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import sys
 
+from referee.core.compare import Stack, replicate
 from referee.core.errors import RefereeError
 from referee.core.events import EventLog
 from referee.core.game import Game, play
@@ -28,10 +34,20 @@ def fingerprint(rules_name: str, scenario: str, seed: int) -> str:
     return hashlib.sha256(log.jsonl().encode()).hexdigest()[:16]
 
 
+def outcomes_fingerprint(rules_name: str, scenario: str, n: int, seed: int = 1) -> str:
+    """The sha256 of the outcomes of replications 0 to n - 1 of ``seed``, played log off."""
+    digest = hashlib.sha256()
+    for outcome in replicate(Stack(rules_name), scenario, seed, range(n)):
+        digest.update(json.dumps(outcome.as_json(), sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", help="comma-separated rulesets (default: every installed one)")
     parser.add_argument("--seeds", type=seeds, default="1,2,3,7,11", help="comma-separated whole numbers")
+    parser.add_argument("--log-off", type=int, default=20, metavar="N",
+                        help="replications a scenario played log off (default 20; 0: none)")
     args = parser.parse_args()
     rulesets = args.rules.split(",") if args.rules else sorted(installed())
     scenarios = [row[0] for row in bundled()]
@@ -42,6 +58,9 @@ def main() -> None:
             for scenario in scenarios:
                 for seed in args.seeds:
                     print(rules_name, scenario, seed, fingerprint(rules_name, scenario, seed), flush=True)
+                if args.log_off > 0:
+                    print(rules_name, scenario, f"log-off:{args.log_off}",
+                          outcomes_fingerprint(rules_name, scenario, args.log_off), flush=True)
     except RefereeError as error:
         print(f"Error: {error}", file=sys.stderr)
         sys.exit(2)
