@@ -353,7 +353,9 @@ def linear_cover(game: Any, piece: Piece) -> bool:
 def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, travel: float) -> float:
     """RFF-P30: how far along (ux, uy) the piece may go before it would stand in works an enemy
     holds (inside a closed work or just behind a line of works with an enemy piece in them),
-    read every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works."""
+    read every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works. The
+    ground's answer is kept (:func:`_kept`) and asked first: most moves near works never enter
+    them, and then no enemy need be looked at."""
     box = game.ground.extents.get("works")
     if travel <= 0.0 or box is None:
         return travel
@@ -361,12 +363,26 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     if (max(x0, x1) < box[0] - WORKS_YARDS or min(x0, x1) > box[1] + WORKS_YARDS
             or max(y0, y1) < box[2] - WORKS_YARDS or min(y0, y1) > box[3] + WORKS_YARDS):
         return travel  # the move passes nowhere near any works
-    if fortified(game, piece.x, piece.y) or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
+    stop = _kept(game, _works_stop, x0, y0, ux, uy, travel)
+    if stop == travel or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
         return travel
+    return stop
+
+
+def _works_stop(game: Any, x: float, y: float, ux: float, uy: float, travel: float) -> float:
+    """How far along (ux, uy) from (x, y) a piece may go before it would stand in works, read
+    every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works. A point
+    outside the box round the works (a yard beyond :data:`WORKS_YARDS`: the ground rounds a point
+    to the yard) is in none, and is not asked."""
+    if fortified(game, x, y):
+        return travel
+    box, spare = game.ground.extents["works"], WORKS_YARDS + 1.0
+    west, east, south, north = box[0] - spare, box[1] + spare, box[2] - spare, box[3] + spare
     steps = math.ceil(travel / WALK_YARDS)
     for i in range(1, steps + 1):
         along = min(travel, i * WALK_YARDS)
-        if fortified(game, piece.x + ux * along, piece.y + uy * along):
+        px, py = x + ux * along, y + uy * along
+        if west <= px and px <= east and south <= py and py <= north and fortified(game, px, py):
             return max(0.0, along - WALK_YARDS)
     return travel
 
