@@ -7,12 +7,15 @@ only where a table is read, so ranges and rates convert through yards (ruling RF
 from __future__ import annotations
 
 import math
+import os
 import weakref
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
 from referee.core.footprint import depth, frontage
+from referee.core.records import FROZEN_ENV
 from referee.core.world import angle_between, bearing
 
 from . import lookup
@@ -30,6 +33,7 @@ GROUND_CLASS = {  # area kind -> QRS ground column (RFF-P5)
 COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildings": "full"}
 MEMO_LIMIT = 200_000  # answers kept per ground before starting afresh
 _UNKNOWN = object()  # not yet kept
+CHECKED = bool(os.environ.get(FROZEN_ENV))  # the suite's strict build: kept enemy rows checked against the pieces
 _by_ground: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
@@ -409,8 +413,16 @@ def counted_stands(game: Any, state: RffState, defender: Piece, charger: Piece) 
 
 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
-    """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear."""
-    for _, e in within(state, piece, state.enemies_of(piece.side), within_yards):
-        if e.status != "broken" and e.parent is None and on_flank(piece, e):
-            return True
-    return False
+    """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear. Asked for
+    every holding piece of the phasing side, while the enemy mostly stands still: only the enemy
+    rows (:meth:`RffState.enemy_rows`) as far north and south as :func:`within`'s box are scanned."""
+    reach = within_yards + state.deepest + 1.0  # no less than within's box
+    rows = state.enemy_rows(piece.side)
+    ys, y = rows.ys, piece.y
+    south = bisect_left(ys, y - reach)
+    north = bisect_right(ys, y + reach, south)
+    found = south < north and any(e.status != "broken" and e.parent is None and on_flank(piece, e)
+                                  for _, e in within(state, piece, rows.pieces[south:north], within_yards))
+    if CHECKED:  # the rows hold every enemy where it stands now
+        assert sorted(rows.pieces, key=id) == sorted(state.enemies_of(piece.side), key=id) and ys == [e.y for e in rows.pieces], piece.id
+    return found

@@ -66,6 +66,7 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     moved = max(0.0, travel)
     piece.x, piece.y = piece.x + ux * moved, piece.y + uy * moved
     piece.x, piece.y = game.scenario.on_table(piece.x, piece.y)
+    state.moved(piece)
     if state.horses:
         horses.overrun(game, state, piece, x0, y0)
     if "rff_moved" in game.rules.implemented:
@@ -127,6 +128,7 @@ def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
     rear = math.radians(game.scenario.home_edges.get(piece.side, 180.0))
     piece.x += yds * math.sin(rear)
     piece.y += yds * math.cos(rear)
+    state.moved(piece)
     if not (0 <= piece.x <= game.scenario.width and 0 <= piece.y <= game.scenario.height):
         piece.status = "gone"
         state.changed()
