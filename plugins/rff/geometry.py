@@ -7,7 +7,6 @@ only where a table is read, so ranges and rates convert through yards (ruling RF
 from __future__ import annotations
 
 import math
-import os
 import weakref
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -15,7 +14,6 @@ from functools import cache
 from typing import Any
 
 from referee.core.footprint import depth, frontage
-from referee.core.records import FROZEN_ENV
 from referee.core.world import angle_between, bearing
 
 from . import lookup
@@ -33,7 +31,6 @@ GROUND_CLASS = {  # area kind -> QRS ground column (RFF-P5)
 COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildings": "full"}
 MEMO_LIMIT = 200_000  # answers kept per ground before starting afresh
 _UNKNOWN = object()  # not yet kept
-CHECKED = bool(os.environ.get(FROZEN_ENV))  # the suite's strict build: kept enemy rows checked against the pieces
 _by_ground: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
@@ -421,8 +418,5 @@ def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     ys, y = rows.ys, piece.y
     south = bisect_left(ys, y - reach)
     north = bisect_right(ys, y + reach, south)
-    found = south < north and any(e.status != "broken" and e.parent is None and on_flank(piece, e)
-                                  for _, e in within(state, piece, rows.pieces[south:north], within_yards))
-    if CHECKED:  # the rows hold every enemy where it stands now
-        assert sorted(rows.pieces, key=id) == sorted(state.enemies_of(piece.side), key=id) and ys == [e.y for e in rows.pieces], piece.id
-    return found
+    return south < north and any(e.status != "broken" and e.parent is None and on_flank(piece, e)
+                                 for _, e in within(state, piece, rows.pieces[south:north], within_yards))

@@ -44,8 +44,7 @@ def run_to_horses(game: Any, state: RffState, piece: Piece) -> bool:
         state.moved(piece)
         piece.moved = "retreat"
         return True
-    piece.x, piece.y = marker
-    state.moved(piece)
+    piece.x, piece.y = marker  # (the retreat from there below tells the state it moved)
     piece.unit.mounted = True
     del state.horses[piece.id]
     game.log.emit("remount", unit=piece.id, rulings=["RFF-P23"], text=f"{piece.id} reaches its horses and remounts")

@@ -4,6 +4,7 @@ retreats, formation changes and facing."""
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from referee.core.world import bearing
@@ -54,7 +55,8 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     halt = geo.yards(state, lookup.distance(state.tables, "stop-short"))
     reach = travel + halt + 400.0  # only enemies this close can halt the move
     clear = halt + own
-    for e in state.enemies_of(piece.side):
+    rows = state.enemy_rows(piece.side)  # those as far north and south (a yard to spare), in any order: the nearest halt is the same
+    for e in rows.pieces[bisect_left(rows.ys, y0 - reach - 1.0):bisect_right(rows.ys, y0 + reach + 1.0)]:
         if e is not contact and abs(e.x - x0) < reach and abs(e.y - y0) < reach:  # short of its footprint (RFF-P30)
             wx, wy = x0 - e.x, y0 - e.y
             if wx * ux + wy * uy >= 0.0:
