@@ -47,8 +47,11 @@ def men(piece: Piece) -> int:
 
 
 def shape(piece: Piece) -> tuple[float, float]:
-    """(frontage, depth) in yards."""
-    return _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation)
+    """(frontage, depth) in yards (kept on the piece until its stands or formation change)."""
+    kept = piece.footprint
+    if kept[0] != piece.stands or kept[1] != piece.formation:
+        kept = piece.footprint = (piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation))
+    return kept[2]
 
 
 @cache
@@ -59,11 +62,11 @@ def _shape(arm: str, stands: int, men_per_stand: float, formation: str) -> tuple
 
 
 def depth_of(piece: Piece) -> float:
-    """Depth in yards (kept on the piece until its stands or formation change)."""
-    kept = piece.depth
+    """Depth in yards (:func:`shape`'s, kept the same way: read inline, at every search)."""
+    kept = piece.footprint
     if kept[0] != piece.stands or kept[1] != piece.formation:
-        kept = piece.depth = (piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation)[1])
-    return kept[2]
+        kept = piece.footprint = (piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation))
+    return kept[2][1]
 
 
 def gap(a: Piece, b: Piece) -> float:

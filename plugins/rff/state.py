@@ -59,7 +59,7 @@ class Piece:
     combats: int = 0
     stands_lost_turn: int = 0
     spot: tuple[float, float, dict[Any, Any]] | None = None  # ground facts where it stands (geometry._at_piece)
-    depth: tuple[int, str, float] = (0, "", 0.0)  # (stands, formation, yards deep): geometry.depth_of
+    footprint: tuple[int, str, tuple[float, float]] = (0, "", (0.0, 0.0))  # (stands, formation, (frontage, depth) in yards): geometry.shape
     side: str = field(init=False, default="")  # copied from the unit (and troops): read on every hot path
     arm: str = field(init=False, default="")
     unit_id: str = field(init=False, default="")
