@@ -223,6 +223,7 @@ def _carry(game: Any, state: RffState, attacker: Piece, place: tuple[float, floa
         return
     ground = geo.worst_ground(game, attacker.x, attacker.y, *place)
     attacker.x, attacker.y = place
+    state.moved(attacker)
     if ground in ("broken", "rough") or attacker.arm == "cavalry" or second:
         _disorder(attacker)
     game.log.emit("carry", unit=attacker.id, rulings=["RFF-P11"], text=f"{attacker.id} carries the position")

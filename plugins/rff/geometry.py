@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
@@ -46,8 +47,11 @@ def men(piece: Piece) -> int:
 
 
 def shape(piece: Piece) -> tuple[float, float]:
-    """(frontage, depth) in yards."""
-    return _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation)
+    """(frontage, depth) in yards (kept on the piece until its stands or formation change)."""
+    kept = piece.footprint
+    if kept[0] != piece.stands or kept[1] != piece.formation:
+        kept = piece.footprint = (piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation))
+    return kept[2]
 
 
 @cache
@@ -58,11 +62,11 @@ def _shape(arm: str, stands: int, men_per_stand: float, formation: str) -> tuple
 
 
 def depth_of(piece: Piece) -> float:
-    """Depth in yards (kept on the piece until its stands or formation change)."""
-    kept = piece.depth
+    """Depth in yards (:func:`shape`'s, kept the same way: read inline, at every search)."""
+    kept = piece.footprint
     if kept[0] != piece.stands or kept[1] != piece.formation:
-        kept = piece.depth = (piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation)[1])
-    return kept[2]
+        kept = piece.footprint = (piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation))
+    return kept[2][1]
 
 
 def gap(a: Piece, b: Piece) -> float:
@@ -353,7 +357,9 @@ def linear_cover(game: Any, piece: Piece) -> bool:
 def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, travel: float) -> float:
     """RFF-P30: how far along (ux, uy) the piece may go before it would stand in works an enemy
     holds (inside a closed work or just behind a line of works with an enemy piece in them),
-    read every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works."""
+    read every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works. The
+    ground's answer is kept (:func:`_kept`) and asked first: most moves near works never enter
+    them, and then no enemy need be looked at."""
     box = game.ground.extents.get("works")
     if travel <= 0.0 or box is None:
         return travel
@@ -361,12 +367,26 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     if (max(x0, x1) < box[0] - WORKS_YARDS or min(x0, x1) > box[1] + WORKS_YARDS
             or max(y0, y1) < box[2] - WORKS_YARDS or min(y0, y1) > box[3] + WORKS_YARDS):
         return travel  # the move passes nowhere near any works
-    if fortified(game, piece.x, piece.y) or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
+    stop = _kept(game, _works_stop, x0, y0, ux, uy, travel)
+    if stop == travel or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
         return travel
+    return stop
+
+
+def _works_stop(game: Any, x: float, y: float, ux: float, uy: float, travel: float) -> float:
+    """How far along (ux, uy) from (x, y) a piece may go before it would stand in works, read
+    every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works. A point
+    outside the box round the works (a yard beyond :data:`WORKS_YARDS`: the ground rounds a point
+    to the yard) is in none, and is not asked."""
+    if fortified(game, x, y):
+        return travel
+    box, spare = game.ground.extents["works"], WORKS_YARDS + 1.0
+    west, east, south, north = box[0] - spare, box[1] + spare, box[2] - spare, box[3] + spare
     steps = math.ceil(travel / WALK_YARDS)
     for i in range(1, steps + 1):
         along = min(travel, i * WALK_YARDS)
-        if fortified(game, piece.x + ux * along, piece.y + uy * along):
+        px, py = x + ux * along, y + uy * along
+        if west <= px and px <= east and south <= py and py <= north and fortified(game, px, py):
             return max(0.0, along - WALK_YARDS)
     return travel
 
@@ -393,8 +413,13 @@ def counted_stands(game: Any, state: RffState, defender: Piece, charger: Piece) 
 
 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
-    """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear."""
-    for _, e in within(state, piece, state.enemies_of(piece.side), within_yards):
-        if e.status != "broken" and e.parent is None and on_flank(piece, e):
-            return True
-    return False
+    """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear. Asked for
+    every holding piece of the phasing side, while the enemy mostly stands still: only the enemy
+    rows (:meth:`RffState.enemy_rows`) as far north and south as :func:`within`'s box are scanned."""
+    reach = within_yards + state.deepest + 1.0  # no less than within's box
+    rows = state.enemy_rows(piece.side)
+    ys, y = rows.ys, piece.y
+    south = bisect_left(ys, y - reach)
+    north = bisect_right(ys, y + reach, south)
+    return south < north and any(e.status != "broken" and e.parent is None and on_flank(piece, e)
+                                 for _, e in within(state, piece, rows.pieces[south:north], within_yards))

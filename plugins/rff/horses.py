@@ -41,9 +41,10 @@ def run_to_horses(game: Any, state: RffState, piece: Piece) -> bool:
     if on_foot < far - 1e-6:
         step = on_foot / far
         piece.x, piece.y = piece.x + (marker[0] - piece.x) * step, piece.y + (marker[1] - piece.y) * step
+        state.moved(piece)
         piece.moved = "retreat"
         return True
-    piece.x, piece.y = marker
+    piece.x, piece.y = marker  # (the retreat from there below tells the state it moved)
     piece.unit.mounted = True
     del state.horses[piece.id]
     game.log.emit("remount", unit=piece.id, rulings=["RFF-P23"], text=f"{piece.id} reaches its horses and remounts")

@@ -4,6 +4,7 @@ retreats, formation changes and facing."""
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from referee.core.world import bearing
@@ -54,7 +55,8 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     halt = geo.yards(state, lookup.distance(state.tables, "stop-short"))
     reach = travel + halt + 400.0  # only enemies this close can halt the move
     clear = halt + own
-    for e in state.enemies_of(piece.side):
+    rows = state.enemy_rows(piece.side)  # those as far north and south (a yard to spare), in any order: the nearest halt is the same
+    for e in rows.pieces[bisect_left(rows.ys, y0 - reach - 1.0):bisect_right(rows.ys, y0 + reach + 1.0)]:
         if e is not contact and abs(e.x - x0) < reach and abs(e.y - y0) < reach:  # short of its footprint (RFF-P30)
             wx, wy = x0 - e.x, y0 - e.y
             if wx * ux + wy * uy >= 0.0:
@@ -66,6 +68,7 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     moved = max(0.0, travel)
     piece.x, piece.y = piece.x + ux * moved, piece.y + uy * moved
     piece.x, piece.y = game.scenario.on_table(piece.x, piece.y)
+    state.moved(piece)
     if state.horses:
         horses.overrun(game, state, piece, x0, y0)
     if "rff_moved" in game.rules.implemented:
@@ -127,6 +130,7 @@ def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
     rear = math.radians(game.scenario.home_edges.get(piece.side, 180.0))
     piece.x += yds * math.sin(rear)
     piece.y += yds * math.cos(rear)
+    state.moved(piece)
     if not (0 <= piece.x <= game.scenario.width and 0 <= piece.y <= game.scenario.height):
         piece.status = "gone"
         state.changed()

@@ -132,5 +132,6 @@ def regiment_destroyed(game: Any, state: RffState, regiment: Piece) -> None:
     regiment.skirmishers = None
     regiment.stands, regiment.status, regiment.formation = screen.stands, screen.status, "extended-line"
     regiment.x, regiment.y, regiment.facing = screen.x, screen.y, screen.facing
+    state.moved(regiment)
     screen.stands, screen.status = 0, "gone"  # its stands are the regiment's now
     game.log.emit("skirmishers", unit=regiment.id, text=f"{regiment.id}'s skirmishers become the regiment")

@@ -8,9 +8,12 @@ conserved and losses come in whole stands, as the rules count them.
 
 from __future__ import annotations
 
+import os
+from operator import attrgetter
 from typing import Any
 
 from attrs import define, field
+from referee.core.records import FROZEN_ENV
 from referee.core.world import UnitState
 
 # rff formations; the neutral formation each reads as
@@ -19,6 +22,7 @@ TO_NEUTRAL = {
     "limbered": "limbered", "unlimbered": "unlimbered",
 }
 FROM_NEUTRAL = {v: k for k, v in TO_NEUTRAL.items()}
+CHECKED = bool(os.environ.get(FROZEN_ENV))  # the suite's strict build: kept enemy rows checked against the pieces at each use
 
 
 @define(eq=False, slots=True)
@@ -55,7 +59,7 @@ class Piece:
     combats: int = 0
     stands_lost_turn: int = 0
     spot: tuple[float, float, dict[Any, Any]] | None = None  # ground facts where it stands (geometry._at_piece)
-    depth: tuple[int, str, float] = (0, "", 0.0)  # (stands, formation, yards deep): geometry.depth_of
+    footprint: tuple[int, str, tuple[float, float]] = (0, "", (0.0, 0.0))  # (stands, formation, (frontage, depth) in yards): geometry.shape
     side: str = field(init=False, default="")  # copied from the unit (and troops): read on every hot path
     arm: str = field(init=False, default="")
     unit_id: str = field(init=False, default="")
@@ -127,6 +131,21 @@ class Command:
     leader: LeaderState | None
 
 
+class Rows:
+    """Pieces sorted south to north by the places they held when sorted (``ys``, their
+    northings), for searches that want only those within a band of northing: kept by the state
+    until one of them moves or pieces come or go (:meth:`RffState.enemy_rows`)."""
+
+    __slots__ = ("pieces", "ys")
+
+    def __init__(self, pieces: list[Piece]) -> None:
+        self.pieces = sorted(pieces, key=_NORTHING)
+        self.ys = [p.y for p in self.pieces]
+
+
+_NORTHING = attrgetter("y")
+
+
 @define(eq=False)
 class RffState:
     tables: Any
@@ -144,6 +163,7 @@ class RffState:
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
+    _rows: dict[str, Rows] = field(factory=dict)  # enemy_rows, by the searching side
     _chains: dict[tuple[str, str | None], list[LeaderState]] = field(factory=dict)  # leaders_over, for this many leaders:
     _chains_of: int = 0
     _attachable: dict[str, list[LeaderState]] | None = None
@@ -166,6 +186,17 @@ class RffState:
         if found is None:
             found = hostile[side] = [p for s, ps in self._alive_by_side().items() if s != side for p in ps]
         return found
+
+    def enemy_rows(self, side: str) -> Rows:
+        """The side's :meth:`enemies_of` as :class:`Rows`, kept until one of them moves
+        (:meth:`moved`) or pieces come or go (:meth:`changed`)."""
+        rows = self._rows.get(side)
+        if rows is None:
+            rows = self._rows[side] = Rows(self.enemies_of(side))
+        elif CHECKED:  # every enemy, where it stands now
+            fresh = Rows(self.enemies_of(side))
+            assert (rows.pieces, rows.ys) == (fresh.pieces, fresh.ys), f"{side}'s enemy rows missed a move"
+        return rows
 
     def _alive_by_side(self) -> dict[str, list[Piece]]:
         self.of_side("")
@@ -198,3 +229,11 @@ class RffState:
     def changed(self) -> None:
         """A piece entered or left play: forget the cached lists."""
         self._living = self._hostile = None
+        self._rows = {}
+
+    def moved(self, piece: Piece) -> None:
+        """The piece changed place: forget every side's enemy rows but its own side's (which
+        do not list it)."""
+        if self._rows:
+            own = self._rows.get(piece.side)
+            self._rows = {} if own is None else {piece.side: own}
