@@ -8,12 +8,11 @@ conserved and losses come in whole stands, as the rules count them.
 
 from __future__ import annotations
 
-import os
 from operator import attrgetter
 from typing import Any
 
 from attrs import define, field
-from referee.core.records import FROZEN_ENV
+from referee.core.records import STRICT
 from referee.core.world import UnitState
 
 # rff formations; the neutral formation each reads as
@@ -22,7 +21,6 @@ TO_NEUTRAL = {
     "limbered": "limbered", "unlimbered": "unlimbered",
 }
 FROM_NEUTRAL = {v: k for k, v in TO_NEUTRAL.items()}
-CHECKED = bool(os.environ.get(FROZEN_ENV))  # the suite's strict build: kept enemy rows checked against the pieces at each use
 
 
 @define(eq=False, slots=True)
@@ -193,7 +191,7 @@ class RffState:
         rows = self._rows.get(side)
         if rows is None:
             rows = self._rows[side] = Rows(self.enemies_of(side))
-        elif CHECKED:  # every enemy, where it stands now
+        elif STRICT:  # the suite's build: checked against every enemy where it stands now
             fresh = Rows(self.enemies_of(side))
             assert (rows.pieces, rows.ys) == (fresh.pieces, fresh.ys), f"{side}'s enemy rows missed a move"
         return rows
