@@ -168,10 +168,15 @@ def fall(game: Any, state: RffState, leader: LeaderState, outcome: str) -> None:
 
 
 def nearest_leader(state: RffState, piece: Piece, within_yards: float) -> LeaderState | None:
-    near = []
-    for ld in state.leaders.values():
-        if ld.status in ("active", "dismounted") and ld.side == piece.side:
+    """The side's nearest active or dismounted leader within ``within_yards`` of the piece (the
+    first listed of those equally near), or None."""
+    x, y = piece.x, piece.y
+    found, best = None, within_yards
+    for ld in state.leaders_over(piece.side, None):
+        if ld.status == "active" or ld.status == "dismounted":
             post = ld.post()
             if post is not None:
-                near.append((math.hypot(post[0] - piece.x, post[1] - piece.y), ld))
-    return min((n for n in near if n[0] <= within_yards), key=itemgetter(0), default=(0.0, None))[1]
+                dist = math.hypot(post[0] - x, post[1] - y)
+                if dist < best or (dist == best and found is None):
+                    found, best = ld, dist
+    return found
