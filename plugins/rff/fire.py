@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from referee.core.events import Modifier
@@ -70,8 +71,8 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         candidates = geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)
     if not candidates:
         return None
-    if len(candidates) > 1:  # a stable sort: ties stay in listed order
-        candidates = sorted(candidates, key=lambda c: (c[1].charge_target != piece.id, c[1].unit_id != wanted, c[0]))
+    if len(candidates) > 1:
+        candidates = _by_priority(candidates, piece.id, wanted)
     for gap, target in candidates:
         if skip and target.id in skip:
             continue
@@ -85,6 +86,26 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         if seen != "blocked":
             return Shot(piece, target, kind, rng, firing_stands(game, piece), per_stand, defensive, seen)
     return None
+
+
+def _by_priority(candidates: list[tuple[float, Piece]], firer: str, wanted: str | None) -> list[tuple[float, Piece]]:
+    """(gap, target) pairs: those charging ``firer`` first, then the ``wanted`` unit (in each
+    of those, the wanted first), then the rest, each nearest first, ties in listed order (a
+    stable sort by gap, then one walk: no key built for each pair)."""
+    charging: list[tuple[float, Piece]] = []
+    chosen, others = [], []
+    for pair in sorted(candidates, key=itemgetter(0)):
+        target = pair[1]
+        if target.charge_target == firer:
+            charging.append(pair)
+        elif target.unit_id == wanted:
+            chosen.append(pair)
+        else:
+            others.append(pair)
+    if charging:  # (rare) the wanted among them first
+        charging = [p for p in charging if p[1].unit_id == wanted] + [p for p in charging if p[1].unit_id != wanted]
+        return charging + chosen + others
+    return chosen + others
 
 
 @cache
