@@ -42,7 +42,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     cap = leaders.range_cap(game)
     for shooters, defensive in ((enemy, True), (side, False)):
         targets = state.enemies_of(shooters)
-        unseen = frozenset(p.id for p in targets if p.unit.hidden)  # concealed (core/world.py): not aimed at
+        unseen = frozenset([p.id for p in targets if p.unit.hidden])  # concealed (core/world.py): not aimed at
         near = geo.around(game.memory, shooters, targets)
         shots = [s for p in state.of_side(shooters)
                  if not near.quiet(p) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
@@ -61,8 +61,8 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
     anyone charging it first, then its commander's target (``wanted``), then the nearest;
     ``cap`` is the longest range light allows, in inches; targets in ``skip`` are passed over;
     ``near`` keeps the search for the phase's aims (the enemy of the piece)."""
-    if not _may_fire(game, piece, defensive):
-        return None
+    if (piece.guns or piece.charge_target is not None or piece.status == "broken" or piece.stands == 0) and not _may_fire(game, piece, defensive):
+        return None  # (troops in order and not charging fire: the common case asks no more)
     kind = "musketry" if piece.troops else "cannonade"
     reach = _reach(state.tables, kind, piece.weapon)
     if near is not None:
@@ -73,10 +73,11 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         return None
     if len(candidates) > 1:
         candidates = _by_priority(candidates, piece.id, wanted)
+    per_inch = state.tables.scale.yards_per_inch
     for gap, target in candidates:
         if skip and target.id in skip:
             continue
-        rng = geo.inches(state, gap)
+        rng = gap / per_inch  # (geometry.inches)
         if cap is not None and rng > cap:
             continue
         per_stand = lookup.fire_points(state.tables, kind, piece.weapon, rng)
