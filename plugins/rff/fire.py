@@ -94,7 +94,8 @@ def _by_priority(candidates: list[tuple[float, Piece]], firer: str, wanted: str 
     of those, the wanted first), then the rest, each nearest first, ties in listed order (a
     stable sort by gap, then one walk: no key built for each pair)."""
     charging: list[tuple[float, Piece]] = []
-    chosen, others = [], []
+    chosen: list[tuple[float, Piece]] = []
+    others: list[tuple[float, Piece]] = []
     for pair in sorted(candidates, key=itemgetter(0)):
         target = pair[1]
         if target.charge_target == firer:

@@ -171,7 +171,8 @@ def nearest_leader(state: RffState, piece: Piece, within_yards: float) -> Leader
     """The side's nearest active or dismounted leader within ``within_yards`` of the piece (the
     first listed of those equally near), or None."""
     x, y = piece.x, piece.y
-    found, best = None, within_yards
+    found: LeaderState | None = None
+    best = within_yards
     for ld in state.leaders_over(piece.side, None):
         if ld.status == "active" or ld.status == "dismounted":
             post = ld.post()
