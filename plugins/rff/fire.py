@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from referee.core.events import Modifier
@@ -41,7 +42,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     cap = leaders.range_cap(game)
     for shooters, defensive in ((enemy, True), (side, False)):
         targets = state.enemies_of(shooters)
-        unseen = frozenset(p.id for p in targets if p.unit.hidden)  # concealed (core/world.py): not aimed at
+        unseen = frozenset([p.id for p in targets if p.unit.hidden])  # concealed (core/world.py): not aimed at
         near = geo.around(game.memory, shooters, targets)
         shots = [s for p in state.of_side(shooters)
                  if not near.quiet(p) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
@@ -60,8 +61,8 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
     anyone charging it first, then its commander's target (``wanted``), then the nearest;
     ``cap`` is the longest range light allows, in inches; targets in ``skip`` are passed over;
     ``near`` keeps the search for the phase's aims (the enemy of the piece)."""
-    if not _may_fire(game, piece, defensive):
-        return None
+    if (piece.guns or piece.charge_target is not None or piece.status == "broken" or piece.stands == 0) and not _may_fire(game, piece, defensive):
+        return None  # (troops in order and not charging fire: the common case asks no more)
     kind = "musketry" if piece.troops else "cannonade"
     reach = _reach(state.tables, kind, piece.weapon)
     if near is not None:
@@ -70,12 +71,13 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         candidates = geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)
     if not candidates:
         return None
-    if len(candidates) > 1:  # a stable sort: ties stay in listed order
-        candidates = sorted(candidates, key=lambda c: (c[1].charge_target != piece.id, c[1].unit_id != wanted, c[0]))
+    if len(candidates) > 1:
+        candidates = _by_priority(candidates, piece.id, wanted)
+    per_inch = state.tables.scale.yards_per_inch
     for gap, target in candidates:
         if skip and target.id in skip:
             continue
-        rng = geo.inches(state, gap)
+        rng = gap / per_inch  # (geometry.inches)
         if cap is not None and rng > cap:
             continue
         per_stand = lookup.fire_points(state.tables, kind, piece.weapon, rng)
@@ -85,6 +87,27 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         if seen != "blocked":
             return Shot(piece, target, kind, rng, firing_stands(game, piece), per_stand, defensive, seen)
     return None
+
+
+def _by_priority(candidates: list[tuple[float, Piece]], firer: str, wanted: str | None) -> list[tuple[float, Piece]]:
+    """(gap, target) pairs: those charging ``firer`` first, then the ``wanted`` unit (in each
+    of those, the wanted first), then the rest, each nearest first, ties in listed order (a
+    stable sort by gap, then one walk: no key built for each pair)."""
+    charging: list[tuple[float, Piece]] = []
+    chosen: list[tuple[float, Piece]] = []
+    others: list[tuple[float, Piece]] = []
+    for pair in sorted(candidates, key=itemgetter(0)):
+        target = pair[1]
+        if target.charge_target == firer:
+            charging.append(pair)
+        elif target.unit_id == wanted:
+            chosen.append(pair)
+        else:
+            others.append(pair)
+    if charging:  # (rare) the wanted among them first
+        charging = [p for p in charging if p[1].unit_id == wanted] + [p for p in charging if p[1].unit_id != wanted]
+        return charging + chosen + others
+    return chosen + others
 
 
 @cache

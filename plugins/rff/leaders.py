@@ -81,19 +81,30 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
         return attached
     if "twilight-and-night" in game.options and is_night(game):
         return None
+    sure, farthest = command_reach(state.tables)
+    x, y = piece.x, piece.y
     candidates = []
     for ld in state.leaders_over(piece.side, piece.command):
-        if ld.status in ("active", "dismounted"):
+        if ld.status == "active" or ld.status == "dismounted":
             post = ld.post()
             if post is not None:
-                candidates.append((math.hypot(post[0] - piece.x, post[1] - piece.y), ld))
+                dist = math.hypot(post[0] - x, post[1] - y)
+                if dist <= farthest:  # (beyond every radius: he cannot command it)
+                    candidates.append((dist, ld))
     if len(candidates) > 1:
         candidates.sort(key=itemgetter(0))  # nearest first; a stable sort keeps ties in the order the leaders are listed
-    yards_per_inch = state.tables.scale.yards_per_inch
     for dist, leader in candidates:
-        if dist <= radius(game, state, leader, piece) * yards_per_inch:
+        if dist <= sure or dist <= radius(game, state, leader, piece) * state.tables.scale.yards_per_inch:
             return leader
     return None
+
+
+@cache
+def command_reach(t: Any) -> tuple[float, float]:
+    """Yards within which every command radius reaches, and beyond which none does (asked at
+    every maneuver check: the radius's own case, read along the ground, only in between)."""
+    radii = [lookup.command_radius(t, case) * t.scale.yards_per_inch for case in ("clear", "short", "twilight")]
+    return min(radii), max(radii)
 
 
 def radius(game: Any, state: RffState, leader: LeaderState, piece: Piece) -> float:
@@ -157,10 +168,16 @@ def fall(game: Any, state: RffState, leader: LeaderState, outcome: str) -> None:
 
 
 def nearest_leader(state: RffState, piece: Piece, within_yards: float) -> LeaderState | None:
-    near = []
-    for ld in state.leaders.values():
-        if ld.status in ("active", "dismounted") and ld.side == piece.side:
+    """The side's nearest active or dismounted leader within ``within_yards`` of the piece (the
+    first listed of those equally near), or None."""
+    x, y = piece.x, piece.y
+    found: LeaderState | None = None
+    best = within_yards
+    for ld in state.leaders_over(piece.side, None):
+        if ld.status == "active" or ld.status == "dismounted":
             post = ld.post()
             if post is not None:
-                near.append((math.hypot(post[0] - piece.x, post[1] - piece.y), ld))
-    return min((n for n in near if n[0] <= within_yards), key=itemgetter(0), default=(0.0, None))[1]
+                dist = math.hypot(post[0] - x, post[1] - y)
+                if dist < best or (dist == best and found is None):
+                    found, best = ld, dist
+    return found

@@ -78,14 +78,11 @@ def _maneuver_reading(t: RffTables, status: str, total: int) -> Reading:
 # ----------------------------------------------------------------------------- fire
 
 
-def column_modifier(t: RffTables, fire_points: Fraction | int) -> tuple[Modifier, str]:
-    """The fire-point column as a die modifier, and the ruling applied (fractions round down,
-    under 1 point fires on the 1 pt. column: RFF-T11)."""
-    return _column(t, fire_points.numerator, fire_points.denominator)  # two ints hash fast, a Fraction slowly
-
-
 @cache
-def _column(t: RffTables, numerator: int, denominator: int) -> tuple[Modifier, str]:
+def column_modifier(t: RffTables, numerator: int, denominator: int) -> tuple[Modifier, str]:
+    """The fire-point column (fire points ``numerator``/``denominator``: two ints hash fast, a
+    Fraction slowly) as a die modifier, and the ruling applied (fractions round down, under 1
+    point fires on the 1 pt. column: RFF-T11)."""
     points = Fraction(numerator, denominator)
     if points <= 0:
         raise ValueError(f"fire points must be above 0, not {points}")
@@ -130,7 +127,7 @@ def _fire(roller: Roller, t: RffTables, kind: str, fire_points: Fraction | int, 
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     if target not in GRADES:
         raise ValueError(f"target must be one of {', '.join(GRADES)}, not {target!r}")
-    column, column_ruling = column_modifier(t, fire_points)
+    column, column_ruling = column_modifier(t, fire_points.numerator, fire_points.denominator)
     mods = (column, *modifiers)
     die = roller.roll(D10)
     total = die + net(mods)
