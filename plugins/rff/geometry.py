@@ -17,7 +17,7 @@ from referee.core.footprint import depth, frontage
 from referee.core.world import angle_between, bearing
 
 from . import lookup
-from .state import TO_NEUTRAL, Piece, RffState
+from .state import TO_NEUTRAL, Footprint, Piece, RffState
 
 FRONT_ARC = 45.0  # degrees either side of the facing (RFF-P3)
 FLANK_ANGLE = 90.0  # an enemy further round than this is on the flank or rear (RFF-P4)
@@ -48,10 +48,14 @@ def men(piece: Piece) -> int:
 
 def shape(piece: Piece) -> tuple[float, float]:
     """(frontage, depth) in yards (kept on the piece until its stands or formation change)."""
+    return _footprint(piece).shape
+
+
+def _footprint(piece: Piece) -> Footprint:
     kept = piece.footprint
-    if kept[0] != piece.stands or kept[1] != piece.formation:
-        kept = piece.footprint = (piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation))
-    return kept[2]
+    if kept is None or kept.stands != piece.stands or kept.formation != piece.formation:
+        kept = piece.footprint = Footprint(piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation))
+    return kept
 
 
 @cache
@@ -64,9 +68,9 @@ def _shape(arm: str, stands: int, men_per_stand: float, formation: str) -> tuple
 def depth_of(piece: Piece) -> float:
     """Depth in yards (:func:`shape`'s, kept the same way: read inline, at every search)."""
     kept = piece.footprint
-    if kept[0] != piece.stands or kept[1] != piece.formation:
-        kept = piece.footprint = (piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation))
-    return kept[2][1]
+    if kept is None or kept.stands != piece.stands or kept.formation != piece.formation:
+        kept = _footprint(piece)
+    return kept.depth
 
 
 def gap(a: Piece, b: Piece) -> float:

@@ -23,6 +23,16 @@ TO_NEUTRAL = {
 FROM_NEUTRAL = {v: k for k, v in TO_NEUTRAL.items()}
 
 
+class Footprint:
+    """A piece's (frontage, depth) in yards and its depth alone, for the stands and formation it
+    had when worked out (geometry.shape: kept on the piece, read at every search)."""
+
+    __slots__ = ("depth", "formation", "shape", "stands")
+
+    def __init__(self, stands: int, formation: str, shape: tuple[float, float]) -> None:
+        self.stands, self.formation, self.shape, self.depth = stands, formation, shape, shape[1]
+
+
 @define(eq=False, slots=True)
 class Piece:
     id: str
@@ -57,7 +67,7 @@ class Piece:
     combats: int = 0
     stands_lost_turn: int = 0
     spot: tuple[float, float, dict[Any, Any]] | None = None  # ground facts where it stands (geometry._at_piece)
-    footprint: tuple[int, str, tuple[float, float]] = (0, "", (0.0, 0.0))  # (stands, formation, (frontage, depth) in yards): geometry.shape
+    footprint: Footprint | None = None  # its shape while its stands and formation last (geometry.shape)
     side: str = field(init=False, default="")  # copied from the unit (and troops): read on every hot path
     arm: str = field(init=False, default="")
     unit_id: str = field(init=False, default="")
