@@ -14,13 +14,11 @@ same seed under every rule stack (common random numbers).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -30,6 +28,7 @@ from referee.core.events import EventLog, narrate
 from referee.core.game import Game, play, replication_seed
 from referee.core.plugins import build_rules
 from referee.core.scenario import bundled, find_scenario, load_scenario
+from scripts import load_script
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDENS = [("drill-musketry", "rff", 7), ("big-bethel", "rff", 7), ("drill-musketry", "hardtack", 7), ("big-bethel", "hynds", 7)]
@@ -171,20 +170,10 @@ def test_replicate_gives_the_garbage_collector_back_as_it_found_it(was_on: bool,
         gc.enable()
 
 
-def _fingerprint_tool() -> Any:
-    """tools/log_fingerprint.py as a module (it is a script, not part of the package)."""
-    path = Path(__file__).resolve().parent.parent / "tools" / "log_fingerprint.py"
-    spec = importlib.util.spec_from_file_location("log_fingerprint", path)
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
-
-
 def test_the_log_fingerprint_tool_hashes_the_log_a_run_writes() -> None:
     """tools/log_fingerprint.py, the check that a speed change left play alone, reads the same
     log `referee run --log` writes (the golden file of that game)."""
-    tool = _fingerprint_tool()
+    tool = load_script("tools/log_fingerprint.py")
     golden = (GOLDEN / "big-bethel-rff-seed7.jsonl").read_bytes()
     assert tool.fingerprint("rff", "big-bethel", 7) == hashlib.sha256(golden).hexdigest()[:16]
     assert tool.fingerprint("rff", "big-bethel", 8) != tool.fingerprint("rff", "big-bethel", 7)
@@ -193,7 +182,7 @@ def test_the_log_fingerprint_tool_hashes_the_log_a_run_writes() -> None:
 def test_the_log_off_fingerprint_hashes_what_compare_plays_on_any_number_of_workers() -> None:
     """The tool's log-off line hashes the outcomes `referee compare` gets, on two workers as on
     one, and another replication count gives another line."""
-    tool = _fingerprint_tool()
+    tool = load_script("tools/log_fingerprint.py")
     outcomes, _ = run_replications(Stack("hynds"), "drill-musketry", 6, seed=1, workers=2)
     digest = hashlib.sha256(b"".join(json.dumps(o.as_json(), sort_keys=True).encode() for o in outcomes))
     assert tool.outcomes_fingerprint("hynds", "drill-musketry", 6) == digest.hexdigest()[:16]

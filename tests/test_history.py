@@ -4,7 +4,6 @@ Ctrl-C, bad input, and the script that regenerates docs/history.md."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
@@ -27,6 +26,7 @@ from referee.core.scenario import find_scenario, load_scenario
 from referee.core.stats import percentile, percentile_rank, verdict
 from referee.core.world import Historical
 from rich.console import Console
+from scripts import load_script
 from strategies import loss_samples, minimal_scenario, to_toml
 
 SIDES = ("union", "confederate")
@@ -248,12 +248,7 @@ def test_bad_input(args: tuple[str, ...], says: list[str], monkeypatch: pytest.M
 
 
 def table_script() -> Any:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "history_table.py"
-    spec = importlib.util.spec_from_file_location("history_table", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/history_table.py")
 
 
 def test_the_script_replaces_only_the_marked_section(skirmish: Path) -> None:
