@@ -13,6 +13,7 @@ import os
 import platform
 import time
 
+from inputs import check
 from referee.core.compare import Stack, replicate, run_replications
 
 
@@ -29,6 +30,7 @@ def main() -> None:
     parser.add_argument("--rules", default="rff")
     parser.add_argument("-n", type=int, default=400)
     args = parser.parse_args()
+    check([args.rules], [args.scenario])
     stack = Stack(args.rules)
     replicate(stack, args.scenario, 1, range(3))  # warm up: tables, ground, caches
     # each run plays games not played before: the workers fork from this process, and games it

@@ -14,6 +14,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
+from inputs import check
 from referee.core.mechanics import InputSpec, MechanicSpec
 from referee.core.plugins import build_rules
 
@@ -48,6 +49,7 @@ def main() -> None:
     parser.add_argument("--rules", default="rff")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
+    check([args.rules])
     rules = build_rules(args.rules)
     report = {}
     for name, spec in rules.mechanics.items():

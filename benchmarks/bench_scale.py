@@ -33,6 +33,7 @@ import time
 from typing import Any
 
 import tomllib
+from inputs import check
 from referee.core.compare import Stack
 from referee.core.game import Game, play, replication_seed
 from referee.core.scenario import find_scenario, parse_scenario
@@ -138,6 +139,7 @@ def main() -> None:
     parser.add_argument("--toml", type=int, metavar="EXTRA", help="print the scenario with EXTRA extra regiments a side, and stop")
     parser.add_argument("--one", nargs=2, metavar=("RULES", "EXTRA"), help=argparse.SUPPRESS)  # (a child's run)
     args = parser.parse_args()
+    check(args.one[:1] if args.one else args.rules.split(","))
     if args.toml is not None:
         print(to_toml(scaled(args.toml)))
         return

@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import sys
 
+from inputs import check
+
 GAMES = """\
 import sys
 from referee.core.compare import Stack, replicate
@@ -45,6 +47,7 @@ def main() -> None:
     parser.add_argument("--scenario", default="big-bethel")
     parser.add_argument("-n", type=int, default=10, help="games counted after the warm-up")
     args = parser.parse_args()
+    check([args.rules], [args.scenario])
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
     per_game = (instructions(args.rules, args.scenario, args.n) - instructions(args.rules, args.scenario, 0)) / args.n

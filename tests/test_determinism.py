@@ -28,7 +28,7 @@ from referee.core.events import EventLog, narrate
 from referee.core.game import Game, play, replication_seed
 from referee.core.plugins import build_rules
 from referee.core.scenario import bundled, find_scenario, load_scenario
-from scripts import load_script
+from scripts import ROOT, load_script
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDENS = [("drill-musketry", "rff", 7), ("big-bethel", "rff", 7), ("drill-musketry", "hardtack", 7), ("big-bethel", "hynds", 7)]
@@ -187,3 +187,19 @@ def test_the_log_off_fingerprint_hashes_what_compare_plays_on_any_number_of_work
     digest = hashlib.sha256(b"".join(json.dumps(o.as_json(), sort_keys=True).encode() for o in outcomes))
     assert tool.outcomes_fingerprint("hynds", "drill-musketry", 6) == digest.hexdigest()[:16]
     assert tool.outcomes_fingerprint("hynds", "drill-musketry", 5) != digest.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("script, args", [
+    ("benchmarks/bench_compare.py", ["--rules", "nope"]),
+    ("benchmarks/bench_compare.py", ["--scenario", "nowhere"]),
+    ("benchmarks/bench_exact.py", ["--rules", "nope"]),
+    ("benchmarks/bench_scale.py", ["--rules", "rff,nope"]),
+    ("benchmarks/instructions.py", ["--rules", "nope"]),
+    ("tools/log_fingerprint.py", ["--rules", "nope"]),
+])
+def test_the_speed_scripts_refuse_an_unknown_name_in_one_line(script: str, args: list[str]) -> None:
+    """A benchmark or the fingerprint tool asked about a ruleset or scenario that does not exist
+    says so in one line and exits with code 2, before any game and without a traceback."""
+    done = subprocess.run([sys.executable, str(ROOT / script), *args], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr.startswith("Error: unknown ") and "Traceback" not in done.stderr
