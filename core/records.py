@@ -7,8 +7,8 @@ intent, a step, a modifier, a shot) are built hundreds of times a game. Treat th
 the same: nothing changes one after it is built (``attrs.evolve`` makes a new one). The test
 suite holds the code to that: in its strict build (``REFEREE_STRICT`` set, as tests/conftest.py
 does) records are built frozen, so any code that changes one fails there; mypy reads them as
-frozen. The strict build also checks speed caches that offer to (rff's enemy rows) against
-answers worked out afresh.
+frozen. The strict build also checks the speed caches that offer to (a ruleset's kept answers)
+against answers worked out afresh.
 """
 
 from __future__ import annotations
