@@ -131,13 +131,21 @@ def _fire(roller: Roller, t: RffTables, kind: str, fire_points: Fraction | int, 
     mods = (column, *modifiers)
     die = roller.roll(D10)
     total = die + net(mods)
-    return mods, die, total, _fire_reading(t, kind, target, total, die, column.value, column_ruling,
+    return mods, die, total, _fire_reading(t, kind, target, total, die if die in _read_dice(t) else 0, column.value, column_ruling,
                                            target_disordered, target_is_guns)
+
+
+@cache
+def _read_dice(t: RffTables) -> frozenset[int]:
+    """The base dice the additional effects (low on ammo, fallen leader) read: any other die
+    reads the table as 0 does, so the readings kept are a tenth as many."""
+    return frozenset(base for _, base in t.fire.additional.values() if base is not None)
 
 
 @cache
 def _fire_reading(t: RffTables, kind: str, target: str, total: int, die: int, column_value: int, column_ruling: str,
                   target_disordered: bool, target_is_guns: bool) -> Reading:
+    """The table's reading; ``die`` is the base die if the additional effects read it, else 0."""
     band = t.fire.grades[target].band(total)
     effect = t.fire.effects[band.result].effect
     low_on_ammo, fallen = t.fire.additional["low-on-ammo"], t.fire.additional["fallen-leader"]
