@@ -313,11 +313,20 @@ def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed
         if leader is not None:
             fallen_leader(game, state, leader)
     lower = lookup.next_lower_effect(state.tables, values["effect"])
-    if lower is not None:
+    if lower is not None and (game.log.enabled or _tells(state.tables, shot.kind, lower)):  # (unlogged, a harmless effect is not looked for)
         for behind in _massed_behind(state, shot):
             effect = {"effect": lower, **mechanics.effect_values(state.tables, shot.kind, lower, None, behind.status != "good", behind.guns)}
             game.log.emit("massed-target", unit=behind.id, text=f"{behind.id} is a massed target behind {target.id}: {lower}")
             apply(game, state, Shot(shot.firer, behind, shot.kind, shot.range_inches, 0, 0, shot.defensive), effect, massed=True)
+
+
+@cache
+def _tells(t: Any, kind: str, effect: str) -> bool:
+    """Can ``effect`` of ``kind`` change a massed target (troops or guns, disordered or not):
+    cost it stands, disorder it, hit its guns, or check its charge?"""
+    return any(v["stands_lost"] or v["disordered"] or v["gun_stands_wrecked"] or v["gun_stands_damaged"] or v["gun_stands_silenced"]
+               or v["silence_remaining_guns"] or v["charge"] in ("checked", "checked-or-home")
+               for v in (mechanics.effect_values(t, kind, effect, None, disordered, guns) for disordered in (False, True) for guns in (False, True)))
 
 
 def _massed_behind(state: RffState, shot: Shot) -> list[Piece]:
