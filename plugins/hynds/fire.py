@@ -85,8 +85,9 @@ def result(game: Any, state: Any, shot: Any, die: int, values: Any) -> dict[str,
                 tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
                 tally[flank] += shot.stands
     if shot.firer.side == "confederate" and die in charts()["low_ammo"]["confederate"] and not values.get("low_on_ammo"):
-        game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-F4"], ruleset="hynds",
-                      text=f"{shot.firer.id} rolled {die}: {ref('Low on Ammo')} for Confederates")
+        if game.log.enabled:  # (no text built for a log that is off)
+            game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-F4"], ruleset="hynds",
+                          text=f"{shot.firer.id} rolled {die}: {ref('Low on Ammo')} for Confederates")
         return {**values, "low_on_ammo": True}
     return None
 

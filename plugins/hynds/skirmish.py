@@ -80,8 +80,9 @@ def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
         if not friend.troops or friend.status != "good":
             continue
         along = ((friend.x - firer.x) * dx + (friend.y - firer.y) * dy) / length
-        across = abs((friend.x - firer.x) * dy - (friend.y - firer.y) * dx) / length
-        if 0 < along < length and across <= geo.shape(friend)[0] / 2:
+        if not 0 < along < length:  # (behind the battery or beyond the target: most friends)
+            continue
+        if abs((friend.x - firer.x) * dy - (friend.y - firer.y) * dx) / length <= geo.shape(friend)[0] / 2:
             friend.status = "disordered"
             game.log.emit("ruling", unit=friend.id, rulings=["HYNDS-G3"], ruleset="hynds",
                           text=f"{firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")

@@ -307,7 +307,8 @@ def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed
         return
     if values.get("low_on_ammo") and shot.stands * 2 >= shot.firer.stands:
         shot.firer.low_ammo = True
-        game.log.emit("ammo", unit=shot.firer.id, rulings=["RFF-P20"], text=f"{shot.firer.id} is low on ammunition")
+        if game.log.enabled:  # (no text built for a log that is off)
+            game.log.emit("ammo", unit=shot.firer.id, rulings=["RFF-P20"], text=f"{shot.firer.id} is low on ammunition")
     if values.get("fallen_leader_check"):
         leader = leaders.nearest_leader(state, target, geo.yards(state, lookup.distance(state.tables, "fallen-leader")))
         if leader is not None:
