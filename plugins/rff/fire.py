@@ -40,6 +40,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     enemy = game.world.enemy(side)
     wanted = game.memory.get("rff.targets", {})
     cap = leaders.range_cap(game)
+    seen = game.seen  # (a property: asked once a phase, not once a shot)
     for shooters, defensive in ((enemy, True), (side, False)):
         targets = state.enemies_of(shooters)
         unseen = frozenset([p.id for p in targets if p.unit.hidden])  # concealed (core/world.py): not aimed at
@@ -52,7 +53,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
             firer, target = shot.firer, shot.target  # both still alive (read inline: the property costs a call a shot)?
             if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
                     and target.status != "gone" and target.stands > 0 and target.unit.on_field):
-                resolve(game, state, shot)
+                resolve(game, state, shot, seen)
 
 
 def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str | None, cap: float | None,
@@ -262,16 +263,20 @@ def layered_result(game: Any, shot: Shot, die: int, values: Any) -> Any:
     return values
 
 
-def resolve(game: Any, state: RffState, shot: Shot) -> None:
+def resolve(game: Any, state: RffState, shot: Shot, seen: bool | None = None) -> None:
+    """Roll the shot on the table and apply its effect; ``seen`` is ``game.seen`` if the caller
+    has asked it already."""
     roll = (game.roller, *table_inputs(game, state, shot))
-    if game.seen:
+    if game.seen if seen is None else seen:
         cited = ("RFF-P3", "RFF-P14", "RFF-P15", "RFF-P16", "RFF-P17") + (("RFF-P4",) if geo.enfiladed(shot.firer, shot.target) else ()) + (
             ("RFF-P27",) if shot.firer.half and shot.firer.guns else ())
         settled = game.settle(shot.kind, shot, mechanics.fire(*roll), rulings=cited, unit=shot.firer.id, target=shot.target.id)
         values, die = settled.values, settled.dice[0] if settled.dice else 0
     else:
         die, values = mechanics.fire_die_values(*roll)  # the same roll, without a Resolution no one sees
-    apply(game, state, shot, layered_result(game, shot, die, values))
+    if "rff_fire_result" in game.rules.implemented:  # (layered_result, inline: a frame fewer a shot)
+        values = game.rules.callers["rff_fire_result"](game=game, shot=shot, die=die, values=values) or values
+    apply(game, state, shot, values)
 
 
 def _cause(state: RffState, shot: Shot) -> tuple[str, int]:
