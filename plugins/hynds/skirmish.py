@@ -76,13 +76,12 @@ def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
     length = math.hypot(dx, dy)
     if length < 1e-6:
         return
+    x, y = firer.x, firer.y
     for friend in state.of_side(firer.side):
         if not friend.troops or friend.status != "good":
             continue
-        along = ((friend.x - firer.x) * dx + (friend.y - firer.y) * dy) / length
-        if not 0 < along < length:  # (behind the battery or beyond the target: most friends)
-            continue
-        if abs((friend.x - firer.x) * dy - (friend.y - firer.y) * dx) / length <= geo.shape(friend)[0] / 2:
+        ox, oy = friend.x - x, friend.y - y
+        if 0 < (ox * dx + oy * dy) / length < length and abs(ox * dy - oy * dx) / length <= geo.shape(friend)[0] / 2:  # along, across
             friend.status = "disordered"
             game.log.emit("ruling", unit=friend.id, rulings=["HYNDS-G3"], ruleset="hynds",
                           text=f"{firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")

@@ -187,49 +187,58 @@ def _fire_points(t: Any, per_stand: Fraction | int, stands: int, damaged: int, d
 
 def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
     """Every die-roll modifier of the Musketry & Cannonade Table that applies to the shot."""
-    t = state.tables
+    printed = _printed(state.tables)
     firer, target = shot.firer, shot.target
     mods: list[Modifier] = []
     charge_bonus = not CHARGE_FLAGS.isdisjoint(firer.flags) and (  # ... and in a charge
         firer.charge_target is not None or any(e.charge_target == firer.id for e in state.enemies_of(firer.side)))
     if firer.troops and (charge_bonus or "sharpshooters" in firer.flags):
-        mods.append(lookup.modifier(t, "fire", "repeaters-buck-and-ball-sharpshooters"))
+        mods.append(printed["repeaters-buck-and-ball-sharpshooters"])
     if firer.grade == "green":
-        mods.append(lookup.modifier(t, "fire", "green-firing"))
+        mods.append(printed["green-firing"])
     if target.troops:  # the two rows add up; a broken unit is in no formation (RFF-P32, RFF-P31)
         formed = target.status != "broken"
         if formed and (target.formation == "march-column" or geo.enfiladed(firer, target)):
-            mods.append(lookup.modifier(t, "fire", "march-column-or-enfiladed"))
+            mods.append(printed["march-column-or-enfiladed"])
         if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed:
-            mods.append(lookup.modifier(t, "fire", "troop-target-exposed"))
-    elif target.formation == "limbered" or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(t):
+            mods.append(printed["troop-target-exposed"])
+    elif target.formation == "limbered" or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(state.tables):
         if target.moved != "prolong" or "prolonging-guns" not in game.options:
-            mods.append(lookup.modifier(t, "fire", "gun-target-exposed"))
-    mods.extend(_cover(game, state, shot))
+            mods.append(printed["gun-target-exposed"])
+    cover = _cover(game, state, shot)
+    if cover is not None:
+        mods.append(printed[cover])
     return mods
 
 
-def _cover(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
-    t = state.tables
+@cache
+def _printed(t: Any) -> dict[str, Modifier]:
+    """The Musketry & Cannonade Table's die modifiers by id (read at every shot)."""
+    return {key: lookup.modifier(t, "fire", key) for key in t.fire.modifiers}
+
+
+def _cover(game: Any, state: RffState, shot: Shot) -> str | None:
+    """The id of the cover modifier the target has, if any."""
     target = shot.target
     cover = geo.cover(game, target)
     extended = target.formation == "extended-line"
-    if shot.sight == "plunging":
-        cover = _plunging_cover(game, state, shot, cover)
-    elif shot.sight == "plunging-at":  # at a target deep in woods on high ground: full cover (RFF-P24)
-        cover = "fortified" if cover == "fortified" else "full"
+    if shot.sight != "clear":
+        if shot.sight == "plunging":
+            cover = _plunging_cover(game, state, shot, cover)
+        elif shot.sight == "plunging-at":  # at a target deep in woods on high ground: full cover (RFF-P24)
+            cover = "fortified" if cover == "fortified" else "full"
     if "twilight-and-night" in game.options and cover in ("none", "partial"):
         past = leaders.minutes_past_sunset(game)
-        dark = leaders.is_night(game) or (past is not None and shot.range_inches > lookup.twilight_full_cover_inches(t))
+        dark = leaders.is_night(game) or (past is not None and shot.range_inches > lookup.twilight_full_cover_inches(state.tables))
         if dark and not shot.firer.charge_target:
-            return [lookup.modifier(t, "fire", "full-cover")]
+            return "full-cover"
     if cover == "fortified":
-        return [lookup.modifier(t, "fire", "fortified")]
+        return "fortified"
     if cover == "full" or (cover == "partial" and extended):
-        return [lookup.modifier(t, "fire", "full-cover")]
+        return "full-cover"
     if cover == "partial" or extended:
-        return [lookup.modifier(t, "fire", "partial-cover")]
-    return []
+        return "partial-cover"
+    return None
 
 
 def _plunging_cover(game: Any, state: RffState, shot: Shot, cover: str) -> str:
@@ -273,7 +282,8 @@ def resolve(game: Any, state: RffState, shot: Shot, seen: bool | None = None) ->
         settled = game.settle(shot.kind, shot, mechanics.fire(*roll), rulings=cited, unit=shot.firer.id, target=shot.target.id)
         values, die = settled.values, settled.dice[0] if settled.dice else 0
     else:
-        die, values = mechanics.fire_die_values(*roll)  # the same roll, without a Resolution no one sees
+        _, die, _, reading = mechanics.fire_roll(*roll)  # the same roll, without a Resolution no one sees
+        values = reading[2]
     if "rff_fire_result" in game.rules.implemented:  # (layered_result, inline: a frame fewer a shot)
         values = game.rules.callers["rff_fire_result"](game=game, shot=shot, die=die, values=values) or values
     apply(game, state, shot, values)

@@ -103,7 +103,7 @@ def fire(
 ) -> Resolution:
     """Musketry or cannonade: d10 + the fire-point column + every die modifier, read in the
     target grade's column. ``fire_points`` are after the x 1/2 multipliers."""
-    mods, die, total, (ref, result, values, rulings) = _fire(roller, t, kind, fire_points, target, modifiers,
+    mods, die, total, (ref, result, values, rulings) = fire_roll(roller, t, kind, fire_points, target, modifiers,
                                                              target_disordered, target_is_guns)
     points = fire_points if isinstance(fire_points, Fraction) else Fraction(fire_points)
     inputs = {"fire_points": points, "target": target, "target_disordered": target_disordered,
@@ -116,13 +116,14 @@ def fire_die_values(roller: Roller, t: RffTables, kind: str, fire_points: Fracti
                     modifiers: Sequence[Modifier] = (), target_disordered: bool = False,
                     target_is_guns: bool = False) -> tuple[int, Mapping[str, Any]]:
     """:func:`fire`'s die and values alone, from the same roll, for an engine that cites nothing."""
-    _, die, _, reading = _fire(roller, t, kind, fire_points, target, modifiers, target_disordered, target_is_guns)
+    _, die, _, reading = fire_roll(roller, t, kind, fire_points, target, modifiers, target_disordered, target_is_guns)
     return die, reading[2]
 
 
-def _fire(roller: Roller, t: RffTables, kind: str, fire_points: Fraction | int, target: str, modifiers: Sequence[Modifier],
-          target_disordered: bool, target_is_guns: bool) -> tuple[tuple[Modifier, ...], int, int, Reading]:
-    """The roll: (the modifiers with the column first, the die, the total, the table's reading)."""
+def fire_roll(roller: Roller, t: RffTables, kind: str, fire_points: Fraction | int, target: str, modifiers: Sequence[Modifier],
+              target_disordered: bool, target_is_guns: bool) -> tuple[tuple[Modifier, ...], int, int, Reading]:
+    """The roll of :func:`fire` and :func:`fire_die_values`: (the modifiers with the column first,
+    the die, the total, the table's reading: ref, result, values, rulings)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     if target not in GRADES:
