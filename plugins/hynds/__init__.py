@@ -26,6 +26,8 @@ from .cite import CITES, ref
 PLUGIN_NAME = "hynds"
 BASE = "rff"
 OVERLAYS = (Path(str(resources.files("referee.rulesets") / "hynds" / "rff.toml")),)
+DEBRIS_DICE = frozenset(tables.charts()["firing_over"]["disorders"])  # a battery's fire disorders friends it fires over (HYNDS-G3)
+FIRE_DICE = frozenset(tables.charts()["burning"]["fires"])  # a battery's fire sets a building on fire (HYNDS-G5)
 OPTIONS = [
     OptionSpec("random-weapons", "Weapon distribution", ref("Weapon Distribution"),
                "In a random game each infantry regiment's weapon is drawn from Hynds' distribution for its side and year (1862 or 1864)."),
@@ -111,9 +113,11 @@ def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
 
 @hookimpl
 def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
-    if shot.kind == "cannonade":
-        skirmish.firing_over(game, game.state, shot, die)
-        works.set_on_fire(game, shot, die)
+    if shot.kind == "cannonade":  # each rule asked only on the dice its chart reads (no call on the others)
+        if die in DEBRIS_DICE:
+            skirmish.firing_over(game, game.state, shot, die)
+        if die in FIRE_DICE:
+            works.set_on_fire(game, shot, die)
     return fire.result(game, game.state, shot, die, values)
 
 
