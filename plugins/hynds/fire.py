@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
 from referee.core.chance import d
@@ -25,16 +24,17 @@ FLANK = "hynds.flank"  # game.memory: target id -> {"left": stands, "right": sta
 HAND_WEAPONS = Modifier("Hand weapons in a charge (Hynds)", Fraction(1, 2), ref("Charge reaction", "HYNDS-R1"), on="fire points x")
 
 
-@cache
 def _mod(key: str, ruling: str = "") -> Modifier:
     m = charts()["modifiers"][key]
     return modifier(m["label"], m["value"], m["section"], ruling)
 
 
-@cache
-def _moved_yards(t: Any) -> float:
-    """How far a target must have moved this turn for the cannonade's -1, in yards (HYNDS-A4)."""
-    return float(fraction(charts()["modifiers"]["target-moved"]["inches"])) * t.scale.yards_per_inch  # (geometry.yards)
+# Hynds' fire modifiers (immutable), the target's move that costs the cannonade -1 and the
+# Confederates' low-ammunition dice, read from charts.toml once: every shot reads them.
+RIFLED, TARGET_MOVED, POINT_BLANK = _mod("rifled-pieces"), _mod("target-moved", "HYNDS-A4"), _mod("point-blank", "HYNDS-F5")
+BREASTWORKS, CAVALRY_SKIRMISHERS = _mod("breastworks-fire"), _mod("cavalry-skirmishers", "HYNDS-K1")
+MOVED_INCHES = float(fraction(charts()["modifiers"]["target-moved"]["inches"]))  # HYNDS-A4
+LOW_AMMO_DICE = frozenset(charts()["low_ammo"]["confederate"])  # HYNDS-F4
 
 
 def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
@@ -43,15 +43,15 @@ def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
     firer, target, memory = shot.firer, shot.target, game.memory
     if shot.kind == "cannonade":
         if firer.weapon in ("LR", "HR"):
-            out.append(_mod("rifled-pieces"))
-        if MOVED in memory and memory[MOVED].get(target.id, 0.0) > _moved_yards(state.tables):
-            out.append(_mod("target-moved", "HYNDS-A4"))
+            out.append(RIFLED)
+        if MOVED in memory and memory[MOVED].get(target.id, 0.0) > MOVED_INCHES * state.tables.scale.yards_per_inch:  # (yards)
+            out.append(TARGET_MOVED)
     elif shot.range_inches <= lookup.close_range(state.tables) and (FIRED not in memory or (firer.id, target.id) not in memory[FIRED]):
-        out.append(_mod("point-blank", "HYNDS-F5"))
+        out.append(POINT_BLANK)
     if works.WORKS in memory and target.id in memory[works.WORKS]:  # (works.holds, read inline)
-        out.append(_mod("breastworks-fire"))
+        out.append(BREASTWORKS)
     if target.arm == "cavalry" and target.troops and (target.parent is not None or target.formation == "extended-line"):
-        out.append(_mod("cavalry-skirmishers", "HYNDS-K1"))
+        out.append(CAVALRY_SKIRMISHERS)
     return out
 
 
@@ -84,7 +84,7 @@ def result(game: Any, state: Any, shot: Any, die: int, values: Any) -> dict[str,
             if flank:
                 tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
                 tally[flank] += shot.stands
-    if shot.firer.side == "confederate" and die in charts()["low_ammo"]["confederate"] and not values.get("low_on_ammo"):
+    if shot.firer.side == "confederate" and die in LOW_AMMO_DICE and not values.get("low_on_ammo"):
         if game.log.enabled:  # (no text built for a log that is off)
             game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-F4"], ruleset="hynds",
                           text=f"{shot.firer.id} rolled {die}: {ref('Low on Ammo')} for Confederates")
