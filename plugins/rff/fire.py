@@ -65,7 +65,7 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
     if (piece.guns or piece.charge_target is not None or piece.status == "broken" or piece.stands == 0) and not _may_fire(game, piece, defensive):
         return None  # (troops in order and not charging fire: the common case asks no more)
     kind = "musketry" if piece.troops else "cannonade"
-    reach = _reach(state.tables, kind, piece.weapon)
+    reach, bands = _weapon(state.tables, kind, piece.weapon)
     if near is not None:
         candidates = near.within(state, piece, reach)
     else:
@@ -81,7 +81,7 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
         rng = gap / per_inch  # (geometry.inches)
         if cap is not None and rng > cap:
             continue
-        per_stand = lookup.fire_points(state.tables, kind, piece.weapon, rng)
+        per_stand = lookup.points_at(bands, rng)
         if not per_stand:
             continue
         seen = geo.sight(game, piece, target)
@@ -112,9 +112,10 @@ def _by_priority(candidates: list[tuple[float, Piece]], firer: str, wanted: str 
 
 
 @cache
-def _reach(t: Any, kind: str, code: str) -> float:
-    """Yards of the longest range at which ``code`` fires."""
-    return lookup.max_range(t, kind, code) * t.scale.yards_per_inch  # (geometry.yards)
+def _weapon(t: Any, kind: str, code: str) -> tuple[float, lookup.Bands]:
+    """Yards of the longest range at which ``code`` fires, and its fire-point bands (read at
+    every aim: one kept answer, not two)."""
+    return lookup.max_range(t, kind, code) * t.scale.yards_per_inch, lookup.fire_bands(t, kind, code)  # (geometry.yards)
 
 
 def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:

@@ -145,23 +145,32 @@ def heavy_gun(t: RffTables, piece: Piece) -> bool:
 # ----------------------------------------------------------------------------- fire
 
 
+Bands = tuple[tuple[float, Fraction | int | None], ...]  # (inches up to, fire points of one stand), shortest first
+
+
 @cache
 def max_range(t: RffTables, kind: str, code: str) -> float:
     """The longest range at which ``code`` has fire points, in inches."""
-    return max((limit for limit, points in _fire_bands(t, kind, code) if points), default=0.0)
+    return max((limit for limit, points in fire_bands(t, kind, code) if points), default=0.0)
 
 
 def fire_points(t: RffTables, kind: str, code: str, inches: float) -> Fraction | int | None:
     """Fire points of one stand of ``code`` at ``inches`` (None: out of range); whole numbers
     come as ints, which are much cheaper to hash in the caches that use them."""
-    for limit, points in _fire_bands(t, kind, code):
+    return points_at(fire_bands(t, kind, code), inches)
+
+
+def points_at(bands: Bands, inches: float) -> Fraction | int | None:
+    """:func:`fire_points` from the weapon's bands, for a caller that keeps them."""
+    for limit, points in bands:
         if inches <= limit:
             return points
     return None
 
 
 @cache
-def _fire_bands(t: RffTables, kind: str, code: str) -> tuple[tuple[float, Fraction | int | None], ...]:
+def fire_bands(t: RffTables, kind: str, code: str) -> Bands:
+    """The fire points of one stand of ``code`` by range band."""
     table = t.fire.points(kind)
     return tuple((float(limit), int(points) if points is not None and points.denominator == 1 else points)
                  for limit, points in zip(table.bands_inches, table.row(code).points))
