@@ -29,9 +29,11 @@ from referee.plugins.hynds import (
     leaders,
     mechanics,
     move,
+    skirmish,
     tables,
     works,
 )
+from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
 
@@ -435,3 +437,27 @@ def test_every_pol_total_reads_one_row(status: str, shifts: list[int]) -> None:
     assert sum(p for _, p in outcomes) == 1
     texts = {t for _, t in POL[status]}
     assert all(r.result in texts for r, _ in outcomes)
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_separated_batteries_may_not_combine_on_a_distant_target(hidden: bool) -> None:
+    """HYNDS-G4: batteries over 6" apart firing at one target over 16" off, which is not the
+    closest enemy to each, with no friend in charge range of it: the second fires at another
+    target, never a concealed one (every other enemy concealed, it holds its fire)."""
+    game = _mustered()
+    state = game.state
+    first, second = state.pieces["parrott-gun"], state.pieces["road-howitzer"]
+    first.x, second.x = 1500.0, 1300.0  # 10" apart, at y = 1620
+    for gun in (first, second):
+        gun.facing = 180.0
+    target, other = state.pieces["1st-vt"], state.pieces["4th-ma"]
+    target.x, target.y = 1500.0, 1220.0  # 20" from the first battery
+    other.x, other.y = 1300.0, 1240.0  # the closest enemy to the second
+    for p in state.enemies_of("confederate"):
+        p.unit.hidden = hidden and p is not target
+    state.changed()
+    shots = [s for s in (rff_fire.aim(game, state, g, True, "1st-vt", None) for g in (first, second)) if s]
+    assert [s.target.id for s in shots] == ["1st-vt", "1st-vt"]
+    kept = skirmish.separated_batteries(game, state, shots)
+    assert kept is not None
+    assert [(s.firer.id, s.target.id) for s in kept] == [("parrott-gun", "1st-vt")] + ([] if hidden else [("road-howitzer", "4th-ma")])

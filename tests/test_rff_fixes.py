@@ -550,5 +550,25 @@ def test_a_battery_that_may_not_mass_fires_at_another_target() -> None:
     assert [s.target.id for s in shots] == ["1st-vt", "1st-vt"]
     for ld in state.leaders.values():
         ld.traits = tuple(t for t in ld.traits if t != "artillerist")
-    kept = fire._massed_artillery(game, state, shots, None)
+    kept = fire._massed_artillery(game, state, shots)
     assert [s.target.id for s in kept] == ["1st-vt", "4th-ma"]
+
+
+def test_a_battery_that_may_not_mass_passes_over_a_concealed_target() -> None:
+    """RFF-P34 with concealment: the other target a battery that may not mass turns to is chosen
+    under the half-phase's limits: every other enemy concealed, the battery holds its fire."""
+    game = mustered("big-bethel", "massed-artillery")
+    state = game.state
+    first, second = state.pieces["parrott-gun"], state.pieces["road-howitzer"]
+    a, b = state.pieces["1st-vt"], state.pieces["4th-ma"]
+    for gun in (first, second):
+        gun.facing = 180.0
+    a.x, a.y = first.x, first.y - 700.0
+    b.x, b.y = first.x + 150.0, first.y - 750.0
+    for p in state.enemies_of("confederate"):
+        p.unit.hidden = p is not a
+    state.changed()
+    shots = [s for s in (fire.aim(game, state, g, True, "1st-vt", None) for g in (first, second)) if s]
+    for ld in state.leaders.values():
+        ld.traits = tuple(t for t in ld.traits if t != "artillerist")
+    assert [s.target.id for s in fire._massed_artillery(game, state, shots)] == ["1st-vt"]

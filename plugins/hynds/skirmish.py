@@ -116,7 +116,7 @@ def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | 
             kept.append(shot)
             continue
         changed = True
-        other = rff_fire.aim(game, state, shot.firer, shot.defensive, None, None, skip=frozenset(by_target))
+        other = rff_fire.aim_elsewhere(game, state, shot, by_target)
         game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-G4"], ruleset="hynds",
                       text=f"{shot.firer.id} may not combine its fire on {shot.target.id} ({rule['ref']}): "
                            + (f"fires at {other.target.id} instead" if other else "holds its fire"))

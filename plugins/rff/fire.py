@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 from operator import itemgetter
+from collections.abc import Iterable
 from typing import Any
 
 from referee.core.events import Modifier
@@ -49,7 +50,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
                  if not near.quiet(p) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
         if "rff_shots" in game.rules.implemented:
             shots = game.rules.callers["rff_shots"](game=game, shots=shots) or shots
-        for shot in _massed_artillery(game, state, shots, cap):
+        for shot in _massed_artillery(game, state, shots):
             firer, target = shot.firer, shot.target  # both still alive (read inline: the property costs a call a shot)?
             if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
                     and target.status != "gone" and target.stands > 0 and target.unit.on_field):
@@ -370,7 +371,14 @@ def fallen_leader(game: Any, state: RffState, leader: Any) -> None:
     leaders.fall(game, state, leader, values["leader"])
 
 
-def _massed_artillery(game: Any, state: RffState, shots: list[Shot], cap: float | None) -> list[Shot]:
+def aim_elsewhere(game: Any, state: RffState, shot: Shot, taken: Iterable[str]) -> Shot | None:
+    """The shot's firer aimed again, at none of the ``taken`` targets: under the same limits as
+    the half-phase's aims (concealed targets are passed over, light caps the range)."""
+    unseen = [p.id for p in state.enemies_of(shot.firer.side) if p.unit.hidden]
+    return aim(game, state, shot.firer, shot.defensive, None, leaders.range_cap(game), frozenset([*taken, *unseen]))
+
+
+def _massed_artillery(game: Any, state: RffState, shots: list[Shot]) -> list[Shot]:
     """Optional rule: each battery fires at a different target; two may fire at one target only
     if it is in canister range or the closest target, and each is within an artillery leader's
     command radius. A battery that may not mass fires at another target if it has one, else holds
@@ -381,7 +389,7 @@ def _massed_artillery(game: Any, state: RffState, shots: list[Shot], cap: float 
     kept = []
     for shot in shots:
         if shot.kind == "cannonade" and shot.target.id in taken and not _may_mass(game, state, shot):
-            other = aim(game, state, shot.firer, shot.defensive, None, cap, skip=frozenset(taken))
+            other = aim_elsewhere(game, state, shot, taken)
             game.log.emit("ruling", unit=shot.firer.id, rulings=["RFF-P34"], text="massed artillery fire not allowed: "
                           + (f"the battery fires at {other.target.id} instead" if other else "the battery holds its fire"))
             if other is None:
