@@ -137,11 +137,24 @@ class Ground:
         if ((x0 < box[0] and x1 < box[0]) or (x0 > box[1] and x1 > box[1])
                 or (y0 < box[2] and y1 < box[2]) or (y0 > box[3] and y1 > box[3])):
             return False  # the segment's box misses every line of this kind (no min or max: builtins cost more)
-        segments = self.segments[kind]
         hit = self._between.get(key)
         if hit is None:
-            hit = self._remember(key, any(_intersects(*key[1:], s) for s in segments))
+            hit = self._remember(key, self._crossing(kind, x0, y0, x1, y1))
         return hit
+
+    def _crossing(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
+        """Does a-b cross a line of this kind? Each segment's box is tested first, written out
+        (most segments miss it, and a call or min and max would cost more than the test)."""
+        west, east = (ax, bx) if ax < bx else (bx, ax)
+        south, north = (ay, by) if ay < by else (by, ay)
+        for s in self.segments[kind]:
+            cx, cy, dx, dy = s
+            if ((cx if cx > dx else dx) < west or (cx if cx < dx else dx) > east
+                    or (cy if cy > dy else dy) < south or (cy if cy < dy else dy) > north):
+                continue
+            if _straddle(ax, ay, bx, by, s):
+                return True
+        return False
 
     def _remember(self, key: tuple[object, ...], value: Any) -> Any:
         if len(self._between) > MEMO_LIMIT:  # bound the memory of a long comparison
@@ -254,10 +267,9 @@ def _cross(ox: float, oy: float, ax: float, ay: float, bx: float, by: float) -> 
     return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
 
 
-def _intersects(ax: float, ay: float, bx: float, by: float, s: Segment) -> bool:
+def _straddle(ax: float, ay: float, bx: float, by: float, s: Segment) -> bool:
+    """Do a-b and the segment s cut each other (each one's ends on either side of the other)?"""
     cx, cy, dx, dy = s
-    if max(ax, bx) < min(cx, dx) or max(cx, dx) < min(ax, bx) or max(ay, by) < min(cy, dy) or max(cy, dy) < min(ay, by):
-        return False
     d1, d2 = _cross(cx, cy, dx, dy, ax, ay), _cross(cx, cy, dx, dy, bx, by)
     d3, d4 = _cross(ax, ay, bx, by, cx, cy), _cross(ax, ay, bx, by, dx, dy)
     return (d1 > 0) != (d2 > 0) and (d3 > 0) != (d4 > 0)
