@@ -265,12 +265,12 @@ def enemy_within(world: World, units: Sequence[UnitState], yards: float) -> bool
     if not mine:
         return False
     side, reach = units[0].side, yards * yards
-    for e in world.units.values():
-        if e.side != side and not e.hidden:
-            ex, ey = e.x, e.y
-            for x, y in mine:
-                if (ex - x) ** 2 + (ey - y) ** 2 <= reach and e.fit:  # fit asked last: it is a call
-                    return True
+    for x, y in mine:  # the box a yard wider than the reach first: a unit outside it is not within reach
+        west, east, south, north = x - yards - 1.0, x + yards + 1.0, y - yards - 1.0, y + yards + 1.0
+        for e in world.units.values():
+            if (west <= e.x <= east and south <= e.y <= north and e.side != side and not e.hidden
+                    and (e.x - x) ** 2 + (e.y - y) ** 2 <= reach and e.fit):  # fit asked last: it is a call
+                return True
     return False
 
 

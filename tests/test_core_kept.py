@@ -1,6 +1,7 @@
 """The core's speed shortcuts give the answers of the plain rules they stand for: objectives'
 holders found through their boxes (:class:`~referee.core.victory.Reach`) as by every unit's
-distance to every objective."""
+distance to every objective; an enemy within reach of a plan's trigger found through boxes
+(:func:`~referee.core.plan.enemy_within`) as by every pair's distance."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from referee.core.plan import enemy_within
 from referee.core.scenario import find_scenario, load_scenario
 from referee.core.victory import update_holders
 from referee.core.world import World
@@ -56,3 +58,33 @@ def test_holders_through_boxes_are_holders_by_distance(states, turns) -> None:  
             world.minute += 20
             for u in world.units.values():
                 u.x += 37.0 * turn
+
+
+def enemy_within_by_distance(world: World, units, yards: float) -> bool:  # type: ignore[no-untyped-def]
+    """The rule itself: a fit enemy, not hidden, within ``yards`` of one of ``units`` on the field."""
+    return any(e.side != u.side and e.fit and not e.hidden and (e.x - u.x) ** 2 + (e.y - u.y) ** 2 <= yards ** 2
+               for u in units if u.on_field for e in world.units.values())
+
+
+EDGES = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (0.6, 0.8), (-0.8, 0.6), (0.6, -0.8), (1.0000001, 0.0), (0.0, -1.0000001)]
+"""Places on the reach's circle (exactly: 0.6 and 0.8 of 100, 400 or 1,000 yards are whole), or just outside it."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.sampled_from(EDGES), st.tuples(st.floats(-1.2, 1.2), st.floats(-1.2, 1.2))),
+                          st.sampled_from(["good", "good", "broken"]), st.booleans(), st.sampled_from([True, True, False])),
+                min_size=1, max_size=4),
+       st.sampled_from([100.0, 400.0, 1000.0]), st.integers(1, 3))
+def test_enemy_within_through_boxes_is_enemy_within_by_distance(places, yards, mine) -> None:  # type: ignore[no-untyped-def]
+    world = World.start(BIG_BETHEL)
+    units = list(world.units.values())
+    union = [u for u in units if u.side == "union"][:mine]
+    for u in units:
+        u.on_field = False
+    for i, u in enumerate(union):
+        u.on_field, u.x, u.y = True, 1500.0 + 3 * yards * i, 1500.0
+    others = [u for u in units if u.side != "union"]
+    for u, ((fx, fy), status, hidden, on_field) in zip(others, places):
+        u.x, u.y = union[-1].x + fx * yards, union[-1].y + fy * yards
+        u.status, u.hidden, u.on_field = status, hidden, on_field
+    assert enemy_within(world, union, yards) == enemy_within_by_distance(world, union, yards)
