@@ -87,4 +87,26 @@ def test_enemy_within_through_boxes_is_enemy_within_by_distance(places, yards, m
     for u, ((fx, fy), status, hidden, on_field) in zip(others, places):
         u.x, u.y = union[-1].x + fx * yards, union[-1].y + fy * yards
         u.status, u.hidden, u.on_field = status, hidden, on_field
-    assert enemy_within(world, union, yards) == enemy_within_by_distance(world, union, yards)
+    expected = enemy_within_by_distance(world, union, yards)
+    assert enemy_within(world, union, yards) == expected
+    assert enemy_within(world, union, yards, world.side_units("confederate")) == expected  # as a plan asks it
+
+
+def test_a_plan_finds_its_scopes_units_in_each_games_world() -> None:
+    """A plan keeps the units of each scope it reads; moved to another world, it finds them there."""
+    from types import SimpleNamespace
+
+    from referee.core.events import EventLog
+    from referee.core.plan import Plan
+    from referee.core.world import Trigger
+
+    plan, first, second = Plan.start(BIG_BETHEL), World.start(BIG_BETHEL), World.start(BIG_BETHEL)
+    near = Trigger("enemy_within", of="us-duryee", yards=400.0)
+    for world in (first, second):
+        plan.update(SimpleNamespace(world=world, log=EventLog(enabled=False)))
+        duryee = next(u for u in world.units.values() if u.spec.command == "us-duryee")
+        enemy = next(u for u in world.units.values() if u.side == "confederate")
+        enemy.x, enemy.y = duryee.x + 300.0, duryee.y
+        assert plan._holds(world, near, "us-duryee", "union")
+        enemy.x = duryee.x + 500.0
+        assert not plan._holds(world, near, "us-duryee", "union")
