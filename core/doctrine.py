@@ -111,7 +111,7 @@ class DefaultDoctrine:
                 intent = _withdraw(world, u, None, nearest, "withdraw") if u.fit else Intent("rally", order="withdraw")
             else:
                 intent = self.decide(world, u, order, nearest, gap, memory)
-            intents[u.spec.id] = _screened(intent, u, gap)
+            intents[u.id] = _screened(intent, u) if gap <= SCREEN_YARDS else intent
         return intents
 
     @hookimpl(trylast=True)
@@ -178,7 +178,8 @@ class DefaultDoctrine:
         if order is None or order.objective is None:  # its post is where it stands
             return Intent("hold", (unit.x, unit.y), target, formation, kind)
         objective = world.scenario.objectives_by_id[order.objective]
-        if distance(unit.x, unit.y, *objective.position) > objective.radius:
+        (ox, oy), x, y = objective.position, unit.x, unit.y
+        if hypot(ox - x, oy - y) > objective.radius:  # (distance, read inline)
             return Intent("advance", objective.position, target, "limbered" if artillery else formation, kind)
         return Intent("hold", (unit.x, unit.y), target, formation, kind)
 
@@ -215,11 +216,11 @@ def _nearest(unit: UnitState, enemies: list[UnitState]) -> tuple[UnitState | Non
     return nearest, (math.inf if nearest is None else hypot(nearest.x - x, nearest.y - y))
 
 
-def _screened(intent: Intent, unit: UnitState, gap: float) -> Intent:
-    """Infantry in line near the enemy wants skirmishers out; its ruleset says whether it may."""
-    if (gap <= SCREEN_YARDS and intent.action in ("advance", "hold") and intent.formation == "line"
-            and unit.spec.arm == "infantry"):
-        return Intent(intent.action, intent.goal, intent.target, intent.formation, intent.order, skirmishers=True)
+def _screened(intent: Intent, unit: UnitState) -> Intent:
+    """Infantry in line near the enemy (within :data:`SCREEN_YARDS`: the caller asks) wants
+    skirmishers out; its ruleset says whether it may."""
+    if intent.formation == "line" and intent.action in ("advance", "hold") and unit.spec.arm == "infantry":
+        return Intent(intent.action, intent.goal, intent.target, "line", intent.order, True)
     return intent
 
 
