@@ -19,7 +19,7 @@ from math import hypot
 
 from .hookspecs import hookimpl
 from .plan import dark
-from .records import record
+from .records import STRICT, record
 from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, distance
 
 ASSAULT_YARDS = 120.0  # an attacker this close to a fit enemy goes in with the bayonet
@@ -57,6 +57,14 @@ class CommandIntent:
     order: str = "hold"  # the kind of the plan's order it comes from
     objective: str | None = None
 
+
+Standing = tuple[Order | None, str, float, float, UnitState | None, bool]
+"""What decides the intent of a unit under an order that does not advance (hold, defend,
+reserve, screen, rally, withdraw): the order (which, read by :func:`_kind` as one that does not
+advance, reads as one kind only), the unit's status and place, its nearest enemy (by identity)
+and whether that enemy is within :data:`SCREEN_YARDS`. Nothing else is read on that path (not
+the men, the light, the leaders or the route), so the intent decided for these inputs is kept
+per unit, in the game's memory (``doctrine.standing``), and given again while they are the same."""
 
 STANCES = ("assault", "engage", "support", "advance", "hold", "withdraw")
 STANCE_OF = {"engage": "engage", "demonstrate": "support", "screen": "support", "hold": "hold", "reserve": "hold",
@@ -102,16 +110,31 @@ class DefaultDoctrine:
                    if u.side != side and u.on_field and u.status in FIT_STATUSES and not u.hidden]
         retiring = side in world.broken_off
         rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
+        standing: dict[str, tuple[Standing, Intent]] = game.memory.setdefault("doctrine.standing", {})
         intents = {}
         for u, order in zip(mine, orders):
             if u.status == "gone":
                 continue
             nearest, gap = _nearest(u, enemies)
-            if retiring and u.spec.id not in rear_guard:
+            screen = gap <= SCREEN_YARDS
+            inputs: Standing | None = None
+            if retiring and u.id not in rear_guard:
                 intent = _withdraw(world, u, None, nearest, "withdraw") if u.fit else Intent("rally", order="withdraw")
             else:
+                kind = _kind(world, u, order)
+                if kind not in ADVANCING:  # a standing order: the same inputs, the same intent
+                    inputs = (order, u.status, u.x, u.y, nearest, screen)
+                    was = standing.get(u.id)
+                    if was is not None and was[0] == inputs:
+                        intents[u.id] = was[1]
+                        if STRICT:  # the suite's build: checked against the intent decided afresh
+                            assert was[1] == _screened_if(self.decide(world, u, order, nearest, gap, memory), u, screen), u.id
+                        continue
                 intent = self.decide(world, u, order, nearest, gap, memory)
-            intents[u.id] = _screened(intent, u) if gap <= SCREEN_YARDS else intent
+            intent = _screened_if(intent, u, screen)
+            if inputs is not None:
+                standing[u.id] = (inputs, intent)
+            intents[u.id] = intent
         return intents
 
     @hookimpl(trylast=True)
@@ -216,10 +239,10 @@ def _nearest(unit: UnitState, enemies: list[UnitState]) -> tuple[UnitState | Non
     return nearest, (math.inf if nearest is None else hypot(nearest.x - x, nearest.y - y))
 
 
-def _screened(intent: Intent, unit: UnitState) -> Intent:
-    """Infantry in line near the enemy (within :data:`SCREEN_YARDS`: the caller asks) wants
-    skirmishers out; its ruleset says whether it may."""
-    if intent.formation == "line" and intent.action in ("advance", "hold") and unit.spec.arm == "infantry":
+def _screened_if(intent: Intent, unit: UnitState, near: bool) -> Intent:
+    """Infantry in line ``near`` the enemy (within :data:`SCREEN_YARDS`) wants skirmishers out;
+    its ruleset says whether it may."""
+    if near and intent.formation == "line" and intent.action in ("advance", "hold") and unit.spec.arm == "infantry":
         return Intent(intent.action, intent.goal, intent.target, "line", intent.order, True)
     return intent
 

@@ -110,3 +110,45 @@ def test_a_plan_finds_its_scopes_units_in_each_games_world() -> None:
         assert plan._holds(world, near, "us-duryee", "union")
         enemy.x = duryee.x + 500.0
         assert not plan._holds(world, near, "us-duryee", "union")
+
+
+# a change between two intents: a unit (by index) moved, its status changed, an objective changing hands, the clock
+CHANGE = st.one_of(
+    st.tuples(st.just("move"), st.integers(0, 23), st.sampled_from([-600.0, -150.0, 0.0, 0.5, 150.0, 600.0]),
+              st.sampled_from([-600.0, -150.0, 0.0, 0.5, 150.0, 600.0])),
+    st.tuples(st.just("status"), st.integers(0, 23), st.sampled_from(["good", "disordered", "broken", "routed", "gone"])),
+    st.tuples(st.just("held"), st.integers(0, 3), st.sampled_from(["union", "confederate"])),
+    st.tuples(st.just("clock"), st.sampled_from([30, 60, 120])),  # orders begin
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(CHANGE, max_size=4), min_size=1, max_size=3), st.sampled_from(["union", "confederate"]),
+       st.integers(0, 40))
+def test_standing_intents_kept_are_the_intents_decided_afresh(rounds, side, minutes) -> None:  # type: ignore[no-untyped-def]
+    """The doctrine gives a standing order's intent again while its inputs are the same (and
+    the suite's strict build checks each one it gives again); after any change, what it gives
+    is what a doctrine with no memory of it decides."""
+    from referee.core.events import EventLog
+    from referee.core.game import Game
+    from referee.core.plugins import build_rules
+
+    game = Game.new(build_rules("rff"), BIG_BETHEL, 1, EventLog(enabled=False))
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    game.world.minute += 10 * minutes
+    units = list(game.world.units.values())
+    game.intents(side)
+    for changes in rounds:
+        for change in changes:
+            if change[0] == "move":
+                units[change[1]].x += change[2]
+                units[change[1]].y += change[3]
+            elif change[0] == "status":
+                units[change[1]].status = change[2]
+            elif change[0] == "clock":
+                game.world.minute += change[1]
+            else:
+                game.world.held[BIG_BETHEL.objectives[change[1]].id] = change[2]
+        kept = game.intents(side)
+        game.memory.pop("doctrine.standing")
+        assert kept == game.intents(side)
