@@ -97,7 +97,13 @@ class DefaultDoctrine:
     def referee_intents(self, game, side: str) -> dict[str, Intent]:  # type: ignore[no-untyped-def]
         world: World = game.world
         plan = game.plan
-        mine = [u for u in world.units.values() if u.spec.side == side and u.on_field]
+        mine, enemies = [], []  # enemies: fit (the property's test, without its call); unseen: not known
+        for u in world.units.values():
+            if u.side == side:
+                if u.on_field:
+                    mine.append(u)
+            elif u.on_field and u.status in FIT_STATUSES and not u.hidden:
+                enemies.append(u)
         orders = plan.orders_of(mine)
         counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
         for u, order in zip(mine, orders):
@@ -106,8 +112,6 @@ class DefaultDoctrine:
         if plan.update(game):
             orders = plan.orders_of(mine)
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
-        enemies = [u for u in world.units.values()  # fit (the property's test, without its call); unseen: not known
-                   if u.side != side and u.on_field and u.status in FIT_STATUSES and not u.hidden]
         retiring = side in world.broken_off
         rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
         standing: dict[str, tuple[Standing, Intent]] = game.memory.setdefault("doctrine.standing", {})
