@@ -275,8 +275,8 @@ def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any) ->
     if not ("change-front" in game.options and piece.formation in LINES and intent.action != "charge"):
         return False
     t = game.state.tables
-    if move.turn_needed(piece, target) <= lookup.option_number(t, "change-front", "wheel") or piece.effect not in ("double-quick", "well-handled", "tardy"):
-        return False
+    if piece.effect not in ("double-quick", "well-handled", "tardy") or move.turn_needed(piece, target) <= lookup.option_number(t, "change-front", "wheel"):
+        return False  # (the effect first: it is cheaper)
     move.wheel(piece, target, lookup.option_number(t, "change-front", "change-front"))
     game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} changes front")
     return True
