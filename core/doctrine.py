@@ -19,7 +19,7 @@ from math import hypot
 
 from .hookspecs import hookimpl
 from .plan import dark
-from .records import record
+from .records import STRICT, record
 from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, distance
 
 ASSAULT_YARDS = 120.0  # an attacker this close to a fit enemy goes in with the bayonet
@@ -58,6 +58,14 @@ class CommandIntent:
     objective: str | None = None
 
 
+Standing = tuple[Order | None, str, float, float, UnitState | None, bool]
+"""What decides the intent of a unit under an order that does not advance (hold, defend,
+reserve, screen, rally, withdraw): the order (which, read by :func:`_kind` as one that does not
+advance, reads as one kind only), the unit's status and place, its nearest enemy (by identity)
+and whether that enemy is within :data:`SCREEN_YARDS`. Nothing else is read on that path (not
+the men, the light, the leaders or the route), so the intent decided for these inputs is kept
+per unit, in the game's memory (``doctrine.standing``), and given again while they are the same."""
+
 STANCES = ("assault", "engage", "support", "advance", "hold", "withdraw")
 STANCE_OF = {"engage": "engage", "demonstrate": "support", "screen": "support", "hold": "hold", "reserve": "hold",
              "rally": "hold", "withdraw": "withdraw"}
@@ -89,7 +97,13 @@ class DefaultDoctrine:
     def referee_intents(self, game, side: str) -> dict[str, Intent]:  # type: ignore[no-untyped-def]
         world: World = game.world
         plan = game.plan
-        mine = [u for u in world.units.values() if u.spec.side == side and u.on_field]
+        mine, enemies = [], []  # enemies: fit (the property's test, without its call); unseen: not known
+        for u in world.units.values():
+            if u.side == side:
+                if u.on_field:
+                    mine.append(u)
+            elif u.on_field and u.status in FIT_STATUSES and not u.hidden:
+                enemies.append(u)
         orders = plan.orders_of(mine)
         counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
         for u, order in zip(mine, orders):
@@ -98,20 +112,33 @@ class DefaultDoctrine:
         if plan.update(game):
             orders = plan.orders_of(mine)
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
-        enemies = [u for u in world.units.values()  # fit (the property's test, without its call); unseen: not known
-                   if u.side != side and u.on_field and u.status in FIT_STATUSES and not u.hidden]
         retiring = side in world.broken_off
         rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
+        standing: dict[str, tuple[Standing, Intent]] = game.memory.setdefault("doctrine.standing", {})
         intents = {}
         for u, order in zip(mine, orders):
             if u.status == "gone":
                 continue
             nearest, gap = _nearest(u, enemies)
-            if retiring and u.spec.id not in rear_guard:
+            screen = gap <= SCREEN_YARDS
+            inputs: Standing | None = None
+            if retiring and u.id not in rear_guard:
                 intent = _withdraw(world, u, None, nearest, "withdraw") if u.fit else Intent("rally", order="withdraw")
             else:
+                kind = _kind(world, u, order)
+                if kind not in ADVANCING:  # a standing order: the same inputs, the same intent
+                    inputs = (order, u.status, u.x, u.y, nearest, screen)
+                    was = standing.get(u.id)
+                    if was is not None and was[0] == inputs:
+                        intents[u.id] = was[1]
+                        if STRICT:  # the suite's build: checked against the intent decided afresh
+                            assert was[1] == _screened_if(self.decide(world, u, order, nearest, gap, memory), u, screen), u.id
+                        continue
                 intent = self.decide(world, u, order, nearest, gap, memory)
-            intents[u.spec.id] = _screened(intent, u, gap)
+            intent = _screened_if(intent, u, screen)
+            if inputs is not None:
+                standing[u.id] = (inputs, intent)
+            intents[u.id] = intent
         return intents
 
     @hookimpl(trylast=True)
@@ -178,7 +205,8 @@ class DefaultDoctrine:
         if order is None or order.objective is None:  # its post is where it stands
             return Intent("hold", (unit.x, unit.y), target, formation, kind)
         objective = world.scenario.objectives_by_id[order.objective]
-        if distance(unit.x, unit.y, *objective.position) > objective.radius:
+        (ox, oy), x, y = objective.position, unit.x, unit.y
+        if hypot(ox - x, oy - y) > objective.radius:  # (distance, read inline)
             return Intent("advance", objective.position, target, "limbered" if artillery else formation, kind)
         return Intent("hold", (unit.x, unit.y), target, formation, kind)
 
@@ -215,11 +243,11 @@ def _nearest(unit: UnitState, enemies: list[UnitState]) -> tuple[UnitState | Non
     return nearest, (math.inf if nearest is None else hypot(nearest.x - x, nearest.y - y))
 
 
-def _screened(intent: Intent, unit: UnitState, gap: float) -> Intent:
-    """Infantry in line near the enemy wants skirmishers out; its ruleset says whether it may."""
-    if (gap <= SCREEN_YARDS and intent.action in ("advance", "hold") and intent.formation == "line"
-            and unit.spec.arm == "infantry"):
-        return Intent(intent.action, intent.goal, intent.target, intent.formation, intent.order, skirmishers=True)
+def _screened_if(intent: Intent, unit: UnitState, near: bool) -> Intent:
+    """Infantry in line ``near`` the enemy (within :data:`SCREEN_YARDS`) wants skirmishers out;
+    its ruleset says whether it may."""
+    if near and intent.formation == "line" and intent.action in ("advance", "hold") and unit.spec.arm == "infantry":
+        return Intent(intent.action, intent.goal, intent.target, "line", intent.order, True)
     return intent
 
 

@@ -92,6 +92,8 @@ class Plan:
     withheld: set[str] = field(factory=set)  # attacks whose trigger fired after dark (never begun)
     pending: list[str] = field(  # commands with an order after the one in force, in the layout's order
         default=Factory(lambda self: list(self.layout.sequences), takes_self=True))
+    scoped: dict[str, tuple[UnitState, ...]] = field(factory=dict, repr=False)  # scope -> its units in ``world``, found once
+    world: World | None = field(default=None, repr=False)  # the world ``scoped`` was found in
 
     @classmethod
     def start(cls, scenario: Scenario) -> Plan:
@@ -119,6 +121,8 @@ class Plan:
         """Begin every order whose trigger has fired, and break off every side whose break-off
         condition has; log each with its reason. Did anything begin or break off?"""
         world: World = game.world
+        if world is not self.world:  # a plan follows one game's world: its units are found once
+            self.world, self.scoped = world, {}
         changed = False
         while self._begin_due(game):  # again while orders begin: another order may wait on them
             changed = True
@@ -211,7 +215,7 @@ class Plan:
             count = world.repulses.get((side, t.objective), 0)  # type: ignore[arg-type]
             return f"{count} assaults on {t.objective} repulsed" if count >= t.times else ""
         scope = t.of or owner
-        units = [world.units[u] for u in self.layout.scopes.get(scope, ())]
+        units = self.scoped.get(scope) or self._scope(world, scope)
         if kind == "losses":
             share = lost_share(units)
             return f"{scope} has lost {share:.0%}" if share >= t.share else ""  # type: ignore[operator]
@@ -221,8 +225,14 @@ class Plan:
             share = low_ammo_share(units)
             return f"{scope} is low on ammunition ({share:.0%} of its men)" if share >= t.share else ""  # type: ignore[operator]
         if kind == "enemy_within":
-            return f"an enemy within {t.yards:.0f} yards of {scope}" if enemy_within(world, units, t.yards) else ""  # type: ignore[arg-type]
+            enemies = self.scoped.get(world.enemy(units[0].side)) or self._scope(world, world.enemy(units[0].side)) if units else ()
+            return f"an enemy within {t.yards:.0f} yards of {scope}" if enemy_within(world, units, t.yards, enemies) else ""  # type: ignore[arg-type]
         raise ValueError(f"unknown trigger {kind!r}")  # the loader admits none
+
+    def _scope(self, world: World, scope: str) -> tuple[UnitState, ...]:
+        """The units of a unit, command or side id in ``world`` (kept in :attr:`scoped`)."""
+        units = self.scoped[scope] = tuple(world.units[u] for u in self.layout.scopes.get(scope, ()))
+        return units
 
 
 def _log(game: Any, command: str, order: Order, text: str) -> None:
@@ -259,18 +269,19 @@ def low_ammo_share(units: Iterable[UnitState]) -> float:
     return low / men if men else 0.0
 
 
-def enemy_within(world: World, units: Sequence[UnitState], yards: float) -> bool:
-    """Does a fit enemy, not hidden, stand within ``yards`` of one of ``units`` on the field?"""
+def enemy_within(world: World, units: Sequence[UnitState], yards: float, enemies: Iterable[UnitState] | None = None) -> bool:
+    """Does a fit enemy, not hidden, stand within ``yards`` of one of ``units`` on the field?
+    (``enemies``: the units to look among, if not every unit of the world.)"""
     mine = [(u.x, u.y) for u in units if u.on_field]
     if not mine:
         return False
     side, reach = units[0].side, yards * yards
-    for e in world.units.values():
-        if e.side != side and not e.hidden:
-            ex, ey = e.x, e.y
-            for x, y in mine:
-                if (ex - x) ** 2 + (ey - y) ** 2 <= reach and e.fit:  # fit asked last: it is a call
-                    return True
+    for x, y in mine:  # the box a yard wider than the reach first: a unit outside it is not within reach
+        west, east, south, north = x - yards - 1.0, x + yards + 1.0, y - yards - 1.0, y + yards + 1.0
+        for e in world.units.values() if enemies is None else enemies:
+            if (west <= e.x <= east and south <= e.y <= north and e.side != side and not e.hidden
+                    and (e.x - x) ** 2 + (e.y - y) ** 2 <= reach and e.fit):  # fit asked last: it is a call
+                return True
     return False
 
 

@@ -92,10 +92,11 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     a, b = start, (piece.x, piece.y)
     lo_x, hi_x = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])  # the path's box
     lo_y, hi_y = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
-    for friend in list(state.of_side(piece.side)):
+    for friend in state.of_side(piece.side):  # (a shared list no one changes: a loss that takes a piece away makes a new one)
         if friend.moved or friend.id in tally or friend is piece or not friend.troops or friend.parent == piece.id:
             continue  # only a stationary unit reacts, not its own skirmishers
-        front, depth = geo.shape(friend)
+        kept = friend.footprint  # geo.shape's, read inline while it holds (asked for every friend a move passes)
+        front, depth = kept.shape if kept is not None and kept.stands == friend.stands and kept.formation == friend.formation else geo.shape(friend)
         r = (front + depth) / 2  # the footprint lies within this of its centre
         if lo_x > friend.x + r or hi_x < friend.x - r or lo_y > friend.y + r or hi_y < friend.y - r:
             continue  # the path's box misses the footprint's

@@ -46,7 +46,7 @@ def _burn(game: Any, state: Any) -> None:
 
 def end_turn(game: Any, state: Any) -> None:
     _burn(game, state)
-    rule = charts()["breastworks"]
+    turns = charts()["breastworks"]["turns"]
     held, works = game.memory.setdefault(HELD, {}), game.memory.setdefault(WORKS, set())
     for piece in state.pieces.values():
         if not piece.troops or piece.parent is not None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # (not alive, read inline)
@@ -55,13 +55,16 @@ def end_turn(game: Any, state: Any) -> None:
                 works.discard(piece.id)
             continue
         kept = held.get(piece.id)
-        if kept is None or kept.x != piece.x or kept.y != piece.y:
+        if kept is None:
             held[piece.id] = Held(piece.x, piece.y)
+            continue
+        if kept.x != piece.x or kept.y != piece.y:
+            kept.stand(piece.x, piece.y)
             if piece.id in works:
                 works.remove(piece.id)
             continue
         kept.turns += 1
-        if kept.turns >= rule["turns"] and piece.id not in works and piece.status == "good" and kept.materials(game):
+        if kept.turns >= turns and piece.id not in works and piece.status == "good" and kept.materials(game):
             works.add(piece.id)
             game.log.emit("works", unit=piece.id, rulings=["HYNDS-B1"], ruleset="hynds",
                           text=f"{piece.id} throws up light breastworks ({ref('Breastworks')})")
@@ -76,6 +79,10 @@ class Held:
     y: float
     turns: int = 1
     _materials: bool | None = None
+
+    def stand(self, x: float, y: float) -> None:
+        """Stand still afresh at (x, y) (the piece moved): one turn there, materials not asked."""
+        self.x, self.y, self.turns, self._materials = x, y, 1, None
 
     def materials(self, game: Any) -> bool:
         if self._materials is None:

@@ -20,6 +20,7 @@ from .state import FROM_NEUTRAL, Command, Piece, RffState
 
 CHARGE_EFFECTS = ("double-quick", "well-handled")  # RFF-P9
 LINES = ("line", "extended-line")  # formations that wheel rather than turn
+ASK = object()  # modifiers: the commander is not known yet
 PACE = {"double-quick": "double", "well-handled": "full", "tardy": "half", "rally-with-elan": "full", "rally": "half"}
 
 
@@ -27,7 +28,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     leaders.replace_and_place(game, state, side)
     intents = game.intents(side)
     game.memory.setdefault("rff.targets", {}).update({u: i.target for u, i in intents.items()})
-    for piece in list(state.of_side(side)):
+    for piece in state.of_side(side):  # (a shared list no one changes: pieces that come or go make a new one)
         piece.may_fire, piece.moved, piece.charge_target, piece.cold_steel = True, "", None, False
         intent = intents.get(piece.unit_id)
         if intent is None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # not alive (read inline)
@@ -57,12 +58,13 @@ def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
 
 def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
+    commander = leaders.commander(game, state, piece)
     if "referee_modifiers" in game.rules.implemented:  # a layer's modifiers ask for the commander too: one answer for both
-        state.in_check = Command(piece, leaders.commander(game, state, piece))
-        mods = modifiers(game, state, piece) + game.extra_modifiers("maneuver", piece)
+        state.in_check = Command(piece, commander)
+        mods = modifiers(game, state, piece, commander) + game.extra_modifiers("maneuver", piece)
         state.in_check = None
     else:
-        mods = modifiers(game, state, piece)
+        mods = modifiers(game, state, piece, commander)
     roll = (game.roller, state.tables, status, tuple(mods))
     if game.seen:
         values = game.settle("maneuver", piece, mechanics.maneuver(*roll), rulings=_cited(state, mods), unit=piece.id).values
@@ -76,11 +78,13 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     apply(game, state, piece, intent, effect, values)
 
 
-def modifiers(game: Any, state: RffState, piece: Piece) -> list[Modifier]:
-    """Every die-roll modifier of the Maneuver Table that applies to the piece now."""
+def modifiers(game: Any, state: RffState, piece: Piece, commander: Any = ASK) -> list[Modifier]:
+    """Every die-roll modifier of the Maneuver Table that applies to the piece now (``commander``:
+    :func:`leaders.commander`'s answer, when the caller has it)."""
     t = state.tables
     printed = printed_modifiers(t)
-    commander = leaders.commander(game, state, piece)
+    if commander is ASK:
+        commander = leaders.commander(game, state, piece)
     if commander is None:
         mods = [printed["out-of-command"]]
     else:
@@ -271,8 +275,8 @@ def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any) ->
     if not ("change-front" in game.options and piece.formation in LINES and intent.action != "charge"):
         return False
     t = game.state.tables
-    if move.turn_needed(piece, target) <= lookup.option_number(t, "change-front", "wheel") or piece.effect not in ("double-quick", "well-handled", "tardy"):
-        return False
+    if piece.effect not in ("double-quick", "well-handled", "tardy") or move.turn_needed(piece, target) <= lookup.option_number(t, "change-front", "wheel"):
+        return False  # (the effect first: it is cheaper)
     move.wheel(piece, target, lookup.option_number(t, "change-front", "change-front"))
     game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} changes front")
     return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from functools import cache
 from typing import Any
 
 from referee.core.world import bearing
@@ -24,16 +25,13 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
     share *= 0.5 if pace == "half" else 1.0
     if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
         yards = geo.yards(state, lookup.rate(t, piece, "road", double) * share)
-        return _layered(game, piece, pace, to, yards) if "rff_move_yards" in game.rules.implemented else yards
-    o, b, r = lookup.rates(t, piece, double)
-    per_inch = t.scale.yards_per_inch * share
-    yards = geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
-    return _layered(game, piece, pace, to, yards) if "rff_move_yards" in game.rules.implemented else yards
-
-
-def _layered(game: Any, piece: Piece, pace: str, to: tuple[float, float], yards: float) -> float:
-    """A layer's price of the move (rff_move_yards), or rff's."""
-    priced = game.rules.callers["rff_move_yards"](game=game, piece=piece, pace=pace, to=to, yards=yards)
+    else:
+        o, b, r = lookup.rates(t, piece, double)
+        per_inch = t.scale.yards_per_inch * share
+        yards = geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
+    if "rff_move_yards" not in game.rules.implemented:
+        return yards
+    priced = game.rules.callers["rff_move_yards"](game=game, piece=piece, pace=pace, to=to, yards=yards)  # a layer's price, or rff's
     return yards if priced is None else priced
 
 
@@ -45,14 +43,14 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
         return 0.0
     x0, y0 = piece.x, piece.y
     length = dist = math.hypot(goal[0] - x0, goal[1] - y0)
-    own = geo.shape(piece)[1] / 2
+    own = geo.depth_of(piece) / 2
     if contact is not None:  # meet its footprint, frontage and depth (RFF-P30)
         dist = max(0.0, dist - own - geo.reach_into(contact, x0, y0))
     if dist < 1e-6:
         return 0.0
     travel = min(yds, dist)
     ux, uy = (goal[0] - x0) / length, (goal[1] - y0) / length
-    halt = geo.yards(state, lookup.distance(state.tables, "stop-short"))
+    halt = stop_short_yards(state.tables)
     reach = travel + halt + 400.0  # only enemies this close can halt the move
     clear = halt + own
     rows = state.enemy_rows(piece.side)  # those as far north and south (a yard to spare), in any order: the nearest halt is the same
@@ -61,7 +59,9 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
             wx, wy = x0 - e.x, y0 - e.y
             if wx * ux + wy * uy >= 0.0:
                 continue  # it lies behind: moving away never comes nearer (_first_within is infinite)
-            if _first_within(wx, wy, ux, uy, clear + math.hypot(*geo.shape(e)) / 2) < travel:  # within reach of its corners
+            kept = e.footprint  # geo.shape's, read inline while it holds
+            front, depth = kept.shape if kept is not None and kept.stands == e.stands and kept.formation == e.formation else geo.shape(e)
+            if _first_within(wx, wy, ux, uy, clear + math.hypot(front, depth) / 2) < travel:  # within reach of its corners
                 travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))
     if contact is None:
         travel = geo.works_edge(game, state, piece, ux, uy, travel)
@@ -74,6 +74,12 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     if "rff_moved" in game.rules.implemented:
         game.rules.callers["rff_moved"](game=game, piece=piece, start=(x0, y0))
     return moved
+
+
+@cache
+def stop_short_yards(t: Any) -> float:
+    """How far short of an enemy a move halts, in yards (asked at every advance)."""
+    return lookup.distance(t, "stop-short") * t.scale.yards_per_inch
 
 
 def _first_within(wx: float, wy: float, ux: float, uy: float, radius: float) -> float:

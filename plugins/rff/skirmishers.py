@@ -9,6 +9,7 @@ regiment if it is destroyed.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 from attrs import evolve
@@ -89,16 +90,22 @@ def maneuver(game: Any, state: RffState, screen: Piece, intent: Any) -> None:
     mv.check(game, state, screen, Intent("hold", (screen.x, screen.y), intent.target, "skirmish", intent.order, intent.skirmishers))
     if not screen.alive or screen.parent is None:
         return
+    ahead, leash = station_yards(state.tables)
     if screen.effect in ("double-quick", "well-handled", "rally-with-elan"):
-        distance = geo.yards(state, lookup.skirmisher_deploy_inches(state.tables)) + move.rate_yards(game, state, screen, "half", (regiment.x, regiment.y))
-    else:
-        distance = geo.yards(state, lookup.skirmisher_deploy_inches(state.tables))
-    distance = min(distance, geo.yards(state, lookup.skirmisher_leash_inches(state.tables)))
+        ahead += move.rate_yards(game, state, screen, "half", (regiment.x, regiment.y))
+    distance = min(ahead, leash)
     rad = math.radians(regiment.facing)
     station = (regiment.x + distance * math.sin(rad), regiment.y + distance * math.cos(rad))
     if screen.status != "broken":
         move.advance(game, state, screen, station, move.rate_yards(game, state, screen, "full", station))
         screen.facing = regiment.facing
+
+
+@cache
+def station_yards(t: Any) -> tuple[float, float]:
+    """How far in front of their regiment skirmishers deploy, and the farthest they may go, in
+    yards (asked for every screen at every maneuver phase)."""
+    return lookup.skirmisher_deploy_inches(t) * t.scale.yards_per_inch, lookup.skirmisher_leash_inches(t) * t.scale.yards_per_inch
 
 
 def evade(game: Any, state: RffState, screen: Piece, charger: Piece) -> bool:

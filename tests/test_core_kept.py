@@ -1,0 +1,154 @@
+"""The core's speed shortcuts give the answers of the plain rules they stand for: objectives'
+holders found through their boxes (:class:`~referee.core.victory.Reach`) as by every unit's
+distance to every objective; an enemy within reach of a plan's trigger found through boxes
+(:func:`~referee.core.plan.enemy_within`) as by every pair's distance."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from referee.core.plan import enemy_within
+from referee.core.scenario import find_scenario, load_scenario
+from referee.core.victory import update_holders
+from referee.core.world import World
+
+BIG_BETHEL = load_scenario(find_scenario("big-bethel"))
+
+
+def holders_by_distance(world: World) -> list[tuple[str, str | None, str]]:
+    """The rule itself: each objective to the only side with fit units within its radius."""
+    changes = []
+    for objective in world.scenario.objectives:
+        (ox, oy), r = objective.position, objective.radius
+        present = {u.side for u in world.units.values() if u.fit and math.hypot(ox - u.x, oy - u.y) <= r}
+        if len(present) == 1:
+            side = present.pop()
+            before = world.held.get(objective.id)
+            if side != before:
+                world.held[objective.id] = side
+                world.passed.append((world.minute, objective.id, side))
+                changes.append((objective.id, before, side))
+    return changes
+
+
+# a unit's place: near an objective (its edge, inside or just outside, either way) or anywhere
+EDGE = st.sampled_from([-1.0, 0.0, 1.0, -0.999999, 0.5, 1.0000001, 1.5])
+PLACE = st.tuples(st.integers(0, len(BIG_BETHEL.objectives) - 1), EDGE, EDGE, st.sampled_from([True, True, False]),
+                  st.floats(0, BIG_BETHEL.width), st.floats(0, BIG_BETHEL.height))
+STATE = st.tuples(PLACE, st.sampled_from(["good", "disordered", "good", "broken", "gone"]), st.sampled_from([True, True, False]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(STATE, min_size=1, max_size=6), st.integers(0, 3))
+def test_holders_through_boxes_are_holders_by_distance(states, turns) -> None:  # type: ignore[no-untyped-def]
+    kept, plain = World.start(BIG_BETHEL), World.start(BIG_BETHEL)
+    for world in (kept, plain):
+        for u in world.units.values():  # those given no state stay off the field
+            u.on_field = False
+        for u, ((i, fx, fy, near, x, y), status, on_field) in zip(world.units.values(), states):
+            (ox, oy), r = BIG_BETHEL.objectives[i].position, BIG_BETHEL.objectives[i].radius
+            u.x, u.y = (ox + fx * r, oy + fy * r) if near else (x, y)
+            u.status, u.on_field = status, on_field
+    for turn in range(turns + 1):
+        assert update_holders(kept) == holders_by_distance(plain)
+        assert kept.held == plain.held and kept.passed == plain.passed
+        for world in (kept, plain):  # the next turn: every unit a little east
+            world.minute += 20
+            for u in world.units.values():
+                u.x += 37.0 * turn
+
+
+def enemy_within_by_distance(world: World, units, yards: float) -> bool:  # type: ignore[no-untyped-def]
+    """The rule itself: a fit enemy, not hidden, within ``yards`` of one of ``units`` on the field."""
+    return any(e.side != u.side and e.fit and not e.hidden and (e.x - u.x) ** 2 + (e.y - u.y) ** 2 <= yards ** 2
+               for u in units if u.on_field for e in world.units.values())
+
+
+EDGES = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (0.6, 0.8), (-0.8, 0.6), (0.6, -0.8), (1.0000001, 0.0), (0.0, -1.0000001)]
+"""Places on the reach's circle (exactly: 0.6 and 0.8 of 100, 400 or 1,000 yards are whole), or just outside it."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.sampled_from(EDGES), st.tuples(st.floats(-1.2, 1.2), st.floats(-1.2, 1.2))),
+                          st.sampled_from(["good", "good", "broken"]), st.booleans(), st.sampled_from([True, True, False])),
+                min_size=1, max_size=4),
+       st.sampled_from([100.0, 400.0, 1000.0]), st.integers(1, 3))
+def test_enemy_within_through_boxes_is_enemy_within_by_distance(places, yards, mine) -> None:  # type: ignore[no-untyped-def]
+    world = World.start(BIG_BETHEL)
+    units = list(world.units.values())
+    union = [u for u in units if u.side == "union"][:mine]
+    for u in units:
+        u.on_field = False
+    for i, u in enumerate(union):
+        u.on_field, u.x, u.y = True, 1500.0 + 3 * yards * i, 1500.0
+    others = [u for u in units if u.side != "union"]
+    for u, ((fx, fy), status, hidden, on_field) in zip(others, places):
+        u.x, u.y = union[-1].x + fx * yards, union[-1].y + fy * yards
+        u.status, u.hidden, u.on_field = status, hidden, on_field
+    expected = enemy_within_by_distance(world, union, yards)
+    assert enemy_within(world, union, yards) == expected
+    assert enemy_within(world, union, yards, world.side_units("confederate")) == expected  # as a plan asks it
+
+
+def test_a_plan_finds_its_scopes_units_in_each_games_world() -> None:
+    """A plan keeps the units of each scope it reads; moved to another world, it finds them there."""
+    from types import SimpleNamespace
+
+    from referee.core.events import EventLog
+    from referee.core.plan import Plan
+    from referee.core.world import Trigger
+
+    plan, first, second = Plan.start(BIG_BETHEL), World.start(BIG_BETHEL), World.start(BIG_BETHEL)
+    near = Trigger("enemy_within", of="us-duryee", yards=400.0)
+    for world in (first, second):
+        plan.update(SimpleNamespace(world=world, log=EventLog(enabled=False)))
+        duryee = next(u for u in world.units.values() if u.spec.command == "us-duryee")
+        enemy = next(u for u in world.units.values() if u.side == "confederate")
+        enemy.x, enemy.y = duryee.x + 300.0, duryee.y
+        assert plan._holds(world, near, "us-duryee", "union")
+        enemy.x = duryee.x + 500.0
+        assert not plan._holds(world, near, "us-duryee", "union")
+
+
+# a change between two intents: a unit (by index) moved, its status changed, an objective changing hands, the clock
+CHANGE = st.one_of(
+    st.tuples(st.just("move"), st.integers(0, 23), st.sampled_from([-600.0, -150.0, 0.0, 0.5, 150.0, 600.0]),
+              st.sampled_from([-600.0, -150.0, 0.0, 0.5, 150.0, 600.0])),
+    st.tuples(st.just("status"), st.integers(0, 23), st.sampled_from(["good", "disordered", "broken", "routed", "gone"])),
+    st.tuples(st.just("held"), st.integers(0, 3), st.sampled_from(["union", "confederate"])),
+    st.tuples(st.just("clock"), st.sampled_from([30, 60, 120])),  # orders begin
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(CHANGE, max_size=4), min_size=1, max_size=3), st.sampled_from(["union", "confederate"]),
+       st.integers(0, 40))
+def test_standing_intents_kept_are_the_intents_decided_afresh(rounds, side, minutes) -> None:  # type: ignore[no-untyped-def]
+    """The doctrine gives a standing order's intent again while its inputs are the same (and
+    the suite's strict build checks each one it gives again); after any change, what it gives
+    is what a doctrine with no memory of it decides."""
+    from referee.core.events import EventLog
+    from referee.core.game import Game
+    from referee.core.plugins import build_rules
+
+    game = Game.new(build_rules("rff"), BIG_BETHEL, 1, EventLog(enabled=False))
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    game.world.minute += 10 * minutes
+    units = list(game.world.units.values())
+    game.intents(side)
+    for changes in rounds:
+        for change in changes:
+            if change[0] == "move":
+                units[change[1]].x += change[2]
+                units[change[1]].y += change[3]
+            elif change[0] == "status":
+                units[change[1]].status = change[2]
+            elif change[0] == "clock":
+                game.world.minute += change[1]
+            else:
+                game.world.held[BIG_BETHEL.objectives[change[1]].id] = change[2]
+        kept = game.intents(side)
+        game.memory.pop("doctrine.standing")
+        assert kept == game.intents(side)
