@@ -149,8 +149,8 @@ class Ground:
         south, north = (ay, by) if ay < by else (by, ay)
         for s in self.segments[kind]:
             cx, cy, dx, dy = s
-            if ((cx if cx > dx else dx) < west or (cx if cx < dx else dx) > east
-                    or (cy if cy > dy else dy) < south or (cy if cy < dy else dy) > north):
+            if ((cx if cx > dx else dx) < west or (cx if cx < dx else dx) > east  # noqa: FURB136
+                    or (cy if cy > dy else dy) < south or (cy if cy < dy else dy) > north):  # noqa: FURB136
                 continue
             if _straddle(ax, ay, bx, by, s):
                 return True

@@ -6,10 +6,10 @@ pieces are listed does not matter (RFF-P14). Each piece fires alone at one targe
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
 from operator import itemgetter
-from collections.abc import Iterable
 from typing import Any
 
 from referee.core.events import Modifier
