@@ -11,6 +11,7 @@ import math
 from functools import cache
 from typing import Any
 
+from attrs import define
 from referee.core.events import Modifier
 from referee.core.game import men_between
 
@@ -81,8 +82,8 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
 def modifiers(game: Any, state: RffState, piece: Piece, commander: Any = ASK) -> list[Modifier]:
     """Every die-roll modifier of the Maneuver Table that applies to the piece now (``commander``:
     :func:`leaders.commander`'s answer, when the caller has it)."""
-    t = state.tables
-    printed = printed_modifiers(t)
+    read = check_tables(state.tables)
+    printed = read.printed
     if commander is ASK:
         commander = leaders.commander(game, state, piece)
     if commander is None:
@@ -94,24 +95,40 @@ def modifiers(game: Any, state: RffState, piece: Piece, commander: Any = ASK) ->
         if commander.attached == piece.id:  # an attached leader is always the commander
             mods.append(printed["attached-leader"])  # the brave colonel too: RFF-P35
     mods.append(printed[piece.grade])
-    mods.append(printed[effectiveness(state, piece)])
+    mods.append(printed[effectiveness(state, piece, read.effectiveness[piece.grade])])
     if piece.guns:
         mods.append(printed["battery"])
     if (piece.status != "broken" and piece.formation in ("field-column", "march-column", "limbered")) or geo.linear_cover(game, piece):  # RFF-P31
         mods.append(printed["column-or-cover"])
-    if piece.status == "broken" or geo.outflanked(state, piece, outflank_yards(t)):
+    if piece.status == "broken" or geo.outflanked(state, piece, read.outflank):
         mods.append(printed["outflanked-or-broken"])
     if key_position_lost(game, state, piece.side):
         mods.append(printed["key-position-lost"])
-    losses = brigade_losses(game, state, piece)
+    losses = brigade_losses(game, state, piece, read.brigade_losses)
     if losses:
         mods.append(printed[losses])
     return mods
 
 
+@define(frozen=True)
+class CheckTables:
+    """What every maneuver check reads from the tables, read once per tables (one cached
+    answer a check instead of one a figure)."""
+    printed: dict[str, Modifier]  # the Maneuver Table's modifiers by id, and a leader's by his rating
+    outflank: float  # outflank_yards
+    effectiveness: dict[str, tuple[float, float]]  # by grade: the shares lost at which it is worn, and spent
+    brigade_losses: tuple[float, float]  # the brigade's shares lost for heavy casualties, and greater losses
+
+
 @cache
+def check_tables(t: Any) -> CheckTables:
+    grades = t.procedures["effectiveness"]
+    return CheckTables(printed_modifiers(t), outflank_yards(t), {g: lookup.effectiveness_thresholds(t, g) for g in grades},
+                       lookup.brigade_loss_thresholds(t))
+
+
 def printed_modifiers(t: Any) -> dict[str, Modifier]:
-    """The Maneuver Table's modifiers by id, and a leader's by his rating (read at every check)."""
+    """The Maneuver Table's modifiers by id, and a leader's by his rating."""
     found = {key: lookup.modifier(t, "maneuver", key) for key in t.maneuver.modifiers}
     return found | {rating: lookup.modifier(t, "maneuver", rating) for rating in lookup.RATING_MODIFIER}
 
@@ -135,24 +152,26 @@ def _cited(state: RffState, mods: list[Modifier]) -> tuple[str, ...]:
     return tuple(cited + (["RFF-P8"] if greater in mods else []))
 
 
-def effectiveness(state: RffState, piece: Piece) -> str:
-    """fresh, worn or spent from the stands the regiment and its skirmishers have lost (RFF-P12)."""
+def effectiveness(state: RffState, piece: Piece, thresholds: tuple[float, float] | None = None) -> str:
+    """fresh, worn or spent from the stands the regiment and its skirmishers have lost (RFF-P12);
+    ``thresholds``: the grade's, when the caller has them (:class:`CheckTables`)."""
     main = state.pieces[piece.unit_id]
     standing = main.stands + (state.pieces[main.skirmishers].stands if main.skirmishers else 0)
     lost = 1 - standing / main.start_stands
-    worn, spent = lookup.effectiveness_thresholds(state.tables, piece.grade)
+    worn, spent = thresholds or lookup.effectiveness_thresholds(state.tables, piece.grade)
     return "spent" if lost >= spent else "worn" if lost >= worn else "fresh"
 
 
-def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
+def brigade_losses(game: Any, state: RffState, piece: Piece, thresholds: tuple[float, float] | None = None) -> str | None:
     """RFF-P8: heavy casualties / greater losses are read off the piece's brigade (not when the
-    brigade is the one unit: its losses are already its fresh, worn or spent)."""
+    brigade is the one unit: its losses are already its fresh, worn or spent); ``thresholds``:
+    the tables', when the caller has them (:class:`CheckTables`)."""
     command = piece.command
     start = state.start_stands_by_command.get(command, 0)
     if not start or state.units_by_command.get(command, 0) < 2:
         return None
     lost = state.lost_by_command.get(command, 0) / start
-    heavy, greater = lookup.brigade_loss_thresholds(state.tables)
+    heavy, greater = thresholds or lookup.brigade_loss_thresholds(state.tables)
     return "greater-losses" if lost >= greater else "heavy-casualties" if lost >= heavy else None
 
 
