@@ -76,9 +76,9 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     kept = state.in_check
     if kept is not None and kept.piece is piece:
         return kept.leader
-    attached = attached_to(state, piece)
-    if attached is not None:
-        return attached
+    for ld in state.attachable(piece.id):  # (attached_to, read inline: asked at every check)
+        if ld.attached == piece.id and ld.status != "removed":
+            return ld  # an attached leader always has it in command
     if "twilight-and-night" in game.options and is_night(game):
         return None
     sure, farthest = command_reach(state.tables)

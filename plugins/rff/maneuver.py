@@ -29,6 +29,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     leaders.replace_and_place(game, state, side)
     intents = game.intents(side)
     game.memory.setdefault("rff.targets", {}).update({u: i.target for u, i in intents.items()})
+    read = check_tables(state.tables)  # (once a phase, for every piece's check)
     for piece in state.of_side(side):  # (a shared list no one changes: pieces that come or go make a new one)
         piece.may_fire, piece.moved, piece.charge_target, piece.cold_steel = True, "", None, False
         intent = intents.get(piece.unit_id)
@@ -37,35 +38,37 @@ def phase(game: Any, state: RffState, side: str) -> None:
         if piece.parent is not None:
             skirmishers.maneuver(game, state, piece, intent)
             continue
-        if not needs_check(game, state, piece, intent):
+        if not needs_check(game, state, piece, intent, read.outflank):
             piece.effect = "hold"
             continue
-        check(game, state, piece, intent)
+        check(game, state, piece, intent, read)
         skirmishers.after_regiment_moved(game, state, piece, intent)
 
 
-def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
+def needs_check(game: Any, state: RffState, piece: Piece, intent: Any, outflank: float | None = None) -> bool:
     """RFF-P7: a piece in good order that only holds, already in the formation wanted and not
     outflanked, makes no check; everything else rolls (guns low on ammunition too: a Well Handled
-    check replenishes them, RFF-P20)."""
+    check replenishes them, RFF-P20). ``outflank``: :func:`outflank_yards`, when the caller has it."""
     if piece.status != "good" or piece.silenced or intent.action != "hold" or (piece.guns and piece.low_ammo):
         return True
     if FROM_NEUTRAL.get(intent.formation, piece.formation) != piece.formation:  # (_wanted_formation, read inline)
         return True
     if piece.formation in LINES and move.turn_needed(piece, target_piece(state, intent)) > geo.FRONT_ARC:
         return True  # a line must maneuver to wheel
-    return geo.outflanked(state, piece, outflank_yards(state.tables))
+    return geo.outflanked(state, piece, outflank or outflank_yards(state.tables))
 
 
-def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
+def check(game: Any, state: RffState, piece: Piece, intent: Any, read: CheckTables | None = None) -> None:
+    """Roll the piece's maneuver check and carry out its effect (``read``: :func:`check_tables`,
+    when the caller has it)."""
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
     commander = leaders.commander(game, state, piece)
     if "referee_modifiers" in game.rules.implemented:  # a layer's modifiers ask for the commander too: one answer for both
         state.in_check = Command(piece, commander)
-        mods = modifiers(game, state, piece, commander) + game.extra_modifiers("maneuver", piece)
+        mods = modifiers(game, state, piece, commander, read) + game.extra_modifiers("maneuver", piece)
         state.in_check = None
     else:
-        mods = modifiers(game, state, piece, commander)
+        mods = modifiers(game, state, piece, commander, read)
     roll = (game.roller, state.tables, status, tuple(mods))
     if game.seen:
         values = game.settle("maneuver", piece, mechanics.maneuver(*roll), rulings=_cited(state, mods), unit=piece.id).values
@@ -79,10 +82,11 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     apply(game, state, piece, intent, effect, values)
 
 
-def modifiers(game: Any, state: RffState, piece: Piece, commander: Any = ASK) -> list[Modifier]:
+def modifiers(game: Any, state: RffState, piece: Piece, commander: Any = ASK, read: CheckTables | None = None) -> list[Modifier]:
     """Every die-roll modifier of the Maneuver Table that applies to the piece now (``commander``:
-    :func:`leaders.commander`'s answer, when the caller has it)."""
-    read = check_tables(state.tables)
+    :func:`leaders.commander`'s answer, ``read``: :func:`check_tables`, when the caller has them)."""
+    if read is None:
+        read = check_tables(state.tables)
     printed = read.printed
     if commander is ASK:
         commander = leaders.commander(game, state, piece)
