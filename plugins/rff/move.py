@@ -57,12 +57,17 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     for e in rows.pieces[bisect_left(rows.ys, y0 - reach - 1.0):bisect_right(rows.ys, y0 + reach + 1.0)]:
         if e is not contact and abs(e.x - x0) < reach and abs(e.y - y0) < reach:  # short of its footprint (RFF-P30)
             wx, wy = x0 - e.x, y0 - e.y
-            if wx * ux + wy * uy >= 0.0:
+            along = wx * ux + wy * uy
+            if along >= 0.0:
                 continue  # it lies behind: moving away never comes nearer (_first_within is infinite)
             kept = e.footprint  # geo.shape's, read inline while it holds
             front, depth = kept.shape if kept is not None and kept.stands == e.stands and kept.formation == e.formation else geo.shape(e)
-            if _first_within(wx, wy, ux, uy, clear + math.hypot(front, depth) / 2) < travel:  # within reach of its corners
-                travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))
+            corners = clear + math.hypot(front, depth) / 2  # within reach of its corners? (_first_within, written out: most pass wide)
+            c = wx * wx + wy * wy - corners * corners
+            disc = along * along - c
+            if c > 0 and (disc < 0 or -along - math.sqrt(disc) >= travel):
+                continue
+            travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))
     if contact is None:
         travel = geo.works_edge(game, state, piece, ux, uy, travel)
     moved = max(0.0, travel)
