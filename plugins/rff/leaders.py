@@ -18,6 +18,11 @@ def replace_and_place(game: Any, state: RffState, side: str) -> None:
     for leader in state.leaders_over(side, None):  # (a provisional commander joins the dict, not this list)
         status = leader.status
         if status == "active":
+            attached = leader.attached  # (_place's first test, read inline: most leaders ride with a piece still in play)
+            if attached is not None:
+                piece = state.pieces.get(attached)
+                if piece is not None and piece.status != "gone" and piece.stands > 0 and piece.unit.on_field:
+                    continue
             _place(game, state, leader)
             continue
         if status in ("out", "dismounted"):

@@ -42,7 +42,8 @@ def phase(game: Any, state: RffState, side: str) -> None:
             piece.effect = "hold"
             continue
         check(game, state, piece, intent, read)
-        skirmishers.after_regiment_moved(game, state, piece, intent)
+        if piece.skirmishers:  # (after_regiment_moved's first test, read inline: most have none out)
+            skirmishers.after_regiment_moved(game, state, piece, intent)
 
 
 def needs_check(game: Any, state: RffState, piece: Piece, intent: Any, outflank: float | None = None) -> bool:
@@ -51,7 +52,7 @@ def needs_check(game: Any, state: RffState, piece: Piece, intent: Any, outflank:
     check replenishes them, RFF-P20). ``outflank``: :func:`outflank_yards`, when the caller has it."""
     if piece.status != "good" or piece.silenced or intent.action != "hold" or (piece.guns and piece.low_ammo):
         return True
-    if FROM_NEUTRAL.get(intent.formation, piece.formation) != piece.formation:  # (_wanted_formation, read inline)
+    if FROM_NEUTRAL.get(intent.formation, piece.formation) != piece.formation:  # the rff formation the intent asks for: the piece's own if none (or none rff has)
         return True
     if piece.formation in LINES and move.turn_needed(piece, target_piece(state, intent)) > geo.FRONT_ARC:
         return True  # a line must maneuver to wheel
@@ -202,11 +203,6 @@ def target_piece(state: RffState, intent: Any) -> Piece | None:
     return screen if screen is not None and screen.alive else main
 
 
-def _wanted_formation(piece: Piece, intent: Any) -> str:
-    """The rff formation the intent asks for: the piece's own if none (or none rff has)."""
-    return FROM_NEUTRAL.get(intent.formation, piece.formation)  # (None is no neutral formation)
-
-
 # ----------------------------------------------------------------------------- effects
 
 
@@ -270,9 +266,10 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
     if intent.action == "charge" and target is not None and piece.effect in CHARGE_EFFECTS and piece.status == "good":
         if _declare_charge(game, state, piece, target, pace):
             return
-    if _change_front(game, piece, target, intent):
+    wheel = lookup.option_number(state.tables, "change-front", "wheel")  # degrees a line wheels (asked once a maneuver)
+    if _change_front(game, piece, target, intent, wheel):
         return  # a change of front is combined with no other maneuver (skirmishers neither)
-    wanted = _wanted_formation(piece, intent)
+    wanted = FROM_NEUTRAL.get(intent.formation, piece.formation)  # the rff formation the intent asks for: the piece's own if none (or none rff has)
     reforms = wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted != "line")
     # deploying skirmishers is a change of formation maneuver (optional rule): a half move with it, or the whole tardy maneuver
     screen = bool(reform) and skirmishers.may_deploy(game, state, piece, intent, wanted if reforms else piece.formation)
@@ -290,21 +287,21 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         moved = move.advance(game, state, piece, intent.goal, yds)
         piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.formation in LINES:
-        move.wheel(piece, target, lookup.option_number(state.tables, "change-front", "wheel"))
+        move.wheel(piece, target, wheel)
     else:
         move.face(piece, target)
     if screen:
         skirmishers.deploy(game, state, piece, held=not piece.moved)
 
 
-def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any) -> bool:
-    """Optional rule: a line wheels up to 90 degrees in place instead of moving."""
+def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any, wheel: float) -> bool:
+    """Optional rule: a line wheels up to 90 degrees in place instead of moving (more than it
+    ``wheel``s as it maneuvers)."""
     if not ("change-front" in game.options and piece.formation in LINES and intent.action != "charge"):
         return False
-    t = game.state.tables
-    if piece.effect not in ("double-quick", "well-handled", "tardy") or move.turn_needed(piece, target) <= lookup.option_number(t, "change-front", "wheel"):
+    if piece.effect not in ("double-quick", "well-handled", "tardy") or move.turn_needed(piece, target) <= wheel:
         return False  # (the effect first: it is cheaper)
-    move.wheel(piece, target, lookup.option_number(t, "change-front", "change-front"))
+    move.wheel(piece, target, lookup.option_number(game.state.tables, "change-front", "change-front"))
     game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} changes front")
     return True
 
