@@ -18,6 +18,11 @@ def replace_and_place(game: Any, state: RffState, side: str) -> None:
     for leader in state.leaders_over(side, None):  # (a provisional commander joins the dict, not this list)
         status = leader.status
         if status == "active":
+            attached = leader.attached  # (_place's first test, read inline: most leaders ride with a piece still in play)
+            if attached is not None:
+                piece = state.pieces.get(attached)
+                if piece is not None and piece.status != "gone" and piece.stands > 0 and piece.unit.on_field:
+                    continue
             _place(game, state, leader)
             continue
         if status in ("out", "dismounted"):
@@ -76,9 +81,9 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     kept = state.in_check
     if kept is not None and kept.piece is piece:
         return kept.leader
-    attached = attached_to(state, piece)
-    if attached is not None:
-        return attached
+    for ld in state.attachable(piece.id):  # (attached_to, read inline: asked at every check)
+        if ld.attached == piece.id and ld.status != "removed":
+            return ld  # an attached leader always has it in command
     if "twilight-and-night" in game.options and is_night(game):
         return None
     sure, farthest = command_reach(state.tables)

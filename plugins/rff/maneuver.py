@@ -11,6 +11,7 @@ import math
 from functools import cache
 from typing import Any
 
+from attrs import define
 from referee.core.events import Modifier
 from referee.core.game import men_between
 
@@ -28,6 +29,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     leaders.replace_and_place(game, state, side)
     intents = game.intents(side)
     game.memory.setdefault("rff.targets", {}).update({u: i.target for u, i in intents.items()})
+    read = check_tables(state.tables)  # (once a phase, for every piece's check)
     for piece in state.of_side(side):  # (a shared list no one changes: pieces that come or go make a new one)
         piece.may_fire, piece.moved, piece.charge_target, piece.cold_steel = True, "", None, False
         intent = intents.get(piece.unit_id)
@@ -36,35 +38,42 @@ def phase(game: Any, state: RffState, side: str) -> None:
         if piece.parent is not None:
             skirmishers.maneuver(game, state, piece, intent)
             continue
-        if not needs_check(game, state, piece, intent):
+        if not needs_check(game, state, piece, intent, read.outflank):
             piece.effect = "hold"
             continue
-        check(game, state, piece, intent)
-        skirmishers.after_regiment_moved(game, state, piece, intent)
+        check(game, state, piece, intent, read)
+        if piece.skirmishers:  # (after_regiment_moved's first test, read inline: most have none out)
+            skirmishers.after_regiment_moved(game, state, piece, intent)
 
 
-def needs_check(game: Any, state: RffState, piece: Piece, intent: Any) -> bool:
+def needs_check(game: Any, state: RffState, piece: Piece, intent: Any, outflank: float | None = None) -> bool:
     """RFF-P7: a piece in good order that only holds, already in the formation wanted and not
     outflanked, makes no check; everything else rolls (guns low on ammunition too: a Well Handled
-    check replenishes them, RFF-P20)."""
+    check replenishes them, RFF-P20). ``outflank``: :func:`outflank_yards`, when the caller has it."""
     if piece.status != "good" or piece.silenced or intent.action != "hold" or (piece.guns and piece.low_ammo):
         return True
-    if FROM_NEUTRAL.get(intent.formation, piece.formation) != piece.formation:  # (_wanted_formation, read inline)
+    if FROM_NEUTRAL.get(intent.formation, piece.formation) != piece.formation:  # the rff formation the intent asks for: the piece's own if none (or none rff has)
         return True
     if piece.formation in LINES and move.turn_needed(piece, target_piece(state, intent)) > geo.FRONT_ARC:
         return True  # a line must maneuver to wheel
-    return geo.outflanked(state, piece, outflank_yards(state.tables))
+    return geo.outflanked(state, piece, outflank or outflank_yards(state.tables))
 
 
-def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
+def check(game: Any, state: RffState, piece: Piece, intent: Any, read: CheckTables | None = None) -> None:
+    """Roll the piece's maneuver check and carry out its effect (``read``: :func:`check_tables`,
+    when the caller has it)."""
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
     commander = leaders.commander(game, state, piece)
     if "referee_modifiers" in game.rules.implemented:  # a layer's modifiers ask for the commander too: one answer for both
-        state.in_check = Command(piece, commander)
-        mods = modifiers(game, state, piece, commander) + game.extra_modifiers("maneuver", piece)
-        state.in_check = None
+        kept = state.in_check
+        if kept is None:
+            kept = state.in_check = Command(piece, commander)
+        else:  # one record a game, filled at every check
+            kept.piece, kept.leader = piece, commander
+        mods = modifiers(game, state, piece, commander, read) + game.extra_modifiers("maneuver", piece)
+        kept.piece = None  # the check is over: no piece's commander is kept
     else:
-        mods = modifiers(game, state, piece, commander)
+        mods = modifiers(game, state, piece, commander, read)
     roll = (game.roller, state.tables, status, tuple(mods))
     if game.seen:
         values = game.settle("maneuver", piece, mechanics.maneuver(*roll), rulings=_cited(state, mods), unit=piece.id).values
@@ -78,11 +87,12 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any) -> None:
     apply(game, state, piece, intent, effect, values)
 
 
-def modifiers(game: Any, state: RffState, piece: Piece, commander: Any = ASK) -> list[Modifier]:
+def modifiers(game: Any, state: RffState, piece: Piece, commander: Any = ASK, read: CheckTables | None = None) -> list[Modifier]:
     """Every die-roll modifier of the Maneuver Table that applies to the piece now (``commander``:
-    :func:`leaders.commander`'s answer, when the caller has it)."""
-    t = state.tables
-    printed = printed_modifiers(t)
+    :func:`leaders.commander`'s answer, ``read``: :func:`check_tables`, when the caller has them)."""
+    if read is None:
+        read = check_tables(state.tables)
+    printed = read.printed
     if commander is ASK:
         commander = leaders.commander(game, state, piece)
     if commander is None:
@@ -94,24 +104,40 @@ def modifiers(game: Any, state: RffState, piece: Piece, commander: Any = ASK) ->
         if commander.attached == piece.id:  # an attached leader is always the commander
             mods.append(printed["attached-leader"])  # the brave colonel too: RFF-P35
     mods.append(printed[piece.grade])
-    mods.append(printed[effectiveness(state, piece)])
+    mods.append(printed[effectiveness(state, piece, read.effectiveness[piece.grade])])
     if piece.guns:
         mods.append(printed["battery"])
     if (piece.status != "broken" and piece.formation in ("field-column", "march-column", "limbered")) or geo.linear_cover(game, piece):  # RFF-P31
         mods.append(printed["column-or-cover"])
-    if piece.status == "broken" or geo.outflanked(state, piece, outflank_yards(t)):
+    if piece.status == "broken" or geo.outflanked(state, piece, read.outflank):
         mods.append(printed["outflanked-or-broken"])
     if key_position_lost(game, state, piece.side):
         mods.append(printed["key-position-lost"])
-    losses = brigade_losses(game, state, piece)
+    losses = brigade_losses(game, state, piece, read.brigade_losses)
     if losses:
         mods.append(printed[losses])
     return mods
 
 
+@define(frozen=True)
+class CheckTables:
+    """What every maneuver check reads from the tables, read once per tables (one cached
+    answer a check instead of one a figure)."""
+    printed: dict[str, Modifier]  # the Maneuver Table's modifiers by id, and a leader's by his rating
+    outflank: float  # outflank_yards
+    effectiveness: dict[str, tuple[float, float]]  # by grade: the shares lost at which it is worn, and spent
+    brigade_losses: tuple[float, float]  # the brigade's shares lost for heavy casualties, and greater losses
+
+
 @cache
+def check_tables(t: Any) -> CheckTables:
+    grades = t.procedures["effectiveness"]
+    return CheckTables(printed_modifiers(t), outflank_yards(t), {g: lookup.effectiveness_thresholds(t, g) for g in grades},
+                       lookup.brigade_loss_thresholds(t))
+
+
 def printed_modifiers(t: Any) -> dict[str, Modifier]:
-    """The Maneuver Table's modifiers by id, and a leader's by his rating (read at every check)."""
+    """The Maneuver Table's modifiers by id, and a leader's by his rating."""
     found = {key: lookup.modifier(t, "maneuver", key) for key in t.maneuver.modifiers}
     return found | {rating: lookup.modifier(t, "maneuver", rating) for rating in lookup.RATING_MODIFIER}
 
@@ -135,24 +161,26 @@ def _cited(state: RffState, mods: list[Modifier]) -> tuple[str, ...]:
     return tuple(cited + (["RFF-P8"] if greater in mods else []))
 
 
-def effectiveness(state: RffState, piece: Piece) -> str:
-    """fresh, worn or spent from the stands the regiment and its skirmishers have lost (RFF-P12)."""
+def effectiveness(state: RffState, piece: Piece, thresholds: tuple[float, float] | None = None) -> str:
+    """fresh, worn or spent from the stands the regiment and its skirmishers have lost (RFF-P12);
+    ``thresholds``: the grade's, when the caller has them (:class:`CheckTables`)."""
     main = state.pieces[piece.unit_id]
     standing = main.stands + (state.pieces[main.skirmishers].stands if main.skirmishers else 0)
     lost = 1 - standing / main.start_stands
-    worn, spent = lookup.effectiveness_thresholds(state.tables, piece.grade)
+    worn, spent = thresholds or lookup.effectiveness_thresholds(state.tables, piece.grade)
     return "spent" if lost >= spent else "worn" if lost >= worn else "fresh"
 
 
-def brigade_losses(game: Any, state: RffState, piece: Piece) -> str | None:
+def brigade_losses(game: Any, state: RffState, piece: Piece, thresholds: tuple[float, float] | None = None) -> str | None:
     """RFF-P8: heavy casualties / greater losses are read off the piece's brigade (not when the
-    brigade is the one unit: its losses are already its fresh, worn or spent)."""
+    brigade is the one unit: its losses are already its fresh, worn or spent); ``thresholds``:
+    the tables', when the caller has them (:class:`CheckTables`)."""
     command = piece.command
     start = state.start_stands_by_command.get(command, 0)
     if not start or state.units_by_command.get(command, 0) < 2:
         return None
     lost = state.lost_by_command.get(command, 0) / start
-    heavy, greater = lookup.brigade_loss_thresholds(state.tables)
+    heavy, greater = thresholds or lookup.brigade_loss_thresholds(state.tables)
     return "greater-losses" if lost >= greater else "heavy-casualties" if lost >= heavy else None
 
 
@@ -173,11 +201,6 @@ def target_piece(state: RffState, intent: Any) -> Piece | None:
         return None
     screen = state.pieces.get(main.skirmishers) if main.skirmishers else None
     return screen if screen is not None and screen.alive else main
-
-
-def _wanted_formation(piece: Piece, intent: Any) -> str:
-    """The rff formation the intent asks for: the piece's own if none (or none rff has)."""
-    return FROM_NEUTRAL.get(intent.formation, piece.formation)  # (None is no neutral formation)
 
 
 # ----------------------------------------------------------------------------- effects
@@ -243,9 +266,10 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
     if intent.action == "charge" and target is not None and piece.effect in CHARGE_EFFECTS and piece.status == "good":
         if _declare_charge(game, state, piece, target, pace):
             return
-    if _change_front(game, piece, target, intent):
+    wheel = lookup.option_number(state.tables, "change-front", "wheel")  # degrees a line wheels (asked once a maneuver)
+    if _change_front(game, piece, target, intent, wheel):
         return  # a change of front is combined with no other maneuver (skirmishers neither)
-    wanted = _wanted_formation(piece, intent)
+    wanted = FROM_NEUTRAL.get(intent.formation, piece.formation)  # the rff formation the intent asks for: the piece's own if none (or none rff has)
     reforms = wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted != "line")
     # deploying skirmishers is a change of formation maneuver (optional rule): a half move with it, or the whole tardy maneuver
     screen = bool(reform) and skirmishers.may_deploy(game, state, piece, intent, wanted if reforms else piece.formation)
@@ -263,21 +287,21 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         moved = move.advance(game, state, piece, intent.goal, yds)
         piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.formation in LINES:
-        move.wheel(piece, target, lookup.option_number(state.tables, "change-front", "wheel"))
+        move.wheel(piece, target, wheel)
     else:
         move.face(piece, target)
     if screen:
         skirmishers.deploy(game, state, piece, held=not piece.moved)
 
 
-def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any) -> bool:
-    """Optional rule: a line wheels up to 90 degrees in place instead of moving."""
+def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any, wheel: float) -> bool:
+    """Optional rule: a line wheels up to 90 degrees in place instead of moving (more than it
+    ``wheel``s as it maneuvers)."""
     if not ("change-front" in game.options and piece.formation in LINES and intent.action != "charge"):
         return False
-    t = game.state.tables
-    if piece.effect not in ("double-quick", "well-handled", "tardy") or move.turn_needed(piece, target) <= lookup.option_number(t, "change-front", "wheel"):
+    if piece.effect not in ("double-quick", "well-handled", "tardy") or move.turn_needed(piece, target) <= wheel:
         return False  # (the effect first: it is cheaper)
-    move.wheel(piece, target, lookup.option_number(t, "change-front", "change-front"))
+    move.wheel(piece, target, lookup.option_number(game.state.tables, "change-front", "change-front"))
     game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} changes front")
     return True
 

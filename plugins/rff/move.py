@@ -26,7 +26,7 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
     if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
         yards = geo.yards(state, lookup.rate(t, piece, "road", double) * share)
     else:
-        o, b, r = lookup.rates(t, piece, double)
+        o, b, r = _rates(t, *lookup._movement_key(piece), double)
         per_inch = t.scale.yards_per_inch * share
         yards = geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
     if "rff_move_yards" not in game.rules.implemented:
@@ -57,12 +57,17 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     for e in rows.pieces[bisect_left(rows.ys, y0 - reach - 1.0):bisect_right(rows.ys, y0 + reach + 1.0)]:
         if e is not contact and abs(e.x - x0) < reach and abs(e.y - y0) < reach:  # short of its footprint (RFF-P30)
             wx, wy = x0 - e.x, y0 - e.y
-            if wx * ux + wy * uy >= 0.0:
+            along = wx * ux + wy * uy
+            if along >= 0.0:
                 continue  # it lies behind: moving away never comes nearer (_first_within is infinite)
             kept = e.footprint  # geo.shape's, read inline while it holds
             front, depth = kept.shape if kept is not None and kept.stands == e.stands and kept.formation == e.formation else geo.shape(e)
-            if _first_within(wx, wy, ux, uy, clear + math.hypot(front, depth) / 2) < travel:  # within reach of its corners
-                travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))
+            corners = clear + math.hypot(front, depth) / 2  # within reach of its corners? (_first_within, written out: most pass wide)
+            c = wx * wx + wy * wy - corners * corners
+            disc = along * along - c
+            if c > 0 and (disc < 0 or -along - math.sqrt(disc) >= travel):
+                continue
+            travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))
     if contact is None:
         travel = geo.works_edge(game, state, piece, ux, uy, travel)
     moved = max(0.0, travel)
@@ -74,6 +79,13 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     if "rff_moved" in game.rules.implemented:
         game.rules.callers["rff_moved"](game=game, piece=piece, start=(x0, y0))
     return moved
+
+
+@cache
+def _rates(t: Any, arm: str, formation: str, double: bool) -> tuple[float, float, float]:
+    """:func:`lookup.rates` for a movement key (arm and formation), kept per tables: one cached
+    answer a rate, not three."""
+    return lookup._rate(t, arm, formation, "open", double), lookup._rate(t, arm, formation, "broken", double), lookup._rate(t, arm, formation, "rough", double)
 
 
 @cache
