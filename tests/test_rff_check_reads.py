@@ -1,4 +1,4 @@
-"""What rff reads once per tables and keeps (maneuver.CheckTables, move._rates) must be what the
+"""What rff reads once per tables and keeps (maneuver.CheckTables, lookup.rates) must be what the
 tables say, read one figure at a time."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from referee.core.events import EventLog
 from referee.core.game import Game
 from referee.core.plugins import build_rules
 from referee.core.scenario import find_scenario, load_scenario
-from referee.plugins.rff import lookup, maneuver, move
+from referee.plugins.rff import lookup, maneuver
 from referee.plugins.rff.muster import muster
 from referee.plugins.rff.tables import load_tables
 
@@ -38,7 +38,7 @@ def test_effectiveness_and_brigade_losses_with_the_thresholds_handed_in() -> Non
 
 
 def test_rates_kept_per_movement_key_are_the_tables() -> None:
-    """move._rates (kept per arm and formation) against lookup.rates for every piece of Big
+    """lookup.rates (kept per arm and formation) against each ground's rate for every piece of Big
     Bethel in every formation and status it can take, at both paces."""
     game = Game.new(build_rules("rff", ()), load_scenario(find_scenario("big-bethel")), 1, EventLog(enabled=False))
     state = game.state = muster(game, load_tables())
@@ -49,4 +49,4 @@ def test_rates_kept_per_movement_key_are_the_tables() -> None:
             for status in ("good", "broken"):
                 piece.formation, piece.status = formation, status
                 for double in (False, True):
-                    assert move._rates(t, *lookup._movement_key(piece), double) == lookup.rates(t, piece, double)
+                    assert lookup.rates(t, piece, double) == tuple(lookup.rate(t, piece, g, double) for g in ("open", "broken", "rough"))

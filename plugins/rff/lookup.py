@@ -102,7 +102,12 @@ def rate(t: RffTables, piece: Piece, ground: str, double: bool) -> float:
 
 def rates(t: RffTables, piece: Piece, double: bool) -> tuple[float, float, float]:
     """Inches a piece moves on open, broken and rough ground."""
-    arm, formation = _movement_key(piece)
+    return _rates(t, *_movement_key(piece), double)
+
+
+@cache
+def _rates(t: RffTables, arm: str, formation: str, double: bool) -> tuple[float, float, float]:
+    """:func:`rates` for a movement key, kept per tables (asked at every move)."""
     return _rate(t, arm, formation, "open", double), _rate(t, arm, formation, "broken", double), _rate(t, arm, formation, "rough", double)
 
 

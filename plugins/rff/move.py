@@ -26,7 +26,7 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
     if piece.formation == "march-column" and geo.on_road(game, piece) and game.ground.near("road", *to, 30.0):
         yards = geo.yards(state, lookup.rate(t, piece, "road", double) * share)
     else:
-        o, b, r = _rates(t, *lookup._movement_key(piece), double)
+        o, b, r = lookup.rates(t, piece, double)
         per_inch = t.scale.yards_per_inch * share
         yards = geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
     if "rff_move_yards" not in game.rules.implemented:
@@ -79,13 +79,6 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     if "rff_moved" in game.rules.implemented:
         game.rules.callers["rff_moved"](game=game, piece=piece, start=(x0, y0))
     return moved
-
-
-@cache
-def _rates(t: Any, arm: str, formation: str, double: bool) -> tuple[float, float, float]:
-    """:func:`lookup.rates` for a movement key (arm and formation), kept per tables: one cached
-    answer a rate, not three."""
-    return lookup._rate(t, arm, formation, "open", double), lookup._rate(t, arm, formation, "broken", double), lookup._rate(t, arm, formation, "rough", double)
 
 
 @cache
