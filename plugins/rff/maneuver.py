@@ -65,13 +65,9 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any, read: CheckTabl
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
     commander = leaders.commander(game, state, piece)
     if "referee_modifiers" in game.rules.implemented:  # a layer's modifiers ask for the commander too: one answer for both
-        kept = state.in_check
-        if kept is None:
-            kept = state.in_check = Command(piece, commander)
-        else:  # one record a game, filled at every check
-            kept.piece, kept.leader = piece, commander
+        state.in_check = Command(piece, commander)
         mods = modifiers(game, state, piece, commander, read) + game.extra_modifiers("maneuver", piece)
-        kept.piece = None  # the check is over: no piece's commander is kept
+        state.in_check = None
     else:
         mods = modifiers(game, state, piece, commander, read)
     roll = (game.roller, state.tables, status, tuple(mods))
