@@ -175,7 +175,8 @@ def in_front(a: Piece, b: Piece) -> bool:
 
 def on_flank(a: Piece, b: Piece) -> bool:
     """Is b on a's flank or rear?"""
-    return angle_between(a.facing, bearing(a.x, a.y, b.x, b.y)) > FLANK_ANGLE
+    off = abs(a.facing - math.degrees(math.atan2(b.x - a.x, b.y - a.y)) % 360.0) % 360.0  # angle_between, bearing (every shot asks)
+    return (360.0 - off if off > 180.0 else off) > FLANK_ANGLE
 
 
 def nearest(pieces: list[Piece], of: Piece) -> Piece | None:
