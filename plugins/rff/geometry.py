@@ -435,11 +435,24 @@ def counted_stands(game: Any, state: RffState, defender: Piece, charger: Piece) 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear. Asked for
     every holding piece of the phasing side, while the enemy mostly stands still: only the enemy
-    rows (:meth:`RffState.enemy_rows`) as far north and south as :func:`within`'s box are scanned."""
-    reach = within_yards + state.deepest + 1.0  # no less than within's box
+    rows (:meth:`RffState.enemy_rows`) as far north and south as :func:`within`'s box are scanned,
+    each fit piece there by :func:`within`'s box and gap and :func:`on_flank`'s angle, written out."""
+    deepest = state.deepest
+    reach = within_yards + deepest + 1.0  # no less than within's box
     rows = state.enemy_rows(piece.side)
-    ys, y = rows.ys, piece.y
+    ys, x, y = rows.ys, piece.x, piece.y
     south = bisect_left(ys, y - reach)
     north = bisect_right(ys, y + reach, south)
-    return south < north and any(e.status != "broken" and e.parent is None and on_flank(piece, e)
-                                 for _, e in within(state, piece, rows.pieces[south:north], within_yards))
+    if south == north:
+        return False
+    depth, facing = depth_of(piece), piece.facing
+    box = within_yards + (depth + deepest) / 2 + 1.0
+    west, east = x - box, x + box
+    for e in rows.pieces[south:north]:
+        if west <= e.x and e.x <= east and e.status != "broken" and e.parent is None:
+            dx, dy = e.x - x, e.y - y
+            if math.hypot(dx, dy) - (depth + depth_of(e)) / 2 <= within_yards:
+                off = abs(facing - math.degrees(math.atan2(dx, dy)) % 360.0) % 360.0
+                if (360.0 - off if off > 180.0 else off) > FLANK_ANGLE:
+                    return True
+    return False
