@@ -196,8 +196,8 @@ def walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, br
     """RFF-P28: yards a move from a toward b covers when it may go ``open_`` yards over open
     ground, ``broken`` over broken and ``rough`` over rough: each stretch crossed spends the
     share of the move its ground's rate says; a stream crossed away from a bridge or ford is
-    rough ground where it is crossed (RFF-P5). Never beyond b. Kept per ground (:func:`_kept`)."""
-    return _kept(game, _walk, ax, ay, bx, by, open_, broken, rough)
+    rough ground where it is crossed (RFF-P5). Never beyond b. Kept per ground (:func:`_recall`)."""
+    return _recall(game, (_walk, ax, ay, bx, by, open_, broken, rough))
 
 
 def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
@@ -250,21 +250,26 @@ def ground_memo(game: Any) -> dict[tuple[Any, ...], Any]:
 
 
 def _kept(game: Any, ask: Any, *place: float) -> Any:
-    """``ask(game, *place)``, kept per ground by the exact place: the ground alone decides the
-    answer, so every game on that ground may share it whichever asked first."""
+    """``ask(game, *place)``, kept per ground by the exact place (:func:`_recall`)."""
+    return _recall(game, (ask, *place))
+
+
+def _recall(game: Any, key: tuple[Any, ...]) -> Any:
+    """``key[0](game, *key[1:])`` (an ask and the exact place it asks about), kept per ground:
+    the ground alone decides the answer, so every game on that ground may share it whichever
+    asked first. Callers on hot paths build the key themselves (no packing of arguments)."""
     memo = game.state.ground_memo
-    key = (ask, *place)
     hit = memo.get(key, _UNKNOWN)
     if hit is _UNKNOWN:
         if len(memo) > MEMO_LIMIT:
             memo.clear()
-        hit = memo[key] = ask(game, *place)
+        hit = memo[key] = key[0](game, *key[1:])
     return hit
 
 
 def worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
     """The worst ground column a move from a to b crosses; an unbridged stream counts as rough."""
-    return _kept(game, _worst_ground, ax, ay, bx, by)
+    return _recall(game, (_worst_ground, ax, ay, bx, by))
 
 
 def _worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
@@ -284,14 +289,14 @@ def _at_crossing(game: Any, ax: float, ay: float, bx: float, by: float) -> bool:
 
 def _at_piece(game: Any, piece: Piece, ask: Any) -> Any:
     """``ask(game, x, y)`` at the piece's place: kept on the piece until it moves, and per ground
-    by the exact place (:func:`_kept`); the place alone decides the answer."""
+    by the exact place (:func:`_recall`); the place alone decides the answer."""
     spot = piece.spot
     if spot is None or spot[0] != piece.x or spot[1] != piece.y:
         spot = piece.spot = (piece.x, piece.y, {})
     facts = spot[2]
     hit = facts.get(ask, _UNKNOWN)
     if hit is _UNKNOWN:
-        hit = facts[ask] = _kept(game, ask, piece.x, piece.y)
+        hit = facts[ask] = _recall(game, (ask, piece.x, piece.y))
     return hit
 
 
@@ -336,7 +341,7 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
     """"clear", "blocked", "plunging" (guns on higher ground firing over lower woods) or
     "plunging-at" (guns on lower ground firing at a target deep in woods on high ground): the
     optional rule, plunging fire through wooded high ground (RFF-P24)."""
-    blocking = _kept(game, _blocking, firer.x, firer.y, target.x, target.y)
+    blocking = _recall(game, (_blocking, firer.x, firer.y, target.x, target.y))
     if not blocking:
         return "clear"
     if firer.guns and game.option("plunging-fire"):
@@ -378,7 +383,7 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     """RFF-P30: how far along (ux, uy) the piece may go before it would stand in works an enemy
     holds (inside a closed work or just behind a line of works with an enemy piece in them),
     read every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works. The
-    ground's answer is kept (:func:`_kept`) and asked first: most moves near works never enter
+    ground's answer is kept (:func:`_recall`) and asked first: most moves near works never enter
     them, and then no enemy need be looked at."""
     box = game.ground.extents.get("works")
     if travel <= 0.0 or box is None:
@@ -387,7 +392,7 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     if (max(x0, x1) < box[0] - WORKS_YARDS or min(x0, x1) > box[1] + WORKS_YARDS
             or max(y0, y1) < box[2] - WORKS_YARDS or min(y0, y1) > box[3] + WORKS_YARDS):
         return travel  # the move passes nowhere near any works
-    stop = _kept(game, _works_stop, x0, y0, ux, uy, travel)
+    stop = _recall(game, (_works_stop, x0, y0, ux, uy, travel))
     if stop == travel or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
         return travel
     return stop
