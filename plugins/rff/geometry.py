@@ -341,6 +341,8 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
     """"clear", "blocked", "plunging" (guns on higher ground firing over lower woods) or
     "plunging-at" (guns on lower ground firing at a target deep in woods on high ground): the
     optional rule, plunging fire through wooded high ground (RFF-P24)."""
+    if game.ground.clear_of(BLOCKING, firer.x, firer.y, target.x, target.y):
+        return "clear"  # no wood or building near the line (most shots: no kept answer sought)
     blocking = _recall(game, (_blocking, firer.x, firer.y, target.x, target.y))
     if not blocking:
         return "clear"
