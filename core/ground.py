@@ -36,6 +36,7 @@ class Ground:
         self._near: dict[tuple[str, int, int, float], bool] = {}
         self._far: dict[tuple[str, float, int, int], bool] = {}
         self._between: dict[tuple[object, ...], Any] = {}
+        self._boxes: dict[tuple[str, ...], list[tuple[float, float, float, float]]] = {}  # clear_of's, by kinds
         self.enclosures: dict[str, list[tuple[Point, ...]]] = {}  # kind -> the points of its closed lines
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
@@ -105,6 +106,36 @@ class Ground:
         if hit is None:
             hit = self._remember(key, tuple(h for k, h in self.samples(*key[1:5], skip) if k in kinds))
         return hit
+
+    def clear_of(self, kinds: tuple[str, ...], ax: float, ay: float, bx: float, by: float) -> bool:
+        """Is no cell of these kinds in the box of cells round a and b, 3 yards wider each way
+        (more than rounding an end moves it)? Then no sample between them meets one: a quick
+        answer before :meth:`heights_of` (:meth:`_cell_boxes`, kept per kinds asked)."""
+        boxes = self._boxes.get(kinds)
+        if boxes is None:
+            boxes = self._boxes[kinds] = self._cell_boxes(kinds)
+        west, east = (ax, bx) if ax < bx else (bx, ax)
+        south, north = (ay, by) if ay < by else (by, ay)
+        c0, c1, r0, r1 = int(west - 3.0) // CELL, int(east + 3.0) // CELL, int(south - 3.0) // CELL, int(north + 3.0) // CELL
+        for west_, east_, south_, north_ in boxes:
+            if c0 <= east_ and west_ <= c1 and r0 <= north_ and south_ <= r1:
+                return False
+        return True
+
+    def _cell_boxes(self, kinds: tuple[str, ...]) -> list[tuple[float, float, float, float]]:
+        """(first column, last column, first row, last row) of the cells of each area code whose
+        kind is one of ``kinds``; a box on an edge of the map reaches on without end, as a point
+        off the map reads the edge cell (:meth:`_code`), so :meth:`clear_of` needs no clamping."""
+        boxes = []
+        for code, kind in enumerate(self.kinds):
+            if kind in kinds:
+                cells = [i for i, c in enumerate(self.grid) if c == code]
+                if cells:
+                    cols = [i % self.cols for i in cells]
+                    box = [min(cols), max(cols), cells[0] // self.cols, cells[-1] // self.cols]
+                    boxes.append((-math.inf if box[0] == 0 else box[0], math.inf if box[1] == self.cols - 1 else box[1],
+                                  -math.inf if box[2] == 0 else box[2], math.inf if box[3] == self.rows - 1 else box[3]))
+        return boxes
 
     def samples(self, ax: float, ay: float, bx: float, by: float, skip: float = 0.0) -> list[tuple[str, float]]:
         """(kind, height) every cell along a to b, leaving out ``skip`` yards at each end."""

@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from referee.core.footprint import depth, frontage
+from referee.core.ground import CELL
 from referee.core.world import angle_between, bearing
 
 from . import lookup
@@ -32,6 +33,7 @@ COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildi
 MEMO_LIMIT = 200_000  # answers kept per ground before starting afresh
 _UNKNOWN = object()  # not yet kept
 _by_ground: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+_columns_of: weakref.WeakKeyDictionary[Any, tuple[int, ...]] = weakref.WeakKeyDictionary()
 
 
 def yards(state: RffState, inches: float) -> float:
@@ -173,7 +175,8 @@ def in_front(a: Piece, b: Piece) -> bool:
 
 def on_flank(a: Piece, b: Piece) -> bool:
     """Is b on a's flank or rear?"""
-    return angle_between(a.facing, bearing(a.x, a.y, b.x, b.y)) > FLANK_ANGLE
+    off = abs(a.facing - math.degrees(math.atan2(b.x - a.x, b.y - a.y)) % 360.0) % 360.0  # angle_between, bearing (every shot asks)
+    return (360.0 - off if off > 180.0 else off) > FLANK_ANGLE
 
 
 def nearest(pieces: list[Piece], of: Piece) -> Piece | None:
@@ -193,8 +196,8 @@ def walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, br
     """RFF-P28: yards a move from a toward b covers when it may go ``open_`` yards over open
     ground, ``broken`` over broken and ``rough`` over rough: each stretch crossed spends the
     share of the move its ground's rate says; a stream crossed away from a bridge or ford is
-    rough ground where it is crossed (RFF-P5). Never beyond b. Kept per ground (:func:`_kept`)."""
-    return _kept(game, _walk, ax, ay, bx, by, open_, broken, rough)
+    rough ground where it is crossed (RFF-P5). Never beyond b. Kept per ground (:func:`_recall`)."""
+    return _recall(game, (_walk, ax, ay, bx, by, open_, broken, rough))
 
 
 def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
@@ -202,27 +205,40 @@ def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, b
     reach = min(length, max(open_, broken, rough))
     if reach <= 0.0:
         return 0.0
-    rate = {"open": open_, "broken": broken, "rough": rough}
+    rates = (open_, broken, rough)
     ux, uy = (bx - ax) / length, (by - ay) / length
     steps = max(1, math.ceil(reach / WALK_YARDS))
     step = reach / steps
     ground_ = game.ground
     streams = ground_.has("stream") and ground_.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
+    columns = _columns(ground_)
+    grid, cols, rows = ground_.grid, ground_.cols, ground_.rows
     dx, dy = ux * step, uy * step  # one step's way
     left, moved = 1.0, 0.0  # the share of the move still to spend, the yards covered
     for i in range(steps):
         x0, y0 = ax + dx * i, ay + dy * i
         x1, y1 = x0 + dx, y0 + dy
-        ground = GROUND_CLASS.get(ground_.kind_at((x0 + x1) / 2, (y0 + y1) / 2), "open")
+        c, r = int((x0 + x1) / 2) // CELL, int((y0 + y1) / 2) // CELL  # the cell under the step's middle (Ground.kind_at, written out)
+        c = 0 if c < 0 else cols - 1 if c >= cols else c
+        r = 0 if r < 0 else rows - 1 if r >= rows else r
+        rate = rates[columns[grid[r * cols + c]]]
         if streams and ground_.crosses("stream", x0, y0, x1, y1) and not _at_crossing(game, x0, y0, x1, y1):
-            ground = "rough"
-        r = rate[ground]
-        cost = step / r if r > 0 else math.inf
+            rate = rough
+        cost = step / rate if rate > 0 else math.inf
         if cost >= left:
-            return moved + left * r
+            return moved + left * rate
         left -= cost
         moved += step
     return moved
+
+
+def _columns(ground: Any) -> tuple[int, ...]:
+    """Each of the ground's area codes as its movement column (an index into :data:`GROUNDS`),
+    kept per ground."""
+    found = _columns_of.get(ground)
+    if found is None:
+        found = _columns_of[ground] = tuple(GROUNDS.index(GROUND_CLASS.get(kind, "open")) for kind in ground.kinds)
+    return found
 
 
 def ground_memo(game: Any) -> dict[tuple[Any, ...], Any]:
@@ -234,21 +250,26 @@ def ground_memo(game: Any) -> dict[tuple[Any, ...], Any]:
 
 
 def _kept(game: Any, ask: Any, *place: float) -> Any:
-    """``ask(game, *place)``, kept per ground by the exact place: the ground alone decides the
-    answer, so every game on that ground may share it whichever asked first."""
+    """``ask(game, *place)``, kept per ground by the exact place (:func:`_recall`)."""
+    return _recall(game, (ask, *place))
+
+
+def _recall(game: Any, key: tuple[Any, ...]) -> Any:
+    """``key[0](game, *key[1:])`` (an ask and the exact place it asks about), kept per ground:
+    the ground alone decides the answer, so every game on that ground may share it whichever
+    asked first. Callers on hot paths build the key themselves (no packing of arguments)."""
     memo = game.state.ground_memo
-    key = (ask, *place)
     hit = memo.get(key, _UNKNOWN)
     if hit is _UNKNOWN:
         if len(memo) > MEMO_LIMIT:
             memo.clear()
-        hit = memo[key] = ask(game, *place)
+        hit = memo[key] = key[0](game, *key[1:])
     return hit
 
 
 def worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
     """The worst ground column a move from a to b crosses; an unbridged stream counts as rough."""
-    return _kept(game, _worst_ground, ax, ay, bx, by)
+    return _recall(game, (_worst_ground, ax, ay, bx, by))
 
 
 def _worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
@@ -268,14 +289,14 @@ def _at_crossing(game: Any, ax: float, ay: float, bx: float, by: float) -> bool:
 
 def _at_piece(game: Any, piece: Piece, ask: Any) -> Any:
     """``ask(game, x, y)`` at the piece's place: kept on the piece until it moves, and per ground
-    by the exact place (:func:`_kept`); the place alone decides the answer."""
+    by the exact place (:func:`_recall`); the place alone decides the answer."""
     spot = piece.spot
     if spot is None or spot[0] != piece.x or spot[1] != piece.y:
         spot = piece.spot = (piece.x, piece.y, {})
     facts = spot[2]
     hit = facts.get(ask, _UNKNOWN)
     if hit is _UNKNOWN:
-        hit = facts[ask] = _kept(game, ask, piece.x, piece.y)
+        hit = facts[ask] = _recall(game, (ask, piece.x, piece.y))
     return hit
 
 
@@ -320,7 +341,9 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
     """"clear", "blocked", "plunging" (guns on higher ground firing over lower woods) or
     "plunging-at" (guns on lower ground firing at a target deep in woods on high ground): the
     optional rule, plunging fire through wooded high ground (RFF-P24)."""
-    blocking = _kept(game, _blocking, firer.x, firer.y, target.x, target.y)
+    if game.ground.clear_of(BLOCKING, firer.x, firer.y, target.x, target.y):
+        return "clear"  # no wood or building near the line (most shots: no kept answer sought)
+    blocking = _recall(game, (_blocking, firer.x, firer.y, target.x, target.y))
     if not blocking:
         return "clear"
     if firer.guns and game.option("plunging-fire"):
@@ -362,7 +385,7 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     """RFF-P30: how far along (ux, uy) the piece may go before it would stand in works an enemy
     holds (inside a closed work or just behind a line of works with an enemy piece in them),
     read every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works. The
-    ground's answer is kept (:func:`_kept`) and asked first: most moves near works never enter
+    ground's answer is kept (:func:`_recall`) and asked first: most moves near works never enter
     them, and then no enemy need be looked at."""
     box = game.ground.extents.get("works")
     if travel <= 0.0 or box is None:
@@ -371,7 +394,7 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     if (max(x0, x1) < box[0] - WORKS_YARDS or min(x0, x1) > box[1] + WORKS_YARDS
             or max(y0, y1) < box[2] - WORKS_YARDS or min(y0, y1) > box[3] + WORKS_YARDS):
         return travel  # the move passes nowhere near any works
-    stop = _kept(game, _works_stop, x0, y0, ux, uy, travel)
+    stop = _recall(game, (_works_stop, x0, y0, ux, uy, travel))
     if stop == travel or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
         return travel
     return stop
@@ -419,11 +442,24 @@ def counted_stands(game: Any, state: RffState, defender: Piece, charger: Piece) 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear. Asked for
     every holding piece of the phasing side, while the enemy mostly stands still: only the enemy
-    rows (:meth:`RffState.enemy_rows`) as far north and south as :func:`within`'s box are scanned."""
-    reach = within_yards + state.deepest + 1.0  # no less than within's box
+    rows (:meth:`RffState.enemy_rows`) as far north and south as :func:`within`'s box are scanned,
+    each fit piece there by :func:`within`'s box and gap and :func:`on_flank`'s angle, written out."""
+    deepest = state.deepest
+    reach = within_yards + deepest + 1.0  # no less than within's box
     rows = state.enemy_rows(piece.side)
-    ys, y = rows.ys, piece.y
+    ys, x, y = rows.ys, piece.x, piece.y
     south = bisect_left(ys, y - reach)
     north = bisect_right(ys, y + reach, south)
-    return south < north and any(e.status != "broken" and e.parent is None and on_flank(piece, e)
-                                 for _, e in within(state, piece, rows.pieces[south:north], within_yards))
+    if south == north:
+        return False
+    depth, facing = depth_of(piece), piece.facing
+    box = within_yards + (depth + deepest) / 2 + 1.0
+    west, east = x - box, x + box
+    for e in rows.pieces[south:north]:
+        if west <= e.x and e.x <= east and e.status != "broken" and e.parent is None:
+            dx, dy = e.x - x, e.y - y
+            if math.hypot(dx, dy) - (depth + depth_of(e)) / 2 <= within_yards:
+                off = abs(facing - math.degrees(math.atan2(dx, dy)) % 360.0) % 360.0
+                if (360.0 - off if off > 180.0 else off) > FLANK_ANGLE:
+                    return True
+    return False
