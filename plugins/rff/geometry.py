@@ -14,7 +14,6 @@ from functools import cache
 from typing import Any
 
 from referee.core.footprint import depth, frontage
-from referee.core.ground import CELL
 from referee.core.world import angle_between, bearing
 
 from . import lookup
@@ -33,7 +32,6 @@ COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildi
 MEMO_LIMIT = 200_000  # answers kept per ground before starting afresh
 _UNKNOWN = object()  # not yet kept
 _by_ground: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
-_columns_of: weakref.WeakKeyDictionary[Any, tuple[int, ...]] = weakref.WeakKeyDictionary()
 
 
 def yards(state: RffState, inches: float) -> float:
@@ -205,40 +203,27 @@ def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, b
     reach = min(length, max(open_, broken, rough))
     if reach <= 0.0:
         return 0.0
-    rates = (open_, broken, rough)
+    rate = {"open": open_, "broken": broken, "rough": rough}
     ux, uy = (bx - ax) / length, (by - ay) / length
     steps = max(1, math.ceil(reach / WALK_YARDS))
     step = reach / steps
     ground_ = game.ground
     streams = ground_.has("stream") and ground_.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
-    columns = _columns(ground_)
-    grid, cols, rows = ground_.grid, ground_.cols, ground_.rows
     dx, dy = ux * step, uy * step  # one step's way
     left, moved = 1.0, 0.0  # the share of the move still to spend, the yards covered
     for i in range(steps):
         x0, y0 = ax + dx * i, ay + dy * i
         x1, y1 = x0 + dx, y0 + dy
-        c, r = int((x0 + x1) / 2) // CELL, int((y0 + y1) / 2) // CELL  # the cell under the step's middle (Ground.kind_at, written out)
-        c = 0 if c < 0 else cols - 1 if c >= cols else c
-        r = 0 if r < 0 else rows - 1 if r >= rows else r
-        rate = rates[columns[grid[r * cols + c]]]
+        ground = GROUND_CLASS.get(ground_.kind_at((x0 + x1) / 2, (y0 + y1) / 2), "open")
         if streams and ground_.crosses("stream", x0, y0, x1, y1) and not _at_crossing(game, x0, y0, x1, y1):
-            rate = rough
-        cost = step / rate if rate > 0 else math.inf
+            ground = "rough"
+        r = rate[ground]
+        cost = step / r if r > 0 else math.inf
         if cost >= left:
-            return moved + left * rate
+            return moved + left * r
         left -= cost
         moved += step
     return moved
-
-
-def _columns(ground: Any) -> tuple[int, ...]:
-    """Each of the ground's area codes as its movement column (an index into :data:`GROUNDS`),
-    kept per ground."""
-    found = _columns_of.get(ground)
-    if found is None:
-        found = _columns_of[ground] = tuple(GROUNDS.index(GROUND_CLASS.get(kind, "open")) for kind in ground.kinds)
-    return found
 
 
 def ground_memo(game: Any) -> dict[tuple[Any, ...], Any]:
