@@ -17,7 +17,7 @@ from referee.core.game import men_between
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers
-from .state import FROM_NEUTRAL, Command, Piece, RffState
+from .state import FROM_NEUTRAL, Piece, RffState
 
 CHARGE_EFFECTS = ("double-quick", "well-handled")  # RFF-P9
 LINES = ("line", "extended-line")  # formations that wheel rather than turn
@@ -65,9 +65,9 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any, read: CheckTabl
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
     commander = leaders.commander(game, state, piece)
     if "referee_modifiers" in game.rules.implemented:  # a layer's modifiers ask for the commander too: one answer for both
-        state.in_check = Command(piece, commander)
+        state.checking, state.checking_leader = piece, commander
         mods = modifiers(game, state, piece, commander, read) + game.extra_modifiers("maneuver", piece)
-        state.in_check = None
+        state.checking = None
     else:
         mods = modifiers(game, state, piece, commander, read)
     roll = (game.roller, state.tables, status, tuple(mods))
