@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from math import floor
 from collections.abc import Iterator
 from typing import Any
 
@@ -63,16 +64,16 @@ class Ground:
                     self.grid[r * self.cols + c] = code
 
     def _code(self, x: float, y: float) -> int:
-        # floor(int(x) / CELL) is floor(x / CELL) wherever it is not clamped to the grid (an int
-        # division costs less than a float one); clamped without min and max, which cost more
-        cols, c, r = self.cols, int(x) // CELL, int(y) // CELL
+        # floor(x) // CELL is floor(x / CELL) (an int division costs less than a float one, and
+        # floor less than int); clamped without min and max, which cost more
+        cols, c, r = self.cols, floor(x) // CELL, floor(y) // CELL
         c = 0 if c < 0 else cols - 1 if c >= cols else c
         r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
         return self.grid[r * cols + c]
 
     def kind_at(self, x: float, y: float) -> str:
         """The area kind under a point (``fields`` where no area is drawn)."""
-        cols, c, r = self.cols, int(x) // CELL, int(y) // CELL  # _code, written out: asked on every move
+        cols, c, r = self.cols, floor(x) // CELL, floor(y) // CELL  # _code, written out: asked on every move
         c = 0 if c < 0 else cols - 1 if c >= cols else c
         r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
         return self.kinds[self.grid[r * cols + c]]
@@ -116,7 +117,7 @@ class Ground:
             boxes = self._boxes[kinds] = self._cell_boxes(kinds)
         west, east = (ax, bx) if ax < bx else (bx, ax)
         south, north = (ay, by) if ay < by else (by, ay)
-        c0, c1, r0, r1 = int(west - 3.0) // CELL, int(east + 3.0) // CELL, int(south - 3.0) // CELL, int(north + 3.0) // CELL
+        c0, c1, r0, r1 = floor(west - 3.0) // CELL, floor(east + 3.0) // CELL, floor(south - 3.0) // CELL, floor(north + 3.0) // CELL
         for west_, east_, south_, north_ in boxes:
             if c0 <= east_ and west_ <= c1 and r0 <= north_ and south_ <= r1:
                 return False
@@ -148,7 +149,7 @@ class Ground:
         span, dx, dy = length - 2 * skip, bx - ax, by - ay
         for i in range(steps + 1):
             t = (skip + span * i / steps) / length
-            c, r = int(ax + dx * t) // CELL, int(ay + dy * t) // CELL  # _code, written out
+            c, r = floor(ax + dx * t) // CELL, floor(ay + dy * t) // CELL  # _code, written out
             c = 0 if c < 0 else cols - 1 if c >= cols else c
             r = 0 if r < 0 else rows - 1 if r >= rows else r
             code = grid[r * cols + c]
