@@ -199,8 +199,10 @@ class Ground:
 
         Answers are kept, so a unit standing still costs one look-up; they are computed from
         the rounded point itself, so they never depend on which game asked first."""
+        if self._far_from(kind, x, y, within + 0.5):  # before rounding (round costs): the rounded point is no nearer by more than half a yard
+            return False
         px, py = round(x), round(y)
-        if self._far_from(kind, px, py, within) or self._far_cell(kind, px, py, within):
+        if self._far_cell(kind, px, py, within):
             return False
         key = (kind, px, py, within)
         hit = self._near.get(key)
@@ -210,7 +212,7 @@ class Ground:
             hit = self._near[key] = any(_point_segment(key[1], key[2], s) <= within for s in self.segments.get(kind, ()))
         return hit
 
-    def _far_from(self, kind: str, x: int, y: int, within: float) -> bool:
+    def _far_from(self, kind: str, x: float, y: float, within: float) -> bool:
         """Is the point more than ``within`` yards outside the box round every line of this kind
         (so neither near one nor inside a closed one)?"""
         box = self.extents.get(kind)
@@ -233,9 +235,9 @@ class Ground:
         """Is the point (to the nearest yard) covered by a line of this kind: inside it if it is
         closed, within ``within`` yards behind it if it has a front, within ``within`` yards of it
         otherwise? Kept like :meth:`near`."""
-        px, py = round(x), round(y)
-        if self._far_from(kind, px, py, within):
+        if self._far_from(kind, x, y, within + 0.5):  # before rounding, as in :meth:`near`
             return False
+        px, py = round(x), round(y)
         if self._far_cell(kind, px, py, within):  # no line within reach: only a closed one around it covers
             for points in self.enclosures.get(kind, ()):
                 if inside(px, py, points):

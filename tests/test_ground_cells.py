@@ -6,7 +6,7 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.ground import CELL, Ground
+from referee.core.ground import CELL, Ground, _covers, _point_segment
 from referee.core.scenario import parse_scenario
 from test_ground import SCENARIO
 
@@ -44,3 +44,19 @@ def test_samples_read_the_clamped_cells(ax: float, ay: float, bx: float, by: flo
 def test_points_just_off_the_map_read_the_edge() -> None:
     assert GROUND.kind_at(-0.5, -0.5) == GROUND.kind_at(-250.0, 10.0) == "buildings"
     assert GROUND.kind_at(61.0, 10.0) != "buildings"
+
+
+# near and behind look at the line's box before rounding the point: the answers are the rule's,
+# from the rounded point, even for points half a yard either side of the box's reach
+LINED = Ground(parse_scenario(SCENARIO, "ground.toml"))
+EDGE = st.sampled_from([-0.5, -0.49, 0.0, 0.49, 0.5, 0.51, 1.5, 20.0])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["works", "stream"]), st.sampled_from([0, 1, 2, 3]), EDGE, st.floats(0.0, 1000.0), st.sampled_from([10.0, 40.0]))
+def test_near_and_behind_are_the_rule_at_the_rounded_point(kind: str, side: int, off: float, along: float, within: float) -> None:
+    west, east, south, north = LINED.extents[kind]
+    x, y = [(west - within - off, along), (east + within + off, along), (along, south - within - off), (along, north + within + off)][side]
+    px, py = round(x), round(y)
+    assert LINED.near(kind, x, y, within) == any(_point_segment(px, py, s) <= within for s in LINED.segments[kind])
+    assert LINED.behind(kind, x, y, within) == any(_covers(line, px, py, within) for line in LINED.lines[kind])
