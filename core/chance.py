@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable, Hashable, Iterator
 from fractions import Fraction
 from functools import cache
+from math import floor
 from typing import Any, Protocol, TypeVar
 
 from attrs import field, frozen
@@ -121,7 +122,7 @@ class SampledRoller:
 
     def roll(self, die: Die) -> int:
         faces = die.faces
-        return faces[int(self._random() * len(faces))]
+        return faces[floor(self._random() * len(faces))]  # (floor, not int: the same for these, and cheaper)
 
     def sub(self, mechanic: Mechanic, *args: Hashable) -> Any:
         return mechanic(self, *args)

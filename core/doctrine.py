@@ -97,13 +97,9 @@ class DefaultDoctrine:
     def referee_intents(self, game, side: str) -> dict[str, Intent]:  # type: ignore[no-untyped-def]
         world: World = game.world
         plan = game.plan
-        mine, enemies = [], []  # enemies: fit (the property's test, without its call); unseen: not known
-        for u in world.units.values():
-            if u.side == side:
-                if u.on_field:
-                    mine.append(u)
-            elif u.on_field and u.status in FIT_STATUSES and not u.hidden:
-                enemies.append(u)
+        mine = [u for u in world.by_side[side] if u.on_field]
+        enemies = [u for u in world.by_side[world.enemy(side)]  # fit (the property's test, without its call); unseen: not known
+                   if u.on_field and u.status in FIT_STATUSES and not u.hidden]
         orders = plan.orders_of(mine)
         counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
         for u, order in zip(mine, orders):
@@ -148,12 +144,12 @@ class DefaultDoctrine:
         world: World = game.world
         plan = game.plan
         plan.update(game)
-        enemies = [u for u in world.units.values()  # fit, as above; unseen: not known
-                   if u.side != side and u.on_field and u.status in FIT_STATUSES and not u.hidden]
+        enemies = [u for u in world.by_side[world.enemy(side)]  # fit, as above; unseen: not known
+                   if u.on_field and u.status in FIT_STATUSES and not u.hidden]
         out: dict[str, CommandIntent] = {}
-        for u in world.units.values():
+        for u in world.by_side[side]:
             command = u.spec.command
-            if u.spec.side != side or not u.on_field or command in out or u.status == "gone":
+            if not u.on_field or command in out or u.status == "gone":
                 continue
             order = plan.order_of(u.spec.id)
             kind = _kind(world, u, order)

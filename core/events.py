@@ -77,11 +77,12 @@ class Resolution:
 
 
 def net(modifiers: Iterable[Modifier]) -> int:
-    """The sum of the die modifiers."""
+    """The sum of the die modifiers (a Fraction counts its whole part)."""
     total = 0  # a plain loop: no comprehension frame, no call of sum (asked on every resolution)
     for m in modifiers:
         if m.on == "die":
-            total += int(m.value)
+            value = m.value
+            total += value if value.__class__ is int else int(value)  # (int() costs a call: most values are ints already)
     return total
 
 

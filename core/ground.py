@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from math import floor
 from collections.abc import Iterator
 from typing import Any
 
@@ -63,16 +64,16 @@ class Ground:
                     self.grid[r * self.cols + c] = code
 
     def _code(self, x: float, y: float) -> int:
-        # floor(int(x) / CELL) is floor(x / CELL) wherever it is not clamped to the grid (an int
-        # division costs less than a float one); clamped without min and max, which cost more
-        cols, c, r = self.cols, int(x) // CELL, int(y) // CELL
+        # floor(x) // CELL is floor(x / CELL) (an int division costs less than a float one, and
+        # floor less than int); clamped without min and max, which cost more
+        cols, c, r = self.cols, floor(x) // CELL, floor(y) // CELL
         c = 0 if c < 0 else cols - 1 if c >= cols else c
         r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
         return self.grid[r * cols + c]
 
     def kind_at(self, x: float, y: float) -> str:
         """The area kind under a point (``fields`` where no area is drawn)."""
-        cols, c, r = self.cols, int(x) // CELL, int(y) // CELL  # _code, written out: asked on every move
+        cols, c, r = self.cols, floor(x) // CELL, floor(y) // CELL  # _code, written out: asked on every move
         c = 0 if c < 0 else cols - 1 if c >= cols else c
         r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
         return self.kinds[self.grid[r * cols + c]]
@@ -116,7 +117,7 @@ class Ground:
             boxes = self._boxes[kinds] = self._cell_boxes(kinds)
         west, east = (ax, bx) if ax < bx else (bx, ax)
         south, north = (ay, by) if ay < by else (by, ay)
-        c0, c1, r0, r1 = int(west - 3.0) // CELL, int(east + 3.0) // CELL, int(south - 3.0) // CELL, int(north + 3.0) // CELL
+        c0, c1, r0, r1 = floor(west - 3.0) // CELL, floor(east + 3.0) // CELL, floor(south - 3.0) // CELL, floor(north + 3.0) // CELL
         for west_, east_, south_, north_ in boxes:
             if c0 <= east_ and west_ <= c1 and r0 <= north_ and south_ <= r1:
                 return False
@@ -148,7 +149,7 @@ class Ground:
         span, dx, dy = length - 2 * skip, bx - ax, by - ay
         for i in range(steps + 1):
             t = (skip + span * i / steps) / length
-            c, r = int(ax + dx * t) // CELL, int(ay + dy * t) // CELL  # _code, written out
+            c, r = floor(ax + dx * t) // CELL, floor(ay + dy * t) // CELL  # _code, written out
             c = 0 if c < 0 else cols - 1 if c >= cols else c
             r = 0 if r < 0 else rows - 1 if r >= rows else r
             code = grid[r * cols + c]
@@ -198,8 +199,10 @@ class Ground:
 
         Answers are kept, so a unit standing still costs one look-up; they are computed from
         the rounded point itself, so they never depend on which game asked first."""
+        if self._far_from(kind, x, y, within + 0.5):  # before rounding (round costs): the rounded point is no nearer by more than half a yard
+            return False
         px, py = round(x), round(y)
-        if self._far_from(kind, px, py, within) or self._far_cell(kind, px, py, within):
+        if self._far_cell(kind, px, py, within):
             return False
         key = (kind, px, py, within)
         hit = self._near.get(key)
@@ -209,7 +212,7 @@ class Ground:
             hit = self._near[key] = any(_point_segment(key[1], key[2], s) <= within for s in self.segments.get(kind, ()))
         return hit
 
-    def _far_from(self, kind: str, x: int, y: int, within: float) -> bool:
+    def _far_from(self, kind: str, x: float, y: float, within: float) -> bool:
         """Is the point more than ``within`` yards outside the box round every line of this kind
         (so neither near one nor inside a closed one)?"""
         box = self.extents.get(kind)
@@ -232,9 +235,9 @@ class Ground:
         """Is the point (to the nearest yard) covered by a line of this kind: inside it if it is
         closed, within ``within`` yards behind it if it has a front, within ``within`` yards of it
         otherwise? Kept like :meth:`near`."""
-        px, py = round(x), round(y)
-        if self._far_from(kind, px, py, within):
+        if self._far_from(kind, x, y, within + 0.5):  # before rounding, as in :meth:`near`
             return False
+        px, py = round(x), round(y)
         if self._far_cell(kind, px, py, within):  # no line within reach: only a closed one around it covers
             for points in self.enclosures.get(kind, ()):
                 if inside(px, py, points):

@@ -97,12 +97,11 @@ def beaten_share(world: World, side: str, count_broken: bool = True) -> float:
     """Share of a side's starting men lost (casualties and captured), with those standing in
     broken, routed or gone units if ``count_broken``."""
     start = out = 0  # one pass over the units (judged every turn): men_lost and the broken added up
-    for u in world.units.values():
-        if u.side == side:
-            start += u.spec.men
-            out += u.spec.men - u.men
-            if count_broken and u.status not in ("good", "disordered"):
-                out += u.men
+    for u in world.by_side[side]:
+        start += u.spec.men
+        out += u.spec.men - u.men
+        if count_broken and u.status not in ("good", "disordered"):
+            out += u.men
     if world.departures:
         out += sum(d.men for d in world.departures if d.captured and world.units[d.unit].side == side)
     return out / start if start else 1.0

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 
-from attrs import define, field, frozen
+from attrs import Factory, define, field, frozen
 
 SIDE_NAMES = ("union", "confederate")
 ARMS = ("infantry", "cavalry", "artillery")
@@ -347,6 +347,8 @@ class World:
     departures: list[Departure] = field(factory=list)
     broken_off: dict[str, str] = field(factory=dict)  # side -> why it broke the fight off
     weather: str = "clear"  # the weather now: the scenario's at the start; a ruleset may change it (fog lifting)
+    by_side: dict[str, tuple[UnitState, ...]] = field(  # side -> its units, in the order of ``units`` (which never changes)
+        init=False, repr=False, default=Factory(lambda self: _by_side(self.scenario, self.units), takes_self=True))
 
     @classmethod
     def start(cls, scenario: Scenario) -> World:
@@ -363,11 +365,15 @@ class World:
         return cls(scenario, scenario.start, units, leaders, held, weather=scenario.light.weather)
 
     def side_units(self, side: str) -> list[UnitState]:
-        return [u for u in self.units.values() if u.side == side]
+        return list(self.by_side.get(side, ()))
 
     def enemy(self, side: str) -> str:
         a, b = self.scenario.sides
         return b if side == a else a
+
+
+def _by_side(scenario: Scenario, units: dict[str, UnitState]) -> dict[str, tuple[UnitState, ...]]:
+    return {side: tuple(u for u in units.values() if u.side == side) for side in scenario.sides}
 
 
 def _first_position(scenario: Scenario, leader: Leader) -> Point:

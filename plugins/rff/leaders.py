@@ -78,9 +78,8 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
     """The leader who has the piece in command, or None (out of command). An attached leader
     always does; otherwise the nearest leader of the piece's chain of command whose radius
     reaches it. At night only an attached leader does (optional rule)."""
-    kept = state.in_check
-    if kept is not None and kept.piece is piece:
-        return kept.leader
+    if state.checking is piece:
+        return state.checking_leader
     for ld in state.attachable(piece.id):  # (attached_to, read inline: asked at every check)
         if ld.attached == piece.id and ld.status != "removed":
             return ld  # an attached leader always has it in command

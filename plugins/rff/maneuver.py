@@ -17,7 +17,7 @@ from referee.core.game import men_between
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers
-from .state import FROM_NEUTRAL, Command, Piece, RffState
+from .state import FROM_NEUTRAL, Piece, RffState
 
 CHARGE_EFFECTS = ("double-quick", "well-handled")  # RFF-P9
 LINES = ("line", "extended-line")  # formations that wheel rather than turn
@@ -65,9 +65,9 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any, read: CheckTabl
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
     commander = leaders.commander(game, state, piece)
     if "referee_modifiers" in game.rules.implemented:  # a layer's modifiers ask for the commander too: one answer for both
-        state.in_check = Command(piece, commander)
+        state.checking, state.checking_leader = piece, commander
         mods = modifiers(game, state, piece, commander, read) + game.extra_modifiers("maneuver", piece)
-        state.in_check = None
+        state.checking = None
     else:
         mods = modifiers(game, state, piece, commander, read)
     roll = (game.roller, state.tables, status, tuple(mods))
@@ -262,7 +262,7 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
     if intent.action == "charge" and target is not None and piece.effect in CHARGE_EFFECTS and piece.status == "good":
         if _declare_charge(game, state, piece, target, pace):
             return
-    wheel = lookup.option_number(state.tables, "change-front", "wheel")  # degrees a line wheels (asked once a maneuver)
+    wheel = wheel_degrees(state.tables)
     if _change_front(game, piece, target, intent, wheel):
         return  # a change of front is combined with no other maneuver (skirmishers neither)
     wanted = FROM_NEUTRAL.get(intent.formation, piece.formation)  # the rff formation the intent asks for: the piece's own if none (or none rff has)
@@ -282,12 +282,20 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         yds = move.rate_yards(game, state, piece, pace, intent.goal, share)
         moved = move.advance(game, state, piece, intent.goal, yds)
         piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
-    if piece.formation in LINES:
+    if piece.parent is not None:
+        pass  # skirmishers take their regiment's facing once they keep station (skirmishers.maneuver)
+    elif piece.formation in LINES:
         move.wheel(piece, target, wheel)
     else:
         move.face(piece, target)
     if screen:
         skirmishers.deploy(game, state, piece, held=not piece.moved)
+
+
+@cache
+def wheel_degrees(t: Any) -> float:
+    """Degrees a line wheels as it maneuvers (asked at every maneuver)."""
+    return lookup.option_number(t, "change-front", "wheel")
 
 
 def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any, wheel: float) -> bool:

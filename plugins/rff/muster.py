@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import math
+import weakref
+from collections.abc import Iterable
 from typing import Any
+
+from referee.core.records import STRICT
 
 from . import horses, lookup
 from .geometry import deepest, ground_memo
 from .state import FROM_NEUTRAL, TO_NEUTRAL, LeaderState, Piece, RffState
 
 LEADER_RATING = {"superior": "gallant", "average": "able", "poor": "poor"}
+_DEEPEST: weakref.WeakKeyDictionary[Any, dict[Any, float]] = weakref.WeakKeyDictionary()  # scenario -> tables -> deepest_of
 
 
 def muster(game: Any, tables: Any) -> RffState:
@@ -48,10 +53,23 @@ def muster(game: Any, tables: Any) -> RffState:
     for o in game.scenario.objectives:
         if o.key and o.held_by is not None:
             state.key_positions[o.held_by] = (*state.key_positions.get(o.held_by, ()), o.id)
-    state.deepest = deepest(state.pieces.values())
+    state.deepest = deepest_of(game.scenario, tables, state.pieces.values())
     state.ground_memo = ground_memo(game)
     horses.place_markers(game, state)
     return state
+
+
+def deepest_of(scenario: Any, tables: Any, pieces: Iterable[Piece]) -> float:
+    """:func:`geometry.deepest` of the pieces mustered, kept per scenario and tables: muster sizes
+    every piece from those alone, so every game of them has the same answer (the strict build
+    checks it afresh)."""
+    kept = _DEEPEST.setdefault(scenario, {})
+    found = kept.get(tables)
+    if found is None:
+        found = kept[tables] = deepest(pieces)
+    elif STRICT:
+        assert found == deepest(pieces), "pieces mustered from one scenario and tables changed their sizes"
+    return found
 
 
 def sync(game: Any, state: RffState) -> None:

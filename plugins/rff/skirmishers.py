@@ -25,9 +25,11 @@ def option_on(game: Any) -> bool:
     return "skirmishers" in game.options
 
 
+@cache
 def how_many(stands: int, rules: Any) -> int:
     """Stands to detach: a fifth of the regiment, at least the minimum, at most six and always
-    less than half; 0 if the regiment is too small."""
+    less than half; 0 if the regiment is too small (kept per tables: asked at every check that
+    may deploy a screen, and worked out in fractions)."""
     low, high, smallest, share = lookup.skirmisher_limits(rules)
     if stands < smallest:
         return 0

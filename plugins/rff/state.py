@@ -131,14 +131,6 @@ class LeaderState:
         self.attached = None
 
 
-@define
-class Command:
-    """The leader who has a piece in command (None: out of command), kept while its maneuver
-    check gathers modifiers (rff's and a layer's ask the same question; nothing moves meanwhile)."""
-    piece: Piece
-    leader: LeaderState | None
-
-
 class Rows:
     """Pieces sorted south to north by the places they held when sorted (``ys``, their
     northings), for searches that want only those within a band of northing: kept by the state
@@ -167,7 +159,8 @@ class RffState:
     key_positions: dict[str, tuple[str, ...]] = field(factory=dict)  # the key objectives each side held at the start
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
     ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
-    in_check: Command | None = None  # maneuver.check: the checking piece's commander (leaders.commander)
+    checking: Piece | None = None  # maneuver.check: the piece whose check gathers modifiers, and
+    checking_leader: LeaderState | None = None  # its commander, kept meanwhile (rff's and a layer's ask the same question; nothing moves)
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
