@@ -326,9 +326,7 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
     """"clear", "blocked", "plunging" (guns on higher ground firing over lower woods) or
     "plunging-at" (guns on lower ground firing at a target deep in woods on high ground): the
     optional rule, plunging fire through wooded high ground (RFF-P24)."""
-    if game.ground.clear_of(BLOCKING, firer.x, firer.y, target.x, target.y):
-        return "clear"  # no wood or building near the line (most shots: no kept answer sought)
-    blocking = _recall(game, (_blocking, firer.x, firer.y, target.x, target.y))
+    blocking = _recall(game, (_blocking, firer.x, firer.y, target.x, target.y))  # (most lines are asked again: three in four)
     if not blocking:
         return "clear"
     if firer.guns and game.option("plunging-fire"):
@@ -357,7 +355,10 @@ def _into_high_woods(game: Any, ax: float, ay: float, bx: float, by: float, clea
 
 
 def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[float, ...]:
-    """Heights of the woods and buildings between a and b."""
+    """Heights of the woods and buildings between a and b: none at once when no wood or
+    building lies near the line (most lines: :meth:`Ground.clear_of`)."""
+    if game.ground.clear_of(BLOCKING, ax, ay, bx, by):
+        return ()
     return game.ground.heights_of(BLOCKING, ax, ay, bx, by, SIGHT_SKIP)
 
 
