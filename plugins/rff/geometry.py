@@ -377,8 +377,9 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     if travel <= 0.0 or box is None:
         return travel
     x0, y0, x1, y1 = piece.x, piece.y, piece.x + ux * travel, piece.y + uy * travel
-    if (max(x0, x1) < box[0] - WORKS_YARDS or min(x0, x1) > box[1] + WORKS_YARDS
-            or max(y0, y1) < box[2] - WORKS_YARDS or min(y0, y1) > box[3] + WORKS_YARDS):
+    west, east = (x0, x1) if x0 < x1 else (x1, x0)  # (not min and max: a test costs a fraction of a builtin's call)
+    south, north = (y0, y1) if y0 < y1 else (y1, y0)
+    if east < box[0] - WORKS_YARDS or west > box[1] + WORKS_YARDS or north < box[2] - WORKS_YARDS or south > box[3] + WORKS_YARDS:
         return travel  # the move passes nowhere near any works
     stop = _recall(game, (_works_stop, x0, y0, ux, uy, travel))
     if stop == travel or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
