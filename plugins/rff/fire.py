@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
-from operator import itemgetter
 from typing import Any
 
 from referee.core.events import Modifier
@@ -70,7 +69,7 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
     if near is not None:
         candidates = near.within(state, piece, reach)
     else:
-        candidates = geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)
+        candidates = geo.nearest_first(geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True))
     if not candidates:
         return None
     if len(candidates) > 1:
@@ -92,13 +91,13 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
 
 
 def _by_priority(candidates: list[tuple[float, Piece]], firer: str, wanted: str | None) -> list[tuple[float, Piece]]:
-    """(gap, target) pairs: those charging ``firer`` first, then the ``wanted`` unit (in each
-    of those, the wanted first), then the rest, each nearest first, ties in listed order (a
-    stable sort by gap, then one walk: no key built for each pair)."""
+    """(gap, target) pairs, given nearest first: those charging ``firer`` first, then the
+    ``wanted`` unit (in each of those, the wanted first), then the rest, each nearest first,
+    ties in listed order (one walk: no key built for each pair)."""
     charging: list[tuple[float, Piece]] = []
     chosen: list[tuple[float, Piece]] = []
     others: list[tuple[float, Piece]] = []
-    for pair in sorted(candidates, key=itemgetter(0)):
+    for pair in candidates:
         target = pair[1]
         if target.charge_target == firer:
             charging.append(pair)

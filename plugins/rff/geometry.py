@@ -11,6 +11,7 @@ import weakref
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from referee.core.footprint import depth, frontage
@@ -127,10 +128,10 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bo
 
 class Around:
     """The pieces one side aims at in a fire half-phase, with each aiming piece's :func:`within`
-    answer (front arc) kept while nothing it read has changed: its own place, facing, stands,
-    formation and reach, and every listed piece's place, stands and formation (``places``).
-    Aims repeat across half-phases whenever neither the firer nor the enemy has moved or lost
-    stands since, so a kept answer spares a scan."""
+    answer (front arc), nearest first, kept while nothing it read has changed: its own place,
+    facing, stands, formation and reach, and every listed piece's place, stands and formation
+    (``places``). Aims repeat across half-phases whenever neither the firer nor the enemy has
+    moved or lost stands since, so a kept answer spares a scan (and its sort)."""
 
     __slots__ = ("pieces", "places", "answers")
 
@@ -139,13 +140,15 @@ class Around:
         self.answers: dict[Piece, tuple[tuple[Any, ...], list[tuple[float, Piece]]]] = {}
 
     def within(self, state: RffState, a: Piece, yards: float) -> list[tuple[float, Piece]]:
-        """``within(state, a, pieces, yards, arc=True)``, kept (a shared list: do not change it);
-        ``yards`` is a's reach, which its weapon decides."""
+        """``within(state, a, pieces, yards, arc=True)`` nearest first (:func:`nearest_first`),
+        kept (a shared list: do not change it); ``yards`` is a's reach, which its weapon decides."""
         asked = (a.x, a.y, a.facing, a.stands, a.formation, a.weapon)
         kept = self.answers.get(a)
         if kept is not None and kept[0] == asked:
             return kept[1]
-        found = within(state, a, self.pieces, yards, arc=True)
+        found = within(state, a, self.pieces, yards, True)
+        if len(found) > 1:
+            found.sort(key=itemgetter(0))
         self.answers[a] = (asked, found)
         return found
 
@@ -153,6 +156,11 @@ class Around:
         """Did a find no piece in its reach when last asked, and does it stand as it stood?"""
         kept = self.answers.get(a)
         return kept is not None and not kept[1] and kept[0] == (a.x, a.y, a.facing, a.stands, a.formation, a.weapon)
+
+
+def nearest_first(found: list[tuple[float, Piece]]) -> list[tuple[float, Piece]]:
+    """:func:`within`'s (gap, piece) pairs nearest first, ties in listed order."""
+    return sorted(found, key=itemgetter(0))
 
 
 def around(memory: dict[str, Any], side: str, pieces: list[Piece]) -> Around:
