@@ -48,8 +48,12 @@ def men(piece: Piece) -> int:
 
 
 def shape(piece: Piece) -> tuple[float, float]:
-    """(frontage, depth) in yards (kept on the piece until its stands or formation change)."""
-    return _footprint(piece).shape
+    """(frontage, depth) in yards (kept on the piece until its stands or formation change: read
+    inline, as :func:`depth_of` does)."""
+    kept = piece.footprint
+    if kept is None or kept.stands != piece.stands or kept.formation != piece.formation:
+        kept = _footprint(piece)
+    return kept.shape
 
 
 def _footprint(piece: Piece) -> Footprint:
