@@ -212,12 +212,13 @@ def walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, br
 
 def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
     length = math.hypot(bx - ax, by - ay)
-    reach = min(length, max(open_, broken, rough))
+    fastest = open_ if open_ >= broken and open_ >= rough else broken if broken >= rough else rough  # (tests, not min and max: each costs a builtin's call)
+    reach = length if length <= fastest else fastest
     if reach <= 0.0:
         return 0.0
     rate = {"open": open_, "broken": broken, "rough": rough}
     ux, uy = (bx - ax) / length, (by - ay) / length
-    steps = max(1, math.ceil(reach / WALK_YARDS))
+    steps = math.ceil(reach / WALK_YARDS) or 1
     step = reach / steps
     ground_ = game.ground
     streams = ground_.has("stream") and ground_.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
@@ -410,10 +411,10 @@ def _works_stop(game: Any, x: float, y: float, ux: float, uy: float, travel: flo
     west, east, south, north = box[0] - spare, box[1] + spare, box[2] - spare, box[3] + spare
     steps = math.ceil(travel / WALK_YARDS)
     for i in range(1, steps + 1):
-        along = min(travel, i * WALK_YARDS)
+        along = travel if travel < i * WALK_YARDS else i * WALK_YARDS  # (not min: a builtin's call a step)
         px, py = x + ux * along, y + uy * along
         if west <= px and px <= east and south <= py and py <= north and fortified(game, px, py):
-            return max(0.0, along - WALK_YARDS)
+            return along - WALK_YARDS if along > WALK_YARDS else 0.0
     return travel
 
 
