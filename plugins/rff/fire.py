@@ -45,8 +45,9 @@ def phase(game: Any, state: RffState, side: str) -> None:
         targets = state.enemies_of(shooters)
         unseen = frozenset([p.id for p in targets if p.unit.hidden])  # concealed (core/world.py): not aimed at
         near = geo.around(game.memory, shooters, targets)
+        kept = bool(near.answers)  # (a search begun afresh has no quiet piece: none asked)
         shots = [s for p in state.of_side(shooters)
-                 if not near.quiet(p) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
+                 if not (kept and near.quiet(p)) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
         if "rff_shots" in game.rules.implemented:
             shots = game.rules.callers["rff_shots"](game=game, shots=shots) or shots
         for shot in _massed_artillery(game, state, shots):
