@@ -161,7 +161,7 @@ def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction | int,
 
 def _held(n: int, top: int) -> int:
     """``n`` held between 0 and ``top`` (a test each way: min and max cost several times more)."""
-    return 0 if n < 0 else top if n > top else n
+    return 0 if n < 0 else top if n > top else n  # noqa: FURB136
 
 
 @cache

@@ -212,8 +212,8 @@ def walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, br
 
 def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
     length = math.hypot(bx - ax, by - ay)
-    fastest = open_ if open_ >= broken and open_ >= rough else broken if broken >= rough else rough  # (tests, not min and max: each costs a builtin's call)
-    reach = length if length <= fastest else fastest
+    fastest = open_ if open_ >= broken and open_ >= rough else broken if broken >= rough else rough  # noqa: FURB136 (tests, not min and max: each costs a builtin's call)
+    reach = length if length <= fastest else fastest  # noqa: FURB136
     if reach <= 0.0:
         return 0.0
     rate = {"open": open_, "broken": broken, "rough": rough}
@@ -411,7 +411,7 @@ def _works_stop(game: Any, x: float, y: float, ux: float, uy: float, travel: flo
     west, east, south, north = box[0] - spare, box[1] + spare, box[2] - spare, box[3] + spare
     steps = math.ceil(travel / WALK_YARDS)
     for i in range(1, steps + 1):
-        along = travel if travel < i * WALK_YARDS else i * WALK_YARDS  # (not min: a builtin's call a step)
+        along = travel if travel < i * WALK_YARDS else i * WALK_YARDS  # noqa: FURB136 (not min: a builtin's call a step)
         px, py = x + ux * along, y + uy * along
         if west <= px and px <= east and south <= py and py <= north and fortified(game, px, py):
             return along - WALK_YARDS if along > WALK_YARDS else 0.0
