@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
-from operator import itemgetter
 from typing import Any
 
 from referee.core.events import Modifier
@@ -46,8 +45,9 @@ def phase(game: Any, state: RffState, side: str) -> None:
         targets = state.enemies_of(shooters)
         unseen = frozenset([p.id for p in targets if p.unit.hidden])  # concealed (core/world.py): not aimed at
         near = geo.around(game.memory, shooters, targets)
+        kept = bool(near.answers)  # (a search begun afresh has no quiet piece: none asked)
         shots = [s for p in state.of_side(shooters)
-                 if not near.quiet(p) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
+                 if not (kept and near.quiet(p)) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
         if "rff_shots" in game.rules.implemented:
             shots = game.rules.callers["rff_shots"](game=game, shots=shots) or shots
         for shot in _massed_artillery(game, state, shots):
@@ -70,7 +70,7 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
     if near is not None:
         candidates = near.within(state, piece, reach)
     else:
-        candidates = geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True)
+        candidates = geo.nearest_first(geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True))
     if not candidates:
         return None
     if len(candidates) > 1:
@@ -92,13 +92,13 @@ def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str |
 
 
 def _by_priority(candidates: list[tuple[float, Piece]], firer: str, wanted: str | None) -> list[tuple[float, Piece]]:
-    """(gap, target) pairs: those charging ``firer`` first, then the ``wanted`` unit (in each
-    of those, the wanted first), then the rest, each nearest first, ties in listed order (a
-    stable sort by gap, then one walk: no key built for each pair)."""
+    """(gap, target) pairs, given nearest first: those charging ``firer`` first, then the
+    ``wanted`` unit (in each of those, the wanted first), then the rest, each nearest first,
+    ties in listed order (one walk: no key built for each pair)."""
     charging: list[tuple[float, Piece]] = []
     chosen: list[tuple[float, Piece]] = []
     others: list[tuple[float, Piece]] = []
-    for pair in sorted(candidates, key=itemgetter(0)):
+    for pair in candidates:
         target = pair[1]
         if target.charge_target == firer:
             charging.append(pair)
@@ -155,8 +155,13 @@ def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction | int,
     firer = shot.firer
     damaged, half = (0, 0)
     if firer.guns:  # the silenced stands are the weakest (RFF-P29): these are the firing stands damaged, or half sections
-        damaged, half = min(shot.stands, max(0, firer.damaged - firer.silenced)), min(shot.stands, max(0, firer.half - firer.silenced))
+        damaged, half = _held(firer.damaged - firer.silenced, shot.stands), _held(firer.half - firer.silenced, shot.stands)
     return _fire_points(state.tables, shot.per_stand, shot.stands, damaged, firer.status == "disordered", firer.low_ammo, half)
+
+
+def _held(n: int, top: int) -> int:
+    """``n`` held between 0 and ``top`` (a test each way: min and max cost several times more)."""
+    return 0 if n < 0 else top if n > top else n  # noqa: FURB136
 
 
 @cache
@@ -302,21 +307,23 @@ def _cause(state: RffState, shot: Shot) -> tuple[str, int]:
 
 
 def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed: bool = False) -> None:
-    """Apply a fire effect to the target (and, a step lower, to a massed target behind it)."""
+    """Apply a fire effect to the target (and, a step lower, to a massed target behind it):
+    ``values`` hold the effect and every key of :func:`mechanics.effect_values` (read by
+    subscript: a kept reading is a mapping proxy, whose ``get`` costs a method call)."""
     target = shot.target
     if target.guns:
-        if wrecked := int(values.get("gun_stands_wrecked", 0)):
+        if wrecked := int(values["gun_stands_wrecked"]):
             maneuver.lose_stands(game, state, target, wrecked, values["effect"], *_cause(state, shot))
         if target.alive:  # RFF-P29: stand by stand, the weakest first
-            target.damaged = min(target.stands, target.damaged + int(values.get("gun_stands_damaged", 0)))
-            silenced = target.stands if values.get("silence_remaining_guns") else target.silenced + int(values.get("gun_stands_silenced", 0))
-            target.silenced = min(target.stands, silenced)
+            target.damaged = _held(target.damaged + int(values["gun_stands_damaged"]), target.stands)
+            silenced = target.stands if values["silence_remaining_guns"] else target.silenced + int(values["gun_stands_silenced"])
+            target.silenced = _held(silenced, target.stands)
     else:
-        if lost := int(values.get("stands_lost", 0)):
+        if lost := int(values["stands_lost"]):
             maneuver.lose_stands(game, state, target, lost, values["effect"], *_cause(state, shot))
-        if values.get("disordered") and target.alive and target.status == "good":
+        if values["disordered"] and target.alive and target.status == "good":
             target.status = "disordered"
-    charge = values.get("charge")
+    charge = values["charge"]
     if target.charge_target is not None and charge in ("checked", "checked-or-home"):
         if charge == "checked" or not target.cold_steel:
             _check_charge(game, state, target, shot.firer)

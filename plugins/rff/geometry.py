@@ -11,6 +11,7 @@ import weakref
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from referee.core.footprint import depth, frontage
@@ -47,8 +48,12 @@ def men(piece: Piece) -> int:
 
 
 def shape(piece: Piece) -> tuple[float, float]:
-    """(frontage, depth) in yards (kept on the piece until its stands or formation change)."""
-    return _footprint(piece).shape
+    """(frontage, depth) in yards (kept on the piece until its stands or formation change: read
+    inline, as :func:`depth_of` does)."""
+    kept = piece.footprint
+    if kept is None or kept.stands != piece.stands or kept.formation != piece.formation:
+        kept = _footprint(piece)
+    return kept.shape
 
 
 def _footprint(piece: Piece) -> Footprint:
@@ -127,10 +132,10 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bo
 
 class Around:
     """The pieces one side aims at in a fire half-phase, with each aiming piece's :func:`within`
-    answer (front arc) kept while nothing it read has changed: its own place, facing, stands,
-    formation and reach, and every listed piece's place, stands and formation (``places``).
-    Aims repeat across half-phases whenever neither the firer nor the enemy has moved or lost
-    stands since, so a kept answer spares a scan."""
+    answer (front arc), nearest first, kept while nothing it read has changed: its own place,
+    facing, stands, formation and reach, and every listed piece's place, stands and formation
+    (``places``). Aims repeat across half-phases whenever neither the firer nor the enemy has
+    moved or lost stands since, so a kept answer spares a scan (and its sort)."""
 
     __slots__ = ("pieces", "places", "answers")
 
@@ -139,13 +144,15 @@ class Around:
         self.answers: dict[Piece, tuple[tuple[Any, ...], list[tuple[float, Piece]]]] = {}
 
     def within(self, state: RffState, a: Piece, yards: float) -> list[tuple[float, Piece]]:
-        """``within(state, a, pieces, yards, arc=True)``, kept (a shared list: do not change it);
-        ``yards`` is a's reach, which its weapon decides."""
+        """``within(state, a, pieces, yards, arc=True)`` nearest first (:func:`nearest_first`),
+        kept (a shared list: do not change it); ``yards`` is a's reach, which its weapon decides."""
         asked = (a.x, a.y, a.facing, a.stands, a.formation, a.weapon)
         kept = self.answers.get(a)
         if kept is not None and kept[0] == asked:
             return kept[1]
-        found = within(state, a, self.pieces, yards, arc=True)
+        found = within(state, a, self.pieces, yards, True)
+        if len(found) > 1:
+            found.sort(key=itemgetter(0))
         self.answers[a] = (asked, found)
         return found
 
@@ -153,6 +160,11 @@ class Around:
         """Did a find no piece in its reach when last asked, and does it stand as it stood?"""
         kept = self.answers.get(a)
         return kept is not None and not kept[1] and kept[0] == (a.x, a.y, a.facing, a.stands, a.formation, a.weapon)
+
+
+def nearest_first(found: list[tuple[float, Piece]]) -> list[tuple[float, Piece]]:
+    """:func:`within`'s (gap, piece) pairs nearest first, ties in listed order."""
+    return sorted(found, key=itemgetter(0))
 
 
 def around(memory: dict[str, Any], side: str, pieces: list[Piece]) -> Around:
@@ -200,12 +212,13 @@ def walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, br
 
 def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
     length = math.hypot(bx - ax, by - ay)
-    reach = min(length, max(open_, broken, rough))
+    fastest = open_ if open_ >= broken and open_ >= rough else broken if broken >= rough else rough  # noqa: FURB136 (tests, not min and max: each costs a builtin's call)
+    reach = length if length <= fastest else fastest  # noqa: FURB136
     if reach <= 0.0:
         return 0.0
     rate = {"open": open_, "broken": broken, "rough": rough}
     ux, uy = (bx - ax) / length, (by - ay) / length
-    steps = max(1, math.ceil(reach / WALK_YARDS))
+    steps = math.ceil(reach / WALK_YARDS) or 1
     step = reach / steps
     ground_ = game.ground
     streams = ground_.has("stream") and ground_.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
@@ -326,9 +339,7 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
     """"clear", "blocked", "plunging" (guns on higher ground firing over lower woods) or
     "plunging-at" (guns on lower ground firing at a target deep in woods on high ground): the
     optional rule, plunging fire through wooded high ground (RFF-P24)."""
-    if game.ground.clear_of(BLOCKING, firer.x, firer.y, target.x, target.y):
-        return "clear"  # no wood or building near the line (most shots: no kept answer sought)
-    blocking = _recall(game, (_blocking, firer.x, firer.y, target.x, target.y))
+    blocking = _recall(game, (_blocking, firer.x, firer.y, target.x, target.y))  # (most lines are asked again: three in four)
     if not blocking:
         return "clear"
     if firer.guns and game.option("plunging-fire"):
@@ -357,7 +368,10 @@ def _into_high_woods(game: Any, ax: float, ay: float, bx: float, by: float, clea
 
 
 def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[float, ...]:
-    """Heights of the woods and buildings between a and b."""
+    """Heights of the woods and buildings between a and b: none at once when no wood or
+    building lies near the line (most lines: :meth:`Ground.clear_of`)."""
+    if game.ground.clear_of(BLOCKING, ax, ay, bx, by):
+        return ()
     return game.ground.heights_of(BLOCKING, ax, ay, bx, by, SIGHT_SKIP)
 
 
@@ -376,8 +390,9 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     if travel <= 0.0 or box is None:
         return travel
     x0, y0, x1, y1 = piece.x, piece.y, piece.x + ux * travel, piece.y + uy * travel
-    if (max(x0, x1) < box[0] - WORKS_YARDS or min(x0, x1) > box[1] + WORKS_YARDS
-            or max(y0, y1) < box[2] - WORKS_YARDS or min(y0, y1) > box[3] + WORKS_YARDS):
+    west, east = (x0, x1) if x0 < x1 else (x1, x0)  # (not min and max: a test costs a fraction of a builtin's call)
+    south, north = (y0, y1) if y0 < y1 else (y1, y0)
+    if east < box[0] - WORKS_YARDS or west > box[1] + WORKS_YARDS or north < box[2] - WORKS_YARDS or south > box[3] + WORKS_YARDS:
         return travel  # the move passes nowhere near any works
     stop = _recall(game, (_works_stop, x0, y0, ux, uy, travel))
     if stop == travel or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
@@ -396,10 +411,10 @@ def _works_stop(game: Any, x: float, y: float, ux: float, uy: float, travel: flo
     west, east, south, north = box[0] - spare, box[1] + spare, box[2] - spare, box[3] + spare
     steps = math.ceil(travel / WALK_YARDS)
     for i in range(1, steps + 1):
-        along = min(travel, i * WALK_YARDS)
+        along = travel if travel < i * WALK_YARDS else i * WALK_YARDS  # noqa: FURB136 (not min: a builtin's call a step)
         px, py = x + ux * along, y + uy * along
         if west <= px and px <= east and south <= py and py <= north and fortified(game, px, py):
-            return max(0.0, along - WALK_YARDS)
+            return along - WALK_YARDS if along > WALK_YARDS else 0.0
     return travel
 
 
