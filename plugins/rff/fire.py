@@ -307,23 +307,21 @@ def _cause(state: RffState, shot: Shot) -> tuple[str, int]:
 
 
 def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed: bool = False) -> None:
-    """Apply a fire effect to the target (and, a step lower, to a massed target behind it):
-    ``values`` hold the effect and every key of :func:`mechanics.effect_values` (read by
-    subscript: a kept reading is a mapping proxy, whose ``get`` costs a method call)."""
+    """Apply a fire effect to the target (and, a step lower, to a massed target behind it)."""
     target = shot.target
     if target.guns:
-        if wrecked := int(values["gun_stands_wrecked"]):
+        if wrecked := int(values.get("gun_stands_wrecked", 0)):
             maneuver.lose_stands(game, state, target, wrecked, values["effect"], *_cause(state, shot))
         if target.alive:  # RFF-P29: stand by stand, the weakest first
-            target.damaged = _held(target.damaged + int(values["gun_stands_damaged"]), target.stands)
-            silenced = target.stands if values["silence_remaining_guns"] else target.silenced + int(values["gun_stands_silenced"])
+            target.damaged = _held(target.damaged + int(values.get("gun_stands_damaged", 0)), target.stands)
+            silenced = target.stands if values.get("silence_remaining_guns") else target.silenced + int(values.get("gun_stands_silenced", 0))
             target.silenced = _held(silenced, target.stands)
     else:
-        if lost := int(values["stands_lost"]):
+        if lost := int(values.get("stands_lost", 0)):
             maneuver.lose_stands(game, state, target, lost, values["effect"], *_cause(state, shot))
-        if values["disordered"] and target.alive and target.status == "good":
+        if values.get("disordered") and target.alive and target.status == "good":
             target.status = "disordered"
-    charge = values["charge"]
+    charge = values.get("charge")
     if target.charge_target is not None and charge in ("checked", "checked-or-home"):
         if charge == "checked" or not target.cold_steel:
             _check_charge(game, state, target, shot.firer)
