@@ -387,6 +387,32 @@ def test_passing_through_a_stationary_friend_makes_it_roll_on_the_pol_chart(path
     assert bool(rolled) is reacts and all(e["unit"] == friend.id for e in rolled)
 
 
+def test_a_friend_not_yet_reached_in_the_phase_is_stationary_whatever_it_did_last_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """HYNDS-P1 in play: the first piece of the side to move passes through a friend that moved
+    last turn and has not moved yet this turn; that friend rolls on the POL chart."""
+    from referee.plugins.rff import maneuver
+
+    rules, log = build_rules("hynds"), EventLog(enabled=True)
+    game = Game.new(rules, BIG_BETHEL, 1, log)
+    game.state = rules.muster(game)
+    pieces = [p for p in game.state.of_side("union") if p.parent is None]
+    mover = next(p for p in pieces if p.arm == "infantry")
+    friend = next(p for p in pieces[pieces.index(mover) + 1:] if p.arm == "infantry")
+    friend.x, friend.y, friend.facing, friend.moved = 1000.0, 800.0, 0.0, "full"  # its move of last turn
+    game.state.moved(friend)
+
+    def through_the_friend(game: Game, state: Any, piece: Any, intent: Any, read: Any) -> None:
+        if piece is mover:  # the side's first move of the phase
+            piece.x, piece.y = 1000.0, 900.0
+            state.moved(piece)
+            game.rules.callers["rff_moved"](game=game, piece=piece, start=(1000.0, 700.0))
+
+    monkeypatch.setattr(Game, "intents", lambda self, side: {p.unit_id: SimpleNamespace(action="advance", target=None) for p in pieces})
+    monkeypatch.setattr(maneuver, "check", through_the_friend)
+    maneuver.phase(game, game.state, "union")
+    assert [e["unit"] for e in log.events if e.get("mechanic") == "passage-of-lines"] == [friend.id]
+
+
 def test_a_building_set_on_fire_costs_its_garrison_a_stand_a_turn() -> None:
     game = _mustered()
     garrison = _piece(game, "infantry", 1300.0, 1230.0)  # inside a building of Big Bethel

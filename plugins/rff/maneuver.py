@@ -30,8 +30,10 @@ def phase(game: Any, state: RffState, side: str) -> None:
     intents = game.intents(side)
     game.memory.setdefault("rff.targets", {}).update({u: i.target for u, i in intents.items()})
     read = check_tables(state.tables)  # (once a phase, for every piece's check)
-    for piece in state.of_side(side):  # (a shared list no one changes: pieces that come or go make a new one)
+    pieces = state.of_side(side)  # (a shared list no one changes: pieces that come or go make a new one)
+    for piece in pieces:  # a new phase for all, before any moves: one not reached yet has not moved (HYNDS-P1)
         piece.may_fire, piece.moved, piece.charge_target, piece.cold_steel = True, "", None, False
+    for piece in pieces:
         intent = intents.get(piece.unit_id)
         if intent is None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # not alive (read inline)
             continue
