@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 import weakref
-from math import floor
 from collections.abc import Iterator
+from math import floor
 from typing import Any
 
 from .world import Feature, Point, Scenario
