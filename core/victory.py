@@ -50,18 +50,24 @@ def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     west, east, south, north = reach.around
     near = [(u.x, u.y, u.side) for u in world.units.values()  # fit (the property's test, without its call)
             if west <= u.x <= east and south <= u.y <= north and u.on_field and u.status in FIT_STATUSES]
-    changes = []
+    changes: list[tuple[str, str | None, str]] = []
     for objective, w, e, s, n in reach.boxes:
         (ox, oy), r = objective.position, objective.radius
         present = {side for x, y, side in near if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r}
-        if len(present) == 1:
-            side = present.pop()
-            before = world.held.get(objective.id)
-            if side != before:
-                world.held[objective.id] = side
-                world.passed.append((world.minute, objective.id, side))
-                changes.append((objective.id, before, side))
+        hand_over(world, objective, present, changes)
     return changes
+
+
+def hand_over(world: World, objective: Objective, present: set[str], changes: list[tuple[str, str | None, str]]) -> None:
+    """The objective passes to the side ``present`` if only one is, and not holding it already
+    (kept in ``world.held`` and ``world.passed``, and added to ``changes``)."""
+    if len(present) == 1:
+        side = next(iter(present))
+        before = world.held.get(objective.id)
+        if side != before:
+            world.held[objective.id] = side
+            world.passed.append((world.minute, objective.id, side))
+            changes.append((objective.id, before, side))
 
 
 def men_lost(world: World, side: str) -> int:

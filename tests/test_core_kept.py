@@ -11,25 +11,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from referee.core.plan import enemy_within
 from referee.core.scenario import find_scenario, load_scenario
-from referee.core.victory import update_holders
+from referee.core.victory import hand_over, update_holders
 from referee.core.world import World
 
 BIG_BETHEL = load_scenario(find_scenario("big-bethel"))
 
 
 def holders_by_distance(world: World) -> list[tuple[str, str | None, str]]:
-    """The rule itself: each objective to the only side with fit units within its radius."""
+    """The rule itself: each objective to the only side with fit units within its radius (every
+    unit's distance, no boxes), handed over as update_holders does."""
     changes = []
     for objective in world.scenario.objectives:
         (ox, oy), r = objective.position, objective.radius
         present = {u.side for u in world.units.values() if u.fit and math.hypot(ox - u.x, oy - u.y) <= r}
-        if len(present) == 1:
-            side = present.pop()
-            before = world.held.get(objective.id)
-            if side != before:
-                world.held[objective.id] = side
-                world.passed.append((world.minute, objective.id, side))
-                changes.append((objective.id, before, side))
+        hand_over(world, objective, present, changes)
     return changes
 
 
