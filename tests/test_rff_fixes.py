@@ -537,26 +537,24 @@ def test_an_enemy_through_the_marker_takes_the_horses() -> None:
 def test_a_battery_that_may_not_mass_fires_at_another_target() -> None:
     """M22, RFF-P34: under massed-artillery, the second battery on a target with no artillery
     leader picks another target instead of holding its fire."""
-    game = mustered("big-bethel", "massed-artillery")
-    state = game.state
-    first, second = state.pieces["parrott-gun"], state.pieces["road-howitzer"]
-    a, b = state.pieces["1st-vt"], state.pieces["4th-ma"]
-    for gun in (first, second):
-        gun.facing = 180.0
-    a.x, a.y = first.x, first.y - 700.0
-    b.x, b.y = first.x + 150.0, first.y - 750.0
-    state.changed()
-    shots = [s for s in (fire.aim(game, state, g, True, "1st-vt", None) for g in (first, second)) if s]
+    game, shots = _two_batteries_on_1st_vt(hidden=False)
     assert [s.target.id for s in shots] == ["1st-vt", "1st-vt"]
-    for ld in state.leaders.values():
-        ld.traits = tuple(t for t in ld.traits if t != "artillerist")
-    kept = fire._massed_artillery(game, state, shots)
+    kept = fire._massed_artillery(game, game.state, shots)
     assert [s.target.id for s in kept] == ["1st-vt", "4th-ma"]
 
 
 def test_a_battery_that_may_not_mass_passes_over_a_concealed_target() -> None:
     """RFF-P34 with concealment: the other target a battery that may not mass turns to is chosen
     under the half-phase's limits: every other enemy concealed, the battery holds its fire."""
+    game, shots = _two_batteries_on_1st_vt(hidden=True)
+    assert [s.target.id for s in shots] == ["1st-vt", "1st-vt"]
+    assert [s.target.id for s in fire._massed_artillery(game, game.state, shots)] == ["1st-vt"]
+
+
+def _two_batteries_on_1st_vt(hidden: bool) -> tuple[Any, list[Any]]:
+    """Big Bethel under massed-artillery: both Confederate batteries aim at the 1st Vermont, the
+    4th Massachusetts stands near it (every Union unit but the 1st Vermont concealed if
+    ``hidden``), and no leader is an artillerist."""
     game = mustered("big-bethel", "massed-artillery")
     state = game.state
     first, second = state.pieces["parrott-gun"], state.pieces["road-howitzer"]
@@ -565,10 +563,11 @@ def test_a_battery_that_may_not_mass_passes_over_a_concealed_target() -> None:
         gun.facing = 180.0
     a.x, a.y = first.x, first.y - 700.0
     b.x, b.y = first.x + 150.0, first.y - 750.0
-    for p in state.enemies_of("confederate"):
-        p.unit.hidden = p is not a
+    if hidden:
+        for p in state.enemies_of("confederate"):
+            p.unit.hidden = p is not a
     state.changed()
     shots = [s for s in (fire.aim(game, state, g, True, "1st-vt", None) for g in (first, second)) if s]
     for ld in state.leaders.values():
         ld.traits = tuple(t for t in ld.traits if t != "artillerist")
-    assert [s.target.id for s in fire._massed_artillery(game, state, shots)] == ["1st-vt"]
+    return game, shots
