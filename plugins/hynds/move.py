@@ -95,8 +95,7 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     for friend in state.of_side(piece.side):  # (a shared list no one changes: a loss that takes a piece away makes a new one)
         if friend.moved or friend.id in tally or friend is piece or not friend.troops or friend.parent == piece.id:
             continue  # only a stationary unit reacts, not its own skirmishers
-        kept = friend.footprint  # geo.shape's, read inline while it holds (asked for every friend a move passes)
-        front, depth = kept.shape if kept is not None and kept.stands == friend.stands and kept.formation == friend.formation else geo.shape(friend)
+        front, depth = geo.shape(friend)
         r = (front + depth) / 2  # the footprint lies within this of its centre
         if lo_x > friend.x + r or hi_x < friend.x - r or lo_y > friend.y + r or hi_y < friend.y - r:
             continue  # the path's box misses the footprint's

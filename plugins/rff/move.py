@@ -60,8 +60,7 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
             along = wx * ux + wy * uy
             if along >= 0.0:
                 continue  # it lies behind: moving away never comes nearer (_first_within is infinite)
-            kept = e.footprint  # geo.shape's, read inline while it holds
-            front, depth = kept.shape if kept is not None and kept.stands == e.stands and kept.formation == e.formation else geo.shape(e)
+            front, depth = geo.shape(e)
             corners = clear + math.hypot(front, depth) / 2  # within reach of its corners? (_first_within, written out: most pass wide)
             c = wx * wx + wy * wy - corners * corners
             disc = along * along - c
