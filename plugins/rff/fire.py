@@ -43,7 +43,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
     seen = game.seen  # (a property: asked once a phase, not once a shot)
     for shooters, defensive in ((enemy, True), (side, False)):
         targets = state.enemies_of(shooters)
-        unseen = frozenset([p.id for p in targets if p.unit.hidden])  # concealed (core/world.py): not aimed at
+        unseen = _hidden(targets)
         near = geo.around(game.memory, shooters, targets)
         kept = bool(near.answers)  # (a search begun afresh has no quiet piece: none asked)
         shots = [s for p in state.of_side(shooters)
@@ -55,6 +55,11 @@ def phase(game: Any, state: RffState, side: str) -> None:
             if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
                     and target.status != "gone" and target.stands > 0 and target.unit.on_field):
                 resolve(game, state, shot, seen)
+
+
+def _hidden(targets: list[Piece]) -> frozenset[str]:
+    """The ids of the concealed targets (core/world.py): none is aimed at."""
+    return frozenset([p.id for p in targets if p.unit.hidden])
 
 
 def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str | None, cap: float | None,
@@ -379,8 +384,8 @@ def fallen_leader(game: Any, state: RffState, leader: Any) -> None:
 def aim_elsewhere(game: Any, state: RffState, shot: Shot, taken: Iterable[str]) -> Shot | None:
     """The shot's firer aimed again, at none of the ``taken`` targets: under the same limits as
     the half-phase's aims (concealed targets are passed over, light caps the range)."""
-    unseen = [p.id for p in state.enemies_of(shot.firer.side) if p.unit.hidden]
-    return aim(game, state, shot.firer, shot.defensive, None, leaders.range_cap(game), frozenset([*taken, *unseen]))
+    unseen = _hidden(state.enemies_of(shot.firer.side))
+    return aim(game, state, shot.firer, shot.defensive, None, leaders.range_cap(game), unseen.union(taken))
 
 
 def _massed_artillery(game: Any, state: RffState, shots: list[Shot]) -> list[Shot]:
