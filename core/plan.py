@@ -215,7 +215,7 @@ class Plan:
             count = world.repulses.get((side, t.objective), 0)  # type: ignore[arg-type]
             return f"{count} assaults on {t.objective} repulsed" if count >= t.times else ""
         scope = t.of or owner
-        units = self.scoped.get(scope) or self._scope(world, scope)
+        units = self._scope(world, scope)
         if kind == "losses":
             share = lost_share(units)
             return f"{scope} has lost {share:.0%}" if share >= t.share else ""  # type: ignore[operator]
@@ -225,13 +225,15 @@ class Plan:
             share = low_ammo_share(units)
             return f"{scope} is low on ammunition ({share:.0%} of its men)" if share >= t.share else ""  # type: ignore[operator]
         if kind == "enemy_within":
-            enemies = self.scoped.get(world.enemy(units[0].side)) or self._scope(world, world.enemy(units[0].side)) if units else ()
+            enemies = self._scope(world, world.enemy(units[0].side)) if units else ()
             return f"an enemy within {t.yards:.0f} yards of {scope}" if enemy_within(world, units, t.yards, enemies) else ""  # type: ignore[arg-type]
         raise ValueError(f"unknown trigger {kind!r}")  # the loader admits none
 
     def _scope(self, world: World, scope: str) -> tuple[UnitState, ...]:
         """The units of a unit, command or side id in ``world`` (kept in :attr:`scoped`)."""
-        units = self.scoped[scope] = tuple(world.units[u] for u in self.layout.scopes.get(scope, ()))
+        units = self.scoped.get(scope)
+        if units is None:
+            units = self.scoped[scope] = tuple(world.units[u] for u in self.layout.scopes.get(scope, ()))
         return units
 
 
