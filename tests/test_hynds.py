@@ -387,9 +387,12 @@ def test_passing_through_a_stationary_friend_makes_it_roll_on_the_pol_chart(path
     assert bool(rolled) is reacts and all(e["unit"] == friend.id for e in rolled)
 
 
-def test_a_friend_not_yet_reached_in_the_phase_is_stationary_whatever_it_did_last_turn(monkeypatch: pytest.MonkeyPatch) -> None:
-    """HYNDS-P1 in play: the first piece of the side to move passes through a friend that moved
-    last turn and has not moved yet this turn; that friend rolls on the POL chart."""
+@pytest.mark.parametrize(("its_intent", "reacts"), [("hold", True), ("rally", True), ("advance", False), ("withdraw", False)])
+def test_a_friend_not_yet_reached_in_the_phase_is_stationary_unless_it_is_to_move(
+        monkeypatch: pytest.MonkeyPatch, its_intent: str, reacts: bool) -> None:
+    """HYNDS-P1 in play: the side's first move of the phase passes through a friend that moved
+    last turn and has not been reached yet this phase. It rolls on the POL chart if it is to stay
+    where it stands this phase, not if it is to move (a player would move it first)."""
     from referee.plugins.rff import maneuver
 
     rules, log = build_rules("hynds"), EventLog(enabled=True)
@@ -407,10 +410,14 @@ def test_a_friend_not_yet_reached_in_the_phase_is_stationary_whatever_it_did_las
             state.moved(piece)
             game.rules.callers["rff_moved"](game=game, piece=piece, start=(1000.0, 700.0))
 
-    monkeypatch.setattr(Game, "intents", lambda self, side: {p.unit_id: SimpleNamespace(action="advance", target=None) for p in pieces})
+    intents = {p.unit_id: SimpleNamespace(action=its_intent if p is friend else "advance", target=None) for p in pieces}
+    monkeypatch.setattr(Game, "intents", lambda self, side: intents)
     monkeypatch.setattr(maneuver, "check", through_the_friend)
+    monkeypatch.setattr(maneuver, "needs_check", lambda *args: True)
     maneuver.phase(game, game.state, "union")
-    assert [e["unit"] for e in log.events if e.get("mechanic") == "passage-of-lines"] == [friend.id]
+    rolled = [e["unit"] for e in log.events if e.get("mechanic") == "passage-of-lines"]
+    assert rolled == ([friend.id] if reacts else [])
+    assert not game.state.to_maneuver  # every piece reached
 
 
 def test_a_building_set_on_fire_costs_its_garrison_a_stand_a_turn() -> None:

@@ -14,6 +14,7 @@ from .cite import modifier, ref
 from .mechanics import pol_reaction
 from .tables import charts, fraction
 
+MOVING = ("advance", "charge", "withdraw")  # intents that move a piece from where it stands (core/doctrine.py)
 MOVED = "hynds.moved"  # game.memory: piece id -> yards moved this turn
 CLEARED = "hynds.cleared"  # game.memory: gun piece id -> the turn it spent clearing a wall or works
 OBSTACLES = ("fence", "wall", "works")
@@ -92,9 +93,12 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     a, b = start, (piece.x, piece.y)
     lo_x, hi_x = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])  # the path's box
     lo_y, hi_y = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
+    waiting = state.to_maneuver
     for friend in state.of_side(piece.side):  # (a shared list no one changes: a loss that takes a piece away makes a new one)
         if friend.moved or friend.id in tally or friend is piece or not friend.troops or friend.parent == piece.id:
             continue  # only a stationary unit reacts, not its own skirmishers
+        if (intent := waiting.get(friend.id)) is not None and intent.action in MOVING:
+            continue  # not reached yet in this maneuver phase, and it is to move: not stationary (HYNDS-P1)
         front, depth = geo.shape(friend)
         r = (front + depth) / 2  # the footprint lies within this of its centre
         if lo_x > friend.x + r or hi_x < friend.x - r or lo_y > friend.y + r or hi_y < friend.y - r:

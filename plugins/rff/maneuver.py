@@ -31,10 +31,13 @@ def phase(game: Any, state: RffState, side: str) -> None:
     game.memory.setdefault("rff.targets", {}).update({u: i.target for u, i in intents.items()})
     read = check_tables(state.tables)  # (once a phase, for every piece's check)
     pieces = state.of_side(side)  # (a shared list no one changes: pieces that come or go make a new one)
+    waiting = state.to_maneuver
     for piece in pieces:  # a new phase for all, before any moves: one not reached yet has not moved (HYNDS-P1)
         piece.may_fire, piece.moved, piece.charge_target, piece.cold_steel = True, "", None, False
+        if (intent := intents.get(piece.unit_id)) is not None:
+            waiting[piece.id] = intent
     for piece in pieces:
-        intent = intents.get(piece.unit_id)
+        intent = waiting.pop(piece.id, None)
         if intent is None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # not alive (read inline)
             continue
         if piece.parent is not None:

@@ -159,6 +159,7 @@ class RffState:
     key_positions: dict[str, tuple[str, ...]] = field(factory=dict)  # the key objectives each side held at the start
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
     ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
+    to_maneuver: dict[str, Any] = field(factory=dict)  # piece id -> the intent it carries out in the maneuver phase under way, until it is reached
     checking: Piece | None = None  # maneuver.check: the piece whose check gathers modifiers, and
     checking_leader: LeaderState | None = None  # its commander, kept meanwhile (rff's and a layer's ask the same question; nothing moves)
 
