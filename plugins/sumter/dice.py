@@ -102,13 +102,17 @@ def _one(roller: Roller, hit_on: int) -> int:
     return int(roller.roll(D6) >= hit_on)
 
 
+def _add_pair(so_far: tuple[int, bool], pair: tuple[int, bool]) -> tuple[int, bool]:
+    """Hits so far and whether any double (but 6-6) was thrown, after one more pair."""
+    return so_far[0] + pair[0], so_far[1] or pair[1]
+
+
 def skirmish_volley(roller: Roller, t: SumterTables, dice: int, hit_on: int, portion: Fraction, pour: bool,
                     inputs: Mapping[str, Any], mods: tuple[Modifier, ...], rulings: tuple[str, ...]) -> Resolution:
     """Skirmish fire: ``dice`` d6 thrown in pairs, each ``hit_on`` or more a hit; the share
     applied (cover); with Pour on Fire a double but 6-6 leaves it low on ammunition."""
-    pairs = roller.repeat(dice // 2, _pair, hit_on)
-    whole = sum(h * n for (h, _), n in pairs.counts)
-    low = pour and any(dbl for (_, dbl), _ in pairs.counts)
+    whole, double = roller.fold(_add_pair, (0, False), dice // 2, _pair, hit_on)
+    low = pour and double
     if dice % 2:
         whole += roller.sub(_one, hit_on)
     hits, part, semi = hits_of(roller, t, whole, portion)
