@@ -3,7 +3,10 @@ waves, snipers, uncontrolled charges, manhandled guns, interpenetration, losses 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
+
+import pytest
 
 from attrs import evolve
 from referee.core.doctrine import Intent
@@ -236,3 +239,21 @@ def test_the_pursuit_test_is_taken_after_the_beaten_unit_disperses() -> None:
     state.melees = [(a, b)]
     combat.melee_step(game, state)
     assert b.state == "gone" and len(_resolutions(game, "pursuit")) == 1
+
+
+@pytest.mark.parametrize("gun, cost", [("12-pdr-napoleon", Fraction(1, 2)), ("20-pdr-parrott", Fraction(1)), ("siege", Fraction(1))])
+def test_a_heavy_field_battery_limbers_in_a_whole_move(gun: str, cost: Fraction) -> None:
+    # "Limber/Unlimber Artillery 1/2", "Limber/Unlimber Heavy Field Battery 1" (ruling SU-G8)
+    game = _game(scenario="drill-charge-battery")
+    state = game.state
+    battery = state.pieces["cs-battery"]
+    battery.unit.spec = evolve(battery.unit.spec, gun_type=gun)
+    battery.brigade.order = "engage"
+    assert move.change_cost(state, battery, "limbered") == cost
+    x, y = battery.unit.x, battery.unit.y
+    move.move(game, state, battery, Intent("advance", goal=(x, y - 400.0)))
+    assert battery.unit.formation == "limbered"
+    if cost == 1:  # the whole move spent limbering: the battery stays where it was
+        assert battery.moved == 1.0 and (battery.unit.x, battery.unit.y) == (x, y)
+    else:  # half the move left to go on with
+        assert battery.unit.y < y

@@ -61,7 +61,8 @@ RATE = Record({"label": TEXT, "die": Str(DICE), "line": ListOf(Int(minimum=1), m
                "column_inches": Int(minimum=0), "charge_inches": Int(minimum=0), "charge_dice": Int(minimum=0),
                "skirmish": Int(minimum=0), "retreat": Int(minimum=0), "retreat_die": Str(DICE), "pursuit": Int(minimum=0)})
 RATES = ("foot-good", "foot-poor", "horse-good", "horse-poor", "foot-artillery", "horse-artillery")
-CHANGES = ("column-line-good", "column-line", "line-column-good", "line-column", "to-skirmish", "from-skirmish", "limber")
+CHANGES = ("column-line-good", "column-line", "line-column-good", "line-column", "to-skirmish", "from-skirmish", "limber",
+           "limber-heavy")
 ORDER_OR_NA = Str(("", *ORDERS))
 CELL = Str()
 MORALE_ROW = {"charge": CELL, "charged": CELL, "other": CELL, "rally": CELL}
