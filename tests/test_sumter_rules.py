@@ -78,6 +78,8 @@ def test_each_army_has_one_sniper_who_fires_once_a_fire_phase() -> None:
     for e in log.events:
         if e["kind"] == "resolution" and "SU-F11" in e["rulings"]:
             assert e["mechanic"] == "skirmish-fire" and e["values"]["dice"] == 1
+            # the sniper's die is logged: its face is the score, a hit on 5 or 6
+            assert len(e["dice"]) == 1 and e["total"] == e["dice"][0] and (e["dice"][0] >= 5) == (e["values"]["table_hits"] == 1)
             side = "union" if e["unit"].startswith("us") else "confederate"
             snipes[e["turn"], side] = snipes.get((e["turn"], side), 0) + 1
     assert snipes and set(snipes.values()) == {1}
