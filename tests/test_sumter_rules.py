@@ -15,7 +15,7 @@ from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl
 from referee.core.plugins import build_rules
 from referee.core.scenario import find_scenario, load_scenario, parse_scenario
-from referee.plugins.sumter import combat, move
+from referee.plugins.sumter import combat, morale, move
 
 SECOND = """
 [[units]]
@@ -259,3 +259,38 @@ def test_a_heavy_field_battery_limbers_in_a_whole_move(gun: str, cost: Fraction)
         assert battery.moved == 1.0 and (battery.unit.x, battery.unit.y) == (x, y)
     else:  # half the move left to go on with
         assert battery.unit.y < y
+
+
+def _optioned(*options: str, scenario: str = "drill-musketry") -> Game:
+    rules = build_rules("sumter", options=options)
+    game = Game.new(rules, load_scenario(find_scenario(scenario)), 1, EventLog(enabled=True))
+    game.state = rules.muster(game)
+    return game
+
+
+@pytest.mark.parametrize("option, as_dps", [("", 2), ("every-hit-a-casualty", 0), ("hits-fill-dps-to-the-cap", 3)])
+def test_the_readings_of_su_d1_split_hits_into_dps_and_figures(option: str, as_dps: int) -> None:
+    # SU-D1: hits fill DPs to 3 (default), to the cap of 5, or every hit is a figure
+    game = _optioned(*([option] if option else []))
+    p = next(iter(game.state.pieces.values()))
+    p.dps, figures = 1, p.figures
+    combat.take_hits(game, game.state, p, 3, "musketry", 100)
+    assert p.dps == 1 + as_dps and figures - p.figures == 3 - as_dps
+
+
+@pytest.mark.parametrize("option, grade", [("", "raw"), ("green-as-trained", "trained")])
+def test_green_units_are_raw_or_with_the_option_trained(option: str, grade: str) -> None:
+    game = _optioned(*([option] if option else []), scenario="big-bethel")
+    greens = [p for p in game.state.pieces.values() if p.unit.spec.experience == "green"]
+    militia = [p for p in game.state.pieces.values() if p.unit.spec.experience == "militia"]
+    assert greens and {p.grade for p in greens} == {grade} and {p.grade for p in militia} == {"raw"}
+
+
+@pytest.mark.parametrize("option, tests", [("", 0), ("test-when-hit", 1)])
+def test_a_unit_that_took_only_dps_tests_with_the_option(option: str, tests: int) -> None:
+    game = _optioned(*([option] if option else []))
+    p = next(iter(game.state.pieces.values()))
+    combat.take_hits(game, game.state, p, 1, "musketry", 100)  # one hit: a DP, no figure
+    assert p.lost == 0 and p.dps == 1
+    morale.morale_step(game, game.state)
+    assert [e["unit"] for e in _resolutions(game, "unit-morale")] == [p.id] * tests

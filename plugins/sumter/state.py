@@ -42,6 +42,7 @@ class Piece:
     pushed: bool = False  # pushed back in the last round
     pursuing: str | None = None
     lost: int = 0  # figures lost this turn
+    hit: bool = False  # took hits (DPs or figures) from fire this turn
     broke: bool = False  # retreated, routed or dispersed this turn
     flank_fire: bool = False  # fired on by order infantry in flank or rear this turn
     rallied: bool = False  # rallied this turn
