@@ -7,7 +7,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-
 from attrs import evolve
 from referee.core.doctrine import Intent
 from referee.core.events import EventLog, Modifier, Resolution
