@@ -152,6 +152,7 @@ class SampledRoller:
 
 
 Branches = tuple[tuple[Any, Fraction], ...]
+_ONE = Fraction(1)
 
 
 class _Path:
@@ -161,7 +162,7 @@ class _Path:
 
     def __init__(self, engine: _Exact, prefix: list[int]) -> None:
         self.widths: list[int] = []
-        self._engine, self.prefix, self.p = engine, prefix, Fraction(1)
+        self._engine, self.prefix, self.p = engine, prefix, _ONE
 
     def _choose(self, options: Branches) -> Any:
         i = len(self.widths)
@@ -169,7 +170,7 @@ class _Path:
             self.prefix.append(0)
         value, p = options[self.prefix[i]]
         self.widths.append(len(options))
-        self.p *= p
+        self.p = p if self.p is _ONE else self.p * p  # (a path's first choice costs no product)
         return value
 
     def roll(self, die: Die) -> int:
@@ -216,7 +217,7 @@ class _Exact:
         key = ("repeat", n, mechanic, args)
         if key not in self._memo:
             single = self.distribution(mechanic, args)
-            grown = _convolve(single, n, (0,) * len(single), _count)
+            grown = _convolve(tuple((i, p) for i, (_, p) in enumerate(single)), n, (0,) * len(single), _count)
             order = sorted(range(len(single)), key=lambda i: repr(single[i][0]))  # as Tally.of
             self._memo[key] = tuple((Tally(tuple((single[i][0], counts[i]) for i in order if counts[i])), p) for counts, p in grown)
         return self._memo[key]
@@ -225,9 +226,7 @@ class _Exact:
         """The running states of ``n`` trials folded by ``step`` (states in the order first met)."""
         key = ("fold", step, start, n, mechanic, args)
         if key not in self._memo:
-            single = self.distribution(mechanic, args)
-            outcomes = [o for o, _ in single]
-            self._memo[key] = _convolve(single, n, start, lambda state, i: step(state, outcomes[i]))
+            self._memo[key] = _convolve(self.distribution(mechanic, args), n, start, step)
         return self._memo[key]
 
 
@@ -236,18 +235,18 @@ def _count(counts: tuple[int, ...], i: int) -> tuple[int, ...]:
     return counts[:i] + (counts[i] + 1,) + counts[i + 1:]
 
 
-def _convolve(single: Branches, n: int, start: Any, step: Callable[[Any, int], Any]) -> Branches:
-    """The distribution of the state after ``n`` trials of ``single`` (``step(state, i)`` for
-    its i-th outcome): each trial's weights are integers over the common denominator, and the
-    probabilities are made Fractions once, at the end."""
+def _convolve(single: Branches, n: int, start: Any, step: Callable[[Any, Any], Any]) -> Branches:
+    """The distribution of the state after ``n`` trials of ``single``, each outcome stepping the
+    state on (``step(state, outcome)``): each trial's weights are integers over the common
+    denominator, and the probabilities are made Fractions once, at the end."""
     denominator = lcm(*(p.denominator for _, p in single))
-    weights = [(i, p.numerator * (denominator // p.denominator)) for i, (_, p) in enumerate(single)]
+    weights = [(outcome, p.numerator * (denominator // p.denominator)) for outcome, p in single]
     states: dict[Any, int] = {start: 1}
     for _ in range(n):
         grown: dict[Any, int] = {}
         for state, w in states.items():
-            for i, v in weights:
-                nxt = step(state, i)
+            for outcome, v in weights:
+                nxt = step(state, outcome)
                 grown[nxt] = grown.get(nxt, 0) + w * v
         states = grown
     total = denominator**n
@@ -258,7 +257,7 @@ def merge(pairs: Iterator[tuple[T, Fraction]] | list[tuple[T, Fraction]]) -> dic
     """Add up the probabilities of equal outcomes, keeping first-seen order."""
     total: dict[T, Fraction] = {}
     for outcome, p in pairs:
-        total[outcome] = total.get(outcome, Fraction(0)) + p
+        total[outcome] = total[outcome] + p if outcome in total else p
     return total
 
 
@@ -275,8 +274,9 @@ def exact(
     for outcome, p in _Exact().paths(mechanic, args):
         k = key(outcome)
         if k not in first:
-            first[k], total[k] = outcome, Fraction(0)
-        total[k] += p
+            first[k], total[k] = outcome, p
+        else:
+            total[k] += p
     return [(first[k], total[k]) for k in first]
 
 
