@@ -1,0 +1,52 @@
+"""What a regiment can do now, for the commander (hook ``referee_capabilities``; rulings HT-CR1,
+HT-CR2): its close assault reach from its companies' base move, its fire ranges from the range
+bands of its quality die, at 10 yards to the inch (p.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.reach import Capabilities
+
+from . import assault, fire, mechanics, move
+from .state import Company, HardtackState
+
+RULINGS = ("HT-A1", "HT-CR1", "HT-CR2")
+ACTIONS = 2  # a company's actions in one activation (SG2; p.7)
+
+
+def capabilities(game: Any, unit: str) -> Capabilities | None:
+    state: HardtackState = game.state
+    reg = state.regiments.get(unit)
+    alive = [c for c in reg.companies if c.alive] if reg is not None else []
+    if not alive:
+        return None
+    t, ypi = state.tables, state.tables.yards_per_inch
+    c = alive[0]
+    # HT-CR1: a Move and the assault's own move (a normal move, HT-A1), at the slowest company's rate
+    charge = ACTIONS * min(move.base_inches(t, k) for k in alive) * ypi
+    effective, close = _ranges(t, c)
+    why = _why_not(alive)
+    return Capabilities(charge, effective * ypi, close * ypi, why == "", why, RULINGS)
+
+
+def _ranges(t: Any, c: Company) -> tuple[float, float]:
+    """HT-CR2, in inches: close is the first band (the short range, D4); effective the last band
+    whose range die, at a line in the open, is no larger than the firer's quality die (its fire
+    hits at least as often as it misses). Guns: canister and their five shot bands."""
+    if c.artillery or c.weapon is None:
+        reach = fire.reach_inches(t, c)
+        return reach, float(c.gun.canister) if c.gun is not None else float(c.quality)
+    width, bands = c.quality, t["fire"]["bands"]
+    good = [b for b in range(1, bands + 1)
+            if (die := mechanics.fire_range_die(t, c.quality, b * width, "none", "line", c.weapon.id)[0]) is not None
+            and die <= c.quality]
+    return float(max(good, default=1) * width), float(width)
+
+
+def _why_not(alive: list[Company]) -> str:
+    if all(k.artillery for k in alive):
+        return "guns do not close assault (HT-A1)"
+    if not any(assault.may_assault(k) for k in alive):
+        return "its companies are shaken or worse and must rally to Steady first (p.12)"
+    return ""
