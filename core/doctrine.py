@@ -21,6 +21,8 @@ import math
 from math import hypot
 from typing import Any
 
+from attrs import evolve
+
 from .hookspecs import hookimpl
 from .plan import dark
 from .reach import Capabilities, capabilities
@@ -258,7 +260,7 @@ def _screened_if(intent: Intent, unit: UnitState, near: bool) -> Intent:
     """Infantry in line ``near`` the enemy (within :data:`SCREEN_YARDS`) wants skirmishers out;
     its ruleset says whether it may."""
     if near and intent.formation == "line" and intent.action in ("advance", "hold") and unit.spec.arm == "infantry":
-        return Intent(intent.action, intent.goal, intent.target, "line", intent.order, True)
+        return evolve(intent, skirmishers=True)
     return intent
 
 
