@@ -57,7 +57,9 @@ def test_an_engage_order_holds_at_its_range(ruleset: str) -> None:
         assert probe.gaps, "no step was played"
         assert min(probe.gaps) >= RANGE - ROUNDING, (ruleset, seed, [round(g) for g in probe.gaps])
         nearest.append(min(probe.gaps))
-    assert min(nearest) <= RANGE + ROUNDING, (ruleset, "never came to its range", nearest)
+    # it comes to its range: within a move's rounding, and (hardtack) the few yards its companies
+    # that fire rather than move leave the regiment's centre behind its commander's
+    assert min(nearest) <= RANGE + 2 * ROUNDING, (ruleset, "never came to its range", nearest)
 
 
 def test_short_of_stops_where_the_move_would_come_inside() -> None:
