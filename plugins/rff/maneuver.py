@@ -289,7 +289,8 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
     if intent.action in ("advance", "withdraw", "charge") and intent.goal is not None:
         yds = move.rate_yards(game, state, piece, pace, intent.goal, share)
         if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
-            yds = short_of(piece.x, piece.y, *intent.goal, engaged.x, engaged.y, intent.standoff, yds)  # the order's range
+            gx, gy = intent.goal
+            yds = short_of(piece.x, piece.y, gx, gy, engaged.x, engaged.y, intent.standoff, yds)  # the order's range
         moved = move.advance(game, state, piece, intent.goal, yds)
         piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.parent is not None:
