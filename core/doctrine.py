@@ -238,8 +238,8 @@ class DefaultDoctrine:
                     return Intent("charge", (nearest.x, nearest.y), target, "line", kind)
                 if game is not None:
                     _declined(game, unit, nearest, gap, reach, why, caps)
-            if gap <= (caps.close_yards if caps is not None else ASSAULT_YARDS):  # may not go in: stand and fire
-                return Intent("hold", (unit.x, unit.y), target, "line", kind)
+                if gap <= (caps.close_yards if caps is not None else ASSAULT_YARDS):  # may not go in: stand and fire
+                    return Intent("hold", (unit.x, unit.y), target, "line", kind)
         formation = order.formation or ("column" if gap > DEPLOY_YARDS else "line")
         return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind, standoff=stop)
 

@@ -112,9 +112,15 @@ def test_hardtack_answers_two_actions_of_its_base_move() -> None:
     game = mustered("hardtack")
     caps = capabilities(game, game.world.units["us-regiment"])
     assert caps is not None
-    # infantry base 6", a line one die down: 4"; a Move and the assault's move, 10 yards an inch (HT-CR1)
-    assert caps.charge_yards == pytest.approx(2 * 4 * 10)
-    company = next(c for c in game.state.regiments["us-regiment"].companies if c.alive)
+    # infantry base 6", a line one die down: 4"; a Move and the assault's move, 10 yards an inch,
+    # from its farthest company (HT-CR1)
+    alive = [c for c in game.state.regiments["us-regiment"].companies if c.alive]
+    figures = sum(c.figures for c in alive)
+    cx, cy = sum(c.x * c.figures for c in alive) / figures, sum(c.y * c.figures for c in alive) / figures
+    spread = max(math.hypot(c.x - cx, c.y - cy) for c in alive)
+    assert spread > 0
+    assert caps.charge_yards == pytest.approx(2 * 4 * 10 + spread)
+    company = alive[0]
     assert caps.close_yards == pytest.approx(company.quality * 10)  # the first band (HT-CR2)
     assert caps.effective_yards >= caps.close_yards
     assert caps.may_charge
@@ -196,3 +202,25 @@ def test_a_charge_not_made_is_logged_with_its_reason() -> None:
     assert "its brigade is not on Assault orders" in lines[0]["text"] and lines[0]["rulings"] == ["X-1"]
     _intent(game, unit, 250.0)  # asked again in the same turn: said once
     assert len([e for e in game.log.events if e["kind"] == "no-charge"]) == 1
+
+
+class Short:
+    """A ruleset whose close range (150) is beyond its charge reach (100): hardtack's shape."""
+
+    def __init__(self, may: bool) -> None:
+        self.may = may
+
+    @hookimpl(tryfirst=True)
+    def referee_capabilities(self, game, unit):  # type: ignore[no-untyped-def]
+        return Capabilities(100.0, 200.0, 150.0, self.may, "" if self.may else "shaken", ())
+
+
+@pytest.mark.parametrize("may, beyond, within", [(True, "advance", "charge"), (False, "advance", "hold")])
+def test_a_unit_that_may_charge_closes_to_its_reach_and_one_that_may_not_stands_inside_it(
+        may: bool, beyond: str, within: str) -> None:
+    game, unit = _attack_at("rff", 120.0)
+    game.rules.register(Short(may), name="short")
+    assert _intent(game, unit, 100.0) == beyond  # inside its close range, beyond its reach: it goes on
+    game.world.units[unit].y += 30.0  # 90 yards
+    game.turn += 1
+    assert _intent(game, unit, 100.0) == within

@@ -4,6 +4,7 @@ bands of its quality die, at 10 yards to the inch (p.1)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from referee.core.reach import Capabilities
@@ -23,8 +24,13 @@ def capabilities(game: Any, unit: str) -> Capabilities | None:
         return None
     t, ypi = state.tables, state.tables.yards_per_inch
     c = alive[0]
-    # HT-CR1: a Move and the assault's own move (a normal move, HT-A1), at the slowest company's rate
-    charge = ACTIONS * min(move.base_inches(t, k) for k in alive) * ypi
+    # HT-CR1: a Move and the assault's own move (a normal move, HT-A1), at the slowest company's
+    # rate, from the company nearest the enemy: as far again as its farthest company is from the
+    # regiment's centre (the neutral world's place of the regiment, whence the doctrine measures)
+    figures = sum(k.figures for k in alive) or 1
+    cx, cy = sum(k.x * k.figures for k in alive) / figures, sum(k.y * k.figures for k in alive) / figures
+    spread = max(math.hypot(k.x - cx, k.y - cy) for k in alive)
+    charge = ACTIONS * min(move.base_inches(t, k) for k in alive) * ypi + spread
     effective, close = _ranges(t, c)
     why = _why_not(alive)
     return Capabilities(charge, effective * ypi, close * ypi, why == "", why, RULINGS)
