@@ -5,6 +5,7 @@ bands of its quality die, at 10 yards to the inch (p.1)."""
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 from referee.core.reach import Capabilities
@@ -43,11 +44,16 @@ def _ranges(t: Any, c: Company) -> tuple[float, float]:
     if c.artillery or c.weapon is None:
         reach = fire.reach_inches(t, c)
         return reach, float(c.gun.canister) if c.gun is not None else float(c.quality)
-    width, bands = c.quality, t["fire"]["bands"]
-    good = [b for b in range(1, bands + 1)
-            if (die := mechanics.fire_range_die(t, c.quality, b * width, "none", "line", c.weapon.id)[0]) is not None
-            and die <= c.quality]
-    return float(max(good, default=1) * width), float(width)
+    return _small_arms(t, c.quality, c.weapon.id)
+
+
+@cache
+def _small_arms(t: Any, quality: int, weapon: str) -> tuple[float, float]:
+    """:func:`_ranges` of a company's small arms, kept per tables, quality die and weapon."""
+    good = [b for b in range(1, t["fire"]["bands"] + 1)
+            if (die := mechanics.fire_range_die(t, quality, b * quality, "none", "line", weapon)[0]) is not None
+            and die <= quality]
+    return float(max(good, default=1) * quality), float(quality)
 
 
 def _why_not(alive: list[Company]) -> str:
