@@ -798,3 +798,8 @@ def report_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], ho
                           "rulesets": list(stacks)})
     out.print(f"wrote {out_path} ({len(page.encode()) / 1e6:.1f} MB): {', '.join(stacks)}, {n} games each", markup=False)
     return None
+
+
+from .sweep_cli import sweep_cmd  # noqa: E402  (it uses this module's console and helpers)
+
+main.add_command(sweep_cmd)

@@ -1,0 +1,144 @@
+"""``referee sweep SPEC.toml``: a grid of points, every game a row, locally or on a Dask cluster."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table as RichTable
+
+from . import compare as comparing
+from . import limits
+from .cli import WORKERS_HELP, UserError, emit_json, err, json_option, out, shown
+from .events import jsonable
+from .files import write_atomic
+from .sweep import GAMES_ASKED, Sweep, materialize, read_sweep
+from .sweep_out import manifest, parquet_bytes, summarise
+from .sweep_run import BATCH, GAMES_FILE, Journal, Row, run_cluster, run_local
+
+MANIFEST, SUMMARY, PAGE = "manifest.json", "summary.json", "sweep.html"
+
+
+@click.command("sweep")
+@click.argument("spec", metavar="SPEC.toml")
+@click.option("--out", "out_dir", default=None, metavar="FOLDER",
+              help="Where the results go (default: the sweep file's name with .sweep, beside it).")
+@click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None, help=WORKERS_HELP)
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Play on the Dask cluster at ADDRESS (tcp://host:8786).")
+@click.option("--batch", type=click.IntRange(1, 10_000), default=BATCH, show_default=True, help="Games in one task of a cluster.")
+@click.option("--resume", is_flag=True, help="Continue an interrupted sweep in FOLDER: play only the games it lacks.")
+@click.option("--yes", is_flag=True, help=f"Play a sweep of more than {GAMES_ASKED:,} games.")
+@click.option("--no-html", "no_html", is_flag=True, help=f"Do not draw the HTML page ({PAGE}).")
+@json_option
+def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: str | None, batch: int, resume: bool,
+              yes: bool, no_html: bool, as_json: bool) -> None:
+    """Play the points of SPEC.toml (scenarios x rulesets x what varies) with common random
+    numbers; write every game to FOLDER/games.parquet, a summary per point, a manifest and a page."""
+    sweep = read_sweep(spec, games_allowed=sys.maxsize if yes else GAMES_ASKED)
+    folder = Path(out_dir) if out_dir else Path(spec).with_suffix(".sweep")
+    journal = _open(folder, sweep, resume)
+    pending = [i for i in range(sweep.games) if i not in journal.rows]
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("games", total=sweep.games, completed=sweep.games - len(pending))
+
+        def record(row: Row) -> None:
+            journal.add(row)
+            bar.advance(task)
+
+        try:
+            if scheduler:
+                interrupted = run_cluster(sweep, pending, record, scheduler, batch)
+            else:
+                interrupted = run_local(sweep, pending, record, workers or comparing.default_workers(), folder / "files")
+        finally:
+            journal.close()
+    data = summarise(sweep, journal.rows)
+    data["folder"] = str(folder)
+    if data["complete"]:
+        _write_bytes(folder / GAMES_FILE, parquet_bytes(sweep, journal.rows))
+        data["parquet"] = str(folder / GAMES_FILE)
+    write_atomic(folder / SUMMARY, json.dumps(jsonable(data), indent=2) + "\n")
+    if not no_html and journal.rows:
+        from .sweep_html import render
+        write_atomic(folder / PAGE, render(data))
+    if interrupted:
+        data["interrupted"] = True
+        err.print(f"[yellow]interrupted: {len(journal.rows):,} of {sweep.games:,} games played; "
+                  f"referee sweep {shown(spec)} --out {shown(folder)} --resume plays the rest[/yellow]")
+    if as_json:
+        emit_json(data)
+    else:
+        _print(data)
+    if interrupted:
+        sys.exit(interrupted.exit_code)
+
+
+def _open(folder: Path, sweep: Sweep, resume: bool) -> Journal:
+    """The output folder's journal; a new folder gets the sweep's files and manifest first."""
+    known = folder / MANIFEST
+    if known.exists():
+        try:
+            digest = json.loads(known.read_text(encoding="utf-8")).get("digest")
+        except (OSError, ValueError):
+            digest = None
+        if not resume:
+            raise UserError(f"{folder} holds the results of an earlier sweep: --resume continues it, or give another --out")
+        if digest != sweep.digest():
+            raise UserError(f"{folder} holds a sweep of other games (the sweep file or the files it names have changed "
+                            "since): give another --out")
+    elif folder.exists() and not folder.is_dir():
+        raise UserError(f"--out {folder}: is a file, not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {key: materialize(c, folder / "files") for key, c in sweep.cells.items()}
+    write_atomic(known, json.dumps(jsonable(manifest(sweep, folder, files)), indent=2) + "\n")
+    return Journal(folder)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    partial = path.with_name(path.name + ".part")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
+def _print(data: dict[str, Any]) -> None:
+    """One table per scenario: each point and ruleset's win share, men lost, the change against
+    the base point and where history falls."""
+    for scenario, sides in data["sides"].items():
+        rows = [p for p in data["points"] if p["scenario"] == scenario]
+        table = RichTable(title=f"{shown(data['title'])}: {shown(scenario)}, {data['replications']} replications a point, "
+                                f"seed {data['seed']}, base point {shown(data['base'])}",
+                          caption="men lost: p10 / p50 / p90; change: the mean difference from the base point on the same "
+                                  "seeds [95% interval]; history: its percentile (inside/below/above p10-p90)")
+        for header in ("point", "rules", f"{sides[0]}\nwins", *(f"{s}\nmen lost" for s in sides),
+                       *(f"change\n{s} men lost" for s in sides), "history\nmen lost"):
+            table.add_column(header, justify="left" if header in ("point", "rules") else "right", overflow="fold")
+        for p in rows:
+            if not p["games"]:
+                continue
+            win = p["win"][sides[0]]
+            changes = [_change(p.get("against_base"), f"{s} men lost") for s in sides]
+            hist = p.get("history")
+            hist_text = "\n".join(f"{c['percentile']:.0f} ({c['verdict']})" for c in hist["men_lost"].values()
+                                  if c["percentile"] is not None) if hist else ""
+            table.add_row(shown(p["point"]), shown(p["ruleset"]), f"{win['share']:.0%}",
+                          *(_band(p["men_lost"][s]) for s in sides), *changes, hist_text)
+        out.print(table)
+    out.print(f"{data['played']:,} of {data['games']:,} games played; results in {shown(data['folder'])}", markup=False)
+
+
+def _band(m: dict[str, float]) -> str:
+    return " / ".join("" if math.isnan(m[q]) else f"{m[q]:,.0f}" for q in ("p10", "p50", "p90"))
+
+
+def _change(against: dict[str, Any] | None, key: str) -> str:
+    if not against or key not in against:
+        return "base" if against is None else ""
+    d = against[key]
+    return f"{d['mean']:+,.0f}\n[{d['ci95'][0]:+,.0f}, {d['ci95'][1]:+,.0f}]"
