@@ -22,7 +22,7 @@ from typing import Any
 
 from attrs import field, frozen
 
-from .errors import InvalidInput, Problem, RefereeError, did_you_mean
+from .errors import InvalidInput, RefereeError, did_you_mean
 from .limits import REPLICATIONS
 from .plugins import build_rules, installed
 from .reading import (
@@ -46,7 +46,7 @@ GAMES_ASKED = 1_000_000  # a sweep of more games than this runs only with --yes
 POINTS = 10_000  # the most points a sweep may have
 KINDS = ("option", "house_rule", "cell")
 TOP = ("title", "scenarios", "rulesets", "options", "house_rules", "replications", "seed", "base", "vary", "points")
-VARY = ("name", *KINDS, "values", "range", "shift")
+VARY = ("name", *KINDS, "values", "range", "shift", "scale")
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -62,6 +62,7 @@ class Parameter:
     shift: bool = False  # cells: a value is added to the cell's value in the ruleset's tables
     bases: Mapping[str, float] = field(factory=dict)  # ruleset -> the cell's value (shifts)
     where: str = ""  # its key path in the sweep file: vary[2]
+    scales: Mapping[str, float] = field(factory=dict)  # shifts: ruleset -> what one step is in its table (default 1)
 
 
 @frozen
@@ -175,12 +176,13 @@ def _scenarios(top: Table, folder: Path) -> tuple[tuple[str, str, str], ...]:
     for i, name in enumerate(names):
         try:
             path = find_scenario(name)
-            if not path.is_absolute() and not str(path).startswith(str(resources.files("referee.scenarios"))):
-                path = folder / path if not path.exists() else path
+            if str(path) == name:  # a path, not a bundled id: from the sweep file's folder
+                path = folder / path
+                name = str(path)
             text = read_bounded(path, f"scenario {name}")
             scenario = parse_scenario(text, str(path), default_id=path.stem)
         except RefereeError as error:
-            top.reader.add(f"scenarios[{i}]", str(error).replace("\n", " "))
+            top.reader.add(f"scenarios[{i}]", _flat(error))
             continue
         found.append((name, scenario.id, text))
     return tuple(found)
@@ -210,7 +212,7 @@ def _parameter(reader: Reader, t: Table | None, folder: Path) -> Parameter | Non
     kind = kinds[0]
     if kind in ("option", "house_rule"):
         target = t.get(kind, nonempty_text, "a name" if kind == "option" else "a file path")
-        for key in ("range", "shift"):
+        for key in ("range", "shift", "scale"):
             if key in t.raw:
                 reader.add(t.at(key), f"only a cell takes {key!r}: an {kind} is on or off (values = [false, true])")
         values = t.get("values", list_of(flag, "true or false"), "an array of true/false", (False, True))
@@ -221,15 +223,24 @@ def _parameter(reader: Reader, t: Table | None, folder: Path) -> Parameter | Non
         return None if name is None or target is None or values is None else Parameter(name, kind, target, values, where=t.path)
     cells = t.get("cell", _cell_paths, "a dotted path (fire.modifiers.fortified.value) or a table of them by ruleset")
     shift = t.get("shift", flag, "true or false", False)
+    scales = t.get("scale", _scales, "a table of numbers by ruleset", {})
+    if scales and not shift:
+        reader.add(t.at("scale"), "a scale is for a shift: add shift = true, or drop it")
     if ("values" in t.raw) == ("range" in t.raw):
         reader.add(t.path, "give exactly one of values = [...] or range = { from, to, step }")
         return None
     values = t.get("values", list_of(number(), "numbers"), "an array of numbers") if "values" in t.raw else _range(t)
     if values == ():
         reader.add(t.at("values"), "an empty array: a parameter needs at least one value")
-    if name is None or cells is None or values is None or shift is None or not values:
+    if name is None or cells is None or values is None or shift is None or scales is None or not values:
         return None
-    return Parameter(name, "cell", "", tuple(_tidy(v) for v in values), cells, shift, where=t.path)
+    return Parameter(name, "cell", "", tuple(_tidy(v) for v in values), cells, shift, where=t.path, scales=scales)
+
+
+def _scales(value: Any) -> dict[str, float]:
+    if not isinstance(value, dict):
+        raise Bad(f"expected a table of numbers by ruleset (hardtack = -1), got {value!r}")
+    return {ruleset: number()(v) for ruleset, v in value.items()}
 
 
 def _name(value: Any) -> str:
@@ -348,7 +359,8 @@ def cell(ruleset: str, options: Sequence[str], house_rules: Sequence[str], value
             files.append((Path(parameter.target).name, read_bounded(parameter.target, "house rule")))
         elif parameter.kind == "cell":
             path = cell_path(parameter, ruleset)
-            number_ = value + parameter.bases[ruleset] if parameter.shift else value
+            step = parameter.scales.get(ruleset, 1.0)
+            number_ = parameter.bases[ruleset] + value * step if parameter.shift else value
             overlay.append(f"{path} = {_toml_number(_tidy(number_))}  # sweep parameter {parameter.name}")
     if overlay:
         files.append(("sweep_overlay.toml", "\n".join(overlay) + "\n"))
@@ -372,7 +384,7 @@ def _with_bases(reader: Reader, p: Parameter, rulesets: Sequence[str], options: 
     if missing:
         reader.add(where, f"no path for ruleset {', '.join(missing)}: give one for every ruleset of the sweep")
         return p
-    extra = [r for r in p.cells if r != "*" and r not in rulesets]
+    extra = [r for r in [*p.cells, *p.scales] if r != "*" and r not in rulesets]
     if extra:
         reader.add(where, f"a path for {', '.join(extra)}, which is not among the sweep's rulesets ({', '.join(rulesets)})")
     if not p.shift:
@@ -389,7 +401,7 @@ def _with_bases(reader: Reader, p: Parameter, rulesets: Sequence[str], options: 
             reader.add(where, f"{cell_path(p, ruleset)} under {ruleset}: cannot shift ({what})")
             continue
         bases[ruleset] = float(found)
-    return Parameter(p.name, p.kind, p.target, p.values, p.cells, p.shift, bases, p.where)
+    return Parameter(p.name, p.kind, p.target, p.values, p.cells, p.shift, bases, p.where, p.scales)
 
 
 def table_value(ruleset: str, overlays: Sequence[Path], path: str) -> Any:
@@ -438,18 +450,22 @@ def _check_stacks(reader: Reader, parameters: Sequence[Parameter], rulesets: Seq
                     try:
                         build_rules(ruleset, c.options, materialize(c, Path(folder)))
                     except RefereeError as error:
-                        what = f"{cell_path(p, ruleset)} names no table cell of {ruleset} (or {_shown(value)} does not fit it)" \
-                            if p.kind == "cell" else f"under {ruleset}"
-                        reader.add(f"{p.where}.{p.kind}", f"{what}: {_flat(error)}")
+                        what = f"{cell_path(p, ruleset)} = {_shown(value)} under {ruleset}" if p.kind == "cell" else f"under {ruleset}"
+                        reader.add(f"{p.where}.{p.kind}", f"{what}: {_flat(error, p.kind != 'cell')}")
                         break
                 else:
                     continue
                 break
 
 
-def _flat(error: Exception) -> str:
-    lines = [line.strip().removeprefix("- ") for line in str(error).splitlines()]
-    return "; ".join(line for line in lines[1:] or lines if line)
+def _flat(error: Exception, paths: bool = True) -> str:
+    """An error's problems on one line, without their files (a sweep's own) and lists of valid keys."""
+    if isinstance(error, InvalidInput):
+        text = "; ".join(f"{p.path}: {p.message}" if p.path and paths else p.message for p in error.problems)
+    else:
+        lines = [line.strip().removeprefix("- ") for line in str(error).splitlines()]
+        text = "; ".join(line for line in lines[1:] or lines if line)
+    return re.sub(r" \(valid: [^)]*\)|; an overlay may only replace existing keys", "", text)
 
 
 def materialize(c: Cell, folder: Path) -> list[str]:

@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table as RichTable
 
 from . import compare as comparing
@@ -48,8 +54,11 @@ def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: st
                   console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("games", total=sweep.games, completed=sweep.games - len(pending))
 
+        now = [0]
+
         def record(row: Row) -> None:
             journal.add(row)
+            now[0] += 1
             bar.advance(task)
 
         try:
@@ -61,6 +70,7 @@ def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: st
             journal.close()
     data = summarise(sweep, journal.rows)
     data["folder"] = str(folder)
+    data["played_now"] = now[0]  # in this run (the rest by the runs it resumed)
     if data["complete"]:
         _write_bytes(folder / GAMES_FILE, parquet_bytes(sweep, journal.rows))
         data["parquet"] = str(folder / GAMES_FILE)
@@ -111,34 +121,34 @@ def _print(data: dict[str, Any]) -> None:
     """One table per scenario: each point and ruleset's win share, men lost, the change against
     the base point and where history falls."""
     for scenario, sides in data["sides"].items():
-        rows = [p for p in data["points"] if p["scenario"] == scenario]
+        rows = [p for p in data["points"] if p["scenario"] == scenario and p["games"]]
         table = RichTable(title=f"{shown(data['title'])}: {shown(scenario)}, {data['replications']} replications a point, "
-                                f"seed {data['seed']}, base point {shown(data['base'])}",
-                          caption="men lost: p10 / p50 / p90; change: the mean difference from the base point on the same "
-                                  "seeds [95% interval]; history: its percentile (inside/below/above p10-p90)")
-        for header in ("point", "rules", f"{sides[0]}\nwins", *(f"{s}\nmen lost" for s in sides),
-                       *(f"change\n{s} men lost" for s in sides), "history\nmen lost"):
-            table.add_column(header, justify="left" if header in ("point", "rules") else "right", overflow="fold")
+                                f"seed {data['seed']}",
+                          caption=f"men lost: p50 (p10-p90), then history's percentile and verdict against p10-p90; "
+                                  f"change: the mean difference from the base point ({shown(data['base'])}) on the same seeds, "
+                                  "[95% interval]")
+        for header in ("point", "rules", f"{sides[0]}\nwins", *(f"{s}\nmen lost" for s in sides), *(f"change\n{s}" for s in sides)):
+            table.add_column(header, justify="left" if header in ("point", "rules") else "right")
         for p in rows:
-            if not p["games"]:
-                continue
-            win = p["win"][sides[0]]
-            changes = [_change(p.get("against_base"), f"{s} men lost") for s in sides]
-            hist = p.get("history")
-            hist_text = "\n".join(f"{c['percentile']:.0f} ({c['verdict']})" for c in hist["men_lost"].values()
-                                  if c["percentile"] is not None) if hist else ""
-            table.add_row(shown(p["point"]), shown(p["ruleset"]), f"{win['share']:.0%}",
-                          *(_band(p["men_lost"][s]) for s in sides), *changes, hist_text)
+            hist = p.get("history") or {}
+            lost = [_lost(p["men_lost"][s], hist.get("men_lost", {}).get(s)) for s in sides]
+            table.add_row(shown(p["point"]), shown(p["ruleset"]), f"{p['win'][sides[0]]['share']:.0%}", *lost,
+                          *(_change(p.get("against_base"), f"{s} men lost") for s in sides))
         out.print(table)
     out.print(f"{data['played']:,} of {data['games']:,} games played; results in {shown(data['folder'])}", markup=False)
 
 
-def _band(m: dict[str, float]) -> str:
-    return " / ".join("" if math.isnan(m[q]) else f"{m[q]:,.0f}" for q in ("p10", "p50", "p90"))
+def _lost(m: dict[str, float], hist: dict[str, Any] | None) -> str:
+    if math.isnan(m["p50"]):
+        return ""
+    text = f"{m['p50']:,.0f}\n({m['p10']:,.0f}-{m['p90']:,.0f})"
+    if hist and hist["percentile"] is not None:
+        text += f"\n{hist['percentile']:.0f} {hist['verdict']}"
+    return text
 
 
 def _change(against: dict[str, Any] | None, key: str) -> str:
-    if not against or key not in against:
-        return "base" if against is None else ""
-    d = against[key]
-    return f"{d['mean']:+,.0f}\n[{d['ci95'][0]:+,.0f}, {d['ci95'][1]:+,.0f}]"
+    if against is None:
+        return "base"
+    d = against.get(key)
+    return "" if d is None else f"{d['mean']:+,.0f}\n[{d['ci95'][0]:+,.0f}, {d['ci95'][1]:+,.0f}]"

@@ -17,11 +17,11 @@ MOST_POINTS = 40  # the most points the by-point plot shows
 
 
 def render(data: Mapping[str, Any]) -> str:
-    style = re.search(r"<style>.*?</style>", files("referee.core").joinpath("report_page.html").read_text(encoding="utf-8"), re.S)
+    style = re.search(r"<style>.*?</style>", files("referee.core").joinpath("report_page.html").read_text(encoding="utf-8"), re.DOTALL)
     parts = [f"<h1>{html.escape(data['title'])}</h1>",
-             f"<p class=\"meta\">{data['played']:,} of {data['games']:,} games; {data['replications']} replications a point, seed "
-             f"{data['seed']}, base point {html.escape(data['base'])}; referee {html.escape(data['version'])}; "
-             f"from {html.escape(data['source'])}</p>"]
+             (f"<p class=\"meta\">{data['played']:,} of {data['games']:,} games; {data['replications']} replications a point, "
+              f"seed {data['seed']}, base point {html.escape(data['base'])}; referee {html.escape(data['version'])}; "
+              f"from {html.escape(data['source'])}</p>")]
     varying = [p for p in data["parameters"] if len(p["values"]) > 1]
     with plt.rc_context(PLOT_STYLE):
         for scenario, sides in data["sides"].items():
@@ -91,7 +91,7 @@ def _plot_points(points: Sequence[Mapping[str, Any]], sides: Sequence[str]) -> s
 
 def _at_base(points: Sequence[Mapping[str, Any]], free: Sequence[str], data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The points whose parameters other than ``free`` have the base point's values."""
-    base = next((p["values"] for p in data["points"] if p["point"] == data["base"]), {})
+    base: Mapping[str, Any] = next((p["values"] for p in data["points"] if p["point"] == data["base"]), {})
     names = [p["name"] for p in data["parameters"] if p["name"] not in free]
     return [p for p in points if all(p["values"].get(n) == base.get(n) for n in names) and all(f in p["values"] for f in free)]
 

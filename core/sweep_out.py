@@ -27,15 +27,15 @@ Row = tuple[Any, ...]
 
 def _pyarrow() -> Any:
     try:
-        import pyarrow
-        import pyarrow.parquet
+        import pyarrow  # type: ignore[import-untyped]
+        import pyarrow.parquet  # type: ignore[import-untyped]
     except ImportError:
         raise RefereeError("a sweep writes its games with pyarrow: pip install 'referee[sweep]'") from None
     return pyarrow
 
 
 def scenarios(sweep: Sweep) -> list[Scenario]:
-    return [parse_scenario(text, name) for name, _, text in sweep.scenarios]
+    return [parse_scenario(text, name, default_id=sid) for name, sid, text in sweep.scenarios]
 
 
 def parquet_bytes(sweep: Sweep, rows: Mapping[int, Row]) -> bytes:
@@ -163,11 +163,11 @@ def manifest(sweep: Sweep, folder: Path, files: Mapping[tuple[int, str], Sequenc
         for ruleset in sweep.rulesets:
             c = sweep.cells[(p, ruleset)]
             paths = list(files[(p, ruleset)])
-            command = ["referee", "compare", "SCENARIO", "--rules", ruleset, "-n", str(sweep.replications),
-                       "--seed", str(sweep.seed), *(f"--option {o}" for o in c.options), *(f"--house-rule {h}" for h in paths)]
+            flags = ["--rules", ruleset, "-n", str(sweep.replications), "--seed", str(sweep.seed),
+                     *(f"--option {o}" for o in c.options), *(f"--house-rule {h}" for h in paths)]
             stacks[ruleset] = {"options": list(c.options), "files": [{"path": path, "sha256": hashlib.sha256(text.encode()).hexdigest()}
                                                                      for path, (_, text) in zip(paths, c.files)],
-                               "compare": " ".join(command)}
+                               "compare": {name: " ".join(["referee compare", name, *flags]) for name, _, _ in sweep.scenarios}}
         points.append({"point": point.name, "values": dict(point.values), "rulesets": stacks})
     return {"sweep": sweep.source, "title": sweep.title, "digest": sweep.digest(), "version": version("referee"),
             "seed": sweep.seed, "replications": sweep.replications, "base": sweep.base,

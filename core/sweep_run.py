@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache, partial
@@ -42,6 +41,7 @@ class Batch:
     seed: int
     games: tuple[tuple[int, int], ...]  # (game index, replication)
     folder: str = ""  # where the cell's files go ("": a temporary folder of the worker's)
+    scenario_id: str = ""  # the id of a scenario whose file gives none (its file's name)
 
 
 @lru_cache(maxsize=8)
@@ -51,13 +51,13 @@ def _rules(cell: Cell, folder: str) -> Rules:
 
 
 @lru_cache(maxsize=16)
-def _scenario(text: str) -> Scenario:
-    return parse_scenario(text, "sweep scenario")
+def _scenario(text: str, sid: str) -> Scenario:
+    return parse_scenario(text, f"scenario {sid}", default_id=sid)
 
 
 def play_batch(batch: Batch) -> list[Row]:
     """Play a batch's games (the log off, the cyclic collector waiting as in compare); one row each."""
-    rules, scenario = _rules(batch.cell, batch.folder), _scenario(batch.scenario)
+    rules, scenario = _rules(batch.cell, batch.folder), _scenario(batch.scenario, batch.scenario_id)
     sides = scenario.sides
     collecting = gc.isenabled()
     gc.disable()
@@ -92,7 +92,7 @@ def batches(sweep: Sweep, indices: Sequence[int], size: int, folder: str = "") -
 
 def _batch(sweep: Sweep, key: tuple[int, int, int], games: list[tuple[int, int]], folder: str) -> Batch:
     p, s, r = key
-    return Batch(sweep.cells[(p, sweep.rulesets[r])], sweep.scenarios[s][2], sweep.seed, tuple(games), folder)
+    return Batch(sweep.cells[(p, sweep.rulesets[r])], sweep.scenarios[s][2], sweep.seed, tuple(games), folder, sweep.scenarios[s][1])
 
 
 # ----------------------------------------------------------------------------- journal
@@ -177,9 +177,9 @@ def run_cluster(sweep: Sweep, pending: Sequence[int], record: Callable[[Row], No
         from distributed import Client, as_completed
     except ImportError:
         raise RefereeError("--scheduler needs Dask: pip install 'referee[cluster]'") from None
-    own = not hasattr(address, "submit")
+    own = isinstance(address, str)
     try:
-        client = Client(address, timeout="20s") if own else address
+        client: Any = Client(address, timeout="20s") if own else address
     except (OSError, TimeoutError) as error:
         raise InvalidInput([Problem(f"cannot reach the Dask scheduler: {error}", path="--scheduler")], "sweep") from None
     digest = sweep.digest()[:12]
