@@ -16,6 +16,7 @@ import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ from .reading import (
     whole,
 )
 from .scenario import find_scenario, parse_scenario
+from .tables import to_fraction
 
 GAMES_ASKED = 1_000_000  # a sweep of more games than this runs only with --yes
 POINTS = 10_000  # the most points a sweep may have
@@ -360,7 +362,7 @@ def cell(ruleset: str, options: Sequence[str], house_rules: Sequence[str], value
         elif parameter.kind == "cell":
             path = cell_path(parameter, ruleset)
             step = parameter.scales.get(ruleset, 1.0)
-            number_ = parameter.bases[ruleset] + value * step if parameter.shift else value
+            number_ = round(parameter.bases[ruleset] + value * step, 9) if parameter.shift else value
             overlay.append(f"{path} = {_toml_number(_tidy(number_))}  # sweep parameter {parameter.name}")
     if overlay:
         files.append(("sweep_overlay.toml", "\n".join(overlay) + "\n"))
@@ -396,7 +398,8 @@ def _with_bases(reader: Reader, p: Parameter, rulesets: Sequence[str], options: 
         except RefereeError:
             return p  # said again by _check_stacks
         found = table_value(rules.base.name if rules.base else rules.info.name, rules.overlays, cell_path(p, ruleset))
-        if isinstance(found, bool) or not isinstance(found, (int, float)):
+        found = to_fraction(found) if isinstance(found, str) else found  # "3/10": a number written as a fraction
+        if isinstance(found, bool) or not isinstance(found, (int, float, Fraction)):
             what = "no such cell" if found is None else f"it holds {found!r}, not a number"
             reader.add(where, f"{cell_path(p, ruleset)} under {ruleset}: cannot shift ({what})")
             continue

@@ -124,16 +124,18 @@ def _print(data: dict[str, Any]) -> None:
         rows = [p for p in data["points"] if p["scenario"] == scenario and p["games"]]
         table = RichTable(title=f"{shown(data['title'])}: {shown(scenario)}, {data['replications']} replications a point, "
                                 f"seed {data['seed']}",
-                          caption=f"men lost: p50 (p10-p90), then history's percentile and verdict against p10-p90; "
-                                  f"change: the mean difference from the base point ({shown(data['base'])}) on the same seeds, "
-                                  "[95% interval]")
-        for header in ("point", "rules", f"{sides[0]}\nwins", *(f"{s}\nmen lost" for s in sides), *(f"change\n{s}" for s in sides)):
-            table.add_column(header, justify="left" if header in ("point", "rules") else "right")
+                          caption=f"men lost: p50, p10-p90, and history's percentile and verdict against p10-p90; "
+                                  f"change: the mean difference in men lost from the base point ({shown(data['base'])}) "
+                                  "on the same seeds, and its 95% interval")
+        several = len({p["ruleset"] for p in rows}) > 1
+        for header in ("point", *(["rules"] if several else []), f"{sides[0]}\nwins", *(f"{s}\nmen lost" for s in sides),
+                       *(f"change\n{s}" for s in sides)):
+            table.add_column(header, justify="left" if header in ("point", "rules") else "right", overflow="fold")
         for p in rows:
             hist = p.get("history") or {}
             lost = [_lost(p["men_lost"][s], hist.get("men_lost", {}).get(s)) for s in sides]
-            table.add_row(shown(p["point"]), shown(p["ruleset"]), f"{p['win'][sides[0]]['share']:.0%}", *lost,
-                          *(_change(p.get("against_base"), f"{s} men lost") for s in sides))
+            table.add_row(shown(p["point"]), *([shown(p["ruleset"])] if several else []), f"{p['win'][sides[0]]['share']:.0%}",
+                          *lost, *(_change(p.get("against_base"), f"{s} men lost") for s in sides))
         out.print(table)
     out.print(f"{data['played']:,} of {data['games']:,} games played; results in {shown(data['folder'])}", markup=False)
 
@@ -141,7 +143,7 @@ def _print(data: dict[str, Any]) -> None:
 def _lost(m: dict[str, float], hist: dict[str, Any] | None) -> str:
     if math.isnan(m["p50"]):
         return ""
-    text = f"{m['p50']:,.0f}\n({m['p10']:,.0f}-{m['p90']:,.0f})"
+    text = f"{m['p50']:.0f}\n{m['p10']:.0f}-{m['p90']:.0f}"
     if hist and hist["percentile"] is not None:
         text += f"\n{hist['percentile']:.0f} {hist['verdict']}"
     return text
@@ -151,4 +153,4 @@ def _change(against: dict[str, Any] | None, key: str) -> str:
     if against is None:
         return "base"
     d = against.get(key)
-    return "" if d is None else f"{d['mean']:+,.0f}\n[{d['ci95'][0]:+,.0f}, {d['ci95'][1]:+,.0f}]"
+    return "" if d is None else f"{d['mean']:+.0f}\n{d['ci95'][0]:+.0f}..{d['ci95'][1]:+.0f}"

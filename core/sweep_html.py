@@ -81,12 +81,12 @@ def _plot_points(points: Sequence[Mapping[str, Any]], sides: Sequence[str]) -> s
     axes[0].set_yticks(range(len(names)), names)
     axes[0].invert_yaxis()
     axes[0].set_xlim(0, 1)
-    axes[0].set_title(f"{sides[0]} wins (95% interval)")
-    axes[0].legend(frameon=False, fontsize=8)
+    axes[0].set_title(f"{sides[0]} wins")
+    axes[0].legend(frameon=False, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=min(4, len(rulesets)))
     for ax, side in zip(axes[1:], sides):
-        ax.set_title(f"{side} men lost (p10, p50, p90)")
+        ax.set_title(f"{side} men lost")
     fig.tight_layout()
-    return _svg(fig)
+    return _svg(fig) + "<p class=\"meta\">By point: the win share with its 95% interval; men lost, p50 with a bar from p10 to p90.</p>"
 
 
 def _at_base(points: Sequence[Mapping[str, Any]], free: Sequence[str], data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -123,12 +123,14 @@ def _plot_parameter(points: Sequence[Mapping[str, Any]], sides: Sequence[str], p
     for ax in axes:
         ax.set_xlabel(f"{what}{name}")
     axes[0].set_ylim(0, 1)
-    axes[0].set_title(f"{sides[0]} wins (95% interval)")
+    axes[0].set_title(f"{sides[0]} wins")
     axes[0].legend(frameon=False, fontsize=8)
     for ax, side in zip(axes[1:], sides):
-        ax.set_title(f"{side} men lost (p50, p10-p90; history dashed)")
+        ax.set_title(f"{side} men lost")
     fig.tight_layout()
-    return _svg(fig)
+    return _svg(fig) + (f"<p class=\"meta\">Against {html.escape(name)}, the other parameters as at the base point: the win "
+                        "share with its 95% interval as a band; men lost, p50 with the band from p10 to p90; history "
+                        "dashed.</p>")
 
 
 def _heat_map(points: Sequence[Mapping[str, Any]], sides: Sequence[str], a: Mapping[str, Any], b: Mapping[str, Any], ruleset: str,

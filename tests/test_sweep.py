@@ -175,3 +175,12 @@ def test_resume_after_interrupt_repeats_no_game_and_misses_none(tmp_path: Path) 
     assert sorted(played) == list(range(160))  # none repeated, none missed
     assert played[:len(first)] == first
     assert (out / "games.parquet").read_bytes() == (tmp_path / "whole" / "games.parquet").read_bytes()
+
+
+@pytest.mark.parametrize("name", ["kernstown-options", "big-bethel-works"])
+def test_shipped_examples_read(name: str) -> None:
+    example = read_sweep(Path(__file__).parent.parent / "examples" / "sweeps" / f"{name}.toml")
+    assert example.games <= 200  # under a minute on two cores
+    if name == "big-bethel-works":  # hardtack's hard cover (2) one step less protection is 1
+        assert example.cells[(2, "hardtack")].files[-1][1].startswith("fire.cover.hard = 1  ")
+        assert example.cells[(2, "rff")].files[-1][1].startswith("fire.modifiers.fortified.value = -2  ")
