@@ -21,11 +21,11 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from click.testing import CliRunner  # noqa: E402
-from referee.core.cli import main  # noqa: E402
-from referee.core.sweep import read_sweep  # noqa: E402
-from referee.core.sweep_out import parquet_bytes  # noqa: E402
-from referee.core.sweep_run import Row, run_cluster, run_local  # noqa: E402
+from click.testing import CliRunner
+from referee.core.cli import main
+from referee.core.sweep import read_sweep
+from referee.core.sweep_out import parquet_bytes
+from referee.core.sweep_run import Row, run_cluster, run_local
 
 SPEC = """\
 scenarios = ["drill-musketry"]
