@@ -25,7 +25,7 @@ from .cli import WORKERS_HELP, UserError, emit_json, err, json_option, out, show
 from .events import jsonable
 from .files import write_atomic
 from .sweep import GAMES_ASKED, Sweep, materialize, read_sweep
-from .sweep_out import manifest, parquet_bytes, summarise
+from .sweep_out import manifest, parquet_bytes, pyarrow_module, summarise
 from .sweep_run import BATCH, GAMES_FILE, Journal, Row, run_cluster, run_local
 
 MANIFEST, SUMMARY, PAGE = "manifest.json", "summary.json", "sweep.html"
@@ -47,6 +47,7 @@ def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: st
     """Play the points of SPEC.toml (scenarios x rulesets x what varies) with common random
     numbers; write every game to FOLDER/games.parquet, a summary per point, a manifest and a page."""
     sweep = read_sweep(spec, games_allowed=sys.maxsize if yes else GAMES_ASKED)
+    pyarrow_module()  # before the games, not after them
     folder = Path(out_dir) if out_dir else Path(spec).with_suffix(".sweep")
     journal = _open(folder, sweep, resume)
     pending = [i for i in range(sweep.games) if i not in journal.rows]
@@ -69,6 +70,8 @@ def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: st
         finally:
             journal.close()
     data = summarise(sweep, journal.rows)
+    if interrupted:
+        data["interrupted"] = True
     data["folder"] = str(folder)
     data["played_now"] = now[0]  # in this run (the rest by the runs it resumed)
     if data["complete"]:
@@ -79,7 +82,6 @@ def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: st
         from .sweep_html import render
         write_atomic(folder / PAGE, render(data))
     if interrupted:
-        data["interrupted"] = True
         err.print(f"[yellow]interrupted: {len(journal.rows):,} of {sweep.games:,} games played; "
                   f"referee sweep {shown(spec)} --out {shown(folder)} --resume plays the rest[/yellow]")
     if as_json:

@@ -25,7 +25,8 @@ from .world import Scenario
 Row = tuple[Any, ...]
 
 
-def _pyarrow() -> Any:
+def pyarrow_module() -> Any:
+    """pyarrow, or a message saying how to install it."""
     try:
         import pyarrow  # type: ignore[import-untyped]
         import pyarrow.parquet  # type: ignore[import-untyped]
@@ -40,7 +41,7 @@ def scenarios(sweep: Sweep) -> list[Scenario]:
 
 def parquet_bytes(sweep: Sweep, rows: Mapping[int, Row]) -> bytes:
     """Every game, in game order, one row each, as a Parquet file."""
-    pa = _pyarrow()
+    pa = pyarrow_module()
     worlds = scenarios(sweep)
     ordered = [rows[i] for i in sorted(rows)]
     where = [sweep.game(r[0]) for r in ordered]
@@ -66,7 +67,7 @@ def parquet_bytes(sweep: Sweep, rows: Mapping[int, Row]) -> bytes:
 
 def read_games(path: str | Path) -> Any:
     """The games of a sweep's Parquet file as a pyarrow table."""
-    return _pyarrow().parquet.read_table(path)
+    return pyarrow_module().parquet.read_table(path)
 
 
 # ----------------------------------------------------------------------------- summary
