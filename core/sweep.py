@@ -443,14 +443,14 @@ def _check_stacks(reader: Reader, parameters: Sequence[Parameter], rulesets: Seq
         try:
             build_rules(ruleset, options, house_rules)
         except RefereeError as error:
-            reader.add("rulesets", f"{ruleset}: {_flat(error)}")
+            reader.add("house_rules" if house_rules else "options" if options else "rulesets", f"{ruleset}: {_flat(error)}")
             return
     with tempfile.TemporaryDirectory(prefix="referee-sweep-check-") as folder:
         for p in parameters:
             for ruleset in rulesets:
                 for value in p.values:
-                    c = cell(ruleset, options, house_rules, [(p, value)])
                     try:
+                        c = cell(ruleset, options, house_rules, [(p, value)])
                         build_rules(ruleset, c.options, materialize(c, Path(folder)))
                     except RefereeError as error:
                         what = f"{cell_path(p, ruleset)} = {_shown(value)} under {ruleset}" if p.kind == "cell" else f"under {ruleset}"
@@ -464,7 +464,7 @@ def _check_stacks(reader: Reader, parameters: Sequence[Parameter], rulesets: Seq
 def _flat(error: Exception, paths: bool = True) -> str:
     """An error's problems on one line, without their files (a sweep's own) and lists of valid keys."""
     if isinstance(error, InvalidInput):
-        text = "; ".join(f"{p.path}: {p.message}" if p.path and paths else p.message for p in error.problems)
+        text = "; ".join(str(p) if paths else p.message for p in error.problems)
     else:
         lines = [line.strip().removeprefix("- ") for line in str(error).splitlines()]
         text = "; ".join(line for line in lines[1:] or lines if line)
