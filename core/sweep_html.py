@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from typing import Any
 
-from .report_html import PLOT_STYLE, SIDE_COLOURS, _ruleset_colours, _svg, plt
+from .report_html import PLOT_STYLE, _ruleset_colours, _svg, plt
 
 MOST_POINTS = 40  # the most points the by-point plot shows
 
@@ -146,7 +146,7 @@ def _heat_map(points: Sequence[Mapping[str, Any]], sides: Sequence[str], a: Mapp
     if all(math.isnan(v) for row in grid for v in row):
         return ""
     fig, ax = plt.subplots(figsize=(1.8 + 0.7 * len(xs), 1.2 + 0.45 * len(ys)))
-    image = ax.imshow(grid, cmap="Blues" if SIDE_COLOURS else None, vmin=0, vmax=1, aspect="auto")
+    image = ax.imshow(grid, cmap="Blues", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(len(xs)), [_tick(x) for x in xs])
     ax.set_yticks(range(len(ys)), [_tick(y) for y in ys])
     for i, row in enumerate(grid):
