@@ -112,7 +112,7 @@ class Sweep:
 
     def digest(self) -> str:
         """What identifies the games and how they are played (a resumed run must match it)."""
-        data = [self.scenarios, self.rulesets, self.replications, self.seed, [p.values for p in self.points],
+        data = [[(sid, text) for _, sid, text in self.scenarios], self.rulesets, self.replications, self.seed, [p.values for p in self.points],
                 [p.name for p in self.points], sorted((p, r, c.digest()) for (p, r), c in self.cells.items())]
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 

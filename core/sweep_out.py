@@ -17,6 +17,7 @@ from typing import Any
 
 from . import history
 from .errors import RefereeError
+from .game import replication_seed
 from .scenario import parse_scenario
 from .stats import paired, summary, wilson
 from .sweep import Sweep, cell_path
@@ -52,7 +53,8 @@ def parquet_bytes(sweep: Sweep, rows: Mapping[int, Row]) -> bytes:
     columns["scenario"] = pa.array([sweep.scenarios[s][1] for _, s, _, _ in where]).dictionary_encode()
     columns["ruleset"] = pa.array([sweep.rulesets[r] for _, _, r, _ in where]).dictionary_encode()
     columns["replication"] = pa.array([k for _, _, _, k in where], pa.int32())
-    columns["seed"] = pa.array([sweep.seed] * len(where), pa.int64())
+    seeds = {k: replication_seed(sweep.seed, k) for k in range(sweep.replications)}
+    columns["seed"] = pa.array([seeds[k] for _, _, _, k in where], pa.uint64())  # the game's own: `referee run --seed` replays it
     columns["side_1"] = pa.array([worlds[s].sides[0] for _, s, _, _ in where]).dictionary_encode()
     columns["side_2"] = pa.array([worlds[s].sides[1] for _, s, _, _ in where]).dictionary_encode()
     columns["winner"] = pa.array([r[1] for r in ordered], pa.string()).dictionary_encode()

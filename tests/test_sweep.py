@@ -67,8 +67,8 @@ def test_grid_rows_and_common_random_numbers(tmp_path: Path) -> None:
         outcomes, _ = run_replications(Stack("rff", tuple(stack["options"]), tuple(f["path"] for f in stack["files"])),
                                        str(find_scenario("drill-musketry")), 3, 5)
         mine = games[3 * p: 3 * p + 3]
-        assert [(o.winner, o.men_lost["union"], o.men_lost["confederate"], o.minutes) for o in outcomes] == \
-            [(g["winner"], g["men_lost_1"], g["men_lost_2"], g["minutes"]) for g in mine]
+        assert [(o.seed, o.winner, o.men_lost["union"], o.men_lost["confederate"], o.minutes) for o in outcomes] == \
+            [(g["seed"], g["winner"], g["men_lost_1"], g["men_lost_2"], g["minutes"]) for g in mine]
     # the cell is played: steady (fresh +1) and fresh=-3 change some game; the base point has no difference
     assert "against_base" not in data["points"][0]
     assert data["points"][2]["against_base"]["games_changed"] > 0
