@@ -26,7 +26,7 @@ from .events import jsonable
 from .files import write_atomic
 from .sweep import GAMES_ASKED, Sweep, materialize, read_sweep
 from .sweep_out import manifest, parquet_bytes, pyarrow_module, summarise
-from .sweep_run import BATCH, GAMES_FILE, Journal, Row, run_cluster, run_local
+from .sweep_run import BATCH, GAMES_FILE, Journal, Row, connect, run_cluster, run_local
 
 MANIFEST, SUMMARY, PAGE = "manifest.json", "summary.json", "sweep.html"
 
@@ -49,7 +49,19 @@ def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: st
     sweep = read_sweep(spec, games_allowed=sys.maxsize if yes else GAMES_ASKED)
     pyarrow_module()  # before the games, not after them
     folder = Path(out_dir) if out_dir else Path(spec).with_suffix(".sweep")
-    journal = _open(folder, sweep, resume)
+    client = connect(scheduler) if scheduler else None  # before the folder is made
+    try:
+        journal = _open(folder, sweep, resume)
+        interrupted, now = _play(sweep, journal, folder, client, workers, batch)
+    finally:
+        if client is not None:
+            client.close()
+    _report(spec, sweep, journal, folder, interrupted, now, no_html, as_json)
+
+
+def _play(sweep: Sweep, journal: Journal, folder: Path, client: Any, workers: int | None,
+          batch: int) -> tuple[comparing.Interrupted | None, int]:
+    """The games the journal lacks, with a progress bar; the interrupt, if any, and how many were played."""
     pending = [i for i in range(sweep.games) if i not in journal.rows]
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as bar:
@@ -63,17 +75,23 @@ def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: st
             bar.advance(task)
 
         try:
-            if scheduler:
-                interrupted = run_cluster(sweep, pending, record, scheduler, batch)
+            if client is not None:
+                interrupted = run_cluster(sweep, pending, record, client, batch)
             else:
                 interrupted = run_local(sweep, pending, record, workers or comparing.default_workers(), folder / "files")
         finally:
             journal.close()
+    return interrupted, now[0]
+
+
+def _report(spec: str, sweep: Sweep, journal: Journal, folder: Path, interrupted: comparing.Interrupted | None, now: int,
+            no_html: bool, as_json: bool) -> None:
+    """The summary, the Parquet file (once every game is in) and the page written; the table or JSON printed."""
     data = summarise(sweep, journal.rows)
     if interrupted:
         data["interrupted"] = True
     data["folder"] = str(folder)
-    data["played_now"] = now[0]  # in this run (the rest by the runs it resumed)
+    data["played_now"] = now  # in this run (the rest by the runs it resumed)
     if data["complete"]:
         _write_bytes(folder / GAMES_FILE, parquet_bytes(sweep, journal.rows))
         data["parquet"] = str(folder / GAMES_FILE)

@@ -173,26 +173,22 @@ def run_cluster(sweep: Sweep, pending: Sequence[int], record: Callable[[Row], No
                 size: int = BATCH) -> comparing.Interrupted | None:
     """Play ``pending`` games on the Dask cluster at ``address`` (or a ``Client``) in tasks of at
     most ``size`` games; a task lost with its worker is played again elsewhere."""
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise RefereeError("--scheduler needs Dask: pip install 'referee[cluster]'") from None
+    from distributed import as_completed
+
     own = isinstance(address, str)
-    try:
-        client: Any = Client(address, timeout="20s") if own else address
-    except (OSError, TimeoutError) as error:
-        raise InvalidInput([Problem(f"cannot reach the Dask scheduler: {error}", path="--scheduler")], "sweep") from None
+    client: Any = connect(address) if own else address
     digest = sweep.digest()[:12]
     futures = []
     try:
-        for i, batch in enumerate(batches(sweep, pending, size)):
-            futures.append(client.submit(play_batch, batch, key=f"referee-sweep-{digest}-{batch.games[0][0]}", retries=2))
+        for batch in batches(sweep, pending, size):  # a worker's death is the scheduler's to mend: no retries for errors
+            futures.append(client.submit(play_batch, batch, key=f"referee-sweep-{digest}-{batch.games[0][0]}"))
         with comparing.interruptible():
             try:
-                for future in as_completed(futures):
+                for future in as_completed(futures):  # a signal is taken here, between tasks' rows, never inside them
                     rows = future.result()
-                    for row in rows:
-                        record(row)
+                    with comparing._deferred():
+                        for row in rows:
+                            record(row)
             except comparing.Interrupted as interrupt:
                 return interrupt
         return None
@@ -201,6 +197,18 @@ def run_cluster(sweep: Sweep, pending: Sequence[int], record: Callable[[Row], No
             future.cancel()
         if own:
             client.close()
+
+
+def connect(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``; a message if Dask is missing or the scheduler out of reach."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise RefereeError("--scheduler needs Dask: pip install 'referee[cluster]'") from None
+    try:
+        return Client(address, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise InvalidInput([Problem(f"cannot reach the Dask scheduler: {error}", path="--scheduler")], "sweep") from None
 
 
 def pending_games(sweep: Sweep, done: Iterator[int] | set[int] | dict[int, Row]) -> list[int]:
