@@ -35,6 +35,7 @@ from .files import check_folder, write_atomic
 from .game import Game, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
+from .sweep_cli import sweep_cmd
 from .tables import Table
 from .tabular import WIDE, FittingConsole, comparison_rows, history_long
 from .text import printable, shorten
@@ -800,6 +801,4 @@ def report_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], ho
     return None
 
 
-from . import sweep_cli  # (last: it uses this module's console and helpers)
-
-main.add_command(getattr(sweep_cli, "sweep_cmd"))  # noqa: B009 (mypy cannot type a name of a module that imports this one)
+main.add_command(sweep_cmd)

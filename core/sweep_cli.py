@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -21,27 +23,36 @@ from rich.table import Table as RichTable
 
 from . import compare as comparing
 from . import limits
-from .cli import WORKERS_HELP, UserError, emit_json, err, json_option, out, shown
+from .errors import InvalidInput, Problem
 from .events import jsonable
 from .files import write_atomic
 from .sweep import GAMES_ASKED, Sweep, materialize, read_sweep
 from .sweep_out import manifest, parquet_bytes, pyarrow_module, summarise
 from .sweep_run import BATCH, GAMES_FILE, Journal, Row, connect, run_cluster, run_local
+from .tabular import FittingConsole
+from .text import printable
 
 MANIFEST, SUMMARY, PAGE = "manifest.json", "summary.json", "sweep.html"
+out = FittingConsole(highlight=False, soft_wrap=True)  # as the other commands print (core/cli.py registers this one)
+err = Console(stderr=True, highlight=False)
+
+
+def shown(text: Any) -> str:
+    return escape(printable(str(text)))
 
 
 @click.command("sweep")
 @click.argument("spec", metavar="SPEC.toml")
 @click.option("--out", "out_dir", default=None, metavar="FOLDER",
               help="Where the results go (default: the sweep file's name with .sweep, beside it).")
-@click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None, help=WORKERS_HELP)
+@click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None,
+              help=f"Worker processes (at most {limits.WORKERS}; default: the machine's CPUs, at most 8).")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Play on the Dask cluster at ADDRESS (tcp://host:8786).")
 @click.option("--batch", type=click.IntRange(1, 10_000), default=BATCH, show_default=True, help="Games in one task of a cluster.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted sweep in FOLDER: play only the games it lacks.")
 @click.option("--yes", is_flag=True, help=f"Play a sweep of more than {GAMES_ASKED:,} games.")
 @click.option("--no-html", "no_html", is_flag=True, help=f"Do not draw the HTML page ({PAGE}).")
-@json_option
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: str | None, batch: int, resume: bool,
               yes: bool, no_html: bool, as_json: bool) -> None:
     """Play the points of SPEC.toml (scenarios x rulesets x what varies) with common random
@@ -103,7 +114,7 @@ def _report(spec: str, sweep: Sweep, journal: Journal, folder: Path, interrupted
         err.print(f"[yellow]interrupted: {len(journal.rows):,} of {sweep.games:,} games played; "
                   f"referee sweep {shown(spec)} --out {shown(folder)} --resume plays the rest[/yellow]")
     if as_json:
-        emit_json(data)
+        click.echo(json.dumps(jsonable(data), indent=2))
     else:
         _print(data)
     if interrupted:
@@ -119,16 +130,20 @@ def _open(folder: Path, sweep: Sweep, resume: bool) -> Journal:
         except (OSError, ValueError):
             digest = None
         if not resume:
-            raise UserError(f"{folder} holds the results of an earlier sweep: --resume continues it, or give another --out")
+            raise _refused(f"{folder} holds the results of an earlier sweep: --resume continues it, or give another --out")
         if digest != sweep.digest():
-            raise UserError(f"{folder} holds a sweep of other games (the sweep file or the files it names have changed "
-                            "since): give another --out")
+            raise _refused(f"{folder} holds a sweep of other games (the sweep file or the files it names have changed "
+                           "since): give another --out")
     elif folder.exists() and not folder.is_dir():
-        raise UserError(f"--out {folder}: is a file, not a folder")
+        raise _refused(f"{folder} is a file, not a folder")
     folder.mkdir(parents=True, exist_ok=True)
     files = {key: materialize(c, folder / "files") for key, c in sweep.cells.items()}
     write_atomic(known, json.dumps(jsonable(manifest(sweep, folder, files)), indent=2) + "\n")
     return Journal(folder)
+
+
+def _refused(message: str) -> InvalidInput:
+    return InvalidInput([Problem(message, path="--out")], "sweep")
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
