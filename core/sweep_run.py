@@ -21,7 +21,7 @@ from attrs import frozen
 from . import compare as comparing
 from .errors import InvalidInput, Problem, RefereeError
 from .game import Game, play, replication_seed
-from .plugins import Rules, build_rules
+from .plugins import Rules, blame, build_rules
 from .scenario import parse_scenario
 from .sweep import Cell, Sweep, materialize
 from .world import Scenario
@@ -71,6 +71,17 @@ def play_batch(batch: Batch) -> list[Row]:
     finally:
         if collecting:
             gc.enable()
+
+
+def play_remote(batch: Batch) -> list[Row] | str:
+    """:func:`play_batch` on a cluster's worker: an error (a house rule's that failed) comes back
+    as its message, not as an exception that would carry the house rule's own (unpicklable) one."""
+    try:
+        return play_batch(batch)
+    except RefereeError as error:
+        return str(error)
+    except (KeyboardInterrupt, SystemExit) as error:  # raised by a house rule's code
+        return str(blame(error, _rules(batch.cell, batch.folder).pm))
 
 
 def batches(sweep: Sweep, indices: Sequence[int], size: int, folder: str = "") -> list[Batch]:
@@ -181,11 +192,13 @@ def run_cluster(sweep: Sweep, pending: Sequence[int], record: Callable[[Row], No
     futures = []
     try:
         for batch in batches(sweep, pending, size):  # a worker's death is the scheduler's to mend: no retries for errors
-            futures.append(client.submit(play_batch, batch, key=f"referee-sweep-{digest}-{batch.games[0][0]}"))
+            futures.append(client.submit(play_remote, batch, key=f"referee-sweep-{digest}-{batch.games[0][0]}"))
         with comparing.interruptible():
             try:
                 for future in as_completed(futures):  # a signal is taken here, between tasks' rows, never inside them
                     rows = future.result()
+                    if isinstance(rows, str):  # the message of an error in the worker
+                        raise RefereeError(rows)
                     with comparing._deferred():
                         for row in rows:
                             record(row)
