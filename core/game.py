@@ -70,13 +70,14 @@ class Outcome:
     yards_gained: dict[str, int]  # ground gained by each side's foremost fit unit
     men_left: dict[str, int] = field(factory=dict)  # men who left the field by a line of retreat
     lost_by_cause: dict[str, dict[str, int]] = field(factory=dict)  # side -> cause (events.CAUSES) -> men lost
+    broke_off: str | None = None  # the side whose plan's break-off decided the verdict ("both"), if one did
 
     def as_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset, "scenario": self.scenario, "seed": self.seed,
             "winner": self.winner, "reason": self.reason, "minutes": self.minutes, "turns": self.turns,
             "men_lost": self.men_lost, "guns_lost": self.guns_lost, "yards_gained": self.yards_gained,
-            "men_left": self.men_left, "lost_by_cause": self.lost_by_cause,
+            "men_left": self.men_left, "lost_by_cause": self.lost_by_cause, "broke_off": self.broke_off,
         }
 
 
@@ -211,6 +212,7 @@ class Game:
             {s: max(0, ground_gained(self.world, s)) for s in sides},
             {s: men_left(self.world, s) for s in sides},
             {s: {c: self.lost[s, c] for c in CAUSES if (s, c) in self.lost} for s in sides},
+            verdict.broke_off,
         )
 
 

@@ -20,6 +20,8 @@ from .world import Order, Scenario, SidePlan, Trigger, UnitState, World
 
 DUSK_AFTER_SUNSET = 30  # minutes of civil twilight where the scenario gives no dusk
 ATTACKS = ("attack", "engage")  # orders that are not begun after dark unless they say so
+OUT_OF_REACH_YARDS = 1000.0  # a withdrawing unit this far from every fit enemy has got away (a neutral judgement)
+EDGE_YARDS = 60.0  # a withdrawing unit this close to an edge that is its line of retreat has got away
 
 
 def last_light(sunset: int | None, dusk: int | None) -> int | None:
@@ -49,6 +51,7 @@ class Layout:
     scopes: Mapping[str, tuple[str, ...]]  # unit, command or side id -> unit ids
     side_of: Mapping[str, str]  # command id -> side
     waits: Mapping[str, int]  # order id -> the minute before which it cannot begin (every trigger a time)
+    withdrawing: frozenset[str] = frozenset()  # sides with an order to withdraw to the rear (no place named)
 
     @classmethod
     def of(cls, scenario: Scenario) -> Layout:
@@ -73,8 +76,11 @@ class Layout:
                 minutes = [t.minute for t in order.when if t.kind == "time" and t.minute is not None]
                 if order.when and len(minutes) == len(order.when):
                     waits[order.id] = min(minutes)
+            side_of = {c.id: c.side for c in scenario.commands}
+            withdrawing = frozenset(side_of[o.command] for o in scenario.orders
+                                    if o.kind == "withdraw" and o.to is None and o.command in side_of)
             _layouts[scenario] = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
-                                     {c.id: c.side for c in scenario.commands}, waits)
+                                     side_of, waits, withdrawing)
         return _layouts[scenario]
 
 
@@ -132,7 +138,21 @@ class Plan:
                 if why:
                     self._break_off(game, side, why)
                     changed = True
+        for side in self.layout.withdrawing:
+            if side not in world.broken_off and self._withdrawn(world, side):
+                self._break_off(game, side, "every unit has withdrawn")
+                changed = True
         return changed
+
+    def _withdrawn(self, world: World, side: str) -> bool:
+        """Is every unit of ``side`` on the field under an order to withdraw to the rear, and has
+        each got away (:func:`got_away`), with none still to come onto the field?"""
+        units = [u for u in world.by_side[side] if u.status != "gone"]
+        if not units or any(not u.on_field and u.spec.entry is not None and u.spec.entry > world.minute for u in units):
+            return False
+        on_field = [u for u in units if u.on_field]
+        return bool(on_field) and all(o is not None and o.kind == "withdraw" and o.to is None
+                                      for o in self.orders_of(on_field)) and got_away(world, side, on_field)
 
     def _begin_due(self, game: Any) -> bool:
         """Begin, for each command, the latest order whose trigger has fired; did any begin?"""
@@ -285,6 +305,30 @@ def enemy_within(world: World, units: Sequence[UnitState], yards: float, enemies
                     and (e.x - x) ** 2 + (e.y - y) ** 2 <= reach and e.fit):  # fit asked last: it is a call
                 return True
     return False
+
+
+def got_away(world: World, side: str, units: Iterable[UnitState] | None = None) -> bool:
+    """Has the withdrawal of a side that broke off ended? Every unit of it (or of ``units``) on
+    the field and not gone, but for its rear guard, has got away: it is
+    :data:`OUT_OF_REACH_YARDS` from every fit enemy on the field, or stands at an edge of the
+    map that is a line of retreat for its side (within :data:`EDGE_YARDS`)."""
+    plan = world.scenario.plans.get(side)
+    scopes = Layout.of(world.scenario).scopes if plan and plan.rear_guard else {}
+    guard = {u for i in (plan.rear_guard if plan else ()) for u in scopes.get(i, ())}
+    enemies = [(e.x, e.y) for e in world.by_side[world.enemy(side)] if e.fit]
+    reach = OUT_OF_REACH_YARDS * OUT_OF_REACH_YARDS
+    for u in world.by_side[side] if units is None else units:
+        if not u.on_field or u.status == "gone" or u.id in guard or _at_retreat_edge(world.scenario, u):
+            continue
+        if any((u.x - x) ** 2 + (u.y - y) ** 2 < reach for x, y in enemies):
+            return False
+    return True
+
+
+def _at_retreat_edge(scenario: Scenario, u: UnitState) -> bool:
+    near = {"west": u.x, "east": scenario.width - u.x, "south": u.y, "north": scenario.height - u.y}
+    return any(gap <= EDGE_YARDS and u.side in scenario.retreat_edges.get(edge, scenario.sides)
+               for edge, gap in near.items())
 
 
 def side_plan(scenario: Scenario, side: str) -> SidePlan:

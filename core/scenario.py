@@ -79,7 +79,7 @@ UNIT_KEYS = ("id", "name", "side", "command", "arm", "men", "position", "facing"
 AREA_KEYS = ("kind", "polygon", "name", "height")
 FEATURE_KEYS = ("kind", "points", "name", "front")
 OBJECTIVE_KEYS = ("id", "name", "position", "radius", "held_by", "key", "value")
-VICTORY_KEYS = ("end", "objectives", "beaten_at")
+VICTORY_KEYS = ("end", "objectives", "beaten_at", "break_off")
 HISTORICAL_KEYS = ("winner", "men_lost", "guns_lost", "minutes", "note")
 
 GUN_FORMATIONS = ("limbered", "unlimbered", "column", "march-column")
@@ -309,7 +309,35 @@ def _victory(t: Table) -> Victory:
         end=t.get("end", clock_time, 'a time "HH:MM"'),
         objectives=t.get("objectives", list_of(ident, "objective ids"), "objective ids", ()),
         beaten_at=t.get("beaten_at", number(above=0, at_most=1), "a share of men, 0 to 1", 0.5),
+        break_off=_break_off_means(t),
     )
+
+
+def _break_off_means(t: Table) -> tuple[tuple[str, str], ...]:
+    """``break_off``: what a side's break-off means, for both sides (a string) or per side (a
+    table ``{ union = "judged" }``); "defeat" where not given."""
+    raw = t.raw.get("break_off")
+    if raw is None:
+        return ()
+    valid = f"one of {', '.join(repr(m) for m in world.BREAK_OFF_MEANINGS)}"
+    if isinstance(raw, str):
+        given = {side: (raw, t.at("break_off")) for side in world.SIDE_NAMES}
+    elif isinstance(raw, dict):
+        sides = t.section("break_off", world.SIDE_NAMES)  # an unknown side is reported with its did-you-mean
+        given = {side: (raw[side], sides.at(side)) for side in world.SIDE_NAMES if side in raw} if sides else {}
+    else:
+        t.reader.add(t.at("break_off"), f"expected what a side's break-off means ({valid}), or a table of them by "
+                                        f'side such as {{ confederate = "judged" }}, got {show(raw)}')
+        return ()
+    means, reported = [], set()
+    for side, (value, path) in given.items():
+        if value not in world.BREAK_OFF_MEANINGS and path not in reported:
+            reported.add(path)
+            t.reader.add(path, f"a break-off means {valid} (defeat: the other side wins; draw; judged: by the "
+                               f"objectives held, then the share of men lost), got {show(value)}")
+        elif value in world.BREAK_OFF_MEANINGS and value != "defeat":
+            means.append((side, value))
+    return tuple(sorted(means))
 
 
 def _historical(t: Table) -> Historical:

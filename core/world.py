@@ -39,6 +39,7 @@ LEADER_TRAITS = ("gallant", "artillerist", "brave")
 COMMAND_LEVELS = ("army", "wing", "division", "brigade")
 AREA_KINDS = ("fields", "woods", "dense-woods", "rough", "broken", "swamp", "buildings", "marsh")
 LINE_KINDS = ("road", "stream", "fence", "wall", "works", "bridge", "ford")
+BREAK_OFF_MEANINGS = ("defeat", "draw", "judged")  # what a side's break-off means at the end (Victory.break_off)
 ORDERS = ("attack", "engage", "demonstrate", "hold", "defend", "screen", "reserve", "withdraw", "rally")
 """Order kinds; ``defend`` is the older name of ``hold`` (both hold an objective or their ground)."""
 TRIGGERS = ("time", "taken", "lost", "losses", "broken", "enemy_within", "begun", "ended", "repulsed",
@@ -197,6 +198,11 @@ class Victory:
     end: int  # minute the game ends at the latest
     objectives: tuple[str, ...]  # held at the end decide the winner
     beaten_at: float = 0.5  # a side is beaten when this share of its starting men are lost or in broken/routed/gone units
+    break_off: tuple[tuple[str, str], ...] = ()  # (side, BREAK_OFF_MEANINGS) where a side's break-off is not a defeat
+
+    def break_off_means(self, side: str) -> str:
+        """What ``side`` breaking off means: a defeat (the default), a draw, or judged."""
+        return next((means for s, means in self.break_off if s == side), "defeat")
 
 
 @frozen
