@@ -52,6 +52,7 @@ class Layout:
     side_of: Mapping[str, str]  # command id -> side
     waits: Mapping[str, int]  # order id -> the minute before which it cannot begin (every trigger a time)
     withdrawing: frozenset[str] = frozenset()  # sides with an order to withdraw to the rear (no place named)
+    own: frozenset[str] = frozenset()  # units with orders of their own (Order.unit), kept under their own id in sequences
 
     @classmethod
     def of(cls, scenario: Scenario) -> Layout:
@@ -59,6 +60,7 @@ class Layout:
             sequences: dict[str, list[Order]] = {}
             for order in scenario.orders:
                 sequences.setdefault(order.command, []).append(order)
+            own = frozenset(o.command for o in scenario.orders if o.unit)
             command_of_unit = {}
             for unit in scenario.units:
                 chain = (c.id for c in scenario.command_chain(unit.command))
@@ -76,11 +78,11 @@ class Layout:
                 minutes = [t.minute for t in order.when if t.kind == "time" and t.minute is not None]
                 if order.when and len(minutes) == len(order.when):
                     waits[order.id] = min(minutes)
-            side_of = {c.id: c.side for c in scenario.commands}
+            side_of = {c.id: c.side for c in scenario.commands} | {u.id: u.side for u in scenario.units if u.id in own}
             withdrawing = frozenset(side_of[o.command] for o in scenario.orders
                                     if o.kind == "withdraw" and o.to is None and o.command in side_of)
             _layouts[scenario] = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
-                                     side_of, waits, withdrawing)
+                                     side_of, waits, withdrawing, own)
         return _layouts[scenario]
 
 
@@ -106,7 +108,10 @@ class Plan:
         return cls(Layout.of(scenario))
 
     def order_of(self, unit_id: str) -> Order | None:
-        """The order the unit follows now (its nearest command with orders), if one has begun."""
+        """The order the unit follows now (its own, once one has begun; else its nearest command
+        with orders's), if one has begun."""
+        if unit_id in self.layout.own and unit_id in self.current:
+            return self.layout.sequences[unit_id][self.current[unit_id]]
         command = self.layout.command_of_unit.get(unit_id)
         if command is None:
             return None
@@ -115,10 +120,10 @@ class Plan:
 
     def orders_of(self, units: Iterable[UnitState]) -> list[Order | None]:
         """:meth:`order_of` of each unit, in one call."""
-        command_of_unit, current, sequences = self.layout.command_of_unit, self.current, self.layout.sequences
+        command_of_unit, current, sequences, own = self.layout.command_of_unit, self.current, self.layout.sequences, self.layout.own
         out: list[Order | None] = []
         for u in units:
-            command = command_of_unit.get(u.id)
+            command = u.id if own and u.id in own and u.id in current else command_of_unit.get(u.id)
             i = None if command is None else current.get(command)
             out.append(None if i is None else sequences[command][i])  # type: ignore[index]
         return out

@@ -458,7 +458,7 @@ def _cross_check(r: Reader, p: _Parts) -> None:
     for path, o in p.objectives:
         _inside(r, f"{path}.position", o.position, p)
         r.known_side(f"{path}.held_by", o.held_by, sides)
-    _check_orders(r, p, commands, objectives)
+    _check_orders(r, p, commands, units, objectives)
     _check_ground(r, p)
     _check_sides(r, p, sides)
     _check_times(r, p)
@@ -574,7 +574,8 @@ def _check_ground(r: Reader, p: _Parts) -> None:
                        f"area, times its corners); at most {GROUND_CELLS:,}: draw fewer, smaller or simpler areas")
 
 
-def _check_orders(r: Reader, p: _Parts, commands: dict[str, Command], objectives: dict[str, Objective]) -> None:
+def _check_orders(r: Reader, p: _Parts, commands: dict[str, Command], units: dict[str, UnitSpec],
+                  objectives: dict[str, Objective]) -> None:
     """What each order names exists, and its places are on the map (the older form of a reserve,
     read as two orders, is checked once)."""
     seen: set[str] = set()
@@ -583,11 +584,20 @@ def _check_orders(r: Reader, p: _Parts, commands: dict[str, Command], objectives
         if path in seen:
             continue
         seen.add(path)
-        r.known(f"{path}.command", o.command, commands, "command")
+        if o.unit:
+            if r.known(f"{path}.unit", o.command, units, "unit") and o.command in commands:
+                r.add(f"{path}.unit", f"{o.command!r} is the id of a unit and of a command; an order to one unit "
+                                      "needs an id of its own: rename one of them")
+        else:
+            r.known(f"{path}.command", o.command, commands, "command")
         r.known(f"{path}.objective", o.objective, objectives, "objective")
         for i, place in enumerate(o.route or ()):
             _inside(r, f"{path}.route[{i}]", place, p)
         _inside(r, f"{path}.to", o.to, p)
+        width, height = p.head.get("width"), p.head.get("height")
+        if o.range is not None and width is not None and height is not None and o.range > math.hypot(width, height):
+            r.add(f"{path}.range", f"{o.range:g} yards is beyond the map: no two points of it are farther apart than "
+                                   f"its diagonal, {math.hypot(width, height):.0f} yards; give a range within it")
 
 
 def _setting(p: _Parts, commands: dict[str, Command], objectives: dict[str, Objective]) -> plans_format.Setting:

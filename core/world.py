@@ -163,7 +163,7 @@ class Order:
     order of a sequence may have none: it is in force from the start) and lasts until a later
     order of the same command begins."""
 
-    command: str
+    command: str  # the command whose order it is; with ``unit``, the one unit's id
     kind: str  # ORDERS
     objective: str | None = None
     route: tuple[Point, ...] = ()  # waypoints before the objective
@@ -177,6 +177,7 @@ class Order:
     to: Point | None = None  # withdraw: where to (default: toward the side's rear)
     night: bool = False  # may begin, and assault, after dark
     source: str = ""  # where the order and its triggers come from (a citation)
+    unit: bool = False  # an order to one unit (``command`` is its id): once begun, the unit follows it, not its command's
 
 
 @frozen
