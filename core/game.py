@@ -241,6 +241,11 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
                 path="scenario.options", source=scenario.source)
         for o in mine if o not in rules.option_specs
     ]
+    weather = scenario.light.weather
+    if weather not in rules.info.weather:
+        problems.append(Problem(f"{rules.info.name} does not play weather {weather!r} (it plays: "
+                                f"{', '.join(rules.info.weather)}); choose another ruleset or weather",
+                                path="scenario.weather", source=scenario.source))
     if problems:
         raise InvalidInput(problems, f"scenario {scenario.id}")
     chosen = rules.options | frozenset(mine)

@@ -58,6 +58,18 @@ def installed() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
+def weathers() -> dict[str, tuple[str, ...]]:
+    """Each installed ruleset (not a house rule) by name: the weather values its rules play
+    (``RulesetInfo.weather``)."""
+    out = {}
+    for name in sorted(installed()):
+        describe = getattr(load_named(name), "referee_ruleset", None)
+        info = describe() if describe is not None else None
+        if isinstance(info, RulesetInfo) and info.kind == "ruleset":
+            out[name] = info.weather
+    return out
+
+
 def load_named(name: str) -> ModuleType:
     eps = installed()
     if name not in eps:

@@ -462,6 +462,7 @@ def _cross_check(r: Reader, p: _Parts) -> None:
     _check_ground(r, p)
     _check_sides(r, p, sides)
     _check_times(r, p)
+    _check_weather(r, p.head.get("weather"))
     plans_format.check(r, _setting(p, commands, objectives), p.orders, p.plans)
     if p.victory is not None:
         for i, oid in enumerate(p.victory.objectives or ()):
@@ -632,6 +633,26 @@ def _check_losses(r: Reader, p: _Parts) -> None:
             had = sum(getattr(u, what) or 0 for _, u in p.units if u.side == side)
             if value is not None and value > had:
                 r.add(f"historical.{key}.{side}", f"{value} lost but the {side} side has only {had}")
+
+
+def _check_weather(r: Reader, weather: str | None) -> None:
+    """Weather other than clear is refused unless an installed ruleset plays it (each says which
+    values in ``RulesetInfo.weather``); the message names the values played and by which."""
+    if weather is None or weather == "clear":
+        return
+    from .plugins import weathers  # (asked only for weather other than clear: it loads every ruleset)
+
+    played = weathers()
+    if any(weather in values for values in played.values()):
+        return
+    by: dict[str, list[str]] = {}
+    for name, values in played.items():
+        for value in values:
+            by.setdefault(value, []).append(name)
+    supported = "; ".join(f"{value!r} ({'every ruleset' if len(names) == len(played) else ', '.join(names)})"
+                          for value, names in by.items())
+    r.add("scenario.weather", f"weather {weather!r} is played by no installed ruleset; the values played: "
+                              f"{supported or 'none'}")
 
 
 def _check_times(r: Reader, p: _Parts) -> None:
