@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import random
+from pathlib import Path
 from operator import attrgetter
 from typing import Any
 
@@ -19,7 +20,8 @@ from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import CAUSES, EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plan import Plan
-from .plugins import Rules, exclusive_clashes, installed
+from .plugins import Rules, exclusive_clashes, installed, weathers
+from .reading import key_lines
 from .records import record
 from .victory import (
     Verdict,
@@ -243,9 +245,11 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
     ]
     weather = scenario.light.weather
     if weather not in rules.info.weather:
-        problems.append(Problem(f"{rules.info.name} does not play weather {weather!r} (it plays: "
-                                f"{', '.join(rules.info.weather)}); choose another ruleset or weather",
-                                path="scenario.weather", source=scenario.source))
+        played = [name for name, values in weathers().items() if weather in values]
+        problems.append(Problem(f"{rules.info.name} does not play weather {weather!r}: its rules say nothing of it "
+                                f"(it plays {', '.join(map(repr, rules.info.weather))}; {weather!r} is played by "
+                                f"{', '.join(played) or 'no ruleset'}): choose one of those rulesets or another weather",
+                                path="scenario.weather", source=scenario.source, line=_line_of(scenario, "scenario.weather")))
     if problems:
         raise InvalidInput(problems, f"scenario {scenario.id}")
     chosen = rules.options | frozenset(mine)
@@ -253,6 +257,14 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
     if clashes:
         raise InvalidInput(clashes, f"options for {rules.name} with scenario {scenario.id}")
     return chosen
+
+
+def _line_of(scenario: Scenario, path: str) -> int | None:
+    """The line of a key in the scenario's file, if it can be read."""
+    try:
+        return key_lines(Path(scenario.source).read_text(encoding="utf-8")).get(path)
+    except (OSError, ValueError):
+        return None
 
 
 def replication_seed(seed: int, k: int) -> int:
