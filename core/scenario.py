@@ -75,7 +75,7 @@ SCENARIO_KEYS = ("id", "title", "date", "summary", "start", "sunset", "dusk", "w
 COMMAND_KEYS = ("id", "name", "side", "level", "parent")
 LEADER_KEYS = ("id", "name", "side", "command", "rating", "traits", "attached_to", "position")
 UNIT_KEYS = ("id", "name", "side", "command", "arm", "men", "position", "facing", "formation",
-             "experience", "weapon", "guns", "gun_type", "mounted", "entry", "hidden")
+             "experience", "weapon", "guns", "gun_type", "mounted", "entry", "hidden", "surprised")
 AREA_KEYS = ("kind", "polygon", "name", "height")
 FEATURE_KEYS = ("kind", "points", "name", "front")
 OBJECTIVE_KEYS = ("id", "name", "position", "radius", "held_by", "key", "value")
@@ -242,6 +242,7 @@ def _unit(t: Table) -> UnitSpec:
         mounted=t.get("mounted", flag, "true or false", arm == "cavalry"),
         entry=t.get("entry", clock_time, 'a time "HH:MM"', None),
         hidden=t.get("hidden", flag, "true or false", False),
+        surprised=t.get("surprised", flag, "true or false", False),
     )
     _check_arm(t, unit)
     return unit

@@ -97,6 +97,7 @@ class UnitSpec:
     mounted: bool = False  # cavalry, mounted infantry, or (artillery) horse artillery
     entry: int | None = None  # minute it may enter play; None = on the field at the start
     hidden: bool = False  # starts concealed from the enemy (by design, ground or weather), for a ruleset that models it
+    surprised: bool = False  # taken unready at the start (a surprised camp), for a ruleset whose text says what that does
 
 
 @frozen
