@@ -9,8 +9,8 @@ from __future__ import annotations
 import difflib
 import hashlib
 import random
-from pathlib import Path
 from operator import attrgetter
+from pathlib import Path
 from typing import Any
 
 from attrs import define, evolve, field, frozen

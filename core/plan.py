@@ -20,7 +20,7 @@ from .world import Order, Scenario, SidePlan, Trigger, UnitState, World
 
 DUSK_AFTER_SUNSET = 30  # minutes of civil twilight where the scenario gives no dusk
 ATTACKS = ("attack", "engage")  # orders that are not begun after dark unless they say so
-OUT_OF_REACH_YARDS = 1000.0  # a withdrawing unit this far from every fit enemy has got away (a neutral judgement)
+OUT_OF_REACH_YARDS = 600.0  # a withdrawing unit this far from every fit enemy has got away: out of contact (doctrine.DEPLOY_YARDS)
 EDGE_YARDS = 60.0  # a withdrawing unit this close to an edge that is its line of retreat has got away
 
 

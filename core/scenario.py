@@ -641,7 +641,9 @@ def _check_weather(r: Reader, weather: str | None) -> None:
     values in ``RulesetInfo.weather``); the message names the values played and by which."""
     if weather is None or weather == "clear":
         return
-    from .plugins import weathers  # (asked only for weather other than clear: it loads every ruleset)
+    from .plugins import (
+        weathers,  # (asked only for weather other than clear: it loads every ruleset)
+    )
 
     played = weathers()
     if any(weather in values for values in played.values()):

@@ -192,3 +192,69 @@ def test_old_files_keep_their_meaning() -> None:
     for name in ("big-bethel", "kernstown", "valverde"):
         victory = load_scenario(find_scenario(name)).victory
         assert victory.break_off == () and victory.break_off_means("union") == "defeat"
+
+
+def test_fog_is_refused_where_a_ruleset_does_not_play_it(tmp_path: Path) -> None:
+    path = written(tmp_path, 'weather = "clear"', 'weather = "fog"')
+    result = CliRunner().invoke(main, ["run", str(path), "--rules", "sumter", "--quiet"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert (f"{path}:{line_of(path, 'weather =')} scenario.weather: sumter does not play weather 'fog'" in result.stderr
+            and "'fog' is played by hynds, rff" in result.stderr), result.stderr
+    assert CliRunner().invoke(main, ["run", str(path), "--rules", "rff", "--quiet"]).exit_code == 0
+
+
+# ----------------------------------------------------------------------------- surprised units
+
+
+def surprised_drill(name: str, surprised: bool = True):  # type: ignore[no-untyped-def]
+    scenario = load_scenario(find_scenario(name))
+    return evolve(scenario, units=tuple(evolve(u, surprised=surprised) for u in scenario.units))
+
+
+def modifiers_named(game: Game, mechanic: str, text: str) -> list[int]:
+    """The turns of the resolutions of ``mechanic`` with a modifier whose name or citation says ``text``."""
+    return [e["turn"] for e in game.log.events if e["kind"] == "resolution" and e.get("mechanic") == mechanic
+            and any(text in m["name"] or text in m.get("ref", "") for m in e.get("modifiers", []))]
+
+
+def test_sumter_bushwhacks_surprised_units_in_the_first_turn_only() -> None:
+    turns = []
+    for seed in (1, 2, 3):
+        for surprised in (True, False):
+            game = game_of(surprised_drill("drill-musketry", surprised), "sumter", seed, log=True)
+            play(game)
+            found = modifiers_named(game, "unit-morale", "bushwhacked")
+            assert surprised or not found
+            turns += found
+    assert turns and set(turns) == {1}
+
+
+def test_hynds_surprised_units_meet_their_first_charge_surprised() -> None:
+    for seed in (1, 2, 3, 4):
+        game = game_of(surprised_drill("drill-cavalry"), "hynds", seed, log=True)
+        play(game)
+        if modifiers_named(game, "charge", "HYNDS-H4"):
+            plain = game_of(surprised_drill("drill-cavalry", False), "hynds", seed, log=True)
+            play(plain)
+            assert not modifiers_named(plain, "charge", "HYNDS-H4")
+            return
+    pytest.fail("no charge on a surprised unit in four games")
+
+
+@pytest.mark.parametrize("ruleset", ["rff", "hardtack"])
+def test_surprised_changes_nothing_where_the_text_has_no_rule(ruleset: str) -> None:
+    logs = []
+    for surprised in (True, False):
+        game = game_of(surprised_drill("drill-musketry", surprised), ruleset, 2, log=True)
+        play(game)
+        logs.append(game.log.jsonl())
+    assert logs[0] == logs[1]
+
+
+def test_the_docs_example_shows_the_new_keys() -> None:
+    from referee.core.scenario import parse_scenario
+    from test_plan_format import _examples
+
+    scenario = parse_scenario(_examples()[1], "docs/scenario-format.md")
+    assert scenario.victory.break_off_means("union") == "judged" and scenario.victory.break_off_means("confederate") == "defeat"
+    assert any(o.unit for o in scenario.orders) and any(u.surprised for u in scenario.units)
