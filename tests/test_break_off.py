@@ -3,6 +3,7 @@ of these keys through the command line (one message each, with file, line and ke
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -258,3 +259,20 @@ def test_the_docs_example_shows_the_new_keys() -> None:
     scenario = parse_scenario(_examples()[1], "docs/scenario-format.md")
     assert scenario.victory.break_off_means("union") == "judged" and scenario.victory.break_off_means("confederate") == "defeat"
     assert any(o.unit for o in scenario.orders) and any(u.surprised for u in scenario.units)
+
+
+# ----------------------------------------------------------------------------- marked in compare
+
+
+def test_compare_marks_the_verdicts_a_break_off_decided(tmp_path: Path) -> None:
+    path = written(tmp_path, 'end = "10:45"', 'end = "12:00"')
+    path.write_text(path.read_text() + '\n[plan.union]\nbreak_off = { time = "10:15" }\n')
+    result = CliRunner().invoke(main, ["compare", str(path), "--rules", "rff", "-n", "2", "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)["rulesets"]["rff"]
+    decided = [g["broke_off"] for g in report["games"]]
+    assert set(decided) <= {"union", None} and "union" in decided  # (or beaten on the way)
+    assert report["broke_off"] == {"union": decided.count("union") / 2}
+    shown = CliRunner().invoke(main, ["compare", str(path), "--rules", "rff", "-n", "2", "--workers", "1"])
+    assert "verdict decided by a break-off" in shown.stdout and f"† union {decided.count('union') * 50}%" in shown.stdout
+    assert "† side share: the share of games whose verdict a plan's break-off decided" in shown.stdout
