@@ -91,7 +91,8 @@ def history_long(report: Mapping[str, Any]) -> Table:
         winner, share, interval = winner_text(r["winner"])
         from .history import broke_off_text
 
-        table.add_row(who, f"{winner} wins", f"{share} {interval}", "", broke_off_text(r.get("broke_off", {})), end_section=False)
+        marked = "\n".join(filter(None, [f"{share} {interval}", broke_off_text(r.get("broke_off", {}))]))
+        table.add_row(who, f"{winner} wins", marked, "", "", end_section=False)
         cells = [(f"men lost, {s}", c) for s, c in r["men_lost"].items()]
         cells += [(f"guns lost, {s}", c) for s, c in r["guns_lost"].items()] + [("minutes", r["minutes"])]
         for i, (label, c) in enumerate(cells):
