@@ -228,6 +228,8 @@ class Plan:
             return f"{clock(t.minute)} has come" if t.minute is not None and world.minute >= t.minute else ""
         if kind == "darkness":
             return "darkness" if dark(world) else ""
+        if kind == "enemy_broke_off":
+            return f"the {world.enemy(side)} side has broken off" if world.enemy(side) in world.broken_off else ""
         if kind in ("taken", "lost"):
             wanted = side if kind == "taken" else world.enemy(side)
             passed = any(o == t.objective and s == wanted for _, o, s in world.passed)

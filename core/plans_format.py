@@ -249,6 +249,12 @@ def _true(value: Any) -> bool:
     return True
 
 
+def _enemy_broke_off(value: Any) -> bool:
+    if value is not True:
+        raise Bad(f"expected enemy_broke_off = true (it fires when the enemy side breaks off), got {show(value)}")
+    return True
+
+
 _SHARE = number(above=0, at_most=1)
 _VALUES = {  # trigger kind -> (converter, what it expects, the Trigger field it fills)
     "time": (clock_time, 'a time "HH:MM"', "minute"),
@@ -262,6 +268,7 @@ _VALUES = {  # trigger kind -> (converter, what it expects, the Trigger field it
     "repulsed": (ident, "an objective id", "objective"),
     "darkness": (_true, "true", None),
     "low_ammo": (_SHARE, "a share of men, > 0 and <= 1", "share"),
+    "enemy_broke_off": (_enemy_broke_off, "true", None),
 }
 
 

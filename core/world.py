@@ -43,7 +43,7 @@ BREAK_OFF_MEANINGS = ("defeat", "draw", "judged")  # what a side's break-off mea
 ORDERS = ("attack", "engage", "demonstrate", "hold", "defend", "screen", "reserve", "withdraw", "rally")
 """Order kinds; ``defend`` is the older name of ``hold`` (both hold an objective or their ground)."""
 TRIGGERS = ("time", "taken", "lost", "losses", "broken", "enemy_within", "begun", "ended", "repulsed",
-            "darkness", "low_ammo")
+            "darkness", "low_ammo", "enemy_broke_off")
 """What may begin an order or break a side off (see :class:`Trigger`)."""
 EDGES = ("north", "east", "south", "west")
 STATUSES = ("good", "disordered", "broken", "routed", "gone")
@@ -145,7 +145,8 @@ class Trigger:
     a fit enemy stands within ``yards`` of a unit of ``of``. ``begun`` / ``ended``: the order
     ``order`` has begun / has ended. ``repulsed``: the side's assaults on ``objective`` have been
     repulsed ``times`` times. ``darkness``: the last light is gone (``Light.dusk``). ``low_ammo``:
-    ``share`` of the men of ``of`` stand in units low on ammunition.
+    ``share`` of the men of ``of`` stand in units low on ammunition. ``enemy_broke_off``: the
+    enemy side has broken off (a pursuit may begin).
     """
 
     kind: str  # TRIGGERS

@@ -276,3 +276,23 @@ def test_compare_marks_the_verdicts_a_break_off_decided(tmp_path: Path) -> None:
     shown = CliRunner().invoke(main, ["compare", str(path), "--rules", "rff", "-n", "2", "--workers", "1"])
     assert "verdict decided by a break-off" in shown.stdout and f"† union {decided.count('union') * 50}%" in shown.stdout
     assert "† side share: the share of games whose verdict a plan's break-off decided" in shown.stdout
+
+
+def test_a_pursuit_begins_when_the_enemy_breaks_off() -> None:
+    scenario = union_breaks_off_at(615)
+    scenario = evolve(scenario, orders=(
+        Order("us-brigade", "defend", id="us.1"), Order("cs-brigade", "defend", id="cs.1"),
+        Order("cs-brigade", "attack", objective="us-ground", id="pursue", when=(Trigger("enemy_broke_off"),))))
+    game = game_of(scenario, "rff", seed=1, log=True)
+    play(game)
+    assert game.plan.begun["pursue"] == 615
+    assert any(e["kind"] == "plan" and e["text"].endswith("begins: the union side has broken off") for e in game.log.events)
+
+
+def test_enemy_broke_off_is_read_from_the_file(tmp_path: Path) -> None:
+    order = '\n[[orders]]\ncommand = "us-brigade"\nkind = "attack"\nobjective = "cs-ground"\nwhen = {{ enemy_broke_off = {} }}\n'
+    path = tmp_path / "drill.toml"
+    path.write_text(DRILL.read_text() + order.format("true"))
+    assert [o.when for o in load_scenario(path).orders if o.when] == [(Trigger("enemy_broke_off"),)]
+    path.write_text(DRILL.read_text() + order.format("1"))
+    assert "expected enemy_broke_off = true" in refused(path)
