@@ -345,9 +345,10 @@ def _check_sequences(r: Reader, sequences: Mapping[str, list[PlacedOrder]]) -> N
     for command, placed in sequences.items():
         for n, p in enumerate(placed[1:], start=2):
             if not p.has_when:
-                r.add(f"{p.path}.when", f"missing key 'when': order {p.order.id!r} is order {n} of command "
+                owner = "unit" if p.order.unit else "command"
+                r.add(f"{p.path}.when", f"missing key 'when': order {p.order.id!r} is order {n} of {owner} "
                                         f"{command!r} (after {placed[0].order.id!r}) and needs a trigger; only a "
-                                        "command's first order is in force from the start")
+                                        f"{owner}'s first order is in force from the start")
 
 
 def _check_trigger(r: Reader, s: Setting, t: Trigger, where: Where, by_id: Mapping[str, PlacedOrder]) -> None:
