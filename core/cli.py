@@ -342,6 +342,7 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
     for label, cells, in_history in comparison_rows(report["rulesets"], sides, hist):
         table.add_row(label, *cells, *([in_history] if hist else []))
     out.print(table)
+    out.print(history.BROKE_OFF_LEGEND)
 
 
 @main.command("history")
@@ -402,7 +403,8 @@ def _print_history(report: dict[str, Any]) -> None:
     rows = report["rows"]
     sides = list(dict.fromkeys(side for r in rows for side in r["men_lost"]))
     table = RichTable(title=f"History among the outcomes: {report['n']} replications per battle and ruleset, seed {report['seed']}",
-                      caption="each cell: p10 / p50 / p90 of the replications, then history (its percentile) and its verdict against p10-p90")
+                      caption="each cell: p10 / p50 / p90 of the replications, then history (its percentile) and its verdict "
+                              f"against p10-p90\n{history.BROKE_OFF_LEGEND}")
     for header in ("battle", "rules\n(n)", "history's\nwinner:\nshare\n[95% CI]", *(f"men lost\n{s}" for s in sides),
                    *(f"guns lost\n{s}" for s in sides), "minutes to\ndecision"):
         table.add_column(header, justify="left" if header == "battle" else "right", overflow="fold")
@@ -414,7 +416,8 @@ def _print_history(report: dict[str, Any]) -> None:
         return f"{band}\n{escape(hist)}\n[{VERDICT_STYLE[c['verdict']]}]{c['verdict']}[/]"
 
     for r in rows:
-        table.add_row(shown(r["title"]), f"{shown(r['ruleset'])}\n({r['replications']})", escape("\n".join(history.winner_text(r["winner"]))),
+        marked = [*history.winner_text(r["winner"]), *filter(None, [history.broke_off_text(r.get("broke_off", {}))])]
+        table.add_row(shown(r["title"]), f"{shown(r['ruleset'])}\n({r['replications']})", escape("\n".join(marked)),
                       *(cell(r["men_lost"][s]) for s in sides), *(cell(r["guns_lost"][s]) for s in sides), cell(r["minutes"]))
     out.print(table)
     _print_inside(report)

@@ -58,6 +58,20 @@ def installed() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
+def weathers() -> dict[str, tuple[str, ...]]:
+    """Each installed ruleset and house-rule layer by name: the weather values its rules play
+    (``RulesetInfo.weather``; a layer plays its base's as well as its own)."""
+    infos = {}
+    for name in sorted(installed()):
+        module = load_named(name)
+        describe = getattr(module, "referee_ruleset", None) or getattr(module, "referee_house_rule", None)
+        info = describe() if describe is not None else None
+        if isinstance(info, RulesetInfo):
+            infos[name] = info
+    return {name: tuple(dict.fromkeys((infos[info.base].weather if info.base in infos else ()) + info.weather))  # type: ignore[index]
+            for name, info in infos.items()}
+
+
 def load_named(name: str) -> ModuleType:
     eps = installed()
     if name not in eps:
@@ -288,7 +302,9 @@ def _described(base: RulesetInfo, layers: tuple[RulesetInfo, ...], top: str | No
     """The stack as its top layer describes it (name, title, scale, source), in the base's
     phases; the base itself when the stack was built from the base's name."""
     layer = next((lay for lay in layers if lay.name == top), None) if top else None
-    return evolve(layer, phases=layer.phases or base.phases) if layer else base
+    if layer is None:
+        return base
+    return evolve(layer, phases=layer.phases or base.phases, weather=tuple(dict.fromkeys(base.weather + layer.weather)))
 
 
 # What a layer's hook must return (None aside): a description and a test. A layer that returns

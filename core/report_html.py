@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt  # (after the backend is chosen)
 from matplotlib.figure import Figure
 
 from .events import CAUSES
+from .history import BROKE_OFF_LEGEND
 from .tabular import comparison_rows
 
 SIDE_COLOURS = {0: "#2f5597", 1: "#8c8c8c"}  # first side (blue), second side (grey)
@@ -234,7 +235,8 @@ def _table(data: Mapping[str, Any]) -> str:
         f"<tr><th scope=row>{html.escape(label)}</th>{''.join(f'<td>{html.escape(c)}</td>' for c in cells)}"
         f"{f'<td class=hist>{html.escape(hist)}</td>' if history else ''}</tr>"
         for label, cells, hist in rows)
-    return f'<table class="comparison"><thead>{head}</thead><tbody>{body}</tbody></table>'
+    legend = f"<caption>{html.escape(BROKE_OFF_LEGEND)}</caption>"
+    return f'<table class="comparison">{legend}<thead>{head}</thead><tbody>{body}</tbody></table>'
 
 
 def _replay_section(name: str, replay: Mapping[str, Any], terrain: Mapping[str, Any], sides: Sequence[str]) -> str:

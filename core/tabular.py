@@ -39,6 +39,7 @@ def comparison_rows(rulesets: Mapping[str, Mapping[str, Any]], sides: Sequence[s
         row(f"{side} men who left the field", lambda r, s=side: f"{r['men_left'][s]['mean']:.0f}")
     for reason in sorted({k for r in rulesets.values() for k in r["ended_by"]}):
         row(f"ended by: {reason}", lambda r, k=reason: f"{r['ended_by'].get(k, 0):.1%}")
+    row("verdict decided by a break-off", lambda r: _broke_off(r.get("broke_off", {})))
     for side in sides:
         row(f"{side} yards gained (p50)", lambda r, s=side: f"{r['yards_gained'][s]['mean']:.0f} ({r['yards_gained'][s]['p50']:.0f})")
     row("minutes to decision (p50)", lambda r: f"{r['minutes']['mean']:.0f} ({r['minutes']['p50']:.0f})",
@@ -47,6 +48,12 @@ def comparison_rows(rulesets: Mapping[str, Mapping[str, Any]], sides: Sequence[s
         for side in sides:
             row(f"history's {side} losses, percentile", lambda r, s=side: f"{r['historical']['men_lost_percentile'][s]:.1f}")
     return rows
+
+
+def _broke_off(shares: Mapping[str, float]) -> str:
+    from .history import broke_off_text
+
+    return broke_off_text(dict(shares)) or "-"
 
 
 class FittingConsole(Console):
@@ -72,17 +79,20 @@ WIDE = 120  # columns the wide history table needs to read well; narrower consol
 
 def history_long(report: Mapping[str, Any]) -> Table:
     """``referee history`` for a narrow console: one row per battle, ruleset and measure."""
-    from .history import number, winner_text
+    from .history import BROKE_OFF_LEGEND, number, winner_text
 
     table = Table(title=f"History among the outcomes: {report['n']} replications per battle and ruleset, seed {report['seed']}",
-                  caption="p10 / p50 / p90 of the games; history (its percentile) and its verdict")
+                  caption="p10 / p50 / p90 of the games; history (its percentile) and its verdict\n" + BROKE_OFF_LEGEND)
     for header, justify in (("battle, rules", "left"), ("measure", "left"), ("p10 / p50 / p90", "right"),
                             ("history (pct)", "right"), ("", "left")):
         table.add_column(header, justify=justify)  # type: ignore[arg-type]
     for r in report["rows"]:
         who = f"{r['scenario']}\n{r['ruleset']} ({r['replications']})"
         winner, share, interval = winner_text(r["winner"])
-        table.add_row(who, f"{winner} wins", f"{share} {interval}", "", "", end_section=False)
+        from .history import broke_off_text
+
+        marked = "\n".join(filter(None, [f"{share} {interval}", broke_off_text(r.get("broke_off", {}))]))
+        table.add_row(who, f"{winner} wins", marked, "", "", end_section=False)
         cells = [(f"men lost, {s}", c) for s, c in r["men_lost"].items()]
         cells += [(f"guns lost, {s}", c) for s, c in r["guns_lost"].items()] + [("minutes", r["minutes"])]
         for i, (label, c) in enumerate(cells):

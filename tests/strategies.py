@@ -130,6 +130,8 @@ def trigger_tables(draw: st.DrawFn, start: int, end: int, objectives: list[str],
     if kind in ("begun", "ended"):
         order = draw(st.sampled_from(beginning if kind == "begun" else ending))
         return {kind: order}, world.Trigger(kind, order=order)
+    if kind == "enemy_broke_off":
+        return {kind: True}, world.Trigger(kind)
     return {"darkness": True}, world.Trigger("darkness")
 
 

@@ -116,7 +116,7 @@ def test_compare_json_has_each_game_the_options_and_the_version() -> None:
                                 "--option", "no-skirmishers", "--json").stdout)
     assert report["options"] == ["no-skirmishers"] and report["house_rules"] == [] and report["version"]
     games = report["rulesets"]["rff"]["games"]
-    assert len(games) == 4 and set(games[0]) == {"seed", "winner", "men_lost", "guns_lost", "lost_by_cause", "minutes"}
+    assert len(games) == 4 and set(games[0]) == {"seed", "winner", "broke_off", "men_lost", "guns_lost", "lost_by_cause", "minutes"}
     assert all(sum(g["lost_by_cause"][s].values()) == g["men_lost"][s] for g in games for s in ("union", "confederate"))
     summary = report["rulesets"]["rff"]
     assert sum(g["men_lost"]["union"] for g in games) / 4 == pytest.approx(summary["men_lost"]["union"]["mean"])
