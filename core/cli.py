@@ -33,7 +33,7 @@ from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import CAUSES, EventLog, jsonable, narrate
 from .files import check_folder, write_atomic
 from .game import Game, play
-from .plugins import Rules, build_rules, installed
+from .plugins import Rules, build_rules, installed, loadable
 from .scenario import bundled, find_scenario, load_scenario
 from .tables import Table
 from .tabular import WIDE, FittingConsole, comparison_rows, history_long
@@ -101,7 +101,7 @@ def main() -> None:
 def rulesets_cmd(as_json: bool) -> None:
     """List the installed rulesets and house rules."""
     rows: list[dict[str, Any]] = []
-    for name in sorted(installed()):
+    for name in every_ruleset():
         rules = build_rules(name)
         layer = next((lay for lay in rules.layers if lay.name == name), None)
         info = layer or rules.info
@@ -146,12 +146,12 @@ def run_cmd(scenario: str, ruleset: str, options: tuple[str, ...], house_rules: 
     """Play one refereed game of SCENARIO (a bundled name or a .toml path), narrating every roll."""
     world = load_scenario(find_scenario(scenario))
     rules = build_rules(ruleset, options, house_rules)
-    if log_path:
+    if log_path is not None:
         check_folder(log_path)  # before the game, not after it
     narrating = not (quiet or as_json)
     log = EventLog(enabled=True, stream=sys.stdout if narrating else None)
     outcome = play(Game.new(rules, world, seed, log))
-    if log_path:
+    if log_path is not None:
         write_atomic(log_path, log.jsonl())
     if as_json:
         return emit_json(outcome.as_json())
@@ -190,7 +190,7 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     for name in _ruleset_names(rulesets):
         rules = build_rules(name, options, house_rules)  # fail fast on a bad name or option
         stacks.append((rules, comparing.Stack(name, tuple(options), tuple(house_rules))))
-    if out_path:
+    if out_path is not None:
         check_folder(out_path)  # before the replications, not after them
     workers = workers or comparing.default_workers()
     report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
@@ -211,7 +211,7 @@ def _deliver(report: dict[str, Any], interrupted: Any, out_path: str | None, as_
     if interrupted:
         report["interrupted"] = True
         err.print("[yellow]interrupted: reporting the replications finished so far[/yellow]")
-    if out_path:
+    if out_path is not None:
         write_atomic(out_path, json.dumps(jsonable(report), indent=2) + "\n")
     if as_json:
         emit_json(report)
@@ -241,7 +241,7 @@ def _compare_baseline(scenario: str, rulesets: str | None, baseline: str, option
     jobs = [(base_rules.name, comparing.Stack(baseline, tuple(options)), path)]
     for name in others:
         jobs.append((build_rules(name, options, house_rules).name, comparing.Stack(name, tuple(options), tuple(house_rules)), path))
-    if out_path:
+    if out_path is not None:
         check_folder(out_path)
     played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers(), job=comparing.replicate_traced)
     report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
@@ -275,8 +275,22 @@ def _print_baseline(report: dict[str, Any]) -> None:
 def _ruleset_names(rulesets: str | None) -> list[str]:
     """The rulesets a comma-separated ``--rules`` names, each once, in order; without it every
     installed ruleset and packaged layer (a variant such as a layer on a base is a ruleset to compare)."""
-    given = [r.strip() for r in rulesets.split(",") if r.strip()] if rulesets else []
-    return list(dict.fromkeys(given)) or sorted(installed())
+    if rulesets is None:
+        return every_ruleset()
+    given = [r.strip() for r in rulesets.split(",") if r.strip()]
+    if not given:
+        raise UserError(f"--rules {rulesets!r} names no ruleset: give comma-separated names "
+                        f"(installed: {', '.join(sorted(installed()))}), or leave --rules out for every one")
+    return list(dict.fromkeys(given))
+
+
+def every_ruleset() -> list[str]:
+    """Every installed ruleset and house rule that loads; one that does not is named on stderr
+    (with its package and how to remove it) and skipped."""
+    names, broken = loadable()
+    for message in broken:
+        err.print(f"warning: skipped: {printable(message)}", markup=False, soft_wrap=True)
+    return names
 
 
 def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
@@ -688,8 +702,7 @@ def situation_cmd(file: str | None, pairs: tuple[str, ...], rulesets: str | None
     exactly where the ruleset offers it, and the minutes played out, sampled."""
     from . import situation as situating
     s = situating.read(file, pairs)
-    names = [n_ for n_ in rulesets.split(",") if n_.strip()] if rulesets else sorted(installed())
-    stacks = {build_rules(name.strip(), options, house_rules).name: name.strip() for name in dict.fromkeys(names)}
+    stacks = {build_rules(name, options, house_rules).name: name for name in _ruleset_names(rulesets)}
     threshold = situating.check_at_least(at_least, s)
     answers = {name: situating.answer(build_rules(base, options, house_rules), s, n, seed, threshold) for name, base in stacks.items()}
     data = {"situation": s.as_json(), "described": s.describe(), "n": n, "seed": seed, "options": list(options),
