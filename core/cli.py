@@ -85,6 +85,21 @@ def stack_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--option", "options", multiple=True, metavar="NAME", help="Switch on an optional rule by name (repeatable).")(f)
 
 
+def width_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--width N``: the columns tables are fitted to, for a file or a pipe as for a terminal."""
+    return click.option("--width", type=click.IntRange(40, 1000), default=None, expose_value=False, metavar="N",
+                        callback=lambda ctx, param, value: _fit(value),
+                        help="Fit tables to N columns (default: the terminal's; 80 in a file or pipe). No number is "
+                             "ever cut: labels wrap, and a table too wide is split into several.")(f)
+
+
+def _fit(width: int | None) -> None:
+    if isinstance(out, FittingConsole):
+        out.fit_to(width)
+    elif width is not None:  # (a console a test put in its place)
+        out.width = width
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(jsonable(data), indent=2, sort_keys=False))
 
@@ -167,6 +182,7 @@ WORKERS_HELP = (f"Worker processes: at most {limits.WORKERS}, and never more tha
 
 
 @main.command("compare")
+@width_option
 @click.argument("scenario")
 @click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
 @stack_options
@@ -328,6 +344,7 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
 
 
 @main.command("history")
+@width_option
 @click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
 @click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
 @click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
@@ -415,6 +432,7 @@ def _print_inside(report: dict[str, Any]) -> None:
 
 
 @main.command("resolve")
+@width_option
 @click.argument("ruleset")
 @click.argument("mechanic", required=False)
 @click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
@@ -474,6 +492,7 @@ def _list_mechanics(rules: Rules, as_json: bool) -> None:
 
 
 @main.command("tables")
+@width_option
 @click.argument("ruleset")
 @click.argument("table", required=False)
 @stack_options
@@ -601,6 +620,7 @@ def _replay_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @main.command("explain")
+@width_option
 @click.argument("scenario")
 @_replay_options
 @json_option
@@ -684,6 +704,7 @@ def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
 
 
 @main.command("situation")
+@width_option
 @click.argument("file", required=False, metavar="[FILE.toml]")
 @click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
               help="A field of the situation (repeatable): range, minutes, charge, or a./b. with men, arm, weapon, "
