@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Console, RenderableType
 from rich.cells import cell_len
+from rich.console import Console, RenderableType
 from rich.table import Column, Table
 from rich.text import Text
 
