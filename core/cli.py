@@ -100,6 +100,42 @@ def _fit(width: int | None) -> None:
         out.width = width
 
 
+def examples(*lines: str) -> str:
+    """A command's ``--help`` epilog: its examples, one a line, as written."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def complete_scenario(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a SCENARIO: the bundled ones by name, and files (a .toml path)."""
+    from click.shell_completion import CompletionItem
+    names = [CompletionItem(sid, help=title) for sid, title, _ in bundled() if sid.startswith(incomplete)]
+    return names + [CompletionItem(incomplete, type="file")]
+
+
+def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a ruleset name, or of the last of a comma-separated list of them."""
+    done, _, last = incomplete.rpartition(",")
+    given = set(done.split(","))
+    return [f"{done},{name}" if done else name for name in sorted(installed()) if name.startswith(last) and name not in given]
+
+
+def _completed_rules(ctx: click.Context) -> Rules | None:
+    try:
+        return build_rules(ctx.params.get("ruleset") or "")
+    except Exception:  # completion never fails aloud  # noqa: BLE001
+        return None
+
+
+def complete_mechanic(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    rules = _completed_rules(ctx)
+    return [m for m in rules.mechanics if m.startswith(incomplete)] if rules else []
+
+
+def complete_table(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    rules = _completed_rules(ctx)
+    return [t for t in rules.tables if t.startswith(incomplete)] if rules else []
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(jsonable(data), indent=2, sort_keys=False))
 
@@ -111,7 +147,7 @@ def main() -> None:
     yards and minutes; roll or compute exactly any mechanic with every modifier cited."""
 
 
-@main.command("rulesets")
+@main.command("rulesets", epilog=examples("referee rulesets", "referee rulesets --json"))
 @json_option
 def rulesets_cmd(as_json: bool) -> None:
     """List the installed rulesets and house rules."""
@@ -137,7 +173,7 @@ def rulesets_cmd(as_json: bool) -> None:
             out.print(f"    hooks of {plugin}: {', '.join(hooks)}", markup=False)
 
 
-@main.command("scenarios")
+@main.command("scenarios", epilog=examples("referee scenarios", "referee scenarios --json"))
 @json_option
 def scenarios_cmd(as_json: bool) -> None:
     """List the bundled scenarios."""
@@ -148,9 +184,9 @@ def scenarios_cmd(as_json: bool) -> None:
         out.print(f"[bold]{r['id']:<22}[/bold] {shown(r['title'])}: {shown(r['summary'])}")
 
 
-@main.command("run")
-@click.argument("scenario")
-@click.option("--rules", "ruleset", required=True, help="The ruleset (or house rule) to play under.")
+@main.command("run", epilog=examples("referee run big-bethel --rules rff --seed 7", "referee run big-bethel --rules hardtack --quiet --log game.jsonl", "referee run my-battle.toml --rules sumter --json"))
+@click.argument("scenario", shell_complete=complete_scenario)
+@click.option("--rules", "ruleset", required=True, shell_complete=complete_rules, help="The ruleset (or house rule) to play under.")
 @stack_options
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random stream.")
 @click.option("--log", "log_path", metavar="FILE.jsonl", help="Write the event log as JSON Lines.")
@@ -181,17 +217,17 @@ WORKERS_HELP = (f"Worker processes: at most {limits.WORKERS}, and never more tha
                 "(default: the machine's CPUs, at most 8).")
 
 
-@main.command("compare")
+@main.command("compare", epilog=examples("referee compare big-bethel --rules rff,hardtack -n 200", "referee compare big-bethel -n 200 --width 120 > big-bethel.txt", "referee compare drill-musketry --rules rff --house-rule my_rule.py --baseline", "referee compare my-battle.toml --json --out result.json"))
 @width_option
-@click.argument("scenario")
-@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
+@click.argument("scenario", shell_complete=complete_scenario)
+@click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets (default: every installed one).")
 @stack_options
 @click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=1000, show_default=True,
               help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
 @click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None, help=WORKERS_HELP)
 @click.option("--out", "out_path", metavar="FILE.json", help="Also write the JSON result to a file (atomically).")
-@click.option("--baseline", is_flag=False, flag_value="", default=None, metavar="[RULESET]",
+@click.option("--baseline", is_flag=False, flag_value="", default=None, metavar="[RULESET]", shell_complete=complete_rules,
               help="Measure against a baseline on the same seeds: alone, the ruleset without the house rules; "
                    "with a name, that ruleset (without house rules) against each other one in --rules.")
 @json_option
@@ -317,8 +353,7 @@ def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, se
     SIGTERM, SIGHUP) that stopped the run, if one did (the jobs after it are not played)."""
     played: list[list[Any]] = []
     interrupted = None
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as bar:
+    with _bar() as bar:
         for label, stack, path in jobs:
             task = bar.add_task(shown(label), total=n)
             outcomes, interrupted = comparing.run_replications(
@@ -328,6 +363,12 @@ def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, se
             if interrupted:
                 break
     return played, interrupted
+
+
+def _bar() -> Progress:
+    """A progress bar of games played on stderr, when stderr is a terminal; cleared when done."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=err, transient=True, disable=not err.is_terminal)
 
 
 def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
@@ -343,10 +384,10 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
     out.print(table)
 
 
-@main.command("history")
+@main.command("history", epilog=examples("referee history -n 100", "referee history big-bethel kernstown --rules rff,sumter --json"))
 @width_option
-@click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
-@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
+@click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...", shell_complete=complete_scenario)
+@click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets (default: every installed one).")
 @click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
               help=f"Replications per battle and ruleset (at most {limits.REPLICATIONS:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
@@ -431,10 +472,10 @@ def _print_inside(report: dict[str, Any]) -> None:
     out.print(f"history's men lost inside p10-p90 in {inside['inside']} of {inside['cells']} cells (battle, ruleset, side)")
 
 
-@main.command("resolve")
+@main.command("resolve", epilog=examples("referee resolve rff --list", "referee resolve rff musketry --set fire_points=9 --exact", "referee resolve hardtack fire --seed 3"))
 @width_option
-@click.argument("ruleset")
-@click.argument("mechanic", required=False)
+@click.argument("ruleset", shell_complete=complete_rules)
+@click.argument("mechanic", required=False, shell_complete=complete_mechanic)
 @click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
               help=f"An input of the mechanic (repeatable; at most {limits.SET_TEXT} characters, a number at most "
                    f"{limits.SET_VALUE:,} in size).")
@@ -491,10 +532,10 @@ def _list_mechanics(rules: Rules, as_json: bool) -> None:
     return None
 
 
-@main.command("tables")
+@main.command("tables", epilog=examples("referee tables rff", "referee tables rff fire-effects", "referee tables rff --house-rule strong_works.toml --diff"))
 @width_option
-@click.argument("ruleset")
-@click.argument("table", required=False)
+@click.argument("ruleset", shell_complete=complete_rules)
+@click.argument("table", required=False, shell_complete=complete_table)
 @stack_options
 @click.option("--diff", "against", is_flag=False, flag_value="", default=None, metavar="[OTHER]",
               help="Show only what differs from OTHER's tables, table by table (alone: from RULESET without the house rules).")
@@ -581,9 +622,9 @@ def _row_changes(old: Sequence[tuple[str, ...]], new: Sequence[tuple[str, ...]])
     return rows
 
 
-@main.command("new-house-rule")
+@main.command("new-house-rule", epilog=examples('referee new-house-rule veteran-melee --base rff --title "Veterans in melee"'))
 @click.argument("name")
-@click.option("--base", required=True, metavar="RULESET", help="The ruleset the house rule goes on (`referee rulesets` lists them).")
+@click.option("--base", required=True, metavar="RULESET", shell_complete=complete_rules, help="The ruleset the house rule goes on (`referee rulesets` lists them).")
 @click.option("--dir", "folder", default=".", show_default=True, type=click.Path(file_okay=False), help="Where to make the project folder.")
 @click.option("--title", default=None, help="The house rule's title (default: from NAME).")
 def new_house_rule_cmd(name: str, base: str, folder: str, title: str | None) -> None:
@@ -616,12 +657,12 @@ def _replay_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
                      help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")(f)
     f = stack_options(f)
-    return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")(f)
+    return click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets (default: every installed one).")(f)
 
 
-@main.command("explain")
+@main.command("explain", epilog=examples("referee explain big-bethel --rules rff,hardtack -n 200"))
 @width_option
-@click.argument("scenario")
+@click.argument("scenario", shell_complete=complete_scenario)
 @_replay_options
 @json_option
 def explain_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
@@ -703,13 +744,13 @@ def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
     return table
 
 
-@main.command("situation")
+@main.command("situation", epilog=examples("referee situation --rules rff,hardtack", "referee situation --set range=100 --set b.cover=fence --set charge=a -n 500"))
 @width_option
 @click.argument("file", required=False, metavar="[FILE.toml]")
 @click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
               help="A field of the situation (repeatable): range, minutes, charge, or a./b. with men, arm, weapon, "
                    "experience, formation, facing, guns, gun_type, mounted, ground, cover.")
-@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets and layers (default: every installed one).")
+@click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets and layers (default: every installed one).")
 @click.option("-n", "n", type=click.IntRange(0, limits.REPLICATIONS), default=200, show_default=True,
               help="Games played for the minutes (0: only the exact exchange).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; game k uses the same seed under every ruleset.")
@@ -725,7 +766,11 @@ def situation_cmd(file: str | None, pairs: tuple[str, ...], rulesets: str | None
     s = situating.read(file, pairs)
     stacks = {build_rules(name, options, house_rules).name: name for name in _ruleset_names(rulesets)}
     threshold = situating.check_at_least(at_least, s)
-    answers = {name: situating.answer(build_rules(base, options, house_rules), s, n, seed, threshold) for name, base in stacks.items()}
+    answers = {}
+    with _bar() as bar:
+        for name, base in stacks.items():
+            task = bar.add_task(shown(name), total=n)
+            answers[name] = situating.answer(build_rules(base, options, house_rules), s, n, seed, threshold, partial(bar.advance, task))
     data = {"situation": s.as_json(), "described": s.describe(), "n": n, "seed": seed, "options": list(options),
             "house_rules": list(house_rules), "version": version("referee"), "rulesets": answers}
     if as_json:
@@ -807,8 +852,8 @@ def _print_situation(data: dict[str, Any], s: Any) -> None:
               "repulsed, or carried the position", markup=False, soft_wrap=False)
 
 
-@main.command("report")
-@click.argument("scenario")
+@main.command("report", epilog=examples("referee report big-bethel --rules rff,hardtack -o big-bethel.html", "referee report my-battle.toml -n 100 -o report.html"))
+@click.argument("scenario", shell_complete=complete_scenario)
 @_replay_options
 @click.option("-o", "--out", "out_path", required=True, metavar="FILE.html", help="Where to write the report.")
 @json_option
