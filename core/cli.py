@@ -744,7 +744,7 @@ def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
     return table
 
 
-@main.command("situation", epilog=examples("referee situation --rules rff,hardtack", "referee situation --set range=100 --set b.cover=fence --set charge=a -n 500"))
+@main.command("situation", epilog=examples("referee situation --rules rff,hardtack", "referee situation --set range=100 --set b.cover=fence --set charge=true -n 500"))
 @width_option
 @click.argument("file", required=False, metavar="[FILE.toml]")
 @click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
