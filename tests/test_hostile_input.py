@@ -91,6 +91,19 @@ def test_embedded_json_has_no_markup_and_reads_back(name: str) -> None:
     assert json.loads(text) == {"units": {name: [name]}}
 
 
+def test_a_unit_named_with_an_html_comment_and_script_keeps_every_replay(tmp_path: Path) -> None:
+    page = tmp_path / "r1.html"
+    fixture = Path(__file__).parent / "fixtures" / "reliability" / "r1_unit_name_html_comment_script.toml"
+    result = referee("report", str(fixture), "--rules", "rff,hynds", "-n", "1", "--workers", "1", "-o", str(page))
+    assert result.exit_code == 0, result.output
+    text = page.read_text(encoding="utf-8")
+    opening = '<script type="application/json" class="replay-data">'
+    blocks = [part.split("</script>", 1)[0] for part in text.split(opening)[1:]]
+    assert len(blocks) == 2 and not any("<" in block for block in blocks)  # no "<!--" or "<script" to trip the parser
+    assert [json.loads(block)["ruleset"] for block in blocks] == ["rff", "hynds"]
+    assert any(unit.get("name") == "U <!--<script>" for unit in json.loads(blocks[0])["units"].values())
+
+
 # N1: new-house-rule in a folder it cannot use.
 
 @pytest.mark.parametrize("folder, words", [("/proc", ["--dir", "/proc"]), ("/dev/null", ["/dev/null is not a folder"]),
