@@ -133,6 +133,7 @@ SCHEMAS: dict[str, Schema] = {
         "fields", status={"enum": ["changed", "added", "removed"]}, fields=mapping(pair(STRING), "title, ref, columns, notes"),
         rows=array(obj(before=nullable(array(STRING)), after=nullable(array(STRING)))),
     ), "by table name")),
+    "draw": obj(out=STRING, bytes=INTEGER, scenario=STRING, units=INTEGER),
     "report": obj(out=STRING, bytes=INTEGER, scenario=mapping({}, "the scenario's id, title, date, summary, sides, start"),
                   seed=INTEGER, n=INTEGER, version=STRING, rulesets=array(STRING)),
 }

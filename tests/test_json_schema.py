@@ -55,6 +55,8 @@ def test_compare_out_and_report_have_the_same_shapes(tmp_path: Path) -> None:
     out = tmp_path / "c.json"
     output("compare", "drill-musketry", "--rules", "hardtack", "-n", "2", "--workers", "1", "--out", str(out))
     assert problems(json.loads(out.read_text(encoding="utf-8")), SCHEMAS["compare"]) == []
+    data = output("draw", "drill-musketry", "-o", str(tmp_path / "d.svg"))
+    assert problems(data, SCHEMAS["draw"]) == []
     page = tmp_path / "r.html"
     data = output("report", "drill-musketry", "--rules", "rff", "-n", "1", "--workers", "1", "-o", str(page))
     assert problems(data, SCHEMAS["report"]) == []

@@ -40,8 +40,10 @@ def phase(game: Any, state: RffState, side: str) -> None:
         intent = waiting.pop(piece.id, None)
         if intent is None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # not alive (read inline)
             continue
-        if piece.parent is not None:
-            skirmishers.maneuver(game, state, piece, intent)
+        if piece.parent is not None:  # skirmishers check on their own, then keep station
+            if skirmishers.stays_out(game, state, piece):
+                check(game, state, piece, skirmishers.own_intent(piece, intent))
+                skirmishers.keep_station(game, state, piece, intent)
             continue
         if not needs_check(game, state, piece, intent, read.outflank):
             piece.effect = "hold"
@@ -288,7 +290,7 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         moved = move.advance(game, state, piece, intent.goal, yds)
         piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.parent is not None:
-        pass  # skirmishers take their regiment's facing once they keep station (skirmishers.maneuver)
+        pass  # skirmishers take their regiment's facing once they keep station (skirmishers.keep_station)
     elif piece.formation in LINES:
         move.wheel(piece, target, wheel)
     else:
