@@ -173,15 +173,78 @@ def rulesets_cmd(as_json: bool) -> None:
             out.print(f"    hooks of {plugin}: {', '.join(hooks)}", markup=False)
 
 
-@main.command("scenarios", epilog=examples("referee scenarios", "referee scenarios --json"))
+@main.command("scenarios", epilog=examples("referee scenarios", "referee scenarios --path", "cp $(referee scenarios --path | grep drill-musketry | cut -f2) my-drill.toml"))
+@click.option("--path", "paths", is_flag=True, help="Show where each bundled file is (to copy one as a start), tab-separated.")
 @json_option
-def scenarios_cmd(as_json: bool) -> None:
+def scenarios_cmd(paths: bool, as_json: bool) -> None:
     """List the bundled scenarios."""
-    rows = [{"id": i, "title": t, "summary": s} for i, t, s in bundled()]
+    rows = [{"id": i, "title": t, "summary": s, "path": str(find_scenario(i))} for i, t, s in bundled()]
     if as_json:
         return emit_json(rows)
     for r in rows:
-        out.print(f"[bold]{r['id']:<22}[/bold] {shown(r['title'])}: {shown(r['summary'])}")
+        if paths:
+            click.echo(f"{r['id']}\t{r['path']}")
+        else:
+            out.print(f"[bold]{r['id']:<22}[/bold] {shown(r['title'])}: {shown(r['summary'])}")
+
+
+@main.command("new-scenario", epilog=examples("referee new-scenario my-battle", "referee new-scenario my-bethel --from big-bethel",
+                                              "referee new-scenario my-battle -o battles/my-battle.toml"))
+@click.argument("name")
+@click.option("-o", "--out", "out_path", default=None, metavar="FILE.toml", help="Where to write it (default: NAME.toml here).")
+@click.option("--from", "start_from", default=None, metavar="SCENARIO", shell_complete=complete_scenario,
+              help="Start from a copy of a bundled scenario (its id changed to NAME) instead of the commented template.")
+@click.option("--title", default=None, help="The scenario's title (default: from NAME).")
+def new_scenario_cmd(name: str, out_path: str | None, start_from: str | None, title: str | None) -> None:
+    """Write a scenario file NAME.toml to start from: a small battle, every section commented,
+    that plays as it stands under every ruleset (or a copy of a bundled one)."""
+    from . import starting
+    path = Path(out_path if out_path is not None else f"{name}.toml")
+    source = find_scenario(start_from) if start_from is not None else None
+    text = starting.new_scenario(name, path, title, source)
+    if path.exists() or path.is_symlink():
+        raise InvalidInput([Problem("already exists: choose another name, or -o FILE", source=str(path))], "new scenario")
+    check_folder(path)
+    write_atomic(path, text)
+    out.print(f"wrote {path}. Next: referee draw {path} -o {path.stem}.svg; referee check {path}; "
+              f"referee run {path} --rules rff", markup=False)
+
+
+@main.command("check", epilog=examples("referee check my-battle.toml", "referee check big-bethel --rules rff,sumter --json"))
+@width_option
+@click.argument("scenario", shell_complete=complete_scenario)
+@click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets (default: every installed one).")
+@stack_options
+@json_option
+def check_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], as_json: bool) -> None:
+    """Check SCENARIO without playing it: every problem in the file at once, then what each
+    ruleset makes of each unit (its stands, figures or companies, grade and weapon)."""
+    from . import starting
+    world = load_scenario(find_scenario(scenario))
+    described = {}
+    for name in _ruleset_names(rulesets):
+        rules = build_rules(name, options, house_rules)
+        described[rules.name] = starting.describe_units(rules, world)
+    data = {**starting.summary(world), "version": version("referee"), "options": list(options), "house_rules": list(house_rules),
+            "rulesets": described}
+    if as_json:
+        return emit_json(data)
+    def count(k: int, what: str) -> str:
+        return f"{k:,} {what}{'' if k == 1 else 's'}"
+
+    sides = "; ".join(f"{shown(side)} {count(data['units'][side], 'unit')}, {count(data['men'][side], 'man').replace('mans', 'men')}, "
+                      f"{count(data['guns'][side], 'gun')}" for side in world.sides)
+    out.print(f"[bold]{shown(world.title)}[/bold]: valid. {sides}; {count(data['objectives'], 'objective')}; "
+              f"{data['start']} to {data['end']}.", soft_wrap=False)
+    table = RichTable(title="What each ruleset makes of each unit")
+    table.add_column("unit")
+    for name in described:
+        table.add_column(escape(name))
+    for unit in world.units:
+        what = f"{unit.arm}, {unit.men:,} men" + (f", {unit.guns} guns" if unit.guns else "") + f", {unit.experience}"
+        table.add_row(f"{shown(unit.name)}\n({what})", *(escape(d[unit.id] or "not on the table") for d in described.values()))
+    out.print(table)
+    return None
 
 
 @main.command("draw", epilog=examples("referee draw big-bethel -o big-bethel.svg", "referee draw my-battle.toml -o my-battle.png"))

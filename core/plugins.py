@@ -175,6 +175,11 @@ class Rules:
         """The ruleset's own state for a new game (``referee_muster``)."""
         return call(self.pm, "referee_muster", game=game)
 
+    def describe(self, game: Game, unit: str) -> str | None:
+        """What the ruleset made of ``unit`` at muster, in its own terms (``referee_describe``)."""
+        said = call(self.pm, "referee_describe", game=game, unit=unit)
+        return None if said is None else str(said)
+
     def turn(self, game: Game) -> Iterable[Step]:
         """This turn's steps (``referee_turn``)."""
         steps: Iterable[Step] = self.callers["referee_turn"](game=game)
