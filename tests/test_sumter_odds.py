@@ -216,8 +216,13 @@ def test_unit_morale_modifiers() -> None:
 
 
 def test_routing_unit_failing_to_rally_disperses() -> None:
+    # "4-3 Fail. (Disperse if Routing)", "2-0 Rout. (Disperse if Routing)": a routing unit either rallies or disperses
     got = odds("unit-morale", column="rally", routing="true", grade="raw")
-    assert got == band_odds(-3, [(lo, hi, r) for (lo, hi), r in zip(LIMITS, ["rally", "rally", "disperse", "rout", "disperse"])])
+    assert got == band_odds(-3, [(lo, hi, r) for (lo, hi), r in zip(LIMITS, ["rally", "rally", "disperse", "disperse", "disperse"])])
+    # the audit's case: a routing Trained unit (-1, routing -1) rallies on 7+ and disperses 5/12 of the time
+    assert odds("unit-morale", column="rally", routing="true", grade="trained") == {"rally": Fraction(7, 12), "disperse": Fraction(5, 12)}
+    # a retreating (not routing) unit scoring 0-2 routs, 3-4 fails
+    assert odds("unit-morale", column="rally", grade="trained")["rout"] == sum(p for s, p in TWO_D6.items() if 0 <= s - 1 <= 2)
 
 
 def test_brigade_morale() -> None:
@@ -256,6 +261,25 @@ def test_melee_factors_exceptions_and_casualties() -> None:
     assert not any(r.values["cavalry_retire"] for r, _ in m.exact(m.parse_inputs(["a_kind=cavalry", "b_kind=cavalry"])))
     guns = m.exact(m.parse_inputs(["b_kind=artillery"]))
     assert {r.values["result"] for r, _ in guns if r.values["winner"] == "a"} == {"disperse"}  # exception (b)
+
+
+def _melee_pursuit(a_grade: str, a_kind: str = "infantry") -> Fraction:
+    m = mechanic("melee")
+    given = m.parse_inputs([f"a_kind={a_kind}", f"a_grade={a_grade}", "a_figures=16", "a_bonus=charge", "b_kind=artillery", "b_figures=4"])
+    return sum((p for r, p in m.exact(given) if r.values["pursuit"]), Fraction(0))
+
+
+@pytest.mark.parametrize("a_kind, a_grade, a_factors, least", [
+    ("infantry", "regular", 1 + 3 + 6, 8),   # foot win by 8+: "Foot take Pursuit test"
+    ("infantry", "trained", 1 - 1 + 3 + 6, 3),  # 7-3: "Raw & Trained Foot take Pursuit Test"
+    ("cavalry", "regular", 1 + 3 + 6, 3)])   # cavalry by 3+; 2-1 "Cav. follow Up" (nothing to follow)
+def test_beating_a_battery_the_winner_reads_the_results_row(a_kind: str, a_grade: str, a_factors: int, least: int) -> None:
+    # a battery that loses always disperses (exception b); the winner's column is still the row's
+    # (charge +3, outnumbering 16 v 4 +6, artillery -2)
+    want = sum((p * q for a, p in TWO_D6.items() for b, q in TWO_D6.items() if (a + a_factors) - (b - 2) >= least), Fraction(0))
+    assert _melee_pursuit(a_grade, a_kind) == want
+    if a_kind == "infantry" and a_grade == "regular":
+        assert want == Fraction(65, 72)
 
 
 def test_pursuit_test() -> None:

@@ -88,8 +88,9 @@ def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
     have, want = FORMATION_OF.get(have, have), FORMATION_OF.get(want, want)
     if have == want:
         return Fraction(0)
-    if "limbered" in (have, want) or "unlimbered" in (have, want):
-        return dice.share(ch["limber"])
+    if "limbered" in (have, want) or "unlimbered" in (have, want):  # a heavy field battery: a whole move (SU-G8)
+        heavy = state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"].get("heavy", False)
+        return dice.share(ch["limber-heavy" if heavy else "limber"])
     if want == "skirmish":
         return dice.share(ch["to-skirmish"])
     if have == "skirmish":
