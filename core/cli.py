@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from functools import partial
 from importlib.metadata import version
 from pathlib import Path
@@ -288,7 +289,9 @@ def run_cmd(scenario: str, ruleset: str, options: tuple[str, ...], house_rules: 
         check_folder(log_path)  # before the game, not after it
     narrating = not (quiet or as_json)
     log = EventLog(enabled=True, stream=sys.stdout if narrating else None)
-    outcome = play(Game.new(rules, world, seed, log))
+    quietly = err.status(f"playing {shown(world.id)} under {shown(rules.name)}") if not narrating and err.is_terminal else nullcontext()
+    with quietly:  # a quiet game shows it is being played (the narration does otherwise)
+        outcome = play(Game.new(rules, world, seed, log))
     if log_path is not None:
         write_atomic(log_path, log.jsonl())
     if as_json:

@@ -4,6 +4,7 @@ command that plays games."""
 
 from __future__ import annotations
 
+import io
 import shlex
 import subprocess
 import sys
@@ -11,9 +12,11 @@ from pathlib import Path
 
 import pytest
 from click.shell_completion import ShellComplete
-from referee.core import situation
+from click.testing import CliRunner
+from referee.core import cli, situation
 from referee.core.cli import main
 from referee.core.plugins import build_rules
+from rich.console import Console
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,3 +70,19 @@ def test_situation_reports_each_game_played() -> None:
     situation.answer(build_rules("rff"), s, 7, 1, (50, 50), lambda: ticks.append(1))
     assert len(ticks) == 7
 
+
+
+def test_a_quiet_game_shows_on_a_terminal_that_it_is_being_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=screen, force_terminal=True, width=80))
+    result = CliRunner().invoke(main, ["run", "drill-musketry", "--rules", "rff", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "playing drill-musketry under rff" in screen.getvalue()
+
+
+def test_situation_shows_a_bar_of_the_games_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=screen, force_terminal=True, width=80))
+    result = CliRunner().invoke(main, ["situation", "--rules", "rff", "-n", "3"])
+    assert result.exit_code == 0, result.output
+    assert "3/3" in screen.getvalue()
