@@ -82,7 +82,7 @@ def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def stack_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    f = click.option("--house-rule", "house_rules", multiple=True, metavar="FILE.py", help="Layer a house rule from a local file (repeatable).")(f)
+    f = click.option("--house-rule", "house_rules", multiple=True, metavar="FILE", help="Layer a house rule from a local file: a .py plugin or a .toml table overlay (repeatable).")(f)
     return click.option("--option", "options", multiple=True, metavar="NAME", help="Switch on an optional rule by name (repeatable).")(f)
 
 
