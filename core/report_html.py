@@ -239,11 +239,18 @@ def _table(data: Mapping[str, Any]) -> str:
     return f'<table class="comparison">{legend}<thead>{head}</thead><tbody>{body}</tbody></table>'
 
 
+def script_json(text: str) -> str:
+    """JSON text safe inside a ``<script>`` element: every ``<``, ``>`` and ``&`` written as a
+    JSON escape, so no ``</script>``, ``<!--`` or ``<script`` in a name can end or nest the element."""
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
 def _replay_section(name: str, replay: Mapping[str, Any], terrain: Mapping[str, Any], sides: Sequence[str]) -> str:
     outcome = replay["outcome"]
     result = f"{outcome['winner'] or 'draw'} after {outcome['minutes']} minutes: {outcome['reason']}"
     payload = json.dumps({"ruleset": name, "sides": list(sides), "height": terrain["height"], "scale": map_scale(terrain), **replay},
-                         separators=(",", ":")).replace("</", "<\\/")
+                         separators=(",", ":"))
+    payload = script_json(payload)
     return (f'<section class="replay" data-ruleset="{html.escape(name)}"><h3>{html.escape(name)}, seed {replay["seed"]}: '
             f'{html.escape(result)}</h3><div class="controls"><button class="play" type="button">Play</button>'
             f'<input class="slider" type="range" min="0" max="{len(replay["frames"]) - 1}" value="0" step="1" '

@@ -55,6 +55,16 @@ def referee_muster(game: Any) -> Any:
 
 
 @hookimpl
+def referee_describe(game: Any, unit: str) -> str | None:
+    piece = game.state.pieces.get(unit)
+    if piece is None:
+        return None
+    plural = "" if piece.stands == 1 else "s"
+    stands = f"{piece.stands} gun stand{plural}" if piece.guns else f"{piece.stands} stand{plural} of {piece.men_per_stand:.0f} men"
+    return f"{stands}, {piece.grade}" + (f", {piece.weapon}" if piece.weapon else "")
+
+
+@hookimpl
 def referee_turn_minutes(game: Any) -> int:
     return lookup.scale(game.state.tables).minutes_per_turn
 
