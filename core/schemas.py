@@ -56,12 +56,13 @@ RUN_HEAD = {"scenario": STRING, "title": STRING, "seed": INTEGER, "n": INTEGER, 
             "house_rules": array(STRING), "version": STRING}
 BY_SIDE_INT = mapping(INTEGER, SIDES)
 
-GAME = obj(seed=INTEGER, winner=nullable(STRING), men_lost=BY_SIDE_INT, guns_lost=BY_SIDE_INT, minutes=INTEGER,
-           lost_by_cause=mapping(mapping(INTEGER, "men by cause"), SIDES))
+BROKE_OFF = mapping(NUMBER, "by side: the share of the games whose verdict that side's break-off decided")
+GAME = obj("broke_off", seed=INTEGER, winner=nullable(STRING), broke_off=nullable(STRING), men_lost=BY_SIDE_INT,
+           guns_lost=BY_SIDE_INT, minutes=INTEGER, lost_by_cause=mapping(mapping(INTEGER, "men by cause"), SIDES))
 
 SUMMARY = obj(
-    "historical",
-    replications=INTEGER, win=mapping(SHARE, "by side, and 'draw'"), men_lost=mapping(SPREAD, SIDES),
+    "historical", "broke_off",
+    replications=INTEGER, broke_off=BROKE_OFF, win=mapping(SHARE, "by side, and 'draw'"), men_lost=mapping(SPREAD, SIDES),
     guns_lost=mapping(SPREAD, SIDES), men_left=mapping(SPREAD, SIDES), yards_gained=mapping(SPREAD, SIDES),
     minutes=SPREAD, ended_by=mapping(NUMBER, "share of the games by the reason they ended"),
     historical=obj(winner=STRING, winner_share=NUMBER, men_lost_percentile=mapping(NUMBER, SIDES),
@@ -84,7 +85,8 @@ SCHEMAS: dict[str, Schema] = {
     "rulesets": array(obj(name=STRING, title=STRING, kind=STRING, base=nullable(STRING), source=STRING, scale=STRING,
                           options=array(STRING), options_on=array(STRING), hooks=mapping(array(STRING), "hook names by plugin"))),
     "scenarios": array(obj(id=STRING, title=STRING, summary=STRING, path=STRING)),
-    "run": obj(ruleset=STRING, scenario=STRING, seed=INTEGER, winner=nullable(STRING), reason=STRING, minutes=INTEGER,
+    "run": obj("broke_off", ruleset=STRING, scenario=STRING, seed=INTEGER, winner=nullable(STRING),
+               broke_off=nullable(STRING), reason=STRING, minutes=INTEGER,
                turns=INTEGER, men_lost=BY_SIDE_INT, guns_lost=BY_SIDE_INT, yards_gained=BY_SIDE_INT, men_left=BY_SIDE_INT,
                lost_by_cause=mapping(mapping(INTEGER, "men by cause"), SIDES)),
     "compare": obj("history", "interrupted", **RUN_HEAD, rulesets=mapping(SUMMARY, "by ruleset (or stack)"),
@@ -95,7 +97,8 @@ SCHEMAS: dict[str, Schema] = {
         statistics=mapping(obj(base=NUMBER, other=NUMBER, difference=PAIRED), "by measure ('union wins', 'union men lost', ...)"),
     ), "by stack measured against the baseline")),
     "history": obj("interrupted", seed=INTEGER, n=INTEGER, rulesets=array(STRING), scenarios=array(STRING), interrupted=BOOLEAN,
-                   rows=array(obj(scenario=STRING, title=STRING, ruleset=STRING, replications=INTEGER,
+                   rows=array(obj("broke_off", scenario=STRING, title=STRING, ruleset=STRING, replications=INTEGER,
+                                  broke_off=BROKE_OFF,
                                   winner=obj(history=STRING, share=NUMBER, ci95=pair()),
                                   men_lost=mapping(HISTORY_CELL, SIDES), guns_lost=mapping(HISTORY_CELL, SIDES), minutes=HISTORY_CELL)),
                    men_lost_inside=obj(inside=INTEGER, cells=INTEGER)),
@@ -138,6 +141,21 @@ SCHEMAS: dict[str, Schema] = {
                  rulesets=mapping(mapping(nullable(STRING), "by unit id: what the ruleset made of it, null if nothing"),
                                   "by ruleset (or stack)")),
     "draw": obj(out=STRING, bytes=INTEGER, scenario=STRING, units=INTEGER),
+    "sweep": obj("interrupted", "parquet", title=STRING, source=STRING, folder=STRING, played_now=INTEGER,
+                 interrupted=BOOLEAN, parquet=STRING, version=STRING, seed=INTEGER, replications=INTEGER, base=STRING,
+                 parameters=array(obj("cell", "shift", "printed", "target", name=STRING, kind=STRING,
+                                      values=array({"type": ["string", "number", "integer", "boolean"]}),
+                                      cell=mapping(STRING, "the table cell's path by ruleset"), shift=BOOLEAN,
+                                      printed=mapping(NUMBER, "the printed value by ruleset"), target=STRING)),
+                 games=INTEGER, played=INTEGER, complete=BOOLEAN, sides=mapping(array(STRING), "by scenario id"),
+                 points=array(obj("history", "against_base", point=STRING, values=mapping({}, "each parameter's value"),
+                                  scenario=STRING, ruleset=STRING, games=INTEGER,
+                                  win=mapping(obj(share=nullable(NUMBER), ci95=pair()), "by side, and 'draw'"),
+                                  men_lost=mapping(SPREAD, SIDES), guns_lost=mapping(SPREAD, SIDES), minutes=SPREAD,
+                                  history=obj(winner=STRING, winner_share=nullable(NUMBER),
+                                              men_lost=mapping(HISTORY_CELL, SIDES), guns_lost=mapping(HISTORY_CELL, SIDES),
+                                              minutes=HISTORY_CELL),
+                                  against_base=mapping({}, "'games', 'games_changed', and each measure's paired difference")))),
     "report": obj(out=STRING, bytes=INTEGER, scenario=mapping({}, "the scenario's id, title, date, summary, sides, start"),
                   seed=INTEGER, n=INTEGER, version=STRING, rulesets=array(STRING)),
 }

@@ -75,3 +75,12 @@ def test_the_validator_finds_what_breaks_a_schema(change: Any, said: str) -> Non
     change(data)
     found = problems(data, SCHEMAS["compare"])
     assert len(found) == 1 and said in found[0], found
+
+
+def test_the_json_of_a_sweep_has_its_documented_shape(tmp_path: Path) -> None:
+    spec = tmp_path / "small.toml"
+    spec.write_text('title = "small"\nscenarios = ["big-bethel"]\nrulesets = ["rff"]\nreplications = 2\nseed = 1\n'
+                    'base = "massed-artillery=off"\n\n[[vary]]\nname = "massed-artillery"\noption = "massed-artillery"\n', encoding="utf-8")
+    data = output("sweep", str(spec), "--out", str(tmp_path / "out"), "--workers", "1", "--no-html")
+    assert problems(data, SCHEMAS["sweep"]) == []
+    assert {p["point"] for p in data["points"]} == {"massed-artillery=off", "massed-artillery=on"}
