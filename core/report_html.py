@@ -20,7 +20,6 @@ from matplotlib.figure import Figure
 from .events import CAUSES
 from .tabular import comparison_rows
 
-SIDE_COLOURS = {0: "#2f5597", 1: "#8c8c8c"}  # first side (blue), second side (grey)
 DRAW_COLOUR = "#d9c89e"
 AREA_FILL = {"fields": "#eef0d8", "woods": "#9cc08a", "dense-woods": "#6f9e62", "rough": "#d8cfb0", "broken": "#d6c9a2",
              "swamp": "#b7d3c9", "marsh": "#b7d3c9", "buildings": "#b59a86"}
@@ -59,7 +58,7 @@ def plot_wins(data: Mapping[str, Any]) -> str:
         left = 0.0
         for j, key in enumerate((*sides, "draw")):
             share = data["comparison"][name]["win"][key]["share"] or 0.0
-            colour = DRAW_COLOUR if key == "draw" else SIDE_COLOURS[j]
+            colour = DRAW_COLOUR if key == "draw" else data["scenario"]["colours"][j]
             ax.barh(i, share, left=left, color=colour, label=key if i == 0 else None, edgecolor="white")
             if share >= 0.08:
                 ax.text(left + share / 2, i, f"{share:.0%}", ha="center", va="center",
@@ -197,7 +196,8 @@ def map_scale(terrain: Mapping[str, Any]) -> float:
 
 
 def map_svg(terrain: Mapping[str, Any]) -> str:
-    """The ground as SVG, north up, one SVG unit a yard (units are drawn over it by the page)."""
+    """The ground as SVG, north up, one SVG unit a yard, with a scale bar in yards, a north arrow
+    and a box for the time and the losses so far (units and their labels are drawn by the page)."""
     w, h = terrain["width"], terrain["height"]
     k = map_scale(terrain)
 
@@ -219,9 +219,82 @@ def map_svg(terrain: Mapping[str, Any]) -> str:
     for o in terrain["objectives"]:
         parts.append(f'<circle class="objective" cx="{o["x"]:g}" cy="{h - o["y"]:g}" r="{o["radius"]:g}" fill="none" stroke="#b8860b" '
                      f'stroke-width="{8 * k:.3g}" stroke-dasharray="{30 * k:.3g} {15 * k:.3g}"><title>{html.escape(o["name"])}</title></circle>'
-                     f'<text class="objective-label" x="{o["x"]:g}" y="{h - o["y"] + o["radius"] + 50 * k:.4g}">{html.escape(o["id"])}</text>')
-    parts.append('<g class="units"></g></svg>')
+                     f'<text class="objective-label" data-x="{o["x"]:g}" data-y="{h - o["y"]:g}" data-r="{o["radius"]:g}" '
+                     f'x="{o["x"]:g}" y="{h - o["y"] + o["radius"] + 50 * k:.4g}">{html.escape(o["id"].replace("-", " "))}</text>')
+    parts.append('<g class="units"></g><g class="leaders"></g><g class="labels"></g>')
+    parts.append(_scale_bar(w, h, k) + _north_arrow(w, h, k) + _status_box(k))
+    parts.append("</svg>")
     return "".join(parts)
+
+
+def _scale_bar(w: float, h: float, k: float) -> str:
+    """A bar of a round number of yards, about a fifth of the map's width, in the lower left."""
+    from .draw import _round_yards  # (draw imports this module: imported when drawing)
+    yards = _round_yards(w / 5)
+    x, y, thick = 0.03 * w, h - 0.04 * h, 14 * k
+    return (f'<g class="scale-bar"><rect x="{x - 12 * k:.4g}" y="{y - 70 * k:.4g}" width="{yards + 24 * k:.4g}" height="{86 * k:.4g}" '
+            f'fill="#fff" fill-opacity="0.8"/>'
+            f'<rect x="{x:.4g}" y="{y:.4g}" width="{yards / 2:.4g}" height="{thick:.3g}" fill="#111"/>'
+            f'<rect x="{x + yards / 2:.4g}" y="{y:.4g}" width="{yards / 2:.4g}" height="{thick:.3g}" fill="#fff" stroke="#111" '
+            f'stroke-width="{3 * k:.3g}"/>'
+            f'<text x="{x + yards / 2:.4g}" y="{y - 16 * k:.4g}" text-anchor="middle">{yards:,.0f} yards</text></g>')
+
+
+def _north_arrow(w: float, h: float, k: float) -> str:
+    x, top = w - 80 * k, 40 * k
+    return (f'<g class="north-arrow"><rect x="{x - 42 * k:.4g}" y="{top - 6 * k:.4g}" width="{84 * k:.4g}" height="{170 * k:.4g}" '
+            f'fill="#fff" fill-opacity="0.8"/>'
+            f'<path d="M {x:.4g} {top:.4g} L {x + 26 * k:.4g} {top + 90 * k:.4g} L {x:.4g} {top + 70 * k:.4g} '
+            f'L {x - 26 * k:.4g} {top + 90 * k:.4g} Z" fill="#111"/>'
+            f'<text x="{x:.4g}" y="{top + 150 * k:.4g}" text-anchor="middle">N</text></g>')
+
+
+def _status_box(k: float) -> str:
+    """The time and each side's men lost so far (filled in by the page at each step)."""
+    x, y, line = 20 * k, 20 * k, 62 * k
+    return (f'<g class="status"><rect x="{x:.4g}" y="{y:.4g}" width="{760 * k:.4g}" height="{3.3 * line:.4g}" rx="{8 * k:.3g}" '
+            f'fill="#fff" fill-opacity="0.85" stroke="#999" stroke-width="{2 * k:.3g}"/>'
+            + "".join(f'<text class="status-line line{i}" x="{x + 20 * k:.4g}" y="{y + (i + 0.95) * line:.4g}"></text>' for i in range(3))
+            + "</g>")
+
+
+def _swatch(inner: str) -> str:
+    return f'<svg class="swatch" viewBox="0 0 36 16" width="36" height="16" aria-hidden="true">{inner}</svg>'
+
+
+def map_legend(terrain: Mapping[str, Any], sides: Sequence[str], colours: Sequence[str]) -> str:
+    """What the map's colours and shapes mean: the sides, the units' shapes and states, and the
+    kinds of ground, lines and objectives on this map."""
+    items = [(_swatch(f'<rect x="2" y="5" width="32" height="6" fill="{c}"/>'), html.escape(side)) for side, c in zip(sides, colours)]
+    grey = "#777"
+    items += [
+        (_swatch(f'<rect x="2" y="6" width="32" height="4" fill="{grey}"/><line x1="2" y1="6" x2="34" y2="6" stroke="#111" stroke-width="2"/>'),
+         "foot in line (front edge dark)"),
+        (_swatch(f'<rect x="13" y="1" width="10" height="14" fill="{grey}"/><line x1="13" y1="1" x2="23" y2="1" stroke="#111" stroke-width="2"/>'),
+         "foot in column"),
+        (_swatch(f'<rect x="4" y="4" width="28" height="8" fill="{grey}"/><line x1="4" y1="12" x2="32" y2="4" stroke="#111" stroke-width="1.5"/>'),
+         "horse"),
+        (_swatch("".join(f'<line x1="{x}" y1="2" x2="{x}" y2="10" stroke="#111" stroke-width="2.5"/>'
+                         f'<rect x="{x - 5}" y="9" width="10" height="4" fill="{grey}"/>' for x in (8, 18, 28))), "battery (a mark a gun)"),
+        (_swatch(f'<rect x="4" y="3" width="28" height="10" fill="{grey}" stroke="#111" stroke-dasharray="4 2"/>'), "disordered"),
+        (_swatch(f'<rect x="4" y="3" width="28" height="10" fill="{grey}" fill-opacity="0.55" stroke="#c00000" stroke-width="2"/>'),
+         "broken or routed"),
+        (_swatch(f'<rect x="4" y="3" width="28" height="10" fill="{grey}" stroke="#f0a000" stroke-width="3"/>'), "moved or hit this step"),
+    ]
+    for kind in sorted({a["kind"] for a in terrain["areas"]}):
+        words = f"{kind} ground" if kind in ("broken", "rough") else kind
+        items.append((_swatch(f'<rect x="2" y="1" width="32" height="14" fill="{AREA_FILL.get(kind, "#dddddd")}"/>'), html.escape(words)))
+    if any(a["height"] for a in terrain["areas"]):
+        items.append((_swatch('<rect x="3" y="2" width="30" height="12" fill="none" stroke="#8a7a4a" stroke-width="2"/>'), "high ground (edged)"))
+    for kind in sorted({f["kind"] for f in terrain["lines"]}):
+        colour, width, dash = LINE_STYLE.get(kind, ("#555555", 6, ""))
+        dashes = f' stroke-dasharray="{" ".join(str(int(d) // 2) for d in dash.split())}"' if dash else ""
+        items.append((_swatch(f'<line x1="2" y1="8" x2="34" y2="8" stroke="{colour}" stroke-width="{max(2, width // 3)}"{dashes}/>'),
+                      html.escape(kind)))
+    if terrain["objectives"]:
+        items.append((_swatch('<circle cx="18" cy="8" r="6" fill="none" stroke="#b8860b" stroke-width="2" stroke-dasharray="4 2"/>'),
+                      "objective"))
+    return '<ul class="map-legend">' + "".join(f"<li>{swatch}{words}</li>" for swatch, words in items) + "</ul>"
 
 
 def _table(data: Mapping[str, Any]) -> str:
@@ -237,16 +310,26 @@ def _table(data: Mapping[str, Any]) -> str:
     return f'<table class="comparison"><thead>{head}</thead><tbody>{body}</tbody></table>'
 
 
-def _replay_section(name: str, replay: Mapping[str, Any], terrain: Mapping[str, Any], sides: Sequence[str]) -> str:
+def _replay_section(name: str, replay: Mapping[str, Any], terrain: Mapping[str, Any], sides: Sequence[str],
+                    colours: Sequence[str]) -> str:
     outcome = replay["outcome"]
     result = f"{outcome['winner'] or 'draw'} after {outcome['minutes']} minutes: {outcome['reason']}"
-    payload = json.dumps({"ruleset": name, "sides": list(sides), "height": terrain["height"], "scale": map_scale(terrain), **replay},
+    payload = json.dumps({"ruleset": name, "sides": list(sides), "colours": list(colours), "height": terrain["height"],
+                          "width": terrain["width"], "scale": map_scale(terrain), **replay},
                          separators=(",", ":")).replace("</", "<\\/")
-    return (f'<section class="replay" data-ruleset="{html.escape(name)}"><h3>{html.escape(name)}, seed {replay["seed"]}: '
-            f'{html.escape(result)}</h3><div class="controls"><button class="play" type="button">Play</button>'
+    speeds = "".join(f'<option value="{v}"{" selected" if v == 1 else ""}>{label}</option>'
+                     for v, label in ((0.5, "½ step a second"), (1, "1 step a second"), (2, "2 steps a second"),
+                                      (4, "4 steps a second")))
+    return (f'<section class="replay" data-ruleset="{html.escape(name)}"><h3>{html.escape(name)}: game {replay["replication"] + 1} '
+            f'of the comparison, {html.escape(result)} <span class="seed">(seed {replay["seed"]})</span></h3>'
+            f'<div class="controls"><button class="back" type="button" title="step back">&#9664; back</button>'
+            f'<button class="play" type="button">Play</button>'
+            f'<button class="forward" type="button" title="step forward">forward &#9654;</button>'
+            f'<select class="speed" aria-label="speed of play">{speeds}</select>'
             f'<input class="slider" type="range" min="0" max="{len(replay["frames"]) - 1}" value="0" step="1" '
             f'aria-label="step of the game"><span class="clock"></span></div>'
             f'<div class="replay-body"><div class="map-box">{map_svg(terrain)}</div><ol class="narration"></ol></div>'
+            f'{map_legend(terrain, sides, colours)}'
             f'<script type="application/json" class="replay-data">{payload}</script></section>')
 
 
@@ -277,7 +360,8 @@ def render(data: Mapping[str, Any], command: str) -> str:
         "PLOT_WINS": plots["wins"], "PLOT_LOSSES": plots["losses"], "PLOT_TIME": plots["time"],
         "PLOT_MECHANICS": plots["mechanics"], "PLOT_CAUSES": plots["causes"],
         "PLOT_PAIRED": plots["paired"] or "<p>Only one ruleset: nothing to pair.</p>",
-        "REPLAYS": "".join(_replay_section(name, r, data["terrain"], scenario["sides"]) for name, r in data["replays"].items()),
+        "REPLAYS": "".join(_replay_section(name, r, data["terrain"], scenario["sides"], scenario["colours"])
+                           for name, r in data["replays"].items()),
     }
     for key, value in fills.items():
         page = page.replace("{{" + key + "}}", value)
