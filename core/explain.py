@@ -260,6 +260,15 @@ def _pc(share: float) -> str:
     return f"{100 * share:.0f} %"
 
 
+def _same(cause: str, ruleset: Mapping[str, Any], side: str) -> frozenset[str]:
+    """The causes another ruleset's losses to ``cause`` are read from: every artillery cause where
+    it names the ammunition differently."""
+    lost = ruleset["losses_by_cause"][side]
+    if cause in ARTILLERY and not lost["causes"].get(cause):
+        return ARTILLERY
+    return frozenset({cause})
+
+
 def _part(lost: Mapping[str, Any], causes: frozenset[str], band: str | None) -> str:
     """A side's losses to ``causes`` as a share, or in men a game below :data:`SHARE_FLOOR`."""
     if lost["men_lost"] < SHARE_FLOOR:
@@ -309,7 +318,7 @@ def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[tuple
                 continue
             told.add((cause, band))
             what = CAUSES[cause] + (f" at {band}" if band else "")
-            size = lost["men_lost"] * _share(lost, frozenset({cause}), band)
+            size = men = lost["men_lost"] * _share(lost, frozenset({cause}), band)
             if lost["men_lost"] < SHARE_FLOOR:
                 parts = [(f"under {name}, the {side} side loses only {_count(lost['men_lost'])} a game ({_count(size)} of them "
                           f"to {what}: too few for a share)")]
@@ -325,8 +334,10 @@ def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[tuple
                                  f"{_part(theirs, ARTILLERY, band)}")
                 else:
                     parts.append(f"under {other}, {_part(theirs, frozenset({cause}), band)}")
+            gaps = [abs(men - o["losses_by_cause"][side]["men_lost"] * _share(o["losses_by_cause"][side], _same(cause, o, side), band))
+                    for other, o in rulesets.items() if other != name]
             sentence = "; ".join(parts) + "."
-            said.append((size, sentence[0].upper() + sentence[1:]))
+            said.append((max(gaps, default=men), sentence[0].upper() + sentence[1:]))
     for p in result["paired"]:
         if p["a"] not in rulesets or p["b"] not in rulesets:
             continue
