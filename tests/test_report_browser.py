@@ -139,6 +139,9 @@ def test_the_report_draws_and_replays_in_a_browser(report: Path, page: Page, tmp
     plots = page.js("[...document.querySelectorAll('figure')].map(f => [f.id, f.querySelectorAll('svg.plot path, svg.plot use').length])")
     assert [p[0] for p in plots] == ["plot-wins", "plot-paired", "plot-losses", "plot-causes", "plot-time", "plot-mechanics"]
     assert all(count > 10 for _, count in plots), plots
+    text_px = page.js("""[...document.querySelectorAll('svg.plot text')].map(t => { const m = t.getScreenCTM();
+        return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); })""")
+    assert text_px and min(text_px) >= 10, min(text_px)  # every text of every plot legible at 1280 pixels (was ~5 px)
     sizes = page.js("[...document.querySelectorAll('svg.plot, svg.map')].map(s => s.getBoundingClientRect().width * s.getBoundingClientRect().height)")
     assert len(sizes) == 8 and all(size > 10_000 for size in sizes), sizes  # six plots and two maps, each with room on the page
 
