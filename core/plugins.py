@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pluggy
 from attrs import Factory, define, evolve, field
 
-from . import doctrine, hookspecs
+from . import doctrine, hookspecs, reach
 from .errors import (
     InvalidInput,
     PluginFailed,
@@ -306,6 +306,7 @@ RETURNS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "referee_intents": ("a dict of Intent by unit id", lambda r: _dict_of(r, doctrine.Intent)),
     "referee_command_intents": ("a dict of CommandIntent by command id", lambda r: _dict_of(r, doctrine.CommandIntent)),
     "referee_choose": ("one of the options (a string)", lambda r: isinstance(r, str)),
+    "referee_capabilities": ("a Capabilities", lambda r: isinstance(r, reach.Capabilities)),
 }
 
 

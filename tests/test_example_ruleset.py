@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import referee.core.plugins as plugins
 import test_conformance
+import test_reach
 from click.testing import CliRunner
+from referee.core import plugins
 from referee.core.cli import main
 from referee.core.scenario import bundled
 
@@ -69,3 +70,7 @@ def test_a_data_house_rule_changes_the_example(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["resolve", "firefight", "morale", "--exact", "--json", "--house-rule", str(overlay)])
     assert result.exit_code == 0, result.output
     assert {o["result"] for o in json.loads(result.output)["outcomes"]} == {"good"}  # 2 on two dice always passes
+
+
+def test_the_example_holds_an_engage_order_at_its_range() -> None:
+    test_reach.test_an_engage_order_holds_at_its_range("firefight")

@@ -14,6 +14,7 @@ from typing import Any
 from attrs import define
 from referee.core.events import Modifier
 from referee.core.game import men_between
+from referee.core.reach import short_of
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers
@@ -287,6 +288,9 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         pace, share = ("double" if pace == "double" else "full"), 0.5
     if intent.action in ("advance", "withdraw", "charge") and intent.goal is not None:
         yds = move.rate_yards(game, state, piece, pace, intent.goal, share)
+        if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
+            gx, gy = intent.goal
+            yds = short_of(piece.x, piece.y, gx, gy, engaged.x, engaged.y, intent.standoff, yds)  # the order's range
         moved = move.advance(game, state, piece, intent.goal, yds)
         piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.parent is not None:

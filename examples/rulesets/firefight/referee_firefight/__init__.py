@@ -16,6 +16,7 @@ from typing import Any
 from referee.core.game import Game, Step
 from referee.core.hookspecs import hookimpl
 from referee.core.mechanics import MechanicSpec
+from referee.core.reach import Capabilities
 from referee.core.rules import OptionSpec, RulesetInfo, Scale
 from referee.core.tables import Table
 
@@ -66,6 +67,11 @@ def referee_turn(game: Game) -> Iterator[Step]:
         yield Step("phase", "movement", side)
     yield Step("phase", "fire", None)
     yield Step("phase", "morale", None)
+
+
+@hookimpl
+def referee_capabilities(game: Game, unit: str) -> Capabilities:
+    return play.capabilities(game.state, game.world.units[unit])
 
 
 @hookimpl

@@ -15,6 +15,7 @@ from attrs import define, field, frozen
 from referee.core.doctrine import Intent
 from referee.core.events import Modifier
 from referee.core.game import Game
+from referee.core.reach import Capabilities, short_of
 from referee.core.world import UnitState
 
 from . import mechanics
@@ -73,12 +74,15 @@ def move_phase(game: Game, state: FirefightState, side: str) -> None:
             u.formation = intent.formation
             budget -= float(state.tables["movement"]["formation_change"])
         goal = intent.goal
-        if intent.action == "charge" and intent.target in game.world.units:
-            target = game.world.units[intent.target]
+        target = game.world.units.get(intent.target) if intent.target else None
+        if intent.action == "charge" and target is not None:
             goal = (target.x, target.y)
         if goal is None or intent.action in ("hold", "rally"):
             continue
-        _go(game, state, u, goal[0], goal[1], budget * _move_yards(state, u, u.formation))
+        yards = budget * _move_yards(state, u, u.formation)
+        if intent.standoff is not None and target is not None:  # the order's range: the move ends there
+            yards = short_of(u.x, u.y, goal[0], goal[1], target.x, target.y, intent.standoff, yards)
+        _go(game, state, u, goal[0], goal[1], yards)
 
 
 def _move_yards(state: FirefightState, u: UnitState, formation: str) -> float:
@@ -125,6 +129,14 @@ def _reach_before(ex: float, ey: float, ux: float, uy: float, closest: float) ->
     if along <= 0 or across2 >= closest * closest:
         return math.inf
     return max(0.0, along - math.sqrt(closest * closest - across2))
+
+
+def capabilities(state: FirefightState, u: UnitState) -> Capabilities:
+    """What the commander may ask of ``u``: Firefight has no melee (a charge closes to 1" and
+    fires), so no unit may charge; its fire tells within half its range and is close within 2"."""
+    reach = state.yards(state.tables["fire"]["range_inches"][u.spec.arm])
+    return Capabilities(0.0, reach / 2, state.yards(state.tables["fire"]["close_inches"]), False,
+                        "Firefight has no melee (RULES.md 3)")
 
 
 # ----------------------------------------------------------------------------- fire
