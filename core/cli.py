@@ -751,23 +751,36 @@ def _replay_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
                      help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")(f)
     f = stack_options(f)
+    f = click.option("--baseline", default=None, metavar="RULESET",
+                     help="The ruleset the others are paired with (default: the first in --rules).")(f)
     return click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets (default: every installed one).")(f)
 
 
-@main.command("explain", epilog=examples("referee explain big-bethel --rules rff,hardtack -n 200"))
+def _baseline(baseline: str | None, stacks: dict[str, comparing.Stack]) -> str | None:
+    """The baseline named, checked against the stacks to compare."""
+    if baseline is not None and baseline not in stacks:
+        raise UserError(f"--baseline {baseline}: not among the rulesets compared ({', '.join(stacks)}); "
+                        f"name one of them, or add it to --rules")
+    return baseline
+
+
+@main.command("explain", epilog=examples("referee explain big-bethel --rules rff,hardtack -n 200",
+                                         "referee explain big-bethel --rules rff,hardtack,sumter --baseline sumter"))
 @width_option
 @click.argument("scenario", shell_complete=complete_scenario)
 @_replay_options
 @json_option
-def explain_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
-                seed: int, workers: int | None, as_json: bool) -> None:
+def explain_cmd(scenario: str, rulesets: str | None, baseline: str | None, options: tuple[str, ...], house_rules: tuple[str, ...],
+                n: int, seed: int, workers: int | None, as_json: bool) -> None:
     """Why the rulesets differ on SCENARIO: when the losses fall, which mechanics are rolled, and
     the paired differences between the rulesets on the same seeds, in a few plain sentences."""
     path = str(find_scenario(scenario))
     world = load_scenario(find_scenario(scenario))
-    records = _logged(_stacks(rulesets, options, house_rules), path, n, seed, workers)
+    stacks = _stacks(rulesets, options, house_rules)
+    base = _baseline(baseline, stacks)
+    records = _logged(stacks, path, n, seed, workers)
     data = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
-            "house_rules": list(house_rules), "version": version("referee"), **explaining.explain(records, world)}
+            "house_rules": list(house_rules), "version": version("referee"), **explaining.explain(records, world, base)}
     if as_json:
         return emit_json(data)
     _print_explanation(data, world.sides)
@@ -776,7 +789,12 @@ def explain_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
 
 def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
     out.print(f"[bold]{shown(data['title'])}[/bold]: {data['n']} replications per ruleset, seed {data['seed']}\n")
-    for sentence in data["sentences"]:
+    said = data["sentences"]
+    if len(said) > explaining.LEAD:
+        out.print(f"[bold]The {explaining.LEAD} largest findings[/bold]")
+    for i, sentence in enumerate(said):
+        if i == explaining.LEAD:
+            out.print("\n[bold]More findings[/bold] (largest first; those with no size last)")
         out.print(f"- {shown(sentence)}", soft_wrap=False)
     names = list(data["rulesets"])
     timeline = _by_ruleset_and_side("Men lost per half hour (mean)", "from", names, sides)
@@ -951,18 +969,20 @@ def _print_situation(data: dict[str, Any], s: Any) -> None:
 @_replay_options
 @click.option("-o", "--out", "out_path", required=True, metavar="FILE.html", help="Where to write the report.")
 @json_option
-def report_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
-               seed: int, workers: int | None, out_path: str, as_json: bool) -> None:
+def report_cmd(scenario: str, rulesets: str | None, baseline: str | None, options: tuple[str, ...], house_rules: tuple[str, ...],
+               n: int, seed: int, workers: int | None, out_path: str, as_json: bool) -> None:
     """Write one self-contained HTML page on SCENARIO: the comparison with history, plots, what
     drives the differences, and one game per ruleset replayed on the map."""
     from . import report_html  # matplotlib: imported only by the command that draws
     path = str(find_scenario(scenario))
     world = load_scenario(find_scenario(scenario))
     stacks = _stacks(rulesets, options, house_rules)
+    base = _baseline(baseline, stacks)
     check_folder(out_path)  # before the replications, not after them
     records = _logged(stacks, path, n, seed, workers)
-    data = reporting.build(world, path, stacks, records, seed, options, house_rules)
-    command = " ".join(["referee report", scenario, "--rules", ",".join(stacks), "-n", str(n), "--seed", str(seed),
+    data = reporting.build(world, path, stacks, records, seed, options, house_rules, base)
+    command = " ".join(["referee report", scenario, "--rules", ",".join(stacks), *(["--baseline", base] if base else []),
+                        "-n", str(n), "--seed", str(seed),
                         *(f"--option {o}" for o in options), *(f"--house-rule {h}" for h in house_rules), "-o", out_path])
     page = report_html.render(data, command)
     write_atomic(out_path, page)
