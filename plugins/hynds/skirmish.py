@@ -65,26 +65,71 @@ def snipers_fire(game: Any, state: Any, side: str) -> None:
             rff_fire.fallen_leader(game, state, leader)
 
 
-def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
-    """A battery firing over friendly troops between it and its target disorders them on a 1 or
-    2 (HYNDS-G3); which troops it fires over: those within its line of fire, nearer than the target."""
-    rule = charts()["firing_over"]
-    if die not in rule["disorders"]:
-        return
-    firer, target = shot.firer, shot.target
+def _under_fire_line(state: Any, firer: Any, target: Any) -> list[Any]:
+    """Friendly troops of the battery in its line of fire, nearer than the target (their
+    footprint across the line)."""
     dx, dy = target.x - firer.x, target.y - firer.y
     length = math.hypot(dx, dy)
     if length < 1e-6:
-        return
+        return []
     x, y = firer.x, firer.y
+    out = []
     for friend in state.of_side(firer.side):
-        if not friend.troops or friend.status != "good":
+        if not friend.troops or friend.status == "gone" or friend.stands <= 0:
             continue
         ox, oy = friend.x - x, friend.y - y
         if 0 < (ox * dx + oy * dy) / length < length and abs(ox * dy - oy * dx) / length <= geo.shape(friend)[0] / 2:  # along, across
+            out.append(friend)
+    return out
+
+
+def may_fire_over(game: Any, state: Any, firer: Any, target: Any, friends: Sequence[Any]) -> bool:
+    """Hynds: a battery may fire over its own troops only if it is more than 6" behind them and
+    either above them or firing at a target above them (HYNDS-G3)."""
+    behind = geo.yards(state, inches("firing_over", "behind_inches"))
+    height = game.ground.height_at
+    own, aim = height(firer.x, firer.y), height(target.x, target.y)
+    for friend in friends:
+        low = height(friend.x, friend.y)
+        if math.hypot(friend.x - firer.x, friend.y - firer.y) - geo.depth_of(friend) / 2 <= behind or not (own > low or aim > low):
+            return False
+    return True
+
+
+def firing_over_blocked(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:
+    """A battery whose line of fire crosses its own troops where Hynds does not let it fire over
+    them aims again, passing over that target, or holds its fire (HYNDS-G3)."""
+    kept, changed = [], False
+    for shot in shots:
+        taken: set[str] = set()
+        while shot is not None and shot.kind == "cannonade":
+            friends = _under_fire_line(state, shot.firer, shot.target)
+            if not friends or may_fire_over(game, state, shot.firer, shot.target, friends):
+                break
+            changed = True
+            taken.add(shot.target.id)
+            other = rff_fire.aim_elsewhere(game, state, shot, taken)
+            if game.log.enabled:
+                game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-G3"], ruleset="hynds",
+                              text=f"{shot.firer.id} may not fire over {friends[0].id} at {shot.target.id} ({charts()['firing_over']['ref']}): "
+                                   + (f"aims at {other.target.id} instead" if other else "holds its fire"))
+            shot = other
+        if shot is not None:
+            kept.append(shot)
+    return kept if changed else None
+
+
+def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
+    """A battery firing over friendly troops (as Hynds lets it, :func:`firing_over_blocked`)
+    disorders those in good order on a 1 or 2 (HYNDS-G3)."""
+    rule = charts()["firing_over"]
+    if die not in rule["disorders"]:
+        return
+    for friend in _under_fire_line(state, shot.firer, shot.target):
+        if friend.status == "good":
             friend.status = "disordered"
             game.log.emit("ruling", unit=friend.id, rulings=["HYNDS-G3"], ruleset="hynds",
-                          text=f"{firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")
+                          text=f"{shot.firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")
 
 
 def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:

@@ -223,7 +223,7 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
         if piece.guns and piece.silenced and intent.action == "hold":  # double quick is well handled too
             piece.silenced = 0
             piece.may_fire = False
-            game.log.emit("maneuver", unit=piece.id, text="rallies and removes the silenced marker")
+            game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} rallies and removes the silenced marker")
             return
         _act(game, state, piece, intent, PACE[effect], reform=True)
     elif effect == "tardy":
