@@ -213,7 +213,7 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
         formed = target.status != "broken"
         if formed and (target.formation == "march-column" or geo.enfiladed(firer, target)):
             mods.append(printed["march-column-or-enfiladed"])
-        if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed:
+        if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed or target.moved == "flank":
             mods.append(printed["troop-target-exposed"])
     elif target.formation == "limbered" or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(state.tables):
         if target.moved != "prolong" or "prolonging-guns" not in game.options:
