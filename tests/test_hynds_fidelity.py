@@ -127,9 +127,8 @@ def test_a_battery_fires_over_its_troops_only_from_above_and_over_6_inches_behin
     behind them"; Big Bethel's guns 35 yards behind the 1st NC fired through it all game."""
     game = _mustered()
     gun, friend, target = _over(game, behind)
-    ground = game.ground
-    plain = ground.height_at
-    monkeypatch.setattr(ground, "height_at", lambda x, y: plain(x, y) + (10.0 if above and y >= 1790.0 else 0.0))
+    plain = game.ground.height_at
+    monkeypatch.setattr(skirmish, "_height", lambda g, x, y: plain(x, y) + (10.0 if above and y >= 1790.0 else 0.0))
     assert skirmish._under_fire_line(game.state, gun, target) == [friend]
     shot = rff_fire.Shot(gun, target, "cannonade", 25.0, 2, 1, False)
     kept = skirmish.firing_over_blocked(game, game.state, [shot])

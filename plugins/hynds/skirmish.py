@@ -87,31 +87,43 @@ def may_fire_over(game: Any, state: Any, firer: Any, target: Any, friends: Seque
     """Hynds: a battery may fire over its own troops only if it is more than 6" behind them and
     either above them or firing at a target above them (HYNDS-G3)."""
     behind = geo.yards(state, inches("firing_over", "behind_inches"))
-    height = game.ground.height_at
-    own, aim = height(firer.x, firer.y), height(target.x, target.y)
-    for friend in friends:
-        low = height(friend.x, friend.y)
-        if math.hypot(friend.x - firer.x, friend.y - firer.y) - geo.depth_of(friend) / 2 <= behind or not (own > low or aim > low):
-            return False
-    return True
+    if any(math.hypot(f.x - firer.x, f.y - firer.y) - geo.depth_of(f) / 2 <= behind for f in friends):
+        return False  # (the distance first: it needs no height)
+    top = max(_height(game, firer.x, firer.y), _height(game, target.x, target.y))
+    return all(top > _height(game, f.x, f.y) for f in friends)
+
+
+def _height(game: Any, x: float, y: float) -> float:
+    """The ground's height at (x, y), kept per ground by the place."""
+    return float(geo._kept(game, _height_at, x, y))
+
+
+def _height_at(game: Any, x: float, y: float) -> float:
+    return float(game.ground.height_at(x, y))
+
+
+def _over(game: Any, state: Any, firer: Any, target: Any) -> Any:
+    """The first friend the battery may not fire over at ``target``, or None."""
+    friends = _under_fire_line(state, firer, target)
+    return friends[0] if friends and not may_fire_over(game, state, firer, target, friends) else None
 
 
 def firing_over_blocked(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:
     """A battery whose line of fire crosses its own troops where Hynds does not let it fire over
-    them aims again, passing over that target, or holds its fire (HYNDS-G3)."""
+    them aims again, passing over every target it may not fire at, or holds its fire (HYNDS-G3)."""
     kept, changed = [], False
     for shot in shots:
-        taken: set[str] = set()
-        while shot is not None and shot.kind == "cannonade":
-            friends = _under_fire_line(state, shot.firer, shot.target)
-            if not friends or may_fire_over(game, state, shot.firer, shot.target, friends):
-                break
+        friend = _over(game, state, shot.firer, shot.target) if shot.kind == "cannonade" else None
+        if friend is not None:
             changed = True
-            taken.add(shot.target.id)
-            other = rff_fire.aim_elsewhere(game, state, shot, taken)
+            firer = shot.firer
+            reach = geo.yards(state, lookup.max_range(state.tables, "cannonade", firer.weapon))
+            barred = {shot.target.id} | {e.id for _, e in geo.within(state, firer, state.enemies_of(firer.side), reach, arc=True)
+                                         if e is not shot.target and _over(game, state, firer, e) is not None}
+            other = rff_fire.aim_elsewhere(game, state, shot, barred)
             if game.log.enabled:
-                game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-G3"], ruleset="hynds",
-                              text=f"{shot.firer.id} may not fire over {friends[0].id} at {shot.target.id} ({charts()['firing_over']['ref']}): "
+                game.log.emit("ruling", unit=firer.id, rulings=["HYNDS-G3"], ruleset="hynds",
+                              text=f"{firer.id} may not fire over {friend.id} at {shot.target.id} ({charts()['firing_over']['ref']}): "
                                    + (f"aims at {other.target.id} instead" if other else "holds its fire"))
             shot = other
         if shot is not None:
