@@ -106,6 +106,19 @@ def test_an_obstacle_is_paid_where_the_move_meets_it_and_only_if_crossed() -> No
     assert [e["text"].split(" (")[0] for e in game.log.events[events:] if e.get("rulings") == ["HYNDS-M1"]] == [f"{piece.id} crosses a wall: -3\""]
 
 
+def test_green_cavalry_taken_over_an_obstacle_by_an_unpriced_move_is_no_error() -> None:
+    """A countercharge is not priced (rff meets the charger halfway): green cavalry it takes over
+    works pays nothing and the move is not an error (it was a KeyError at Valverde)."""
+    game = _mustered()
+    piece = _infantry(game, 1100.0, 1250.0)
+    piece.arm, piece.grade = "cavalry", "green"
+    piece.unit.mounted = True
+    start = (piece.x, piece.y)
+    piece.y += 100.0
+    move.moved(game, game.state, piece, start)
+    assert piece.status == "good"
+
+
 # ----------------------------------------------------------------------------- F1 firing over troops
 
 

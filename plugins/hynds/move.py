@@ -87,6 +87,8 @@ def _paid(game: Any, piece: Any, start: tuple[float, float]) -> None:
         _log(game, piece, f"goes through the {crossed}" + (": half its move" if crossed == "fence" else ", cleared the turn before"))
         return
     rule = rules[_key(piece)]
+    if rule.get("crosses", True) is False:
+        return  # green cavalry: a move rff does not price (a countercharge) took it over; none of it is Hynds'
     if rule.get("disordered") and piece.status == "good":
         piece.status = "disordered"
     _log(game, piece, f"crosses a {crossed}: -{rule['inches']}\"" + (" and disordered" if rule.get("disordered") else ""))
