@@ -82,7 +82,7 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any, read: CheckTabl
         values = mechanics.maneuver_values(*roll)  # the same roll, without a Resolution no one sees
     effect = values["effect"]
     if "twilight-and-night" in game.options and leaders.is_night(game) and effect in ("double-quick", "well-handled"):
-        game.log.emit("ruling", unit=piece.id, text="night: a Double Quick or Well Handled effect performs only a Tardy maneuver")
+        game.log.emit("ruling", unit=piece.id, text=f"night: {piece.id}'s Double Quick or Well Handled effect performs only a Tardy maneuver")
         effect = "tardy"
     piece.effect = effect
     apply(game, state, piece, intent, effect, values)
