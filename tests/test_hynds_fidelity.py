@@ -100,6 +100,7 @@ def test_an_obstacle_is_paid_where_the_move_meets_it_and_only_if_crossed() -> No
     piece.y += yards
     move.moved(game, game.state, piece, start)
     assert not [e for e in game.log.events[events:] if e.get("rulings") == ["HYNDS-M1"]]
+    assert move.priced(game, game.state, piece, "full", (1100.0, 1400.0), 180.0) == 180.0 - 60.0  # at the works: over, less 3"
     start = (piece.x, piece.y)
     piece.y += 60.0  # the next move goes over
     move.moved(game, game.state, piece, start)
@@ -113,8 +114,9 @@ def test_green_cavalry_taken_over_an_obstacle_by_an_unpriced_move_is_no_error() 
     piece = _infantry(game, 1100.0, 1250.0)
     piece.arm, piece.grade = "cavalry", "green"
     piece.unit.mounted = True
+    assert move.priced(game, game.state, piece, "full", (1100.0, 1400.0), 200.0) is not None  # priced: it stops at the works
     start = (piece.x, piece.y)
-    piece.y += 100.0
+    piece.y += 100.0  # but a move rff does not price takes it over
     move.moved(game, game.state, piece, start)
     assert piece.status == "good"
 

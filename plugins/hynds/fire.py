@@ -15,7 +15,7 @@ from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
 from referee.plugins.rff import move as rff_move
 
-from . import works
+from . import conceal, works
 from .cite import modifier, ref
 from .mechanics import low_on_ammo
 from .move import MOVED
@@ -66,7 +66,8 @@ def _bare(game: Any, state: Any, shot: Any) -> bool:
 def whole_points(game: Any, shots: list[Any], points_of: Any) -> list[Any] | None:
     """Hynds: "Fire points (round down in the case of halves)": a shot under 1 point rounds
     down to none and is not fired (HYNDS-F8; option half-point-fires keeps rff's RFF-T11)."""
-    kept = [s for s in shots if points_of(game, s) >= 1]
+    surprising = conceal.SURPRISING in game.memory  # a charger from concealment is fired at at half
+    kept = [s for s in shots if (not surprising and _unhalved(s) and s.per_stand * s.stands >= 1) or points_of(game, s) >= 1]
     if len(kept) == len(shots):
         return None
     if game.log.enabled:
@@ -75,6 +76,13 @@ def whole_points(game: Any, shots: list[Any], points_of: Any) -> list[Any] | Non
                 game.log.emit("ruling", unit=shot.firer.id, target=shot.target.id, rulings=["HYNDS-F8"], ruleset="hynds",
                               text=f"{shot.firer.id} holds its fire at {shot.target.id}: {points_of(game, shot)} fire points round down to none ({ref('Fire Table')})")
     return kept
+
+
+def _unhalved(shot: Any) -> bool:
+    """No x 1/2 of rff's or Hynds' can apply to the shot (its points are per stand x stands)."""
+    firer = shot.firer
+    return (firer.status != "disordered" and not firer.low_ammo and firer.charge_target is None and firer.moved != "prolong"
+            and not (firer.guns and (firer.damaged or firer.half)))
 
 
 def _reacts(piece: Any) -> bool:

@@ -18,7 +18,7 @@ MOVING = ("advance", "charge", "withdraw")  # intents that move a piece from whe
 MOVED = "hynds.moved"  # game.memory: piece id -> yards moved this turn
 CLEARED = "hynds.cleared"  # game.memory: gun piece id -> the turn it spent clearing a wall or works
 OBSTACLES = ("fence", "wall", "works")
-OBSTACLES_SET = frozenset(OBSTACLES)
+AHEAD = "hynds.ahead"  # game.memory: pieces whose move was priced across an obstacle (only their next move may cross one)
 
 
 def _crossed(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
@@ -47,6 +47,7 @@ def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) 
     crossed = _crossed(game, piece.x, piece.y, ex, ey)
     if not crossed:
         return None
+    game.memory.setdefault(AHEAD, set()).add(piece.id)  # its next move may cross: moved() looks
     rules = charts()["obstacles"]
     at = _before(game, piece, ex, ey)  # yards to the obstacle
     short = max(0.0, at - 1.0)  # stopped at it, this side
@@ -117,8 +118,11 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     yards = math.hypot(piece.x - start[0], piece.y - start[1])
     tally = game.memory.setdefault(MOVED, {})
     tally[piece.id] = tally.get(piece.id, 0.0) + yards
-    if yards > 0 and game.ground.extents and not OBSTACLES_SET.isdisjoint(game.ground.extents):
-        _paid(game, piece, start)
+    ahead = game.memory.get(AHEAD)
+    if ahead and piece.id in ahead:
+        ahead.discard(piece.id)
+        if yards > 0:
+            _paid(game, piece, start)
     if yards <= 0 or not piece.troops or piece.parent is not None:
         return
     a, b = start, (piece.x, piece.y)
