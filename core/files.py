@@ -8,10 +8,12 @@ output) is written through, never replaced.
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import InvalidInput, Problem
@@ -24,6 +26,8 @@ def check_folder(path: str | Path) -> Path:
     (checked before a long run, so that its results are not lost to a typo in the output path)."""
     if str(path) == STDOUT:
         return Path(".")
+    if not str(path):
+        raise InvalidInput([Problem("an empty file name: give a file name, or - for standard output", source="''")], "output file")
     mode = _mode(path)
     if mode is not None and stat.S_ISDIR(mode):
         raise InvalidInput([Problem("is a folder; give a file name", source=str(path))], "output file")
@@ -41,25 +45,51 @@ def check_folder(path: str | Path) -> Path:
     return folder
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path``: atomically to a regular file (or a new one), straight to
-    standard output, a device or a FIFO."""
+def write_atomic(path: str | Path, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8 text, or bytes such as a PNG) to ``path``: atomically to a regular
+    file (or a new one), straight to standard output, a device or a FIFO."""
     if str(path) == STDOUT:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
         return
     folder = check_folder(path)
     mode = _mode(path)
     try:
         if _is_stdout(path):  # /dev/stdout, or the file it was redirected to: one stream, or one overwrites the other
             write_atomic(STDOUT, text)
+        elif mode is not None and stat.S_ISFIFO(mode):
+            with os.fdopen(open_fifo(path), "wb") as handle:
+                handle.write(_bytes(text))
         elif _written_through(path, mode):
-            with open(path, "a", encoding="utf-8", newline="\n") as handle:  # never truncate what a device is
-                handle.write(text)
+            with open(path, "ab") as handle:  # never truncate what a device is
+                handle.write(_bytes(text))
         else:
             _replace(_target(path), folder, text, None if mode is None else stat.S_IMODE(mode))
     except OSError as error:  # a read-only folder, a full disk: the user's to fix, not a bug
         raise InvalidInput([Problem(f"cannot write: {error.strerror or error}", source=str(path))], "output file") from None
+
+
+def open_fifo(path: str | Path, waiting: Callable[[], None] | None = None) -> int:
+    """A FIFO opened for writing: at once if a process reads it; otherwise after saying on stderr
+    that the program waits for a reader (``waiting`` is called instead, if given), not silently."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as error:
+        if error.errno != errno.ENXIO:  # ENXIO: no process has it open for reading
+            raise
+        if waiting is None:
+            sys.stderr.write(f"waiting for a process to read the FIFO {str(path)!r} (Ctrl-C to give up)\n")
+            sys.stderr.flush()
+        else:
+            waiting()
+        return os.open(path, os.O_WRONLY)
+    os.set_blocking(fd, True)
+    return fd
 
 
 def _written_through(path: str | Path, mode: int | None) -> bool:
@@ -77,7 +107,11 @@ def _is_stdout(path: str | Path) -> bool:
         return False
 
 
-def _replace(target: Path, folder: Path, text: str, mode: int | None) -> None:
+def _bytes(text: str | bytes) -> bytes:
+    return text.encode("utf-8") if isinstance(text, str) else text
+
+
+def _replace(target: Path, folder: Path, text: str | bytes, mode: int | None) -> None:
     """A temporary file in ``folder`` (created as a new file would be, so the umask applies),
     given ``mode`` if the target had one, then renamed over the target."""
     while True:
@@ -90,8 +124,8 @@ def _replace(target: Path, folder: Path, text: str, mode: int | None) -> None:
         except OSError as error:
             raise OSError(error.errno, f"cannot create a file in folder {str(folder)!r} ({error.strerror})") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(_bytes(text))
             handle.flush()
             if mode is not None:
                 os.fchmod(handle.fileno(), mode)

@@ -66,7 +66,7 @@ def _bare(game: Any, state: Any, shot: Any) -> bool:
 def whole_points(game: Any, shots: list[Any], points_of: Any) -> list[Any] | None:
     """Hynds: "Fire points (round down in the case of halves)": a shot under 1 point rounds
     down to none and is not fired (HYNDS-F8; option half-point-fires keeps rff's RFF-T11)."""
-    surprising = conceal.SURPRISING in game.memory  # a charger from concealment is fired at at half
+    surprising = conceal.SURPRISING in game.memory or conceal.UNREADY in game.memory  # a surprised unit fires at its charger at half
     kept = [s for s in shots if (not surprising and _unhalved(s) and s.per_stand * s.stands >= 1) or points_of(game, s) >= 1]
     if len(kept) == len(shots):
         return None

@@ -13,7 +13,7 @@ from referee.core.game import Step
 from referee.core.hookspecs import hookimpl
 from referee.core.rules import RulesetInfo
 
-from . import charge, fire, hookspecs, lookup, maneuver, situation
+from . import charge, fire, hookspecs, lookup, maneuver, reach, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
@@ -30,6 +30,7 @@ def referee_ruleset() -> RulesetInfo:
     return RulesetInfo(
         "rff", "Regimental Fire and Fury (QRS II, 6mm) with the optional rules",
         "rff-qrs2-6mm.txt, rff-optional-rules.txt", lookup.scale(t), phases=tuple(name for name, _ in PHASES),
+        weather=("clear", "fog"),  # fog: the 3" command radius (QRS, Maneuver Table; RFF-W1)
     )
 
 
@@ -51,6 +52,16 @@ def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
 @hookimpl
 def referee_muster(game: Any) -> Any:
     return muster(game, load_with_overlays(*game.rules.overlays))
+
+
+@hookimpl
+def referee_describe(game: Any, unit: str) -> str | None:
+    piece = game.state.pieces.get(unit)
+    if piece is None:
+        return None
+    plural = "" if piece.stands == 1 else "s"
+    stands = f"{piece.stands} gun stand{plural}" if piece.guns else f"{piece.stands} stand{plural} of {piece.men_per_stand:.0f} men"
+    return f"{stands}, {piece.grade}" + (f", {piece.weapon}" if piece.weapon else "")
 
 
 @hookimpl
@@ -85,6 +96,11 @@ def referee_end_turn(game: Any) -> None:
         piece.stands_lost_turn = 0
         piece.combats = 0
         piece.countercharged = False
+
+
+@hookimpl
+def referee_capabilities(game: Any, unit: str) -> Any:
+    return reach.capabilities(game, unit)
 
 
 @hookimpl

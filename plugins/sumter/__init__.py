@@ -20,6 +20,7 @@ from .combat import fire_step, melee_step
 from .mechanics import mechanic_specs
 from .morale import end_turn, morale_step
 from .move import charge_step, compulsory_step, movement_step, orders_step
+from .reach import capabilities
 from .situation import exchange
 from .state import muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
@@ -58,6 +59,15 @@ def referee_muster(game: Any) -> Any:
     state = muster(game, load_with_overlays(*game.rules.overlays))
     sync(state)
     return state
+
+
+@hookimpl
+def referee_describe(game: Any, unit: str) -> str | None:
+    piece = game.state.pieces.get(unit)
+    if piece is None:
+        return None
+    models = f" and {piece.models} gun model{'' if piece.models == 1 else 's'}" if piece.models else ""
+    return f"{piece.figures} figure{'' if piece.figures == 1 else 's'}{models}, {piece.grade}, {piece.rate}"
 
 
 @hookimpl
@@ -109,6 +119,11 @@ def referee_step(game: Any, step: Step) -> bool:
         morale_step(game, state)
     sync(state)
     return True
+
+
+@hookimpl
+def referee_capabilities(game: Any, unit: str) -> Any:
+    return capabilities(game, unit)
 
 
 @hookimpl

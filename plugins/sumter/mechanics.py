@@ -139,12 +139,15 @@ def melee(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[
     cav = ("cavalry", "lancers")
     if result == "pushed-back" and lk == "infantry" and wk in cav:
         result = "retreat"  # exception (a)
+    # the winner's column (pursuit test or follow up) is read on the result's row: 8+ all take
+    # the Pursuit Test, 7-3 cavalry and Raw or Trained foot; a battery's dispersal (exception b)
+    # does not change the row (ruling SU-M5)
+    pursuit = wk in cav and result in ("rout", "retreat") or (
+        wk in ("infantry", "skirmisher") and (result == "rout" or result == "retreat" and i[f"{w}_grade"] in ("trained", "raw")))
     if lk == "artillery":
         result = "disperse"  # exception (b)
     v[f"{lo}_lost"] = _ratio(t, wk, i[f"{w}_figures"], lk, result, lo)
     v[f"{w}_lost"] = _ratio(t, lk, i[f"{lo}_figures"], wk, "lost", w)
-    pursuit = wk in cav and result in ("rout", "retreat", "disperse") or (
-        wk in ("infantry", "skirmisher") and (result == "rout" or result == "retreat" and i[f"{w}_grade"] in ("trained", "raw")))
     v.update(result=result, loser=lo, winner_dp=t["melee"]["winner_dp"], pursuit=pursuit, cavalry_retire=False,
              follow_up="must" if result == "pushed-back" and wk in cav else "may" if result == "pushed-back" else "")
     text = f"{w} wins by {abs(v['a'] - v['b'])}: {lo} {result}, {v['dps']} DP; casualties a {v['a_lost']}, b {v['b_lost']}"
@@ -174,6 +177,7 @@ def unit_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: 
     names += [f"{i['general']}-general"] if i["general"] in ("excellent", "average") else []
     names += [f"{i['lost']}-lost"] if i["lost"] != "none" else []
     names += ["flank-fire"] if i["flank_fire"] else []
+    names += ["bushwhacked"] if i.get("bushwhacked") else []  # SU-U6
     names += ["trenches"] if i["trenches"] and i["column"] != "charged" else ["cover"] if i["cover"] else []
     names += ["routing"] if i["routing"] else []
     names += [("friend-beaten", i["friends_beaten"])] if i["friends_beaten"] else []
@@ -191,10 +195,11 @@ def unit_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: 
     if i["column"] == "rally" and i["rebel_yell"]:
         names.append("rebel-yell-rally")
     res = dice.unit_morale(roller, t, i["column"], mods(t["morale"]["unit"], REF_UNIT, names) + extra, i, rulings)
-    if i["column"] == "rally" and i["routing"] and res.values["result"] == "fail":  # "Fail. (Disperse if Routing)"
+    if i["column"] == "rally" and i["routing"] and res.values["result"] in ("fail", "rout"):
+        # "4-3 Fail. (Disperse if Routing)" and "2-0 Rout. (Disperse if Routing)"
         v = {**res.values, "result": "disperse"}
-        return Resolution(res.ruleset, res.mechanic, res.ref, "fail: disperses (routing)", res.inputs, res.modifiers,
-                          res.dice, res.total, v, res.rulings)
+        return Resolution(res.ruleset, res.mechanic, res.ref, f"{res.values['result']}: disperses (routing)", res.inputs,
+                          res.modifiers, res.dice, res.total, v, res.rulings)
     return res
 
 
@@ -314,7 +319,8 @@ def mechanic_specs(t: SumterTables) -> list[MechanicSpec]:
                       _b("routing", "the unit is routing"), _b("flank", "charged in (or charging) flank, rear or skirmishers"),
                       _c("by", "being charged by", ("none", "foot", "cavalry", "skirmishers")), _b("halted", "charged whilst halted, rallying or in retreat"),
                       _i("casualties", "casualties beyond DPs suffered in the charge"), _i("wave", "successive wave in a brigade charge"),
-                      _b("rebel_yell", "Rebel Yell (charge: +2; rally after a failed yell: -1)")),
+                      _b("rebel_yell", "Rebel Yell (charge: +2; rally after a failed yell: -1)"),
+                      _b("bushwhacked", "bushwhacked, in the first turn (a unit the scenario marks surprised)")),
                      run(unit_morale), {"result": "charge, halt, retreat, rout, stand, obey, rally, fail or disperse",
                                         "dps": "DPs taken", "column": "the column read"}),
         MechanicSpec("brigade-morale", "The Brigade Morale Test", "QRS v6.2, Brigade Morale Test",
