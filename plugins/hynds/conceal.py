@@ -99,6 +99,12 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
     shot = rff_fire.aim(game, state, firer, True, mover.unit_id, None)
     if shot is None or shot.target is not mover:
         return
+    from . import (  # (the package's own composition of fire points: imported late, it imports this module)
+        fire,
+        fire_points,
+    )
+    if fire.HALF_POINT_FIRES not in game.options and fire.whole_points(game, [shot], fire_points) == []:
+        return  # under 1 point rounds down to none (HYNDS-F8)
     chart = charts()["surprise"]
     commanders = [ld for ld in state.leaders.values() if ld.attached == mover.id and ld.status == "active"]
     good = mover.status == "good"

@@ -59,7 +59,7 @@ class Piece:
     skirmishers: str | None = None  # a regiment: its detached skirmishers
     # this player turn
     effect: str = ""  # the maneuver effect rolled
-    moved: str = ""  # "", "half", "full", "double", "retreat", "prolong"
+    moved: str = ""  # "", "half", "full", "double", "flank" (a line marched by the flank, RFF-P36), "retreat", "prolong", "hand-haul"
     charge_target: str | None = None
     cold_steel: bool = False
     countercharged: bool = False
