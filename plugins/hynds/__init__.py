@@ -15,8 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from referee.core.hookspecs import hookimpl
-from referee.core.rules import OptionSpec, RulesetInfo
+from referee.api import OptionSpec, RulesetInfo, hookimpl
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays

@@ -9,8 +9,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from referee.core.chance import D10
-from referee.core.events import Modifier
+from referee.api import D10, Modifier
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import leaders as rff_leaders

@@ -8,8 +8,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from referee.core.chance import d
-from referee.core.events import Modifier
+from referee.api import Modifier, d
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup

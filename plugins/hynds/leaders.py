@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.chance import D10
+from referee.api import D10
 from referee.plugins.rff import leaders as rff_leaders
 
 from .cite import modifier, ref

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from referee.core.chance import D10
-from referee.core.events import Modifier, Resolution, net
-from referee.core.mechanics import InputSpec, MechanicSpec
+from referee.api import D10, InputSpec, MechanicSpec, Modifier, Resolution, net
 from referee.plugins.rff import mechanics as rff_mechanics
 from referee.plugins.rff.mechanics import GIVEN
 

@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from referee.core.chance import D10
-from referee.core.events import Modifier
+from referee.api import D10, Modifier
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.game import Step
-from referee.core.hookspecs import hookimpl
-from referee.core.rules import RulesetInfo
+from referee.api import RulesetInfo, Step, hookimpl
 
 from . import charge, fire, hookspecs, lookup, maneuver, reach, situation
 from .mechanics import mechanic_specs

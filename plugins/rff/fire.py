@@ -11,9 +11,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from referee.core.events import Modifier
-from referee.core.records import record
-from referee.core.world import angle_between, bearing
+from referee.api import Modifier, angle_between, bearing, record
 
 from . import geometry as geo
 from . import leaders, lookup, maneuver, mechanics, move

@@ -14,8 +14,7 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from referee.core.footprint import depth, frontage
-from referee.core.world import angle_between, bearing
+from referee.api import angle_between, bearing, depth, frontage
 
 from . import lookup
 from .state import TO_NEUTRAL, Footprint, Piece, RffState

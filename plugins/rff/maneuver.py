@@ -12,9 +12,7 @@ from functools import cache
 from typing import Any
 
 from attrs import define
-from referee.core.events import Modifier
-from referee.core.game import men_between
-from referee.core.reach import short_of
+from referee.api import Modifier, men_between, short_of
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers

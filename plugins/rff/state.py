@@ -12,8 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from attrs import define, field
-from referee.core.records import STRICT
-from referee.core.world import UnitState
+from referee.api import STRICT, UnitState
 
 # rff formations; the neutral formation each reads as
 TO_NEUTRAL = {
