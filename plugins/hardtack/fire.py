@@ -234,7 +234,7 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
                                      travel=target.travel, extra=extra)
         else:
             res = mechanics.shot(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
-                                 men_per_figure=state.men_per_figure, travel=target.travel, extra=extra)
+                                 men_per_figure=state.men_per_figure, travel=target.travel, extra=extra, reading=shot_reading(game))
         c.loaded = ""
     else:
         assert c.weapon is not None
@@ -254,17 +254,29 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     morale.casualties(game, t, target, int(values["wounded"]) + int(values["killed"]), str(values["fired_on"]), CAUSE[kind],
                       geo.dist(c, target))
     if values.get("bounce"):
-        _bounce(game, state, shot)
+        _bounce(game, state, shot, int(values["potential"]))
 
 
-def _bounce(game: Any, state: HardtackState, shot: Shot) -> None:
+SHOT_OPTION = "shot-damage-die"
+"""The option that reads round shot as one die to hit and a damage die (HT-S1's second reading)."""
+
+
+def shot_reading(game: Any) -> str:
+    """HT-S1: the reading of round shot this game plays (``support`` unless the option is on)."""
+    return "damage-die" if game.option(SHOT_OPTION) else "support"
+
+
+def _bounce(game: Any, state: HardtackState, shot: Shot, figures: int = 0) -> None:
     """HT-S3: the ball bounces on along its line of fire and strikes the first company of the
-    target's side whose footprint that line crosses within 10" beyond the target."""
+    target's side whose footprint that line crosses within 10" beyond the target: under HT-S1's
+    ``support`` reading the ``figures`` the hit struck, under ``damage-die`` the damage die."""
     t, firer, first = state.tables, shot.firer, shot.target
     nxt = _in_the_path(state, firer, first, t["artillery"]["bounce_inches"] * t.yards_per_inch)
     if nxt is None or firer.gun is None:
         return
-    res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt), state.men_per_figure)
+    support = shot_reading(game) == "support"
+    res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt), state.men_per_figure,
+                           figures if support else None)
     res = game.settle("shot", shot, res, unit=firer.id, target=nxt.id)
     morale.casualties(game, t, nxt, int(res.values["wounded"]) + int(res.values["killed"]), "fired-on", CAUSE["shot"],
                       geo.dist(firer, nxt))
