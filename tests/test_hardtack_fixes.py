@@ -102,3 +102,22 @@ def test_a_broken_crew_no_enemy_sees_keeps_its_gun_where_it_stands() -> None:
     game, gun = _broken_gun(4, 3, visibility=50.0)
     x0, y0 = gun.x, gun.y
     assert _act(game, gun) == [] and gun.guns == 1 and (gun.x, gun.y) == (x0, y0)
+
+
+@pytest.mark.parametrize("cover,default,as_fire", [("none", 0, 0), ("soft", 0, 1), ("hard", 1, 2), ("fortification", 2, 3)])
+def test_shot_cover_has_two_readings(cover: str, default: int, as_fire: int) -> None:
+    """HT-S2: shot ignores soft cover (hard +1, fortification +2); option shot-cover-as-fire
+    gives it p.8's small-arms shifts. Band 1 (D4) of a 12-pdr against skirmishers in the open."""
+    from referee.plugins.hardtack import mechanics
+
+    t = load_tables()
+    sizes = (4, 6, 8, 10, 12)
+    assert mechanics.shot_range_die(t, 10, "12-pdr-napoleon", cover, "skirmish")[0] == sizes[default]
+    assert mechanics.shot_range_die(t, 10, "12-pdr-napoleon", cover, "skirmish", cover_as_fire=True)[0] == sizes[as_fire]
+
+
+def test_the_shot_cover_option_reaches_play() -> None:
+    """The option is read where a gun fires and where its commander asks whether shot can tell."""
+    from referee.plugins.hardtack import fire
+
+    assert fire.COVER_OPTION in {o.name for o in load_tables().options}

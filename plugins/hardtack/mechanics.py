@@ -151,19 +151,20 @@ def _fire_band_die(t: HardtackTables, band: int, cover: str, target_formation: s
 
 
 def shot_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
-                   in_position: bool = False, travel: bool = False) -> tuple[int | None, str, list[Modifier], int]:
-    """The range die of round shot (HT-S1, HT-S2), as :func:`fire_range_die`."""
+                   in_position: bool = False, travel: bool = False, cover_as_fire: bool = False) -> tuple[int | None, str, list[Modifier], int]:
+    """The range die of round shot (HT-S1, HT-S2), as :func:`fire_range_die`; ``cover_as_fire``:
+    HT-S2's second reading (option ``shot-cover-as-fire``), cover shifts as for small arms."""
     band, closer = _closer(t, dice.band_of(range_inches, t.guns[gun].band), travel)
-    rdie, why, mods = _shot_band_die(t, band, cover, target_formation, in_position)
+    rdie, why, mods = _shot_band_die(t, band, cover, target_formation, in_position, cover_as_fire)
     return rdie, why, closer + list(mods), band
 
 
 @cache
 def _shot_band_die(t: HardtackTables, band: int, cover: str, target_formation: str,
-                   in_position: bool) -> tuple[int | None, str, tuple[Modifier, ...]]:
+                   in_position: bool, cover_as_fire: bool = False) -> tuple[int | None, str, tuple[Modifier, ...]]:
     """:func:`shot_range_die` for a band, kept by its inputs."""
     art = t["artillery"]
-    steps = {"hard": art["hard_cover_shift"], "fortification": art["fortification_shift"]}.get(cover, 0)
+    steps = None if cover_as_fire else {"hard": art["hard_cover_shift"], "fortification": art["fortification_shift"]}.get(cover, 0)
     mods = target_shifts(t, cover, target_formation, in_position, cover_steps=steps)
     rdie, why = range_die(t, band, mods)
     return rdie, why, tuple(mods)
@@ -292,7 +293,7 @@ the crew's die and the gun's die against the range die) and ``damage-die`` (opti
 def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
          cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True,
          men_per_figure: int | None = None, travel: bool = False, extra: tuple[Modifier, ...] = (),
-         reading: str = "support") -> Resolution:
+         reading: str = "support", cover_as_fire: bool = False) -> Resolution:
     """Round shot (rulings HT-S1..HT-S3). ``support`` (HT-S1): the crew's quality die and the gun's
     die (its ``damage`` die, shifted by the target's formation) against the range die, as SG2 fires
     a support weapon: none over, no effect; one, the target tests as fired on (p.12); two, both dice
@@ -306,9 +307,11 @@ def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction
               "target_formation": target_formation, "men_per_figure": men} if cite else {}
     if cite and reading != "support":
         inputs["reading"] = reading
+    if cite and cover_as_fire:
+        inputs["cover_as_fire"] = True
     ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\"" if cite else ""
     rulings = ("HT-S1", "HT-S2", "HT-S3")
-    rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position, travel)
+    rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position, travel, cover_as_fire)
     if extra:
         rdie, why = _shifted_range_die(rdie, why, "shot", extra)
         mods += extra
@@ -575,9 +578,10 @@ def mechanic_specs(t: HardtackTables) -> list[MechanicSpec]:
              InputSpec("men_per_figure", "int", "men a figure stands for (p.3: 3 to 5)", default=t["scale"]["men_per_figure"], minimum=1, maximum=10),
              travel,
              InputSpec("reading", "choice", "HT-S1's reading: support (the gun's die beside the crew's, SG2) or damage-die (option shot-damage-die)",
-                       default="support", choices=SHOT_READINGS)),
+                       default="support", choices=SHOT_READINGS),
+             InputSpec("cover_as_fire", "bool", "HT-S2's second reading (option shot-cover-as-fire): cover shifts as for small arms", default=False)),
             lambda r, i: shot(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"], men_per_figure=i["men_per_figure"],
-                              travel=i["travel"], reading=i["reading"]),
+                              travel=i["travel"], reading=i["reading"], cover_as_fire=i["cover_as_fire"]),
             {**FIRE_VALUES, "over": "dice over the range die (damage-die: 1 on a hit)", "potential": "figures struck",
              "bounce": "the shot bounces on to the next company"},
         ),
