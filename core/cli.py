@@ -133,6 +133,36 @@ def scenarios_cmd(as_json: bool) -> None:
         out.print(f"[bold]{r['id']:<22}[/bold] {shown(r['title'])}: {shown(r['summary'])}")
 
 
+@main.command("draw")
+@click.argument("scenario")
+@click.option("-o", "--out", "out_path", required=True, metavar="FILE.svg",
+              help="Where to write the drawing; .svg, .png or .pdf (the suffix says which).")
+@json_option
+def draw_cmd(scenario: str, out_path: str, as_json: bool) -> None:
+    """Draw SCENARIO before it is played: the ground, the objectives and every unit where it
+    deploys (or where and when it enters), named, on a yard grid with a scale bar and north arrow.
+
+    \b
+    Examples:
+      referee draw big-bethel -o big-bethel.svg
+      referee draw my-battle.toml -o my-battle.png
+    """
+    from . import draw  # matplotlib: imported only by the commands that draw
+    kind = Path(out_path).suffix.lstrip(".").lower()
+    if kind not in draw.FORMATS:
+        raise InvalidInput([Problem(f"unknown kind of drawing {Path(out_path).suffix or '(no suffix)'!r}; "
+                                    f"valid: {', '.join('.' + f for f in draw.FORMATS)}", path="--out", source=out_path)],
+                           "output file")
+    world = load_scenario(find_scenario(scenario))
+    check_folder(out_path)
+    picture = draw.render(world, kind)
+    write_atomic(out_path, picture)
+    if as_json:
+        return emit_json({"out": out_path, "bytes": len(picture), "scenario": world.id, "units": len(world.units)})
+    out.print(f"wrote {out_path}: {world.title}, {len(world.units)} units", markup=False)
+    return None
+
+
 @main.command("run")
 @click.argument("scenario")
 @click.option("--rules", "ruleset", required=True, help="The ruleset (or house rule) to play under.")

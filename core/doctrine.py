@@ -9,26 +9,33 @@ It follows the plan and never presses past it: a unit does what the order in for
 command says; spent attackers stop (they hold out of effective range or fall back to it, and
 never advance); a unit out of its commander's reach does not begin an assault; no assault is
 begun after dark unless the order says so; a side that has broken off retires, its rear guard
-holding. Distances here are neutral judgements in yards, not any ruleset's ranges.
+holding. How far a unit can charge and how far its fire tells it asks the unit's ruleset
+(hook ``referee_capabilities``, :mod:`referee.core.reach`); the distances here are neutral
+judgements in yards, and the charge and fire distances among them are only the fallback for a
+ruleset that does not answer.
 """
 
 from __future__ import annotations
 
 import math
 from math import hypot
+from typing import Any
+
+from attrs import evolve
 
 from .hookspecs import hookimpl
 from .plan import dark
+from .reach import Capabilities, capabilities
 from .records import STRICT, record
 from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, distance
 
-ASSAULT_YARDS = 120.0  # an attacker this close to a fit enemy goes in with the bayonet
+ASSAULT_YARDS = 120.0  # fallback: an attacker this close to a fit enemy goes in with the bayonet
 DEPLOY_YARDS = 600.0  # beyond this from the enemy, troops move in column
 GUN_STAND_YARDS = 800.0  # attacking guns unlimber once an enemy is this close
 REACHED_YARDS = 60.0  # a waypoint counts as reached within this distance
 SPENT_SHARE = 0.5  # a unit that has lost this share of its men stops attacking
-EFFECTIVE_YARDS = 400.0  # within this, musketry and canister tell: a spent unit falls back beyond it
-ENGAGE_YARDS = 250.0  # how close an engage order goes before it stops to fire, unless it says
+EFFECTIVE_YARDS = 400.0  # fallback: within this, musketry and canister tell: a spent unit falls back beyond it
+ENGAGE_YARDS = 250.0  # fallback: how close an engage order goes before it stops to fire, unless it says
 DEMONSTRATE_YARDS = 700.0  # how close a demonstration goes, unless it says
 COMMAND_REACH_YARDS = 500.0  # a unit farther than this from every leader of its chain does not begin an assault
 RETREAT_YARDS = 3000.0  # how far back a withdrawal aims when the order names no place
@@ -46,6 +53,7 @@ class Intent:
     formation: str | None = None  # the neutral formation wanted (None: keep the one it has)
     order: str = "hold"  # the kind of order the intent comes from
     skirmishers: bool = False  # wants skirmishers deployed ahead (where its rules allow)
+    standoff: float | None = None  # yards: a move toward ``target`` ends no nearer than this (engage, demonstrate)
 
 
 @record
@@ -104,7 +112,7 @@ class DefaultDoctrine:
         counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
         for u, order in zip(mine, orders):
             if order is not None and order.kind == "attack":
-                _note_repulse(world, u, order, counted)
+                _note_repulse(game, u, order, counted)
         if plan.update(game):
             orders = plan.orders_of(mine)
         memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
@@ -130,7 +138,7 @@ class DefaultDoctrine:
                         if STRICT:  # the suite's build: checked against the intent decided afresh
                             assert was[1] == _screened_if(self.decide(world, u, order, nearest, gap, memory), u, screen), u.id
                         continue
-                intent = self.decide(world, u, order, nearest, gap, memory)
+                intent = self.decide(world, u, order, nearest, gap, memory, game)
             intent = _screened_if(intent, u, screen)
             if inputs is not None:
                 standing[u.id] = (inputs, intent)
@@ -178,8 +186,9 @@ class DefaultDoctrine:
         return answer if answer in options else options[0]
 
     def decide(self, world: World, unit: UnitState, order: Order | None, nearest: UnitState | None, gap: float,
-               memory: dict[str, int]) -> Intent:
-        """The intent from the unit's order, given its nearest fit enemy and how far it is."""
+               memory: dict[str, int], game: Any = None) -> Intent:
+        """The intent from the unit's order, given its nearest fit enemy and how far it is;
+        ``game`` (None: the neutral distances) is whose rulesets are asked what a unit can do."""
         kind = _kind(world, unit, order)
         if unit.status in ("broken", "routed"):
             return Intent("rally", order=kind)
@@ -191,9 +200,9 @@ class DefaultDoctrine:
             return Intent("rally" if unit.status != "good" else "hold", (unit.x, unit.y), target,
                           None if artillery else "line", kind)
         if kind in ADVANCING and unit.men < unit.spec.men * SPENT_SHARE:
-            return _spent(world, unit, nearest, gap, kind)
+            return _spent(world, unit, nearest, gap, kind, game)
         if kind in ADVANCING:
-            return self.advance(world, unit, order, nearest, gap, memory, kind)  # type: ignore[arg-type]
+            return self.advance(world, unit, order, nearest, gap, memory, kind, game)  # type: ignore[arg-type]
         if kind == "reserve":
             return Intent("hold", (unit.x, unit.y), target, order.formation if order else None, kind)
         formation = (order.formation if order and order.formation else
@@ -207,24 +216,32 @@ class DefaultDoctrine:
         return Intent("hold", (unit.x, unit.y), target, formation, kind)
 
     def advance(self, world: World, unit: UnitState, order: Order, nearest: UnitState | None, gap: float,
-                memory: dict[str, int], kind: str) -> Intent:
-        """Attack, engage, demonstrate: march on the objective, stop at firing range (engage,
-        demonstrate, an attack without assault) or go in with the bayonet when close."""
+                memory: dict[str, int], kind: str, game: Any = None) -> Intent:
+        """Attack, engage, demonstrate: march on the objective and stop at firing range (engage,
+        demonstrate, an attack without assault: the move itself ends there, ``standoff``), or
+        charge once within the unit's charge reach (its ruleset's) when it may; one that may
+        not closes to its close range and fires, and the log says why it did not charge."""
         target = nearest.id if nearest else None
         if unit.spec.arm == "artillery":
             if gap <= GUN_STAND_YARDS:
                 return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
             return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind)
-        stop = _firing_distance(order, kind)
+        caps = capabilities(game, unit) if game is not None else None
+        stop = _firing_distance(order, kind, caps)
         if stop is not None and gap <= stop:
             return Intent("hold", (unit.x, unit.y), target, "line", kind)
-        if (stop is None and gap <= ASSAULT_YARDS and unit.status == "good" and nearest is not None
-                and (order.night or not dark(world)) and _in_reach(world, unit)):
-            return Intent("charge", (nearest.x, nearest.y), target, "line", kind)
-        if stop is None and gap <= ASSAULT_YARDS:  # may not go in: stand and fire
-            return Intent("hold", (unit.x, unit.y), target, "line", kind)
+        if stop is None and nearest is not None:
+            reach = caps.charge_yards if caps is not None else ASSAULT_YARDS
+            if gap <= reach:
+                why = _why_not(world, unit, order, caps)
+                if why is None:
+                    return Intent("charge", (nearest.x, nearest.y), target, "line", kind)
+                if game is not None:
+                    _declined(game, unit, nearest, gap, reach, why, caps)
+                if gap <= (caps.close_yards if caps is not None else ASSAULT_YARDS):  # may not go in: stand and fire
+                    return Intent("hold", (unit.x, unit.y), target, "line", kind)
         formation = order.formation or ("column" if gap > DEPLOY_YARDS else "line")
-        return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind)
+        return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind, standoff=stop)
 
 
 def _nearest(unit: UnitState, enemies: list[UnitState]) -> tuple[UnitState | None, float]:
@@ -243,7 +260,7 @@ def _screened_if(intent: Intent, unit: UnitState, near: bool) -> Intent:
     """Infantry in line ``near`` the enemy (within :data:`SCREEN_YARDS`) wants skirmishers out;
     its ruleset says whether it may."""
     if near and intent.formation == "line" and intent.action in ("advance", "hold") and unit.spec.arm == "infantry":
-        return Intent(intent.action, intent.goal, intent.target, "line", intent.order, True)
+        return evolve(intent, skirmishers=True)
     return intent
 
 
@@ -259,24 +276,56 @@ def _kind(world: World, unit: UnitState, order: Order | None) -> str:
     return order.kind
 
 
-def _firing_distance(order: Order, kind: str) -> float | None:
-    """How far from the enemy the unit stops to fire; None: it goes in."""
+def _firing_distance(order: Order, kind: str, caps: Capabilities | None = None) -> float | None:
+    """How far from the enemy the unit stops to fire; None: it goes in. An order that names no
+    range stops at the unit's effective range under its ruleset (fallback :data:`ENGAGE_YARDS`)."""
+    engage = order.range or (caps.effective_yards if caps is not None else ENGAGE_YARDS)
     if kind == "engage":
-        return order.range or ENGAGE_YARDS
+        return engage
     if kind == "demonstrate":
         return order.range or DEMONSTRATE_YARDS
-    return None if order.assault else (order.range or ENGAGE_YARDS)
+    return None if order.assault else engage
 
 
-def _spent(world: World, unit: UnitState, nearest: UnitState | None, gap: float, kind: str) -> Intent:
-    """A spent unit never advances: within effective range it falls back beyond it, otherwise
-    it holds where it is."""
+def _why_not(world: World, unit: UnitState, order: Order, caps: Capabilities | None) -> str | None:
+    """Why a unit within its charge reach of a fit enemy does not charge, or None if it does."""
+    if unit.status != "good":
+        return f"it is not in good order ({unit.status})"
+    if caps is not None and not caps.may_charge:
+        return caps.why_not or "its rules do not let it charge now"
+    if dark(world) and not order.night:
+        return "it is dark and its order does not say to attack at night"
+    if not _in_reach(world, unit):
+        return f"no leader of its chain is within {COMMAND_REACH_YARDS:.0f} yards"
+    return None
+
+
+def _declined(game: Any, unit: UnitState, enemy: UnitState, gap: float, reach: float, why: str,
+              caps: Capabilities | None) -> None:
+    """Log, once per unit and turn, that a unit that could have charged did not, and why."""
+    if not game.log.enabled:
+        return
+    told: set[tuple[str, int]] = game.memory.setdefault("doctrine.declined", set())
+    if (unit.id, game.turn) in told:
+        return
+    told.add((unit.id, game.turn))
+    game.log.emit("no-charge", unit=unit.id, target=enemy.id, yards=round(gap), reach=round(reach),
+                  rulings=list(caps.rulings) if caps is not None else [],
+                  text=f"{unit.id} does not charge {enemy.id} ({gap:.0f} yards, within its charge reach of "
+                       f"{reach:.0f}): {why}")
+
+
+def _spent(world: World, unit: UnitState, nearest: UnitState | None, gap: float, kind: str, game: Any = None) -> Intent:
+    """A spent unit never advances: within the enemy's effective range (its ruleset's; fallback
+    :data:`EFFECTIVE_YARDS`) it falls back beyond it, otherwise it holds where it is."""
     target = nearest.id if nearest else None
     formation = "unlimbered" if unit.spec.arm == "artillery" else None
-    if nearest is None or gap > EFFECTIVE_YARDS:
+    caps = capabilities(game, nearest) if game is not None and nearest is not None else None
+    effective = caps.effective_yards if caps is not None else EFFECTIVE_YARDS
+    if nearest is None or gap > effective:
         return Intent("hold", (unit.x, unit.y), target, formation, kind)
     away = math.atan2(unit.x - nearest.x, unit.y - nearest.y)
-    back = EFFECTIVE_YARDS - gap + REACHED_YARDS
+    back = effective - gap + REACHED_YARDS
     goal = world.scenario.on_table(unit.x + back * math.sin(away), unit.y + back * math.cos(away))
     return Intent("withdraw", goal, target, _march(unit), kind)
 
@@ -323,15 +372,19 @@ def _leader_place(world: World, leader: LeaderState) -> Point | None:
     return (sum(xs) / len(xs), sum(ys) / len(ys)) if xs else None
 
 
-def _note_repulse(world: World, unit: UnitState, order: Order | None, counted: set[tuple[str, str]]) -> None:
-    """An attacker broken, or spent, within effective range of its objective has been repulsed
-    there (once per unit and order); a ruleset's failed charges are counted by the game."""
+def _note_repulse(game: Any, unit: UnitState, order: Order | None, counted: set[tuple[str, str]]) -> None:
+    """An attacker broken, or spent, within its effective range (its ruleset's; fallback
+    :data:`EFFECTIVE_YARDS`) of its objective has been repulsed there (once per unit and order);
+    a ruleset's failed charges are counted by the game."""
     if order is None or order.kind != "attack" or not order.objective or (unit.id, order.id) in counted:
         return
     if unit.status not in ("broken", "routed") and unit.men >= unit.spec.men * SPENT_SHARE:
         return
+    world: World = game.world
     objective = world.scenario.objective(order.objective)
-    if distance(unit.x, unit.y, *objective.position) <= objective.radius + EFFECTIVE_YARDS:
+    caps = capabilities(game, unit)
+    effective = caps.effective_yards if caps is not None else EFFECTIVE_YARDS
+    if distance(unit.x, unit.y, *objective.position) <= objective.radius + effective:
         counted.add((unit.id, order.id))
         key = (unit.side, objective.id)
         world.repulses[key] = world.repulses.get(key, 0) + 1

@@ -41,12 +41,17 @@ def check_folder(path: str | Path) -> Path:
     return folder
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path``: atomically to a regular file (or a new one), straight to
-    standard output, a device or a FIFO."""
+def write_atomic(path: str | Path, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8 text, or bytes such as a PNG) to ``path``: atomically to a regular
+    file (or a new one), straight to standard output, a device or a FIFO."""
     if str(path) == STDOUT:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
         return
     folder = check_folder(path)
     mode = _mode(path)
@@ -54,8 +59,8 @@ def write_atomic(path: str | Path, text: str) -> None:
         if _is_stdout(path):  # /dev/stdout, or the file it was redirected to: one stream, or one overwrites the other
             write_atomic(STDOUT, text)
         elif _written_through(path, mode):
-            with open(path, "a", encoding="utf-8", newline="\n") as handle:  # never truncate what a device is
-                handle.write(text)
+            with open(path, "ab") as handle:  # never truncate what a device is
+                handle.write(_bytes(text))
         else:
             _replace(_target(path), folder, text, None if mode is None else stat.S_IMODE(mode))
     except OSError as error:  # a read-only folder, a full disk: the user's to fix, not a bug
@@ -77,7 +82,11 @@ def _is_stdout(path: str | Path) -> bool:
         return False
 
 
-def _replace(target: Path, folder: Path, text: str, mode: int | None) -> None:
+def _bytes(text: str | bytes) -> bytes:
+    return text.encode("utf-8") if isinstance(text, str) else text
+
+
+def _replace(target: Path, folder: Path, text: str | bytes, mode: int | None) -> None:
     """A temporary file in ``folder`` (created as a new file would be, so the umask applies),
     given ``mode`` if the target had one, then renamed over the target."""
     while True:
@@ -90,8 +99,8 @@ def _replace(target: Path, folder: Path, text: str, mode: int | None) -> None:
         except OSError as error:
             raise OSError(error.errno, f"cannot create a file in folder {str(folder)!r} ({error.strerror})") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(_bytes(text))
             handle.flush()
             if mode is not None:
                 os.fchmod(handle.fileno(), mode)

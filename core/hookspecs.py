@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the classes the hooks pass and return; the core imports thi
     from .events import Modifier, Resolution
     from .game import Game, Step
     from .mechanics import MechanicSpec
+    from .reach import Capabilities
     from .rules import OptionSpec, RulesetInfo
     from .situation import Exchange
     from .tables import Table
@@ -173,6 +174,18 @@ def referee_intents(game: Game, side: str) -> dict[str, Intent] | None:
     """The commander's decisions for ``side`` now: a dict ``unit id -> Intent`` read from the
     neutral state only. Called by a ruleset whenever it needs decisions (each phase or
     activation). Who: doctrine (the core registers its default last).
+    """
+
+
+@hookspec(firstresult=True)
+def referee_capabilities(game: Game, unit: str) -> Capabilities | None:
+    """What ``unit`` can do now under this ruleset, in yards: a
+    :class:`~referee.core.reach.Capabilities` (how far it can charge or assault this turn, its
+    effective and close fire ranges, whether it may charge at all now and why not), read from
+    the ruleset's printed tables and scale, or None to leave the doctrine its neutral distances.
+    Asked by the doctrine at most once per unit per turn (and again if the unit's formation or
+    status changes; kept in ``game.memory``, :mod:`referee.core.reach`). Who: base (a layer
+    whose text differs may wrap it).
     """
 
 

@@ -19,12 +19,12 @@ from functools import cache, partial, wraps
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pluggy
 from attrs import Factory, define, evolve, field
 
-from . import doctrine, hookspecs
+from . import doctrine, hookspecs, reach
 from .errors import (
     InvalidInput,
     PluginFailed,
@@ -306,6 +306,7 @@ RETURNS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "referee_intents": ("a dict of Intent by unit id", lambda r: _dict_of(r, doctrine.Intent)),
     "referee_command_intents": ("a dict of CommandIntent by command id", lambda r: _dict_of(r, doctrine.CommandIntent)),
     "referee_choose": ("one of the options (a string)", lambda r: isinstance(r, str)),
+    "referee_capabilities": ("a Capabilities", lambda r: isinstance(r, reach.Capabilities)),
 }
 
 
@@ -378,16 +379,23 @@ def _checked(function: Callable[..., Any], plugin: str, hook: str, source: str =
         except (RefereeError, BrokenPipeError):
             raise
         except (Exception, SystemExit) as error:
-            raise PluginFailed(plugin, hook, error, source) from error
+            raise PluginFailed(plugin, hook, error, _line_in(error, source)) from error
         except KeyboardInterrupt as error:  # the code's own, unless Python's handler may have raised it for Ctrl-C
             if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
                 raise
-            raise PluginFailed(plugin, hook, error, source) from error
+            raise PluginFailed(plugin, hook, error, _line_in(error, source)) from error
         if expected is not None and result is not None and not expected[1](result):
             raise PluginFailed(plugin, hook, TypeError(f"returned {_shown(result)}; expected {expected[0]} or None"), source)
         return result
 
     return checked
+
+
+def _line_in(error: BaseException, source: str) -> str:
+    """``source`` with the line of the innermost frame of ``error`` in that file, if there is one."""
+    where = os.path.abspath(source)
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if os.path.abspath(frame.filename) == where]
+    return f"{source}:{lines[-1]}" if lines else source
 
 
 def _shown(value: Any) -> str:
@@ -445,6 +453,7 @@ def _in_registration_order(pm: pluggy.PluginManager, hook_name: str, **kwargs: A
 
 
 def call(pm: pluggy.PluginManager, hook_name: str, **kwargs: Any) -> Any:
+    """Call a hook through pluggy, a plugin's failure named (:func:`blame`)."""
     return _guarded(pm, getattr(pm.hook, hook_name), **kwargs)
 
 
@@ -552,9 +561,12 @@ def _listed(function: Callable[..., Any], **kwargs: Any) -> list[Any]:
 def _wrapped(wrapper: Callable[..., Any], inner: Callable[..., Any], **kwargs: Any) -> Any:
     """``inner`` called inside a new-style hook wrapper as pluggy calls it: the wrapper runs to
     its ``yield``, is sent the result there (or has the exception thrown in), and returns the
-    result."""
+    result; a wrapper that never yields, or yields twice, fails as it does under pluggy."""
     teardown = wrapper(**kwargs)
-    next(teardown)
+    try:
+        next(teardown)
+    except StopIteration:
+        _wrapper_failed(teardown, "did not yield")
     try:
         result = inner(**kwargs)
     except BaseException as error:
@@ -567,7 +579,13 @@ def _wrapped(wrapper: Callable[..., Any], inner: Callable[..., Any], **kwargs: A
             teardown.send(result)
         except StopIteration as done:
             return done.value
-    raise RuntimeError(f"the hook wrapper {getattr(wrapper, '__qualname__', wrapper)} yields twice")
+    _wrapper_failed(teardown, "has second yield")
+
+
+def _wrapper_failed(teardown: Any, what: str) -> NoReturn:
+    """The error pluggy raises for a broken wrapper, word for word (its file and first line)."""
+    code = teardown.gi_code
+    raise RuntimeError(f"wrap_controller at {code.co_name!r} {code.co_filename}:{code.co_firstlineno} {what}")
 
 
 def _guarded(pm: pluggy.PluginManager, hook: Callable[..., Any], **kwargs: Any) -> Any:
@@ -580,7 +598,10 @@ def _guarded(pm: pluggy.PluginManager, hook: Callable[..., Any], **kwargs: Any) 
 
 
 def blame(error: BaseException, pm: pluggy.PluginManager) -> PluginFailed:
-    """Name the plugin and hook whose code raised ``error`` (the innermost hook frame)."""
+    """Name the plugin and hook whose code raised ``error`` (the innermost hook frame in a
+    plugin's file), with the file and line of the failing code. An error raised for a plugin
+    rather than in it (pluggy's for a wrapper that never yields) names it by the file its message
+    gives."""
     files = {}
     for plugin in pm.get_plugins():
         module = sys.modules.get(getattr(plugin, "__module__", "") or "") if not isinstance(plugin, ModuleType) else plugin
@@ -588,11 +609,16 @@ def blame(error: BaseException, pm: pluggy.PluginManager) -> PluginFailed:
         if source:
             files[str(Path(source).parent if source.endswith("__init__.py") else source)] = pm.get_name(plugin)
     hooks = vars(pm.hook)
-    plugin_name, hook_name = "?", "?"
+    plugin_name, hook_name, where = "?", "?", ""
     for frame in traceback.extract_tb(error.__traceback__):
         for path, name in files.items():
             if frame.filename.startswith(path):
-                plugin_name = name or "?"
+                plugin_name, where = name or "?", f"{frame.filename}:{frame.lineno}"
                 if frame.name in hooks:
                     hook_name = frame.name
-    return PluginFailed(plugin_name, hook_name, error)
+    if plugin_name == "?" and isinstance(error, RuntimeError) and str(error).startswith("wrap_controller at "):
+        named, _, rest = str(error).removeprefix("wrap_controller at ").partition(" ")
+        for path, name in files.items():
+            if rest.startswith(path):
+                plugin_name, hook_name, where = name or "?", named.strip("'"), rest.rsplit(" ", maxsplit=2)[0]
+    return PluginFailed(plugin_name, hook_name, error, where)

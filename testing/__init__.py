@@ -6,6 +6,8 @@ Use them in a house rule's own tests, with ``pytest_plugins = ("referee.testing"
 - :func:`new_game`: a game on a drill scenario, mustered and ready to play (fixture ``referee_game``);
 - :func:`situation`: a real situation of one mechanic, caught from play, to call a hook with
   (fixture ``referee_situation``);
+- :func:`staged`: a situation of one mechanic built from a description of two units (a veteran
+  charge, a battery in column), under any ruleset (fixture ``referee_staged``);
 - :func:`find_seed`: the first seed of a game in which something happens (fixture ``referee_seed``);
 - :func:`against_base`: a stack against its base on common random numbers, every statistic's
   paired difference and how many games changed (fixture ``referee_against_base``).
@@ -28,8 +30,11 @@ from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl
 from referee.core.plugins import Rules, build_rules
 from referee.core.scenario import find_scenario, load_scenario
+from referee.core.situation import field_of
+from referee.core.situation import read as read_situation
+from referee.core.world import Scenario
 
-__all__ = ["Found", "against_base", "find_seed", "new_game", "situation"]
+__all__ = ["Found", "against_base", "find_seed", "new_game", "situation", "staged"]
 
 HouseRules = Sequence[str | Path]
 
@@ -71,14 +76,33 @@ def situation(mechanic: str, ruleset: str = "rff", scenarios: Sequence[str] = DR
     """A real ``situation`` of ``mechanic`` (what the ruleset passes to ``referee_modifiers``),
     with its game stopped there: the first that ``where`` accepts in games of ``scenarios`` on
     ``seeds``. Call your hook with it: ``my_rule.referee_modifiers(game, mechanic, situation)``."""
-    rules = _rules(ruleset, house_rules, ())
+    fields = [load_scenario(find_scenario(scenario)) for scenario in scenarios]
+    return _caught(_rules(ruleset, house_rules, ()), mechanic, where, fields, seeds, ", ".join(scenarios))
+
+
+def staged(mechanic: str, setup: Sequence[str] = (), ruleset: str = "rff", where: Callable[[Any], bool] = lambda s: True,
+           seeds: Sequence[int] = range(1, 51), house_rules: HouseRules = ()) -> tuple[Game, Any]:
+    """A ``situation`` of ``mechanic`` built from a description rather than found in a battle:
+    two units ``a`` and ``b`` described as ``referee situation --set`` describes them
+    (``"a.experience=veteran"``, ``"charge=true"``, ``"range=150"``, ``"b.cover=fence"``,
+    ``"b.formation=column"``, ... see docs/situation.md), set on a small field of their own
+    (:func:`referee.core.situation.field_of`) and played under the stack until the ruleset asks
+    for ``mechanic`` in a way ``where`` accepts. Any ruleset, any rare case: a veteran charge, a
+    battery in column, cavalry on a fence. A mistake in ``setup`` raises
+    :class:`~referee.core.errors.InvalidInput` naming the key and what would be valid."""
+    described = read_situation(None, setup)
+    return _caught(_rules(ruleset, house_rules, ()), mechanic, where, [field_of(described)], seeds, described.describe())
+
+
+def _caught(rules: Rules, mechanic: str, where: Callable[[Any], bool], fields: Sequence[Scenario], seeds: Sequence[int],
+            what: str) -> tuple[Game, Any]:
+    """The first ``mechanic`` situation ``where`` accepts in games on ``fields`` and ``seeds``."""
     catch = _Catch(mechanic, where)
     rules.register(catch, name="referee.testing.situation")
-    for scenario in scenarios:
-        loaded = load_scenario(find_scenario(scenario))
+    for field in fields:
         for seed in seeds:
             try:
-                play(Game.new(rules, loaded, seed))
+                play(Game.new(rules, field, seed))
             except Found:
                 pass
             except RefereeError as error:  # the host names the probe's signal as a plugin's failure
@@ -86,7 +110,7 @@ def situation(mechanic: str, ruleset: str = "rff", scenarios: Sequence[str] = DR
                     raise
             if catch.caught is not None:
                 return catch.caught
-    raise LookupError(f"no {mechanic!r} situation under {rules.name} in {', '.join(scenarios)} on seeds {seeds}")
+    raise LookupError(f"no {mechanic!r} situation under {rules.name} in {what} on seeds {seeds}")
 
 
 class _Watch:
@@ -136,6 +160,12 @@ def referee_game() -> Callable[..., Game]:
 def referee_situation() -> Callable[..., tuple[Game, Any]]:
     """:func:`situation`, as a fixture: ``game, shot = referee_situation("cannonade")``."""
     return situation
+
+
+@pytest.fixture
+def referee_staged() -> Callable[..., tuple[Game, Any]]:
+    """:func:`staged`, as a fixture: ``game, charge = referee_staged("charge", ["a.experience=veteran", "charge=true"])``."""
+    return staged
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,10 +40,9 @@ def a_folder_of_its_own() -> Iterator[None]:
             os.chdir(here)
 
 
-def clean_ending(result: Result, seconds: float) -> None:
-    """Exit 0, or exit 2 with one "Error:" message of bounded size; no traceback; in time."""
+def clean_ending(result: Result) -> None:
+    """Exit 0, or exit 2 with one "Error:" message of bounded size; no traceback."""
     event(f"exit code {result.exit_code}")
-    assert seconds < 20, seconds
     assert result.exit_code in (0, 2), (result.exit_code, result.output[-2000:], result.exception)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
@@ -56,7 +54,6 @@ def clean_ending(result: Result, seconds: float) -> None:
 @settings(FUZZ, max_examples=150)
 @given(mutated_scenarios(TEXTS))
 def test_a_mutated_scenario_loads_or_is_refused_with_its_problems(text: str) -> None:
-    start = time.perf_counter()
     try:
         parse_scenario(text, "fuzz.toml")
         event("loaded")
@@ -65,7 +62,6 @@ def test_a_mutated_scenario_loads_or_is_refused_with_its_problems(text: str) -> 
         assert bad.problems
         assert str(bad).count("\n") <= PROBLEMS + 1  # at most PROBLEMS lines, then "and N more"
         assert len(str(bad)) < 20_000
-    assert time.perf_counter() - start < 5
 
 
 @settings(FUZZ, max_examples=40)
@@ -74,9 +70,8 @@ def test_a_mutated_drill_plays_or_is_refused(text: str, rules: str) -> None:
     runner = CliRunner()
     with a_folder_of_its_own():
         Path("fuzz.toml").write_text(text, encoding="utf-8")
-        start = time.perf_counter()
         result = runner.invoke(main, ["run", "fuzz.toml", "--rules", rules, "--seed", "1", "--quiet"])
-        clean_ending(result, time.perf_counter() - start)
+        clean_ending(result)
 
 
 @settings(FUZZ, max_examples=40)
@@ -84,6 +79,5 @@ def test_a_mutated_drill_plays_or_is_refused(text: str, rules: str) -> None:
 def test_odd_command_lines(args: list[str]) -> None:
     runner = CliRunner()
     with a_folder_of_its_own():
-        start = time.perf_counter()
         result = runner.invoke(main, args)
-        clean_ending(result, time.perf_counter() - start)
+        clean_ending(result)

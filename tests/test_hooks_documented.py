@@ -1,12 +1,16 @@
-"""docs/hooks.md documents every hook (the core's and any a ruleset declares) and, for every
-installed ruleset, every mechanic it lists or resolves in play, under its own heading."""
+"""docs/hooks.md documents every hook (the core's and any a ruleset declares) with its full
+signature, every attribute of the `Game` hooks receive, and, for every installed ruleset, every
+mechanic it lists or resolves in play, under its own heading."""
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+import attrs
 import pytest
 from referee.core import hookspecs
 from referee.core.game import Game, play
@@ -32,9 +36,35 @@ def _declared() -> list[str]:
     return sorted(names)
 
 
+def _spec(hook: str) -> Any:
+    """The hookspec function of ``hook`` (the core's, or the ruleset's that declares it)."""
+    if hasattr(hookspecs, hook):
+        return getattr(hookspecs, hook)
+    for ep in installed().values():
+        specs = getattr(ep.load(), "HOOKSPECS", None)
+        if specs is not None and hasattr(specs, hook):
+            return getattr(specs, hook)
+    raise AssertionError(hook)
+
+
 @pytest.mark.parametrize("hook", _declared())
-def test_every_hook_is_documented_with_its_arguments(hook: str) -> None:
-    assert re.search(rf"`{hook}\(", DOC), f"{hook} is not documented in docs/hooks.md (as `{hook}(...)`)"
+def test_every_hook_is_documented_with_its_full_signature(hook: str) -> None:
+    arguments = ", ".join(inspect.signature(_spec(hook)).parameters)
+    assert f"`{hook}({arguments})`" in DOC, f"{hook} is not documented in docs/hooks.md as `{hook}({arguments})`"
+
+
+def _game_attributes_documented() -> list[str]:
+    paragraph = DOC.split("The `Game` object that hooks receive has:", 1)[1].split("\n\n", 1)[0]
+    return re.findall(r"`(\w+)(?=[(`])", paragraph)
+
+
+def test_every_documented_game_attribute_exists_and_every_public_one_is_documented() -> None:
+    documented = {name.split("(")[0] for name in _game_attributes_documented()}
+    fields = {f.name for f in attrs.fields(Game)}
+    methods = {name for name, value in vars(Game).items() if callable(value) and not name.startswith("_")}
+    public = (fields | methods | {n for n, v in vars(Game).items() if isinstance(v, property)}) - {"new"}
+    assert documented <= public, f"docs/hooks.md documents Game attributes it lacks: {sorted(documented - public)}"
+    assert public <= documented, f"Game attributes missing from docs/hooks.md: {sorted(public - documented)}"
 
 
 def _section(ruleset: str) -> str:

@@ -1,19 +1,24 @@
 """Interrupted comparisons (audit D1-D3, A13, and the house rule that loops forever).
 
-Ctrl-C, SIGTERM and SIGHUP stop a comparison within two seconds and report every replication
-finished, those finished inside a chunk still being played included; a second Ctrl-C exits at
-once; workers never outlive the parent. These run ``referee`` in its own process group and send
-it real signals, as a shell would.
+Ctrl-C, SIGTERM and SIGHUP stop a comparison and report every replication finished, those
+finished inside a chunk still being played included; a second Ctrl-C exits at once; workers
+never outlive the parent. These run ``referee`` in its own process group and send it real
+signals, as a shell would. No test waits a fixed time for the program to get going: each waits
+for the launcher to say that a game has begun or ended (a line in a file named by
+``REFEREE_TEST_MARKS``), so a loaded machine only makes them slower. How fast a stop is belongs
+to benchmarks/, not here: :data:`HANG` only keeps a broken stop from hanging the suite.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,19 +35,66 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or sys.plat
                                 reason="process groups are listed from /proc")
 
 
+HANG = 120.0  # seconds after which a process that should have ended is taken to hang
+
 LAUNCH = """\
-import signal
+import os, signal
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal: a background job or nohup ignores them
 signal.signal(signal.SIGHUP, signal.SIG_DFL)
+import referee.core.game as game_module  # before anything imports its play
+real = game_module.play
+def play(game):  # says when each game begins and ends (workers are forked: they say it too)
+    with open(os.environ["REFEREE_TEST_MARKS"], "a") as marks:
+        marks.write("begun\\n")
+    outcome = real(game)
+    with open(os.environ["REFEREE_TEST_MARKS"], "a") as marks:
+        marks.write("ended\\n")
+    return outcome
+game_module.play = play
 from referee.core.launch import main
 main()
 """
 
 
-def start(*args: str, launch: str = LAUNCH) -> subprocess.Popen[bytes]:
-    """``referee ARGS`` in a process group of its own, with SIGINT and SIGHUP as in a terminal."""
-    return subprocess.Popen([sys.executable, "-c", launch, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """Starts ``referee ARGS`` in a process group of its own, with SIGINT and SIGHUP as in a
+    terminal; whatever is left of every group started is killed when the test ends, pass or fail."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def launch(*args: str, launch: str = LAUNCH) -> subprocess.Popen[bytes]:
+        env = {**os.environ, "REFEREE_TEST_MARKS": str(tmp_path / "marks")}
+        process = subprocess.Popen([sys.executable, "-c", launch, *args], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, start_new_session=True, env=env)
+        started.append(process)
+        return process
+
+    launch.marks = tmp_path / "marks"  # type: ignore[attr-defined]
+    try:
+        yield launch
+    finally:
+        for process in started:
+            for pid in group(process.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+
+
+def wait_for(done: Callable[[], bool], what: str) -> None:
+    """Poll until ``done()`` (the program has got as far as the test needs), or fail at :data:`HANG`."""
+    until = time.monotonic() + HANG
+    while not done():
+        if time.monotonic() > until:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.02)
+
+
+def marked(start: Any, mark: str) -> Callable[[], bool]:
+    """Has a game been ``mark`` (begun, ended) in the program the fixture started?"""
+    path: Path = start.marks
+    return lambda: path.exists() and mark in path.read_text().split()
 
 
 def group(pgid: int) -> list[int]:
@@ -59,35 +111,29 @@ def group(pgid: int) -> list[int]:
     return alive
 
 
-def ended(process: subprocess.Popen[bytes], within: float) -> tuple[float, str, str]:
-    """Seconds the process took to end (it must within ``within``), its stdout and stderr."""
-    signalled = time.perf_counter()
+def ended(process: subprocess.Popen[bytes]) -> tuple[str, str]:
+    """The stdout and stderr of a process that was told to stop (it must, before :data:`HANG`)."""
     try:
-        out, err = process.communicate(timeout=within)
+        out, err = process.communicate(timeout=HANG)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        raise AssertionError(f"still running {within} s after the signal") from None
-    return time.perf_counter() - signalled, out.decode(), err.decode()
+        raise AssertionError(f"still running {HANG} s after the signal") from None
+    return out.decode(), err.decode()
 
 
 def no_one_left(pgid: int) -> None:
-    deadline = time.perf_counter() + 2
-    while group(pgid) and time.perf_counter() < deadline:
+    """Every process of the group ends of itself (the fixture kills any left, after the test)."""
+    until = time.monotonic() + HANG
+    while group(pgid) and time.monotonic() < until:
         time.sleep(0.05)
-    left = group(pgid)
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    assert not left, f"processes outlived the comparison: {left}"
+    assert not group(pgid), f"processes outlived the comparison: {group(pgid)}"
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_reports_the_finished_replications_within_two_seconds(workers: str) -> None:
+def test_ctrl_c_reports_the_finished_replications(workers: str, start: Any) -> None:
     process = start(*LONG_RUN, "--workers", workers)
-    time.sleep(3)
+    wait_for(marked(start, "ended"), "a replication finished")
     os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group
-    seconds, out, err = ended(process, 10)
-    assert seconds < 2
+    out, err = ended(process)
     assert process.returncode == 130, err
     report = json.loads(out)
     assert report["interrupted"] is True and report["rulesets"]["rff"]["replications"] > 0
@@ -96,54 +142,53 @@ def test_ctrl_c_reports_the_finished_replications_within_two_seconds(workers: st
 
 
 @pytest.mark.parametrize(("name", "to_group", "code"), [("SIGTERM", False, 143), ("SIGHUP", True, 129)])
-def test_sigterm_and_sighup_behave_like_ctrl_c(name: str, to_group: bool, code: int) -> None:
+def test_sigterm_and_sighup_behave_like_ctrl_c(name: str, to_group: bool, code: int, start: Any) -> None:
     process = start(*LONG_RUN, "--workers", "2")
-    time.sleep(2)
+    wait_for(marked(start, "ended"), "a replication finished")
     (os.killpg if to_group else os.kill)(process.pid, getattr(signal, name))  # `kill PID` signals the parent only
-    seconds, out, err = ended(process, 10)
-    assert seconds < 2 and process.returncode == code, err
+    out, err = ended(process)
+    assert process.returncode == code, err
     assert json.loads(out)["interrupted"] is True
     no_one_left(process.pid)
 
 
-def test_a_second_ctrl_c_exits_at_once() -> None:
+def test_a_second_ctrl_c_exits_at_once(start: Any) -> None:
     process = start(*LONG_RUN, "--workers", "2")
-    time.sleep(2)
+    wait_for(marked(start, "begun"), "a replication begun")
     os.killpg(process.pid, signal.SIGINT)
     time.sleep(0.02)
     os.killpg(process.pid, signal.SIGINT)
-    seconds, _, err = ended(process, 10)
-    assert seconds < 2 and "Traceback" not in err
+    _, err = ended(process)
+    assert "Traceback" not in err
     no_one_left(process.pid)
 
 
-def test_workers_never_outlive_their_parent() -> None:
+def test_workers_never_outlive_their_parent(start: Any) -> None:
     process = start(*LONG_RUN, "--workers", "2")
-    time.sleep(2)
-    assert len(group(process.pid)) == 3  # the parent and two workers
+    wait_for(lambda: len(group(process.pid)) == 3, "the parent and two workers running")
     os.kill(process.pid, signal.SIGKILL)  # nothing can be handled: the workers must notice
-    ended(process, 10)
+    ended(process)
     no_one_left(process.pid)
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_house_rule_that_loops_forever_can_be_interrupted(workers: str) -> None:
+def test_a_house_rule_that_loops_forever_can_be_interrupted(workers: str, start: Any) -> None:
     process = start("compare", "drill-charge-battery", "--rules", "rff", "-n", "10", "--workers", workers, "--json",
                     "--house-rule", str(LOOPS_FOREVER))
-    time.sleep(2)
+    wait_for(marked(start, "begun"), "a game begun")
     os.killpg(process.pid, signal.SIGINT)
-    seconds, out, _ = ended(process, 10)
-    assert seconds < 2 and process.returncode == 130
+    out, _ = ended(process)
+    assert process.returncode == 130
     assert json.loads(out)["rulesets"] == {}  # no game ever ended
     no_one_left(process.pid)
 
 
-def test_a_game_whose_house_rule_loops_forever_can_be_interrupted() -> None:
+def test_a_game_whose_house_rule_loops_forever_can_be_interrupted(start: Any) -> None:
     process = start("run", "drill-charge-battery", "--rules", "rff", "--quiet", "--house-rule", str(LOOPS_FOREVER))
-    time.sleep(1.5)
+    wait_for(marked(start, "begun"), "the game begun")
     os.killpg(process.pid, signal.SIGINT)
-    seconds, _, err = ended(process, 10)
-    assert seconds < 2 and process.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    _, err = ended(process)
+    assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
 
 
 # The same launch, saying (one byte on stdout) as soon as the launcher has taken charge of Ctrl-C:
@@ -163,12 +208,12 @@ main()""", 1)
 
 
 @pytest.mark.parametrize("after", [0.0, 0.05, 0.15, 0.3])
-def test_a13_ctrl_c_while_the_program_loads_is_quiet(after: float) -> None:
+def test_a13_ctrl_c_while_the_program_loads_is_quiet(after: float, start: Any) -> None:
     process = start("scenarios", launch=LAUNCH_SAYING_WHEN)
     assert process.stdout is not None and process.stdout.read(1) == b"."
     time.sleep(after)
     os.killpg(process.pid, signal.SIGINT)
-    _, _, err = ended(process, 10)
+    _, err = ended(process)
     assert "Traceback" not in err
     assert process.returncode in (0, 130, -signal.SIGINT), err  # done already, interrupted, or before Python set up
 
@@ -192,10 +237,8 @@ def test_games_finished_inside_a_running_chunk_are_kept(workers: int, monkeypatc
         return real(game)
 
     monkeypatch.setattr(compare_module, "play", play)
-    start = time.perf_counter()
     outcomes, interrupted = run_replications(Stack("rff"), str(find_scenario("drill-musketry")), 100, 1, workers=workers)
     assert interrupted is not None and interrupted.exit_code == 130
-    assert time.perf_counter() - start < 20
     played = {replication_seed(1, k): k for k in range(100)}
     ks = [played[o.seed] for o in outcomes]
     assert ks == sorted(ks) and set(range(6)) <= set(ks) and 6 not in ks

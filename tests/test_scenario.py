@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from referee.core.scenario import (
     load_scenario,
     parse_scenario,
 )
-from referee.core.world import World, angle_between
+from referee.core.world import Scenario, World, angle_between
 from strategies import clock, minimal_scenario, minutes, to_toml, unit_tables
 
 BUNDLED = ("big-bethel", "brawners-farm", "drill-cavalry", "drill-charge-battery", "drill-musketry", "kernstown", "valverde")
@@ -485,10 +486,15 @@ def test_a_game_never_ends_before_it_starts(start: int, end: int) -> None:
     assert [p.path for p in caught.value.problems] == ["victory.end"]
 
 
+@functools.cache
+def _big_bethel() -> Scenario:
+    return load_scenario(find_scenario("big-bethel"))
+
+
 @given(x=st.floats(-5000, 8000, allow_nan=False), y=st.floats(-5000, 8000, allow_nan=False))
 def test_a_place_is_held_on_the_table(x: float, y: float) -> None:
     """Scenario.on_table clamps each coordinate to the table's edges and leaves a place on it as it is."""
-    scenario = load_scenario(find_scenario("big-bethel"))
+    scenario = _big_bethel()
     held = scenario.on_table(x, y)
     assert held == (min(max(x, 0.0), scenario.width), min(max(y, 0.0), scenario.height))
     assert 0.0 <= held[0] <= scenario.width and 0.0 <= held[1] <= scenario.height

@@ -3,8 +3,10 @@ waves, snipers, uncontrolled charges, manhandled guns, interpenetration, losses 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
+import pytest
 from attrs import evolve
 from referee.core.doctrine import Intent
 from referee.core.events import EventLog, Modifier, Resolution
@@ -12,7 +14,7 @@ from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl
 from referee.core.plugins import build_rules
 from referee.core.scenario import find_scenario, load_scenario, parse_scenario
-from referee.plugins.sumter import combat, move
+from referee.plugins.sumter import combat, morale, move
 
 SECOND = """
 [[units]]
@@ -75,6 +77,8 @@ def test_each_army_has_one_sniper_who_fires_once_a_fire_phase() -> None:
     for e in log.events:
         if e["kind"] == "resolution" and "SU-F11" in e["rulings"]:
             assert e["mechanic"] == "skirmish-fire" and e["values"]["dice"] == 1
+            # the sniper's die is logged: its face is the score, a hit on 5 or 6
+            assert len(e["dice"]) == 1 and e["total"] == e["dice"][0] and (e["dice"][0] >= 5) == (e["values"]["table_hits"] == 1)
             side = "union" if e["unit"].startswith("us") else "confederate"
             snipes[e["turn"], side] = snipes.get((e["turn"], side), 0) + 1
     assert snipes and set(snipes.values()) == {1}
@@ -236,3 +240,56 @@ def test_the_pursuit_test_is_taken_after_the_beaten_unit_disperses() -> None:
     state.melees = [(a, b)]
     combat.melee_step(game, state)
     assert b.state == "gone" and len(_resolutions(game, "pursuit")) == 1
+
+
+@pytest.mark.parametrize("gun, cost", [("12-pdr-napoleon", Fraction(1, 2)), ("20-pdr-parrott", Fraction(1)), ("siege", Fraction(1))])
+def test_a_heavy_field_battery_limbers_in_a_whole_move(gun: str, cost: Fraction) -> None:
+    # "Limber/Unlimber Artillery 1/2", "Limber/Unlimber Heavy Field Battery 1" (ruling SU-G8)
+    game = _game(scenario="drill-charge-battery")
+    state = game.state
+    battery = state.pieces["cs-battery"]
+    battery.unit.spec = evolve(battery.unit.spec, gun_type=gun)
+    battery.brigade.order = "engage"
+    assert move.change_cost(state, battery, "limbered") == cost
+    x, y = battery.unit.x, battery.unit.y
+    move.move(game, state, battery, Intent("advance", goal=(x, y - 400.0)))
+    assert battery.unit.formation == "limbered"
+    if cost == 1:  # the whole move spent limbering: the battery stays where it was
+        assert battery.moved == 1.0 and (battery.unit.x, battery.unit.y) == (x, y)
+    else:  # half the move left to go on with
+        assert battery.unit.y < y
+
+
+def _optioned(*options: str, scenario: str = "drill-musketry") -> Game:
+    rules = build_rules("sumter", options=options)
+    game = Game.new(rules, load_scenario(find_scenario(scenario)), 1, EventLog(enabled=True))
+    game.state = rules.muster(game)
+    return game
+
+
+@pytest.mark.parametrize("option, as_dps", [("", 2), ("every-hit-a-casualty", 0), ("hits-fill-dps-to-the-cap", 3)])
+def test_the_readings_of_su_d1_split_hits_into_dps_and_figures(option: str, as_dps: int) -> None:
+    # SU-D1: hits fill DPs to 3 (default), to the cap of 5, or every hit is a figure
+    game = _optioned(*([option] if option else []))
+    p = next(iter(game.state.pieces.values()))
+    p.dps, figures = 1, p.figures
+    combat.take_hits(game, game.state, p, 3, "musketry", 100)
+    assert p.dps == 1 + as_dps and figures - p.figures == 3 - as_dps
+
+
+@pytest.mark.parametrize("option, grade", [("", "raw"), ("green-as-trained", "trained")])
+def test_green_units_are_raw_or_with_the_option_trained(option: str, grade: str) -> None:
+    game = _optioned(*([option] if option else []), scenario="big-bethel")
+    greens = [p for p in game.state.pieces.values() if p.unit.spec.experience == "green"]
+    militia = [p for p in game.state.pieces.values() if p.unit.spec.experience == "militia"]
+    assert greens and {p.grade for p in greens} == {grade} and {p.grade for p in militia} == {"raw"}
+
+
+@pytest.mark.parametrize("option, tests", [("", 0), ("test-when-hit", 1)])
+def test_a_unit_that_took_only_dps_tests_with_the_option(option: str, tests: int) -> None:
+    game = _optioned(*([option] if option else []))
+    p = next(iter(game.state.pieces.values()))
+    combat.take_hits(game, game.state, p, 1, "musketry", 100)  # one hit: a DP, no figure
+    assert p.lost == 0 and p.dps == 1
+    morale.morale_step(game, game.state)
+    assert [e["unit"] for e in _resolutions(game, "unit-morale")] == [p.id] * tests

@@ -16,7 +16,7 @@ from referee.core.game import Step
 from referee.core.hookspecs import hookimpl
 from referee.core.rules import RulesetInfo
 
-from . import activation, geometry, situation
+from . import activation, geometry, reach, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
@@ -74,6 +74,11 @@ def referee_step(game: Any, step: Step) -> bool:
     if game.rules.implements("referee_step_done"):
         sync(game, game.state)
     return True
+
+
+@hookimpl
+def referee_capabilities(game: Any, unit: str) -> Any:
+    return reach.capabilities(game, unit)
 
 
 @hookimpl

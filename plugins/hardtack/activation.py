@@ -12,10 +12,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.core.game import Step
+from referee.core.reach import short_of
 
 from . import assault, fire, mechanics, morale, move
 from . import geometry as geo
-from .state import BROKEN, CLOSE, ROUTED, SHAKEN, Company, HardtackState, Regiment, box_of
+from .state import (
+    BROKEN,
+    CLOSE,
+    ROUTED,
+    SHAKEN,
+    Company,
+    HardtackState,
+    Regiment,
+    box_of,
+)
 
 ARRIVED_YARDS = 20.0
 REJOIN_YARDS = 30.0  # HT-T6: a commander this far from the centre of his companies goes to them
@@ -336,6 +346,8 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
     wings = [group[0], group[-1], min(group, key=lambda c: math.hypot(c.x - reg.x, c.y - reg.y))]
     travel = intent.action != "withdraw"
     yards = min([span] + [move.move_yards(game, t, c, c.x + dx * span, c.y + dy * span, travel)[0] for c in wings])
+    if intent.action == "advance" and intent.standoff is not None:  # the order's range
+        yards = _kept_off(state, intent, reg.x, reg.y, gx, gy, yards)
     starts = [(c.x, c.y) for c in group]
     among = move.friends_near(state, reg, group, yards)  # (other regiments stand still meanwhile)
     moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, alone=False, among=among) for c in group)
@@ -369,6 +381,16 @@ def _move_formation(game: Any, state: HardtackState, reg: Regiment, group: list[
             c.formation = "skirmish"
         game.log.emit("disordered", unit=reg.id, text=f"{reg.id} drops into skirmish order crossing {', '.join(sorted(crossed))}", rulings=["HT-M1"])
     reg.x, reg.y = reg.x + dx * moved, reg.y + dy * moved
+
+
+def _kept_off(state: HardtackState, intent: Any, x: float, y: float, gx: float, gy: float, yards: float) -> float:
+    """The yards a move from (x, y) toward (gx, gy) may go and end no nearer to the centre of
+    the enemy regiment the intent engages than its stand-off (core.reach.short_of)."""
+    engaged = state.regiments.get(intent.target or "")
+    if engaged is None:
+        return yards
+    ex, ey = centre(state, engaged)
+    return short_of(x, y, gx, gy, ex, ey, intent.standoff, yards)
 
 
 def _travelled(t: Any, c: Company, moved: float) -> bool:
@@ -436,6 +458,8 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
         gx, gy = move.rearward(game, c) if kind == "withdraw" else (intent.goal or (cx, cy))
         gx, gy = gx + c.x - cx, gy + c.y - cy
         yards, kinds = move.move_yards(game, state.tables, c, gx, gy, kind != "charge")
+        if kind == "advance" and intent.standoff is not None:  # the order's range, kept by the regiment's centre
+            yards = _kept_off(state, intent, cx, cy, gx - c.x + cx, gy - c.y + cy, yards)
         moved = move.step_toward(game, state, c, gx, gy, yards, enemies)
         c.travel = _travelled(state.tables, c, moved)
         if moved and kind != "withdraw":

@@ -13,7 +13,7 @@ from referee.core.game import Step
 from referee.core.hookspecs import hookimpl
 from referee.core.rules import RulesetInfo
 
-from . import charge, fire, hookspecs, lookup, maneuver, situation
+from . import charge, fire, hookspecs, lookup, maneuver, reach, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
@@ -85,6 +85,11 @@ def referee_end_turn(game: Any) -> None:
         piece.stands_lost_turn = 0
         piece.combats = 0
         piece.countercharged = False
+
+
+@hookimpl
+def referee_capabilities(game: Any, unit: str) -> Any:
+    return reach.capabilities(game, unit)
 
 
 @hookimpl

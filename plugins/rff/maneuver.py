@@ -14,6 +14,7 @@ from typing import Any
 from attrs import define
 from referee.core.events import Modifier
 from referee.core.game import men_between
+from referee.core.reach import short_of
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers
@@ -40,8 +41,10 @@ def phase(game: Any, state: RffState, side: str) -> None:
         intent = waiting.pop(piece.id, None)
         if intent is None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # not alive (read inline)
             continue
-        if piece.parent is not None:
-            skirmishers.maneuver(game, state, piece, intent)
+        if piece.parent is not None:  # skirmishers check on their own, then keep station
+            if skirmishers.stays_out(game, state, piece):
+                check(game, state, piece, skirmishers.own_intent(piece, intent))
+                skirmishers.keep_station(game, state, piece, intent)
             continue
         if not needs_check(game, state, piece, intent, read.outflank):
             piece.effect = "hold"
@@ -285,10 +288,13 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         pace, share = ("double" if pace == "double" else "full"), 0.5
     if intent.action in ("advance", "withdraw", "charge") and intent.goal is not None:
         yds = move.rate_yards(game, state, piece, pace, intent.goal, share)
+        if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
+            gx, gy = intent.goal
+            yds = short_of(piece.x, piece.y, gx, gy, engaged.x, engaged.y, intent.standoff, yds)  # the order's range
         moved = move.advance(game, state, piece, intent.goal, yds)
         piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.parent is not None:
-        pass  # skirmishers take their regiment's facing once they keep station (skirmishers.maneuver)
+        pass  # skirmishers take their regiment's facing once they keep station (skirmishers.keep_station)
     elif piece.formation in LINES:
         move.wheel(piece, target, wheel)
     else:

@@ -17,7 +17,6 @@ from referee.core.doctrine import Intent
 
 from . import geometry as geo
 from . import lookup, move
-from . import maneuver as mv  # (maneuver imports this module too: only read at call time)
 from .state import Piece, RffState
 
 
@@ -80,18 +79,29 @@ def deploy(game: Any, state: RffState, regiment: Piece, held: bool) -> None:
         move.advance(game, state, screen, far, move.rate_yards(game, state, screen, "half", far))
 
 
-def maneuver(game: Any, state: RffState, screen: Piece, intent: Any) -> None:
-    """Skirmishers check on their own and keep station in front of the regiment: up to a half
-    move forward of it (well handled), within 2" of it otherwise, never beyond 16"."""
+def stays_out(game: Any, state: RffState, screen: Piece) -> bool:
+    """Does the screen stay out this maneuver phase (to check on its own, then keep station)?
+    Not with its regiment gone; broken or down to one stand, it rejoins it instead."""
     regiment = state.pieces[screen.parent] if screen.parent else None
     if regiment is None or not regiment.alive:
-        return
+        return False
     if screen.status == "broken" or screen.stands <= 1:
         rejoin(game, state, screen)
-        return
-    mv.check(game, state, screen, Intent("hold", (screen.x, screen.y), intent.target, "skirmish", intent.order, intent.skirmishers))
+        return False
+    return True
+
+
+def own_intent(screen: Piece, intent: Any) -> Intent:
+    """What the screen's own maneuver check is taken for: holding its place, as skirmishers."""
+    return Intent("hold", (screen.x, screen.y), intent.target, "skirmish", intent.order, intent.skirmishers)
+
+
+def keep_station(game: Any, state: RffState, screen: Piece, intent: Any) -> None:
+    """After its check, the screen keeps station in front of the regiment: up to a half move
+    forward of it (well handled), within 2" of it otherwise, never beyond 16"."""
     if not screen.alive or screen.parent is None:
         return
+    regiment = state.pieces[screen.parent]
     ahead, leash = station_yards(state.tables)
     if screen.effect in ("double-quick", "well-handled", "rally-with-elan"):
         ahead += move.rate_yards(game, state, screen, "half", (regiment.x, regiment.y))

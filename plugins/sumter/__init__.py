@@ -20,6 +20,7 @@ from .combat import fire_step, melee_step
 from .mechanics import mechanic_specs
 from .morale import end_turn, morale_step
 from .move import charge_step, compulsory_step, movement_step, orders_step
+from .reach import capabilities
 from .situation import exchange
 from .state import muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
@@ -109,6 +110,11 @@ def referee_step(game: Any, step: Step) -> bool:
         morale_step(game, state)
     sync(state)
     return True
+
+
+@hookimpl
+def referee_capabilities(game: Any, unit: str) -> Any:
+    return capabilities(game, unit)
 
 
 @hookimpl

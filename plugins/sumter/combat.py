@@ -216,6 +216,7 @@ def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
 def take_hits(game: Any, state: SumterState, p: Piece, hits: int, cause: str, yards: int) -> None:
     """Hits fill the unit's DPs to 3, then each removes a figure (ruling SU-D1)."""
     to_dps = state.tables["morale"]["hits_to_dps"]
+    p.hit = p.hit or hits > 0
     room = max(0, to_dps - p.dps)
     as_dps = min(room, hits)
     add_dps(state, p, as_dps)

@@ -98,23 +98,26 @@ def _pair(roller: Roller, hit_on: int) -> tuple[int, bool]:
     return (a >= hit_on) + (b >= hit_on), a == b and a != 6
 
 
-def _one(roller: Roller, hit_on: int) -> int:
-    return int(roller.roll(D6) >= hit_on)
+def _face(roller: Roller) -> int:
+    return roller.roll(D6)
 
 
 def skirmish_volley(roller: Roller, t: SumterTables, dice: int, hit_on: int, portion: Fraction, pour: bool,
                     inputs: Mapping[str, Any], mods: tuple[Modifier, ...], rulings: tuple[str, ...]) -> Resolution:
     """Skirmish fire: ``dice`` d6 thrown in pairs, each ``hit_on`` or more a hit; the share
-    applied (cover); with Pour on Fire a double but 6-6 leaves it low on ammunition."""
+    applied (cover); with Pour on Fire a double but 6-6 leaves it low on ammunition. A volley of
+    one die (the sniper's) logs its face as the dice and the score; a larger one logs the hits
+    thrown as the score (its pairs are counted, not kept)."""
     pairs = roller.repeat(dice // 2, _pair, hit_on)
     whole = sum(h * n for (h, _), n in pairs.counts)
     low = pour and any(dbl for (_, dbl), _ in pairs.counts)
-    if dice % 2:
-        whole += roller.sub(_one, hit_on)
+    face = roller.sub(_face) if dice % 2 else 0
+    whole += face >= hit_on
     hits, part, semi = hits_of(roller, t, whole, portion)
     values = {"hits": hits, "dice": dice, "table_hits": whole, "semi": f"{part}" if part else "", "semi_hit": semi, "low_ammo": low}
     text = f"{hits} hit{'s' * (hits != 1)} from {dice} dice" + (" and low on ammunition" if low else "")
-    return Resolution(RULESET, "skirmish-fire", "QRS v6.2, Skirmish Firing", text, inputs, mods, (), whole, values, rulings)
+    thrown, score = ((face,), face) if dice == 1 else ((), whole)
+    return Resolution(RULESET, "skirmish-fire", "QRS v6.2, Skirmish Firing", text, inputs, mods, thrown, score, values, rulings)
 
 
 def test2d6(roller: Roller, mods: tuple[Modifier, ...]) -> tuple[int, int]:

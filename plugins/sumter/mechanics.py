@@ -139,12 +139,15 @@ def melee(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[
     cav = ("cavalry", "lancers")
     if result == "pushed-back" and lk == "infantry" and wk in cav:
         result = "retreat"  # exception (a)
+    # the winner's column (pursuit test or follow up) is read on the result's row: 8+ all take
+    # the Pursuit Test, 7-3 cavalry and Raw or Trained foot; a battery's dispersal (exception b)
+    # does not change the row (ruling SU-M5)
+    pursuit = wk in cav and result in ("rout", "retreat") or (
+        wk in ("infantry", "skirmisher") and (result == "rout" or result == "retreat" and i[f"{w}_grade"] in ("trained", "raw")))
     if lk == "artillery":
         result = "disperse"  # exception (b)
     v[f"{lo}_lost"] = _ratio(t, wk, i[f"{w}_figures"], lk, result, lo)
     v[f"{w}_lost"] = _ratio(t, lk, i[f"{lo}_figures"], wk, "lost", w)
-    pursuit = wk in cav and result in ("rout", "retreat", "disperse") or (
-        wk in ("infantry", "skirmisher") and (result == "rout" or result == "retreat" and i[f"{w}_grade"] in ("trained", "raw")))
     v.update(result=result, loser=lo, winner_dp=t["melee"]["winner_dp"], pursuit=pursuit, cavalry_retire=False,
              follow_up="must" if result == "pushed-back" and wk in cav else "may" if result == "pushed-back" else "")
     text = f"{w} wins by {abs(v['a'] - v['b'])}: {lo} {result}, {v['dps']} DP; casualties a {v['a_lost']}, b {v['b_lost']}"
@@ -191,10 +194,11 @@ def unit_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: 
     if i["column"] == "rally" and i["rebel_yell"]:
         names.append("rebel-yell-rally")
     res = dice.unit_morale(roller, t, i["column"], mods(t["morale"]["unit"], REF_UNIT, names) + extra, i, rulings)
-    if i["column"] == "rally" and i["routing"] and res.values["result"] == "fail":  # "Fail. (Disperse if Routing)"
+    if i["column"] == "rally" and i["routing"] and res.values["result"] in ("fail", "rout"):
+        # "4-3 Fail. (Disperse if Routing)" and "2-0 Rout. (Disperse if Routing)"
         v = {**res.values, "result": "disperse"}
-        return Resolution(res.ruleset, res.mechanic, res.ref, "fail: disperses (routing)", res.inputs, res.modifiers,
-                          res.dice, res.total, v, res.rulings)
+        return Resolution(res.ruleset, res.mechanic, res.ref, f"{res.values['result']}: disperses (routing)", res.inputs,
+                          res.modifiers, res.dice, res.total, v, res.rulings)
     return res
 
 

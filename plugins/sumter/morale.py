@@ -13,17 +13,19 @@ from .state import Piece, SumterState
 
 
 def morale_step(game: Any, state: SumterState) -> None:
-    """Units that lost figures this turn test (Other); retreating and routing units test to
-    rally (ruling SU-U1); then each brigade with a unit broken this turn tests (SU-B2)."""
+    """Units that lost figures this turn test (Other; with the option ``test-when-hit``, units
+    that took any hits); retreating and routing units test to rally (ruling SU-U1); then each
+    brigade with a unit broken this turn tests (SU-B2)."""
     t = state.tables
     near = state.yards(t["morale"]["near_inches"])
+    when_hit = game.option("test-when-hit")
     beaten = [p for p in state.pieces.values() if p.unit.on_field and p.state in ("retreat", "rout", "gone")]
     for p in list(state.pieces.values()):
         if not p.unit.on_field or p.state == "gone":
             continue
         if p.state in ("retreat", "rout") and not p.broke:
             column = "rally"
-        elif p.fit and p.lost and not p.melee:
+        elif p.fit and (p.lost or when_hit and p.hit) and not p.melee:
             column = "other"
         else:
             continue
@@ -150,6 +152,7 @@ def end_turn(game: Any, state: SumterState) -> None:
             p.state = "ok"
         p.fired_last, p.fired = p.fired, False
         p.moved, p.limbered_now, p.charging, p.lost, p.broke, p.flank_fire, p.rallied, p.yelling = 0.0, False, None, 0, False, False, False, False
+        p.hit = False
     cx: dict[str, list[float]] = {}
     for p in state.pieces.values():
         if p.fit:

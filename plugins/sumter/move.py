@@ -11,6 +11,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from referee.core.reach import short_of
+
 from . import dice, mechanics
 from .mods import mods
 from .state import Piece, SumterState
@@ -88,8 +90,9 @@ def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
     have, want = FORMATION_OF.get(have, have), FORMATION_OF.get(want, want)
     if have == want:
         return Fraction(0)
-    if "limbered" in (have, want) or "unlimbered" in (have, want):
-        return dice.share(ch["limber"])
+    if "limbered" in (have, want) or "unlimbered" in (have, want):  # a heavy field battery: a whole move (SU-G8)
+        heavy = state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"].get("heavy", False)
+        return dice.share(ch["limber-heavy" if heavy else "limber"])
     if want == "skirmish":
         return dice.share(ch["to-skirmish"])
     if have == "skirmish":
@@ -421,6 +424,8 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
     if (p.order_foot and intent.action == "advance" and in_reach(state, p)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
         room = min(room, rolled * float(dice.share(state.tables["movement"]["fire_after_share"]) - cost))
+    if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
+        room = short_of(u.x, u.y, goal[0], goal[1], engaged.unit.x, engaged.unit.y, intent.standoff, room)  # the order's range
     x, y = u.x, u.y
     go = step_toward(game, p, goal[0], goal[1], room)
     p.moved = float(cost) + (go / rolled if rolled else 0.0)

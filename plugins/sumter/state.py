@@ -13,7 +13,7 @@ from typing import Any
 from attrs import define, field
 from referee.core.world import LeaderState, UnitState
 
-from .tables import SumterTables
+from .tables import SumterTables, load_with_overlays
 
 STATUS = {"ok": "good", "halted": "disordered", "retreat": "broken", "rout": "routed", "gone": "gone"}
 
@@ -42,6 +42,7 @@ class Piece:
     pushed: bool = False  # pushed back in the last round
     pursuing: str | None = None
     lost: int = 0  # figures lost this turn
+    hit: bool = False  # took hits (DPs or figures) from fire this turn
     broke: bool = False  # retreated, routed or dispersed this turn
     flank_fire: bool = False  # fired on by order infantry in flank or rear this turn
     rallied: bool = False  # rallied this turn
@@ -108,6 +109,9 @@ def muster(game: Any, t: SumterTables) -> SumterState:
     """Units become figures (men / 20, rounded, at least one; SU-S1), batteries gun models of
     two guns (rounded up; SU-S3); grades and generals by the scale's maps (SU-S5, SU-S6); each
     command with units a brigade, on the order its plan asks for (SU-C6)."""
+    laid = tuple(o for o in sorted(t.option_sets) if game.option(o))
+    if laid:  # options that change the tables (rulings' other readings)
+        t = load_with_overlays(*game.rules.overlays, options=laid)
     s = t["scale"]
     state = SumterState(t, float(t.scale.yards_per_inch))
     world = game.world

@@ -61,10 +61,22 @@ RATE = Record({"label": TEXT, "die": Str(DICE), "line": ListOf(Int(minimum=1), m
                "column_inches": Int(minimum=0), "charge_inches": Int(minimum=0), "charge_dice": Int(minimum=0),
                "skirmish": Int(minimum=0), "retreat": Int(minimum=0), "retreat_die": Str(DICE), "pursuit": Int(minimum=0)})
 RATES = ("foot-good", "foot-poor", "horse-good", "horse-poor", "foot-artillery", "horse-artillery")
-CHANGES = ("column-line-good", "column-line", "line-column-good", "line-column", "to-skirmish", "from-skirmish", "limber")
+CHANGES = ("column-line-good", "column-line", "line-column-good", "line-column", "to-skirmish", "from-skirmish", "limber",
+           "limber-heavy")
 ORDER_OR_NA = Str(("", *ORDERS))
 CELL = Str()
 MORALE_ROW = {"charge": CELL, "charged": CELL, "other": CELL, "rally": CELL}
+
+class AnyTable:
+    """A table of any keys: an option's changes to one table file, checked when laid over it."""
+
+    def check(self, value: Any, path: str, out: list[tuple[str, str]]) -> None:
+        if not isinstance(value, dict):
+            out.append((path, f"expected a table of changes, got {type(value).__name__}"))
+
+    def describe(self) -> str:
+        return "a table of changes"
+
 
 SCHEMA: dict[str, Spec] = {
     "scale": Record({
@@ -117,7 +129,8 @@ SCHEMA: dict[str, Spec] = {
                            "general": Int(), "rebel-yell": Int(),
                            "results": BandsOf(Str(("formed", "stand", "halt", "pursue")), {"dps": Int()})}),
     }),
-    "options": Record({**HEAD, "options": MapOf(Record({"title": TEXT, "ref": TEXT, "summary": TEXT, "men": Int(minimum=1), "group": TEXT}))}),
+    "options": Record({**HEAD, "options": MapOf(Record({"title": TEXT, "ref": TEXT, "summary": TEXT, "group": TEXT},
+                                                       {"men": Int(minimum=1), "set": MapOf(AnyTable())}))}),
     "morale": Record({
         **HEAD, "dice": Int(minimum=1), "near_inches": Number(minimum=0), "dp_cap": Int(minimum=1), "hits_to_dps": Int(minimum=0),
         "unit": INTS,
@@ -139,6 +152,7 @@ class SumterTables:
     morale: Bands[Mapping[str, str]]
     options: tuple[OptionSpec, ...]
     figure_men: Mapping[str, int]  # option -> men per figure
+    option_sets: Mapping[str, Mapping[str, Any]]  # option -> the table changes it makes (file -> keys)
 
     def __getitem__(self, name: str) -> Any:
         return self.raw[name]
@@ -177,7 +191,8 @@ def build(files: Mapping[str, TomlFile]) -> SumterTables:
         _bands(raw["melee"]["pursuit"]["results"], lambda r: (r["result"], r["dps"])),
         _bands(raw["morale"]["results"], lambda r: {k: r[k] for k in MORALE_ROW}),
         tuple(OptionSpec(k, o["title"], o["ref"], o["summary"], group=o["group"]) for k, o in raw["options"]["options"].items()),
-        {k: o["men"] for k, o in raw["options"]["options"].items()},
+        {k: o["men"] for k, o in raw["options"]["options"].items() if "men" in o},
+        {k: o["set"] for k, o in raw["options"]["options"].items() if "set" in o},
     )
 
 
@@ -191,13 +206,48 @@ def _files() -> dict[str, TomlFile]:
     return load_ruleset(RULESET, SCHEMA)
 
 
-def load_with_overlays(*overlays: Any) -> SumterTables:
+def load_with_overlays(*overlays: Any, options: tuple[str, ...] = ()) -> SumterTables:
+    """The tables with house rules' overlays, then the chosen options' changes, laid over them."""
     if not overlays:
-        return load_tables()
+        return _with_options(options) if options else load_tables()
     files = _files()
     for overlay in overlays:
         files = apply_overlay(files, overlay, SCHEMA)
-    return build(files)
+    return build(_lay_options(files, options))
+
+
+@cache
+def _with_options(options: tuple[str, ...]) -> SumterTables:
+    return build(_lay_options(_files(), options))
+
+
+def _lay_options(files: dict[str, TomlFile], options: tuple[str, ...]) -> dict[str, TomlFile]:
+    """Lay each option's ``set`` tables over ``files`` (as an overlay, so they are checked)."""
+    sets = load_tables().option_sets
+    for name in options:
+        if name in sets:
+            files = apply_overlay(files, f"option {name}", SCHEMA, text=_toml(sets[name]))
+    return files
+
+
+def _toml(tables: Mapping[str, Any], prefix: str = "") -> str:
+    """Nested tables of scalars as TOML text."""
+    lines, subs = [], []
+    for key, value in tables.items():
+        if isinstance(value, dict):
+            subs.append(_toml(value, f"{prefix}{key}."))
+        else:
+            lines.append(f"{key} = {_scalar(value)}")
+    head = [f"[{prefix[:-1]}]"] if prefix and lines else []
+    return "\n".join(head + lines + subs) + "\n"
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
 
 
 def share(value: Any) -> Fraction:

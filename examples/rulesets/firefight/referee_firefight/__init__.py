@@ -1,0 +1,87 @@
+"""Firefight, a fire-and-morale game in two pages (RULES.md beside this package), as a referee
+ruleset: the example docs/writing-a-ruleset.md walks through.
+
+A ruleset is a module of hook implementations, found through the ``referee.rulesets`` entry
+point its package declares (pyproject.toml). This one describes itself, offers its tables and
+mechanics to ``referee tables`` and ``referee resolve``, musters its state for a game, and plays
+a turn as steps: each side's movement, then fire and morale for both sides at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from referee.core.game import Game, Step
+from referee.core.hookspecs import hookimpl
+from referee.core.mechanics import MechanicSpec
+from referee.core.reach import Capabilities
+from referee.core.rules import OptionSpec, RulesetInfo, Scale
+from referee.core.tables import Table
+
+from . import mechanics, play
+from .tables import display, load_tables, tables
+
+PLUGIN_NAME = "firefight"
+PHASES = ("movement", "fire", "morale")
+
+
+@hookimpl
+def referee_ruleset() -> RulesetInfo:
+    s = load_tables()["scale"].data
+    scale = Scale(float(s["yards_per_inch"]), int(s["men_per_stand"]), "stand", int(s["guns_per_model"]),
+                  int(s["minutes_per_turn"]))
+    return RulesetInfo("firefight", "Firefight (the example ruleset)", "examples/rulesets/firefight/RULES.md", scale,
+                       phases=PHASES)
+
+
+@hookimpl
+def referee_options() -> Sequence[OptionSpec]:
+    return []
+
+
+@hookimpl
+def referee_tables(overlays: tuple[Path, ...]) -> dict[str, Table]:
+    return display(tables(overlays))
+
+
+@hookimpl
+def referee_mechanics(overlays: tuple[Path, ...]) -> list[MechanicSpec]:
+    return mechanics.specs(tables(overlays))
+
+
+@hookimpl
+def referee_muster(game: Game) -> play.FirefightState:
+    return play.FirefightState(tables(game.rules.overlays))
+
+
+@hookimpl
+def referee_turn_minutes(game: Game) -> int:
+    return int(game.state.tables["scale"]["minutes_per_turn"])
+
+
+@hookimpl
+def referee_turn(game: Game) -> Iterator[Step]:
+    for side in game.scenario.sides:
+        yield Step("phase", "movement", side)
+    yield Step("phase", "fire", None)
+    yield Step("phase", "morale", None)
+
+
+@hookimpl
+def referee_capabilities(game: Game, unit: str) -> Capabilities:
+    return play.capabilities(game.state, game.world.units[unit])
+
+
+@hookimpl
+def referee_step(game: Game, step: Step) -> bool:
+    state: Any = game.state
+    if step.name == "movement":
+        assert step.side is not None
+        play.move_phase(game, state, step.side)
+    elif step.name == "fire":
+        play.fire_phase(game, state)
+    else:
+        play.morale_phase(game, state)
+    return True

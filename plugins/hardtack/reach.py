@@ -1,0 +1,64 @@
+"""What a regiment can do now, for the commander (hook ``referee_capabilities``; rulings HT-CR1,
+HT-CR2): its close assault reach from its companies' base move, its fire ranges from the range
+bands of its quality die, at 10 yards to the inch (p.1)."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+from referee.core.reach import Capabilities
+
+from . import assault, fire, mechanics, move
+from .state import Company, HardtackState
+
+RULINGS = ("HT-A1", "HT-CR1", "HT-CR2")
+ACTIONS = 2  # a company's actions in one activation (SG2; p.7)
+
+
+def capabilities(game: Any, unit: str) -> Capabilities | None:
+    state: HardtackState = game.state
+    reg = state.regiments.get(unit)
+    alive = [c for c in reg.companies if c.alive] if reg is not None else []
+    if not alive:
+        return None
+    t, ypi = state.tables, state.tables.yards_per_inch
+    c = alive[0]
+    # HT-CR1: a Move and the assault's own move (a normal move, HT-A1), at the slowest company's
+    # rate, from the company nearest the enemy: as far again as its farthest company is from the
+    # regiment's centre (the neutral world's place of the regiment, whence the doctrine measures)
+    figures = sum(k.figures for k in alive) or 1
+    cx, cy = sum(k.x * k.figures for k in alive) / figures, sum(k.y * k.figures for k in alive) / figures
+    spread = max(math.hypot(k.x - cx, k.y - cy) for k in alive)
+    charge = ACTIONS * min(move.base_inches(t, k) for k in alive) * ypi + spread
+    effective, close = _ranges(t, c)
+    why = _why_not(alive)
+    return Capabilities(charge, effective * ypi, close * ypi, why == "", why, RULINGS)
+
+
+def _ranges(t: Any, c: Company) -> tuple[float, float]:
+    """HT-CR2, in inches: close is the first band (the short range, D4); effective the last band
+    whose range die, at a line in the open, is no larger than the firer's quality die (its fire
+    hits at least as often as it misses). Guns: canister and their five shot bands."""
+    if c.artillery or c.weapon is None:
+        reach = fire.reach_inches(t, c)
+        return reach, float(c.gun.canister) if c.gun is not None else float(c.quality)
+    return _small_arms(t, c.quality, c.weapon.id)
+
+
+@cache
+def _small_arms(t: Any, quality: int, weapon: str) -> tuple[float, float]:
+    """:func:`_ranges` of a company's small arms, kept per tables, quality die and weapon."""
+    good = [b for b in range(1, t["fire"]["bands"] + 1)
+            if (die := mechanics.fire_range_die(t, quality, b * quality, "none", "line", weapon)[0]) is not None
+            and die <= quality]
+    return float(max(good, default=1) * quality), float(quality)
+
+
+def _why_not(alive: list[Company]) -> str:
+    if all(k.artillery for k in alive):
+        return "guns do not close assault (HT-A1)"
+    if not any(assault.may_assault(k) for k in alive):
+        return "its companies are shaken or worse and must rally to Steady first (p.12)"
+    return ""

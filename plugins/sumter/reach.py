@@ -1,0 +1,57 @@
+"""What a unit can do now, for the commander (hook ``referee_capabilities``; rulings SU-CR1,
+SU-CR2): its charge reach from the movement table's charge dice, its ranges from the firing and
+artillery tables, at the scale of ruling SU-S2."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.reach import Capabilities
+
+from .dice import DIE
+from .state import Piece, SumterState
+
+RULINGS = ("SU-C7", "SU-CR1", "SU-CR2")
+
+
+def charge_inches(state: SumterState, p: Piece) -> float:
+    """SU-CR1: the expected throw of the unit's charge dice (the line move's most dice and the
+    charge bonus) plus the fixed inches: the distance a declared charge reaches one time in two."""
+    r = state.tables["movement"]["rates"][p.rate]
+    die = DIE[r["die"]]
+    mean = sum(die.faces) / len(die.faces)
+    return float((r["line"][-1] + r["charge_dice"]) * mean + r["charge_inches"])
+
+
+def capabilities(game: Any, unit: str) -> Capabilities | None:
+    state: SumterState = game.state
+    p = state.pieces.get(unit)
+    if p is None:
+        return None
+    t = state.tables
+    if p.arm == "artillery":
+        gun = t["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"]
+        canister, effective, _ = t["artillery"]["bands"][str(gun["band"])]
+        close = canister
+    else:
+        effective = t["fire"]["ranges"][p.unit.spec.weapon or "rifle-musket"][0]
+        close = effective  # SU-CR2: the effective band starts at the muzzle
+    why = _why_not(p)
+    return Capabilities(state.yards(charge_inches(state, p)), state.yards(float(effective)), state.yards(float(close)),
+                        why == "", why, RULINGS)
+
+
+def _why_not(p: Piece) -> str:
+    """Who the sheet lets charge: troops that are fit, not in melee or skirmish order, whose
+    brigade is on Assault orders (SU-C7)."""
+    if p.arm == "artillery":
+        return "artillery does not charge"
+    if not p.fit:
+        return f"it is in {p.state}"
+    if p.melee:
+        return "it is in melee"
+    if p.skirmish:
+        return "skirmishers do not charge (SU-G6)"
+    if p.brigade.order != "assault":
+        return f"its brigade is on {p.brigade.order.title()} orders, not Assault (SU-C7)"
+    return ""

@@ -1,0 +1,117 @@
+"""The layers of docs/architecture.md: the core names no ruleset, and no two modules import each
+other at load time (a circle makes the order of imports matter and hides a module's real job).
+
+Imports are read from the source (the AST), so a test fails on the line that breaks the rule;
+imports inside a function (deferred) and under ``if TYPE_CHECKING:`` are not load-time imports."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+PACKAGES = {"core": "referee.core", "plugins": "referee.plugins", "testing": "referee.testing"}
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    found = {}
+    for folder, package in PACKAGES.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = [p for p in path.relative_to(ROOT / folder).with_suffix("").parts if p != "__init__"]
+            found[".".join([package, *parts])] = (path, path.name == "__init__.py")
+    return found
+
+
+MODULES = _modules()
+
+
+def load_time_imports(name: str) -> dict[str, int]:
+    """The modules ``name`` imports as it loads, each with the line of its first import."""
+    path, is_package = MODULES[name]
+    here = name if is_package else name.rsplit(".", 1)[0]
+    found: dict[str, int] = {}
+
+    def target(node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        parts = here.split(".")
+        return ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    found.setdefault(alias.name, node.lineno)
+            elif isinstance(node, ast.ImportFrom):
+                module = target(node)
+                for alias in node.names:
+                    whole = f"{module}.{alias.name}"
+                    found.setdefault(whole if whole in MODULES else module, node.lineno)
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body)
+            elif isinstance(node, (ast.If, ast.Try, ast.With)):
+                visit(node.body)
+                visit(getattr(node, "orelse", []))
+                visit(getattr(node, "finalbody", []))
+                for handler in getattr(node, "handlers", []):
+                    visit(handler.body)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(m for m in MODULES if m.startswith("referee.core")))
+def test_the_core_imports_no_ruleset(name: str) -> None:
+    path, _ = MODULES[name]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):  # deferred imports count too: the core never reaches for a ruleset by name
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("referee.plugins"):
+            pytest.fail(f"{path.relative_to(ROOT)}:{node.lineno} imports {node.module}")
+        if isinstance(node, ast.ImportFrom) and node.level >= 2 and (node.module or "").startswith("plugins"):
+            pytest.fail(f"{path.relative_to(ROOT)}:{node.lineno} imports a ruleset")
+        if isinstance(node, ast.Import) and any(a.name.startswith("referee.plugins") for a in node.names):
+            pytest.fail(f"{path.relative_to(ROOT)}:{node.lineno} imports a ruleset")
+
+
+def circles(graph: dict[str, set[str]]) -> list[str]:
+    """Each module from which a chain of imports leads back to it, with that chain."""
+    found = []
+    for start in sorted(graph):
+        chain = _way_back(graph, start, [start], set())
+        if chain:
+            found.append(" -> ".join(chain))
+    return found
+
+
+def _way_back(graph: dict[str, set[str]], start: str, path: list[str], seen: set[str]) -> list[str] | None:
+    for nxt in sorted(graph[path[-1]]):
+        if nxt == start:
+            return [*path, start]
+        if nxt not in seen:
+            seen.add(nxt)
+            chain = _way_back(graph, start, [*path, nxt], seen)
+            if chain:
+                return chain
+    return None
+
+
+def test_no_import_circle_at_load_time() -> None:
+    graph = {name: {m for m in load_time_imports(name) if m in MODULES and m != name} for name in MODULES}
+    assert not circles(graph), "load-time import circles:\n" + "\n".join(circles(graph))
+
+
+def test_the_circle_finder() -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a -> b -> c -> a", "b -> c -> a -> b",
+                                                                          "c -> a -> b -> c"]
+    assert circles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+
+
+def test_deferred_and_type_only_imports_are_not_load_time() -> None:
+    imports = load_time_imports("referee.core.doctrine")
+    assert "referee.core.world" in imports  # a plain relative import is read
+    source = MODULES["referee.core.compare"][0].read_text(encoding="utf-8")
+    assert "import ctypes" in source and "ctypes" not in load_time_imports("referee.core.compare")  # inside a function

@@ -1,0 +1,226 @@
+"""The commander asks each ruleset what its units can do (hook ``referee_capabilities``), and
+orders keep their range (``Intent.standoff``): answers against the printed tables, the charge
+offered inside a unit's reach and not outside, the log line for a charge not made, and an
+engage order held at its range under every ruleset (tests/scenarios/drill-engage.toml)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from referee.core.doctrine import ASSAULT_YARDS, DefaultDoctrine
+from referee.core.events import EventLog
+from referee.core.game import Game, play
+from referee.core.hookspecs import hookimpl
+from referee.core.plugins import build_rules
+from referee.core.reach import Capabilities, capabilities, short_of
+from referee.core.scenario import find_scenario, load_scenario
+from referee.core.world import Order
+
+DRILLS = Path(__file__).parent / "scenarios"
+ENGAGE = DRILLS / "drill-engage.toml"
+RANGE = 300.0  # the drill's engage order
+ROUNDING = 10.0  # yards: the issue's tolerance for one move's rounding
+
+
+def mustered(ruleset: str, scenario: Path | str = ENGAGE, seed: int = 1, log: bool = False) -> Game:
+    path = scenario if isinstance(scenario, Path) else find_scenario(scenario)
+    game = Game.new(build_rules(ruleset), load_scenario(path), seed, EventLog(enabled=log))
+    game.state = game.rules.muster(game)
+    return game
+
+
+class Gaps:
+    """Records, after every step, how far the engaging regiment stands from the enemy."""
+
+    def __init__(self) -> None:
+        self.gaps: list[float] = []
+
+    @hookimpl
+    def referee_step_done(self, game, step) -> None:  # type: ignore[no-untyped-def]
+        us, them = game.world.units["us-regiment"], game.world.units["cs-regiment"]
+        if us.on_field and them.on_field and them.fit:
+            self.gaps.append(math.hypot(us.x - them.x, us.y - them.y))
+
+
+@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+def test_an_engage_order_holds_at_its_range(ruleset: str) -> None:
+    """No move ends nearer than the range less a move's rounding; and it does come to its range
+    (in some seed: the militia may break under its fire before it gets there)."""
+    nearest = []
+    for seed in (1, 2, 3):
+        rules = build_rules(ruleset)
+        probe = Gaps()
+        rules.register(probe, name="gaps")
+        play(Game.new(rules, load_scenario(ENGAGE), seed))
+        assert probe.gaps, "no step was played"
+        assert min(probe.gaps) >= RANGE - ROUNDING, (ruleset, seed, [round(g) for g in probe.gaps])
+        nearest.append(min(probe.gaps))
+    # it comes to its range: within a move's rounding, and (hardtack) the few yards its companies
+    # that fire rather than move leave the regiment's centre behind its commander's
+    assert min(nearest) <= RANGE + 2 * ROUNDING, (ruleset, "never came to its range", nearest)
+
+
+def test_short_of_stops_where_the_move_would_come_inside() -> None:
+    assert short_of(0, 0, 0, 1000, 0, 1000, 300, 1000) == pytest.approx(700)  # straight at it
+    assert short_of(0, 0, 0, 1000, 0, 1000, 300, 200) == 200  # not far enough to come inside
+    assert short_of(0, 800, 0, 1000, 0, 1000, 300, 100) == 0  # already inside: no nearer
+    assert short_of(0, 800, 0, 0, 0, 1000, 300, 100) == 100  # already inside: may draw away
+    assert short_of(0, 0, 0, 1000, 500, 500, 300, 1000) == 1000  # passes wide
+
+
+# ----------------------------------------------------------------------------- the hook, against the tables
+
+
+def test_rff_answers_from_its_movement_and_musketry_tables() -> None:
+    game = mustered("rff")
+    caps = capabilities(game, game.world.units["us-regiment"])
+    assert isinstance(caps, Capabilities)
+    ypi = 37.5  # QRS II: 2" = 75 yards
+    t = game.state.tables
+    line = t.movement.rate("infantry", "line", "open")
+    assert caps.charge_yards == pytest.approx(float(line.full) * ypi)  # RFF-CR1: a full move (Well Handled)
+    assert caps.effective_yards == pytest.approx(6 * ypi)  # RM: 1 point to 6", 1/2 beyond (RFF-CR2)
+    assert caps.close_yards == pytest.approx(3 * ypi)  # close range 3"
+    assert caps.may_charge
+    smooth = capabilities(game, game.world.units["cs-regiment"])
+    assert smooth is not None and smooth.effective_yards == pytest.approx(3 * ypi)  # SM: 1 to 3", 1/2 to 6"
+
+
+def test_hynds_inherits_rffs_answer() -> None:
+    game = mustered("hynds")
+    caps = capabilities(game, game.world.units["us-regiment"])
+    assert caps is not None and caps.rulings[0] == "RFF-P9"
+    ypi = game.state.tables.scale.yards_per_inch
+    assert caps.close_yards == pytest.approx(game.state.tables.close_range_inches * ypi)
+
+
+def test_sumter_answers_its_charge_dice_expected_throw() -> None:
+    game = mustered("sumter")
+    caps = capabilities(game, game.world.units["us-regiment"])
+    assert caps is not None
+    # veteran foot: 2 Ave D (mean 3.5 each) + 2" = 9" at 25 yards an inch (SU-CR1); rifle musket effective 8"
+    assert caps.charge_yards == pytest.approx(9 * 25)
+    assert caps.effective_yards == pytest.approx(8 * 25) and caps.close_yards == caps.effective_yards
+    assert not caps.may_charge and "Assault" in caps.why_not  # its brigade is not on Assault orders (SU-C7)
+    smooth = capabilities(game, game.world.units["cs-regiment"])
+    assert smooth is not None and smooth.effective_yards == pytest.approx(6 * 25)
+
+
+def test_hardtack_answers_two_actions_of_its_base_move() -> None:
+    game = mustered("hardtack")
+    caps = capabilities(game, game.world.units["us-regiment"])
+    assert caps is not None
+    # infantry base 6", a line one die down: 4"; a Move and the assault's move, 10 yards an inch,
+    # from its farthest company (HT-CR1)
+    alive = [c for c in game.state.regiments["us-regiment"].companies if c.alive]
+    figures = sum(c.figures for c in alive)
+    cx, cy = sum(c.x * c.figures for c in alive) / figures, sum(c.y * c.figures for c in alive) / figures
+    spread = max(math.hypot(c.x - cx, c.y - cy) for c in alive)
+    assert spread > 0
+    assert caps.charge_yards == pytest.approx(2 * 4 * 10 + spread)
+    company = alive[0]
+    assert caps.close_yards == pytest.approx(company.quality * 10)  # the first band (HT-CR2)
+    assert caps.effective_yards >= caps.close_yards
+    assert caps.may_charge
+
+
+def test_the_answer_is_kept_for_the_turn() -> None:
+    game = mustered("rff")
+    unit = game.world.units["us-regiment"]
+    first = capabilities(game, unit)
+    assert capabilities(game, unit) is first
+    game.turn += 1
+    assert capabilities(game, unit) == first
+
+
+# ----------------------------------------------------------------------------- the doctrine
+
+
+def _attack_at(ruleset: str, gap: float, log: bool = False) -> tuple[Game, str]:
+    """The drill turned into an assault on the Confederate ground, the regiments ``gap`` apart."""
+    game = mustered(ruleset, log=log)
+    game.memory["test.order"] = Order("us-brigade", "attack", "cs-ground", id="test-attack")
+    us = game.world.units["us-regiment"]
+    them = game.world.units["cs-regiment"]
+    us.y = them.y - gap
+    return game, "us-regiment"
+
+
+def _intent(game: Game, unit: str, reach: float) -> str:
+    us = game.world.units[unit]
+    them = game.world.units["cs-regiment"]
+    doctrine = DefaultDoctrine()
+    order = game.memory["test.order"]
+    gap = math.hypot(us.x - them.x, us.y - them.y)
+    return doctrine.advance(game.world, us, order, them, gap, {}, "attack", game).action
+
+
+class Reach:
+    """A ruleset answer for the doctrine tests: a charge reach of 250 yards."""
+
+    def __init__(self, may: bool = True) -> None:
+        self.may = may
+
+    @hookimpl(tryfirst=True)
+    def referee_capabilities(self, game, unit):  # type: ignore[no-untyped-def]
+        return Capabilities(250.0, 200.0, 100.0, self.may, "" if self.may else "its brigade is not on Assault orders", ("X-1",))
+
+
+@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+def test_the_charge_is_offered_inside_the_reach_and_not_outside(ruleset: str) -> None:
+    game, unit = _attack_at(ruleset, 240.0)
+    game.rules.register(Reach(), name="reach")
+    assert _intent(game, unit, 250.0) == "charge"  # beyond the neutral 120 yards, inside its ruleset's reach
+    game.world.units[unit].y -= 20.0  # 260 yards
+    game.turn += 1
+    assert _intent(game, unit, 250.0) == "advance"
+    assert 240.0 > ASSAULT_YARDS
+
+
+@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+def test_each_ruleset_offers_the_charge_within_its_own_reach(ruleset: str) -> None:
+    game, unit = _attack_at(ruleset, 1000.0)
+    caps = capabilities(game, game.world.units[unit])
+    assert caps is not None
+    game.world.units[unit].y = game.world.units["cs-regiment"].y - (caps.charge_yards - 1.0)
+    game.turn += 1
+    expected = "charge" if caps.may_charge else "advance"
+    assert _intent(game, unit, caps.charge_yards) in (expected, "hold")
+    if caps.may_charge:
+        assert _intent(game, unit, caps.charge_yards) == "charge"
+
+
+def test_a_charge_not_made_is_logged_with_its_reason() -> None:
+    game, unit = _attack_at("rff", 240.0, log=True)
+    game.rules.register(Reach(may=False), name="reach")
+    assert _intent(game, unit, 250.0) == "advance"
+    lines = [e for e in game.log.events if e["kind"] == "no-charge"]
+    assert len(lines) == 1
+    assert lines[0]["unit"] == unit and lines[0]["target"] == "cs-regiment"
+    assert "its brigade is not on Assault orders" in lines[0]["text"] and lines[0]["rulings"] == ["X-1"]
+    _intent(game, unit, 250.0)  # asked again in the same turn: said once
+    assert len([e for e in game.log.events if e["kind"] == "no-charge"]) == 1
+
+
+class Short:
+    """A ruleset whose close range (150) is beyond its charge reach (100): hardtack's shape."""
+
+    def __init__(self, may: bool) -> None:
+        self.may = may
+
+    @hookimpl(tryfirst=True)
+    def referee_capabilities(self, game, unit):  # type: ignore[no-untyped-def]
+        return Capabilities(100.0, 200.0, 150.0, self.may, "" if self.may else "shaken", ())
+
+
+@pytest.mark.parametrize("may, beyond, within", [(True, "advance", "charge"), (False, "advance", "hold")])
+def test_a_unit_that_may_charge_closes_to_its_reach_and_one_that_may_not_stands_inside_it(
+        may: bool, beyond: str, within: str) -> None:
+    game, unit = _attack_at("rff", 120.0)
+    game.rules.register(Short(may), name="short")
+    assert _intent(game, unit, 100.0) == beyond  # inside its close range, beyond its reach: it goes on
+    game.world.units[unit].y += 30.0  # 90 yards
+    game.turn += 1
+    assert _intent(game, unit, 100.0) == within
