@@ -152,7 +152,7 @@ def _in_parallel(job: Job | None, stack: Stack, scenario_path: str, seed: int, c
     try:
         for _ in range(workers):
             mine, theirs = context.Pipe()
-            process = context.Process(target=_work, args=(theirs, job, stack, scenario_path, seed), daemon=True)
+            process = context.Process(target=_work, args=(theirs, job, stack, scenario_path, seed, os.getpid()), daemon=True)
             with _signals_held():
                 process.start()
                 _Signals.workers.add(process)
@@ -216,14 +216,15 @@ def _end(pool: dict[Connection, BaseProcess]) -> None:
         _Signals.workers.discard(process)
 
 
-def _work(conn: Connection, job: Job | None, stack: Stack, scenario_path: str, seed: int) -> None:
-    """A worker: play each chunk handed over, sending every game back as it ends."""
+def _work(conn: Connection, job: Job | None, stack: Stack, scenario_path: str, seed: int, parent: int) -> None:
+    """A worker of the process ``parent``: play each chunk handed over, sending every game back
+    as it ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group; the parent decides
     for s in SIGNALS[1:]:
         signal.signal(s, signal.SIG_DFL)  # the parent's handlers are not for us
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # held while we were forked
-    _end_with_parent()
+    _end_with_parent(parent)
     try:
         while (ks := conn.recv()) is not None:
             _play(job, stack, scenario_path, seed, ks, lambda k, result: conn.send(("game", k, result)))
@@ -238,10 +239,10 @@ def _work(conn: Connection, job: Job | None, stack: Stack, scenario_path: str, s
         conn.send(("error", RuntimeError(f"a replication failed in a worker process:\n{traceback.format_exc()}")))
 
 
-def _end_with_parent() -> None:
-    """Never outlive the parent: the kernel ends us when it dies (Linux), and a watch sees its
-    death within half a second everywhere."""
-    parent = os.getppid()
+def _end_with_parent(parent: int) -> None:
+    """Never outlive ``parent`` (its pid, as the parent read it before it started us): the kernel
+    ends us when it dies (Linux), and a watch sees its death within half a second everywhere. A
+    parent already gone before we got here (killed while we were starting) is seen at once."""
     if sys.platform == "linux":
         try:
             import ctypes
@@ -249,6 +250,8 @@ def _end_with_parent() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
+    if os.getppid() != parent:  # it died before the kernel was asked to tell us
+        os._exit(1)
 
     def watch() -> None:
         while os.getppid() == parent:
