@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from .game import Game, Step
 
 GROUP = "referee.rulesets"
+FILE_PREFIX = "referee_house_rule_"  # a house rule file's module name: this and its stem
+ANY = "any"  # a house rule file's BASE when it fits every ruleset
 MISSING = "no such file; --house-rule takes a .py plugin or a .toml overlay"
 OWN = "referee.plugins."  # the package of the project's own rulesets and layers
 RESOLUTION_HOOKS = ("referee_modifiers", "referee_resolved", "referee_observed", "referee_step_done")
@@ -115,7 +117,7 @@ def load_file(path: str | Path) -> ModuleType:
     if path.suffix != ".py":
         raise InvalidInput([Problem("a house rule is a .py plugin or a .toml table overlay", source=str(path))], "house rule")
     text = read_bounded(path, "house rule", MISSING)
-    spec = importlib.util.spec_from_file_location(f"referee_house_rule_{path.stem}", path)
+    spec = importlib.util.spec_from_file_location(f"{FILE_PREFIX}{path.stem}", path)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     try:
@@ -301,7 +303,7 @@ def build_rules(name: str, options: Iterable[str] = (), house_rules: Sequence[st
     if base is None:
         raise RefereeError(f"{name!r} has no base ruleset (no plugin implements referee_ruleset)")
     layers = tuple(call(pm, "referee_house_rule"))
-    misfits = _misfits(pm, modules[1:], base)
+    misfits = _misfits(pm, modules[1:], base, [getattr(m, 'PLUGIN_NAME', m.__name__) for m in named])
     if misfits:
         raise InvalidInput(misfits, "rule stack")
     info = _described(base, layers, name if len(named) > 1 else None)
@@ -401,15 +403,23 @@ def _source(plugin: object) -> str:
     return str(getattr(plugin, "__file__", "") or "") if isinstance(plugin, ModuleType) else ""
 
 
-def _misfits(pm: pluggy.PluginManager, layers: Sequence[ModuleType], base: RulesetInfo) -> list[Problem]:
+def _misfits(pm: pluggy.PluginManager, layers: Sequence[ModuleType], base: RulesetInfo, stack: Sequence[str]) -> list[Problem]:
     """A problem for each layer that names another base (its ``referee_house_rule`` or its
-    ``BASE``), saying which file and whether that base is installed at all."""
+    ``BASE``), saying which file and whether that base is installed at all; and for each house
+    rule file that does not say which ruleset it is written for (``BASE = "rff"``, or ``"any"``
+    for one that fits every ruleset). ``stack`` names the rulesets of the stack (a layer such as
+    hynds, and its base), any of which a file may be written for."""
     said = {id(impl.plugin): impl.function() for impl in pm.hook.referee_house_rule.get_hookimpls()}
     problems = []
     for module in layers:
         info = said.get(id(module))
         wanted = getattr(info, "base", None) or getattr(module, "BASE", None)
-        if wanted is None or wanted == base.name:
+        if wanted is None and module.__name__.startswith(FILE_PREFIX):
+            problems.append(Problem(f"house rule {pm.get_name(module)!r} does not say which ruleset it is written for: add "
+                                    f"BASE = {stack[-1]!r} (or BASE = \"any\" for a rule that fits every ruleset)",
+                                    source=_source(module)))
+            continue
+        if wanted is None or wanted == ANY or wanted == base.name or wanted in stack:
             continue
         what = f"house rule {getattr(info, 'name', None) or pm.get_name(module)!r}"
         if wanted not in installed():

@@ -29,6 +29,8 @@ SIDES = ("union", "confederate")
 BOOM = '''\
 from referee.core.hookspecs import hookimpl
 
+BASE = "any"
+
 
 @hookimpl
 def referee_end_turn(game):
@@ -473,7 +475,7 @@ def test_house_rule_that_fails_to_import(tmp_path: Path) -> None:
 )
 def test_house_rule_that_does_not_fit_the_hooks(tmp_path: Path, source: str, says: list[str]) -> None:
     path = tmp_path / "wrong_hook.py"
-    path.write_text("from referee.core.hookspecs import hookimpl\n\n" + source)
+    path.write_text("from referee.core.hookspecs import hookimpl\n\nBASE = \"any\"\n\n" + source)
     user_error(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", str(path)), "house rule", *says)
 
 

@@ -37,6 +37,8 @@ NOOP_HOUSE_RULE = '''\
 """A house rule that changes nothing: its games must be the base ruleset's games."""
 from referee.core.hookspecs import hookimpl
 
+BASE = "any"
+
 
 @hookimpl
 def referee_end_turn(game):

@@ -126,6 +126,8 @@ RAIN = '''\
 from referee.core.events import Modifier
 from referee.core.hookspecs import hookimpl
 
+BASE = "any"
+
 
 @hookimpl
 def referee_modifiers(mechanic, situation):
@@ -139,6 +141,8 @@ BLANKS = '''\
 from attrs import evolve
 
 from referee.core.hookspecs import hookimpl
+
+BASE = "rff"
 
 QUIET = {"effect": "desultory", "stands_lost": 0, "disordered": False, "charge": "home",
          "massed_target_effect": None, "low_on_ammo": False, "fallen_leader_check": False}

@@ -14,6 +14,8 @@ EXAMPLES = Path(__file__).parent.parent / "examples" / "house_rules"
 NOTHING = '''\
 from referee.core.hookspecs import hookimpl
 
+BASE = "any"
+
 
 @hookimpl
 def referee_modifiers(game, mechanic, situation):

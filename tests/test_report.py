@@ -74,7 +74,7 @@ def test_explain_json() -> None:
 
 def test_a_ruleset_paired_with_a_layer_that_changes_nothing_differs_by_nothing(tmp_path: Path) -> None:
     noop = tmp_path / "noop.py"
-    noop.write_text("from referee.core.hookspecs import hookimpl\n\n\n@hookimpl\ndef referee_end_turn(game):\n    pass\n")
+    noop.write_text("from referee.core.hookspecs import hookimpl\n\nBASE = \"any\"\n\n@hookimpl\ndef referee_end_turn(game):\n    pass\n")
     data = json.loads(referee("explain", "drill-musketry", "--rules", "rff", "--house-rule", str(noop), "-n", "5",
                               "--workers", "1", "--json").stdout)
     assert data["house_rules"] == [str(noop)] and data["paired"] == []  # one stack: nothing to pair

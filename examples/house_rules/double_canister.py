@@ -14,6 +14,7 @@ from typing import Any
 from referee.api import Modifier, hookimpl
 from referee.plugins.rff import lookup
 
+BASE = "rff"  # written for rff (it reads rff's canister range); refused on another ruleset
 PLUGIN_NAME = "double-canister"
 
 DOUBLE_CANISTER = Modifier("Double canister (house rule)", 1, "house rule: examples/house_rules/double_canister.py")

@@ -16,6 +16,7 @@ from attrs import evolve
 from referee.api import Resolution, hookimpl
 from referee.plugins.rff.mechanics import charge_values
 
+BASE = "rff"  # written for rff's charge combat; refused on another ruleset
 PLUGIN_NAME = "no-desperate-struggle"
 
 
