@@ -81,15 +81,13 @@ def referee_step(game: Any, step: Step) -> bool:
     PHASE_OF[step.name](game, state, step.side)
     if step.name == PHASES[-1][0] or "referee_step_done" in game.rules.implemented:
         sync(game, state)  # the doctrine reads the neutral world at the next maneuver phase, victory at the turn's end
-    if "rff_phase_done" in game.rules.implemented:
-        game.rules.callers["rff_phase_done"](game=game, step=step)
+    state.hooks.phase_done(game, step)
     return True
 
 
 @hookimpl
 def referee_end_turn(game: Any) -> None:
-    if "rff_turn_done" in game.rules.implemented:
-        game.rules.callers["rff_turn_done"](game=game)
+    game.state.hooks.turn_done(game)
     for piece in game.state.pieces.values():
         piece.stands_lost_turn = 0
         piece.combats = 0

@@ -46,9 +46,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
         kept = bool(near.answers)  # (a search begun afresh has no quiet piece: none asked)
         shots = [s for p in state.of_side(shooters)
                  if not (kept and near.quiet(p)) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
-        if "rff_shots" in game.rules.implemented:  # a layer's list replaces rff's, even an empty one (every shot held)
-            layered = game.rules.callers["rff_shots"](game=game, shots=shots)
-            shots = shots if layered is None else layered
+        shots = state.hooks.shots(game, shots)  # a layer's list replaces rff's, even an empty one (every shot held)
         for shot in _massed_artillery(game, state, shots):
             firer, target = shot.firer, shot.target  # both still alive (read inline: the property costs a call a shot)?
             if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
@@ -131,9 +129,7 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
         return piece.formation != "limbered" and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
         own = not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
-        if own or "rff_may_fire" not in game.rules.implemented:
-            return own
-        return bool(game.rules.callers["rff_may_fire"](game=game, piece=piece, defensive=defensive))
+        return own or game.state.hooks.may_fire(game, piece, defensive)
     return True
 
 
@@ -269,18 +265,9 @@ def table_inputs(game: Any, state: RffState, shot: Shot) -> tuple[Any, ...]:
     arguments after the roller): fire points and multipliers (as layers adjust them) and every
     die modifier."""
     points, multipliers = fire_points(game, state, shot)  # above 0: at least one stand fires
-    implemented = game.rules.implemented
-    if "rff_fire_points" in implemented:
-        points, multipliers = game.rules.callers["rff_fire_points"](game=game, shot=shot, points=points, multipliers=multipliers) or (points, multipliers)
+    points, multipliers = state.hooks.fire_points(game, shot, points, multipliers)
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
     return (state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods), shot.target.status != "good", shot.target.guns)
-
-
-def layered_result(game: Any, shot: Shot, die: int, values: Any) -> Any:
-    """The fire's values as layers adjust them (given the die)."""
-    if "rff_fire_result" in game.rules.implemented:
-        return game.rules.callers["rff_fire_result"](game=game, shot=shot, die=die, values=values) or values
-    return values
 
 
 def resolve(game: Any, state: RffState, shot: Shot, seen: bool | None = None) -> None:
@@ -295,8 +282,7 @@ def resolve(game: Any, state: RffState, shot: Shot, seen: bool | None = None) ->
     else:
         _, die, _, reading = mechanics.fire_roll(*roll)  # the same roll, without a Resolution no one sees
         values = reading[2]
-    if "rff_fire_result" in game.rules.implemented:  # (layered_result, inline: a frame fewer a shot)
-        values = game.rules.callers["rff_fire_result"](game=game, shot=shot, die=die, values=values) or values
+    values = state.hooks.fire_result(game, shot, die, values)
     apply(game, state, shot, values)
 
 

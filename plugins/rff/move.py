@@ -29,10 +29,7 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
         o, b, r = lookup.rates(t, piece, double)
         per_inch = t.scale.yards_per_inch * share
         yards = geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
-    if "rff_move_yards" not in game.rules.implemented:
-        return yards
-    priced = game.rules.callers["rff_move_yards"](game=game, piece=piece, pace=pace, to=to, yards=yards)  # a layer's price, or rff's
-    return yards if priced is None else priced
+    return state.hooks.move_yards(game, piece, pace, to, yards)  # a layer's price, or rff's
 
 
 def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float], yds: float,
@@ -75,8 +72,7 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     state.moved(piece)
     if state.horses:
         horses.overrun(game, state, piece, x0, y0)
-    if "rff_moved" in game.rules.implemented:
-        game.rules.callers["rff_moved"](game=game, piece=piece, start=(x0, y0))
+    state.hooks.moved(game, piece, (x0, y0))
     return moved
 
 

@@ -11,6 +11,7 @@ from referee.api import STRICT
 
 from . import horses, lookup
 from .geometry import deepest, ground_memo
+from .hooks import RffHooks
 from .state import FROM_NEUTRAL, TO_NEUTRAL, LeaderState, Piece, RffState
 
 LEADER_RATING = {"superior": "gallant", "average": "able", "poor": "poor"}
@@ -20,7 +21,7 @@ _DEEPEST: weakref.WeakKeyDictionary[Any, dict[Any, float]] = weakref.WeakKeyDict
 def muster(game: Any, tables: Any) -> RffState:
     """Stands from men (RFF-P1), gun stands from guns (an odd gun a half section: RFF-P27), rff
     grades and weapon classes from the neutral ladder and weapons (tables ``weapons``)."""
-    state = RffState(tables)
+    state = RffState(tables, RffHooks(game))
     scale = lookup.scale(tables)
     for unit in game.world.units.values():
         spec = unit.spec

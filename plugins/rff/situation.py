@@ -26,7 +26,7 @@ def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange 
 
     def one_fire(roller: Any) -> Result:
         die, values = mechanics.fire_die_values(roller, *args)
-        values = fire.layered_result(game, shot, die, values)
+        values = state.hooks.fire_result(game, shot, die, values)
         lost = min(standing, int(values.get("gun_stands_wrecked" if b.guns else "stands_lost", 0)))
         if lost == standing:
             status = "gone"

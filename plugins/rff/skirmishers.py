@@ -51,13 +51,19 @@ def may_deploy(game: Any, state: RffState, regiment: Piece, intent: Any, formati
     field column (RFF-P10)."""
     return (intent.skirmishers and not regiment.skirmishers and regiment.arm == "infantry" and option_on(game)
             and regiment.parent is None and regiment.status == "good" and formation in ("line", "field-column")
-            and regiment.effect in ("double-quick", "well-handled", "tardy") and how_many(regiment.stands, state.tables) > 0)
+            and regiment.effect in ("double-quick", "well-handled", "tardy") and screen_stands(game, state, regiment) > 0)
+
+
+def screen_stands(game: Any, state: RffState, regiment: Piece) -> int:
+    """The stands the regiment would detach as its screen now: :func:`how_many`, as a layer
+    changes it (``rff_screen``)."""
+    return state.hooks.screen(game, regiment, how_many(regiment.stands, state.tables))
 
 
 def deploy(game: Any, state: RffState, regiment: Piece, held: bool) -> None:
     """Detach the skirmishers within 2" (15mm) in front of the regiment; if it held its position
     on a Double Quick or Well Handled effect they may go on up to a half move (RFF-P10)."""
-    n = how_many(regiment.stands, state.tables)
+    n = screen_stands(game, state, regiment)
     if n == 0:
         return
     ahead = geo.yards(state, lookup.skirmisher_deploy_inches(state.tables))

@@ -14,6 +14,8 @@ from typing import Any
 from attrs import define, field
 from referee.api import STRICT, UnitState
 
+from .hooks import RffHooks
+
 # rff formations; the neutral formation each reads as
 TO_NEUTRAL = {
     "line": "line", "field-column": "column", "march-column": "march-column", "extended-line": "skirmish",
@@ -148,6 +150,7 @@ _NORTHING = attrgetter("y")
 @define(eq=False)
 class RffState:
     tables: Any
+    hooks: RffHooks  # rff's extension hooks, typed (hooks.py), built at muster
     pieces: dict[str, Piece] = field(factory=dict)
     leaders: dict[str, LeaderState] = field(factory=dict)
     phasing: str = ""
