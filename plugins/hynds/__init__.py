@@ -21,6 +21,7 @@ from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
 
 from . import conceal, fire, leaders, mechanics, move, skirmish, tables, works
+from . import state as hynds_state
 from .cite import CITES, ref
 
 PLUGIN_NAME = "hynds"
@@ -92,7 +93,7 @@ def rff_move_yards(game: Any, piece: Any, pace: str, to: Any, yards: float) -> f
 @hookimpl
 def rff_moved(game: Any, piece: Any, start: Any) -> None:
     move.moved(game, game.state, piece, start)
-    if conceal.HIDING in game.memory:
+    if hynds_state.of(game).hiding:
         conceal.moved(game, game.state, piece, start)
 
 
@@ -129,7 +130,7 @@ def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
     firer = shot.firer  # each rule asked only when its cheapest condition holds
     return ((firer.charge_target is not None and fire.points(game, shot, points, multipliers))
             or (firer.moved == "prolong" and skirmish.prolonge_points(shot, points, multipliers))
-            or ((conceal.SURPRISING in game.memory or conceal.UNREADY in game.memory)
+            or (hynds_state.of(game).surprise
                 and conceal.surprised_points(game, shot, points, multipliers)) or None)
 
 

@@ -19,27 +19,23 @@ from referee.plugins.rff import move as rff_move
 
 from .cite import modifier, ref
 from .mechanics import surprise_effect
+from .state import of
 from .tables import charts, fraction
 
-MIST = "hynds.mist"  # game.memory: the mist has not cleared yet
-SURPRISING = "hynds.surprising"  # game.memory: chargers that charged from concealment this turn
-SPENT = "hynds.spent"  # game.memory: pieces whose fire this player turn was their surprise fire
-UNREADY = "hynds.unready"  # game.memory: pieces the scenario marks surprised, not yet charged (HYNDS-H4)
-WOKEN = "hynds.woken"  # game.memory: unready pieces charged this charge phase (ready from its end)
-HIDING = "hynds.hiding"  # game.memory: some unit may be hidden (scenario, mist or night); else nothing here runs
 HALF = Modifier("Surprised unit firing (Hynds)", Fraction(1, 2), ref("Surprise Attack", "HYNDS-H3"), on="fire points x")
 
 
 def muster(game: Any, state: Any) -> None:
     """Hidden by the scenario, or by fog: every unit on the field starts unseen."""
     fog = game.world.weather == "fog"
+    hynds = of(game)
     if fog:
-        game.memory[MIST] = True
+        hynds.mist = True
     for piece in state.pieces.values():
         if piece.unit.spec.hidden or (fog and piece.unit.on_field):
-            piece.unit.hidden = game.memory[HIDING] = True
+            piece.unit.hidden = hynds.hiding = True
         if piece.unit.spec.surprised:
-            game.memory.setdefault(UNREADY, set()).add(piece.id)
+            hynds.unready.add(piece.id)
     sweep(game, state)
 
 
@@ -63,7 +59,7 @@ def reveal(game: Any, piece: Any, why: str) -> None:
 
 def sweep(game: Any, state: Any) -> None:
     """Hidden pieces with an enemy within 4" (2" in woods) are seen."""
-    if not game.memory.get(HIDING):
+    if not of(game).hiding:
         return
     for piece in list(state.pieces.values()):
         if piece.unit.hidden and piece.alive and _near(state, piece, _seen_within(game, state, piece)):
@@ -73,13 +69,14 @@ def sweep(game: Any, state: Any) -> None:
 def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None:
     """A hidden piece that moves shows itself, but not in the mist (charging from concealment:
     a surprise attack); a piece that comes within 4" of a hidden enemy draws its surprise fire."""
-    if not game.memory.get(HIDING):
+    hynds = of(game)
+    if not hynds.hiding:
         return
     if piece.unit.hidden:
         if piece.charge_target is not None:
-            game.memory.setdefault(SURPRISING, set()).add(piece.id)
+            hynds.surprising.add(piece.id)
             reveal(game, piece, "it charges")
-        elif not game.memory.get(MIST):
+        elif not hynds.mist:
             reveal(game, piece, "it moves")
         return
     reach = geo.yards(state, float(fraction(charts()["surprise"]["range_inches"])))
@@ -108,7 +105,7 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
     commanders = [ld for ld in state.leaders.values() if ld.attached == mover.id and ld.status == "active"]
     good = mover.status == "good"
     rff_fire.resolve(game, state, shot)
-    game.memory.setdefault(SPENT, set()).add(firer.id)
+    of(game).spent.add(firer.id)
     if not mover.alive:
         return
     mods = []
@@ -138,9 +135,10 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
 def held_fire(game: Any, shots: list[Any]) -> list[Any] | None:
     """A hidden piece holds its fire (firing would show it); one whose surprise fire was its
     fire this player turn fires no more."""
-    if not game.memory.get(HIDING):
+    hynds = of(game)
+    if not hynds.hiding:
         return None
-    spent = game.memory.get(SPENT, ())
+    spent = hynds.spent
     kept = [s for s in shots if not s.firer.unit.hidden and s.firer.id not in spent]
     return kept if len(kept) < len(shots) else None
 
@@ -149,8 +147,8 @@ def surprised_points(game: Any, shot: Any, points: Any, multipliers: tuple[Modif
     """A unit charged from concealment, or charged while still unready (HYNDS-H4), fires at its
     attacker at half effect (HYNDS-H3)."""
     attacker = shot.target
-    if attacker.charge_target == shot.firer.id and (attacker.id in game.memory.get(SURPRISING, ())
-                                                    or shot.firer.id in game.memory.get(UNREADY, ())):
+    hynds = of(game)
+    if attacker.charge_target == shot.firer.id and (attacker.id in hynds.surprising or shot.firer.id in hynds.unready):
         return Fraction(points) * HALF.value, (*multipliers, HALF)
     return None
 
@@ -158,12 +156,13 @@ def surprised_points(game: Any, shot: Any, points: Any, multipliers: tuple[Modif
 def surprise_attack(game: Any, attacker: Any) -> list[Modifier]:
     """The surprised defender's extra -1 in combat, counted for the attacker (rff's way): charged
     from concealment (HYNDS-H3), or charged while still unready (HYNDS-H4)."""
-    unready = game.memory.get(UNREADY, ())
-    if attacker.id not in game.memory.get(SURPRISING, ()) and attacker.charge_target not in unready:
+    hynds = of(game)
+    unready = hynds.unready
+    if attacker.id not in hynds.surprising and attacker.charge_target not in unready:
         return []
     ruling = "HYNDS-H3"
     if attacker.charge_target in unready:
-        game.memory.setdefault(WOKEN, set()).add(attacker.charge_target)
+        hynds.woken.add(attacker.charge_target)
         ruling = "HYNDS-H4"
     rule = charts()["surprise"]["attack"]
     return [modifier(f"Defender {rule['label'].lower()}", -rule["value"], "Surprise Attack", ruling)]
@@ -171,32 +170,31 @@ def surprise_attack(game: Any, attacker: Any) -> list[Modifier]:
 
 def after_step(game: Any, state: Any, step: Any) -> None:
     sweep(game, state)
+    hynds = of(game)
     if step.name == "fire":
-        game.memory.pop(SPENT, None)
+        hynds.spent.clear()
     elif step.name == "charge":
-        game.memory.pop(SURPRISING, None)
-        woken = game.memory.pop(WOKEN, set())
-        if woken:
-            game.memory[UNREADY] -= woken
-            if not game.memory[UNREADY]:
-                game.memory.pop(UNREADY)
+        hynds.surprising.clear()
+        hynds.unready -= hynds.woken
+        hynds.woken.clear()
 
 
 def end_turn(game: Any, state: Any) -> None:
     """Mist clears on a 7 or more by either player from turn 3; once dark (rff's twilight and
     night option), what is not within 4" of an enemy is unseen again."""
     rule = charts()["concealment"]
-    if game.memory.get(MIST) and game.turn >= rule["mist_from_turn"]:
+    hynds = of(game)
+    if hynds.mist and game.turn >= rule["mist_from_turn"]:
         dice = [game.roller.roll(D10) for _ in game.scenario.sides]
         clears = any(d in rule["mist_clears"] for d in dice)
         game.log.emit("weather", dice=dice, rulings=["HYNDS-H1"], ruleset="hynds",
                       text=f"the mist {'clears' if clears else 'holds'} ({ref('Fog')}): {', '.join(map(str, dice))}")
         if clears:
-            game.memory.pop(MIST)
+            hynds.mist = False
             game.world.weather = "clear"
             for piece in state.pieces.values():
                 reveal(game, piece, "the mist clears")
     if "twilight-and-night" in game.options and rff_leaders.is_night(game):
         for piece in state.pieces.values():
             if piece.alive and not piece.unit.hidden and not _near(state, piece, _seen_within(game, state, piece)):
-                piece.unit.hidden = game.memory[HIDING] = True
+                piece.unit.hidden = hynds.hiding = True

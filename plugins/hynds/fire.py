@@ -14,14 +14,12 @@ from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
 from referee.plugins.rff import move as rff_move
 
-from . import conceal, works
+from . import works
 from .cite import modifier, ref
 from .mechanics import low_on_ammo
-from .move import MOVED
+from .state import of
 from .tables import charts, fraction
 
-FIRED = "hynds.fired"  # game.memory: (firer, target) pairs whose musketry has reached beyond close range
-FLANK = "hynds.flank"  # game.memory: target id -> {"left": stands, "right": stands} this fire phase
 HALF_POINT_FIRES = "half-point-fires"  # option: a total under 1 point fires on the 1 pt. column (RFF-T11), not rounded to none (HYNDS-F8)
 HAND_WEAPONS = Modifier("Hand weapons in a charge (Hynds)", Fraction(1, 2), ref("Charge reaction", "HYNDS-R1"), on="fire points x")
 
@@ -41,15 +39,15 @@ MOVED_INCHES = float(fraction(charts()["modifiers"]["target-moved"]["inches"])) 
 def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
     """Hynds' die modifiers for one musketry or cannonade roll."""
     out = []
-    firer, target, memory = shot.firer, shot.target, game.memory
+    firer, target, hynds = shot.firer, shot.target, of(game)
     if shot.kind == "cannonade":
         if firer.weapon in ("LR", "HR"):
             out.append(RIFLED)
-        if MOVED in memory and memory[MOVED].get(target.id, 0.0) > MOVED_INCHES * state.tables.scale.yards_per_inch:  # (yards)
+        if hynds.moved.get(target.id, 0.0) > MOVED_INCHES * state.tables.scale.yards_per_inch:  # (yards)
             out.append(TARGET_MOVED)
-    elif shot.range_inches <= lookup.close_range(state.tables) and (FIRED not in memory or (firer.id, target.id) not in memory[FIRED]):
+    elif shot.range_inches <= lookup.close_range(state.tables) and (firer.id, target.id) not in hynds.fired:
         out.append(POINT_BLANK)
-    if works.WORKS in memory and target.id in memory[works.WORKS] and _bare(game, state, shot):  # (works.holds, read inline)
+    if target.id in hynds.works and _bare(game, state, shot):  # (works.holds, read inline)
         out.append(BREASTWORKS)
     if target.arm == "cavalry" and target.troops and (target.parent is not None or target.formation == "extended-line"):
         out.append(CAVALRY_SKIRMISHERS)
@@ -65,7 +63,7 @@ def _bare(game: Any, state: Any, shot: Any) -> bool:
 def whole_points(game: Any, shots: list[Any], points_of: Any) -> list[Any] | None:
     """Hynds: "Fire points (round down in the case of halves)": a shot under 1 point rounds
     down to none and is not fired (HYNDS-F8; option half-point-fires keeps rff's RFF-T11)."""
-    surprising = conceal.SURPRISING in game.memory or conceal.UNREADY in game.memory  # a surprised unit fires at its charger at half
+    surprising = of(game).surprise  # a surprised unit fires at its charger at half
     kept = [s for s in shots if (not surprising and _unhalved(s) and s.per_stand * s.stands >= 1) or points_of(game, s) >= 1]
     if len(kept) == len(shots):
         return None
@@ -107,11 +105,11 @@ def result(game: Any, state: Any, shot: Any, die: int, values: Any) -> dict[str,
     low on ammunition on a 9 as well as a 10."""
     if shot.kind == "musketry":  # (a battery's fire is never point blank, nor flank fire)
         if shot.range_inches > lookup.close_range(state.tables):
-            game.memory.setdefault(FIRED, set()).add((shot.firer.id, shot.target.id))
+            of(game).fired.add((shot.firer.id, shot.target.id))
         if shot.firer.arm == "infantry" and shot.target.troops:
             flank = _flank(shot.target, shot.firer)
             if flank:
-                tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
+                tally = of(game).flank.setdefault(shot.target.id, {"left": 0, "right": 0})
                 tally[flank] += shot.stands
     if not values.get("low_on_ammo") and low_on_ammo(shot.firer.side, shot.kind, die):
         if game.log.enabled:  # (no text built for a log that is off)
@@ -135,7 +133,8 @@ def push_back(game: Any, state: Any) -> None:
     """After a fire phase: a regiment without skirmishers, not in works, fired on from a flank
     by 4 or more infantry stands is pushed back 1" on that flank; from both flanks, the whole
     regiment 1" (HYNDS-F6: one flank moves its centre back half that)."""
-    tallies = game.memory.pop(FLANK, {})
+    hynds = of(game)
+    tallies, hynds.flank = hynds.flank, {}
     rule = charts()["flank_fire"]
     for target_id in sorted(tallies):
         target = state.pieces.get(target_id)  # skirmishers that rejoined are gone from the table

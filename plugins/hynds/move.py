@@ -12,13 +12,11 @@ from referee.plugins.rff import move as rff_move
 
 from .cite import modifier, ref
 from .mechanics import pol_reaction
+from .state import of
 from .tables import charts, fraction
 
 MOVING = ("advance", "charge", "withdraw")  # intents that move a piece from where it stands (core/doctrine.py)
-MOVED = "hynds.moved"  # game.memory: piece id -> yards moved this turn
-CLEARED = "hynds.cleared"  # game.memory: gun piece id -> the turn it spent clearing a wall or works
 OBSTACLES = ("fence", "wall", "works")
-AHEAD = "hynds.ahead"  # game.memory: pieces whose move was priced across an obstacle (only their next move may cross one)
 
 
 def _crossed(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
@@ -47,12 +45,13 @@ def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) 
     crossed = _crossed(game, piece.x, piece.y, ex, ey)
     if not crossed:
         return None
-    game.memory.setdefault(AHEAD, set()).add(piece.id)  # its next move may cross: moved() looks
+    hynds = of(game)
+    hynds.ahead.add(piece.id)  # its next move may cross: moved() looks
     rules = charts()["obstacles"]
     at = _before(game, piece, ex, ey)  # yards to the obstacle
     short = max(0.0, at - 1.0)  # stopped at it, this side
     if piece.guns:
-        cleared = game.memory.setdefault(CLEARED, {})
+        cleared = hynds.cleared
         if cleared.get(piece.id, -2) >= game.turn - 1:
             return None  # cleared last turn (or this one): the way is open
         share = float(fraction(rules[f"artillery-{crossed}"]["share"]))
@@ -116,10 +115,11 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     """Count the yards; a troop piece that passed through a stationary friendly one makes it
     roll on the POL Reaction Chart (HYNDS-P1)."""
     yards = math.hypot(piece.x - start[0], piece.y - start[1])
-    tally = game.memory.setdefault(MOVED, {})
+    hynds = of(game)
+    tally = hynds.moved
     tally[piece.id] = tally.get(piece.id, 0.0) + yards
-    ahead = game.memory.get(AHEAD)
-    if ahead and piece.id in ahead:
+    ahead = hynds.ahead
+    if piece.id in ahead:
         ahead.discard(piece.id)
         if yards > 0:
             _paid(game, piece, start)
@@ -128,7 +128,7 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     a, b = start, (piece.x, piece.y)
     lo_x, hi_x = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])  # the path's box
     lo_y, hi_y = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
-    waiting = state.to_maneuver
+    waiting = state.yet_to_maneuver()
     for friend in state.of_side(piece.side):  # (a shared list no one changes: a loss that takes a piece away makes a new one)
         if friend.moved or friend.id in tally or friend is piece or not friend.troops or friend.parent == piece.id:
             continue  # only a stationary unit reacts, not its own skirmishers
@@ -183,4 +183,4 @@ def _react(game: Any, state: Any, friend: Any, passing: Any) -> None:
 
 
 def end_turn(game: Any) -> None:
-    game.memory.pop(MOVED, None)
+    of(game).moved.clear()

@@ -13,10 +13,9 @@ from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
 
 from .cite import ref
+from .state import of
 from .tables import charts, fraction, inches
 
-OVER = "hynds.over"  # game.memory: side -> (where its troops stand, {battery and target places: the friend it may not fire over})
-SNIPERS = "hynds.snipers"  # game.memory: skirmisher piece id -> has a sniper (rolled once)
 PROLONGE = Modifier("Prolonge fire (Hynds)", Fraction(1, 2), ref("Prolonge Fire", "HYNDS-G2"), on="fire points x")
 
 
@@ -24,7 +23,7 @@ def after_maneuver(game: Any, state: Any) -> None:
     """Skirmishers deployed this maneuver roll for a sniper; a battery that withdrew by
     prolonge may fire, at half effect (HYNDS-G2)."""
     rule = charts()["snipers"]
-    rolled = game.memory.setdefault(SNIPERS, {})
+    rolled = of(game).snipers
     for piece in list(state.pieces.values()):
         if piece.parent is not None and piece.id not in rolled and piece.alive:
             die = game.roller.roll(D10)
@@ -45,7 +44,7 @@ def snipers_fire(game: Any, state: Any, side: str) -> None:
     """Each sniper of ``side`` fires at the nearest enemy commander within 30": a hit on 9 or
     10 (+1 below 15"), and the commander rolls on the fallen leader table (HYNDS-K2)."""
     rule = charts()["snipers"]
-    for piece_id, has in sorted(game.memory.get(SNIPERS, {}).items()):
+    for piece_id, has in sorted(of(game).snipers.items()):
         piece = state.pieces.get(piece_id)
         if not has or piece is None or not piece.alive or piece.side != side:
             continue
@@ -98,7 +97,7 @@ def may_fire_over(game: Any, state: Any, firer: Any, target: Any, friends: Seque
 
 def _height(game: Any, x: float, y: float) -> float:
     """The ground's height at (x, y), kept per ground by the place."""
-    return float(geo._kept(game, _height_at, x, y))
+    return float(geo.kept(game, _height_at, x, y))
 
 
 def _height_at(game: Any, x: float, y: float) -> float:
@@ -118,7 +117,7 @@ def _over(game: Any, state: Any, firer: Any, target: Any, troops: tuple[tuple[An
 
 def _kept_for(game: Any, side: str, troops: tuple[tuple[Any, float, float, float], ...]) -> dict[Any, Any]:
     """The side's kept answers of :func:`_over`, begun afresh when its troops moved or changed."""
-    memo = game.memory.setdefault(OVER, {})
+    memo = of(game).over
     sig = tuple((f.id, x, y, half) for f, x, y, half in troops)
     held = memo.get(side)
     if held is None or held[0] != sig:

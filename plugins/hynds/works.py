@@ -10,31 +10,29 @@ from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import maneuver as rff_maneuver
 
 from .cite import modifier, ref
+from .state import of
 from .tables import charts
 
-HELD = "hynds.held"  # game.memory: piece id -> Held (where it stands still, how long)
-WORKS = "hynds.works"  # game.memory: piece ids behind breastworks they threw up
-BURNING = "hynds.burning"  # game.memory: piece id -> (x, y, turn its building was set on fire)
 REACH = 40.0  # yards: materials this close to hand (ruling HYNDS-B1)
 
 
 def holds(game: Any, piece: Any) -> bool:
-    return piece.id in game.memory.get(WORKS, ())
+    return piece.id in of(game).works
 
 
 def set_on_fire(game: Any, shot: Any, die: int) -> None:
     """A battery's 9 or 10 at troops in a building sets it on fire (HYNDS-G5)."""
-    target = shot.target
-    if (shot.kind == "cannonade" and target.troops and die in charts()["burning"]["fires"] and target.id not in game.memory.get(BURNING, {})
+    target, burning = shot.target, of(game).burning
+    if (shot.kind == "cannonade" and target.troops and die in charts()["burning"]["fires"] and target.id not in burning
             and game.ground.has("buildings") and game.ground.kind_at(target.x, target.y) == "buildings"):
-        game.memory.setdefault(BURNING, {})[target.id] = (target.x, target.y, game.turn)
+        burning[target.id] = (target.x, target.y, game.turn)
         game.log.emit("fire", unit=target.id, dice=[die], rulings=["HYNDS-G5"], ruleset="hynds",
                       text=f"{shot.firer.id} rolled {die}: the building {target.id} holds is on fire ({ref('Buildings')})")
 
 
 def _burn(game: Any, state: Any) -> None:
     """Defenders still in a burning building from the turn after it caught fire lose a stand a turn."""
-    burning = game.memory.get(BURNING, {})
+    burning = of(game).burning
     for piece_id in sorted(burning):
         x, y, turn = burning[piece_id]
         piece = state.pieces.get(piece_id)
@@ -47,7 +45,8 @@ def _burn(game: Any, state: Any) -> None:
 def end_turn(game: Any, state: Any) -> None:
     _burn(game, state)
     turns = charts()["breastworks"]["turns"]
-    held, works = game.memory.setdefault(HELD, {}), game.memory.setdefault(WORKS, set())
+    hynds = of(game)
+    held, works = hynds.held, hynds.works
     for piece in state.pieces.values():
         if not piece.troops or piece.parent is not None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # (not alive, read inline)
             if piece.id in held:
@@ -92,7 +91,7 @@ class Held:
 
 def _materials(game: Any, x: float, y: float) -> bool:
     """Materials to hand at (x, y): kept per ground by the exact place (the next game asks too)."""
-    return geo._kept(game, _materials_at, x, y)
+    return bool(geo.kept(game, _materials_at, x, y))
 
 
 def _materials_at(game: Any, x: float, y: float) -> bool:

@@ -246,8 +246,9 @@ def ground_memo(game: Any) -> dict[tuple[Any, ...], Any]:
     return memo
 
 
-def _kept(game: Any, ask: Any, *place: float) -> Any:
-    """``ask(game, *place)``, kept per ground by the exact place (:func:`_recall`)."""
+def kept(game: Any, ask: Any, *place: float) -> Any:
+    """``ask(game, *place)``, kept per ground by the exact place (:func:`_recall`): ``ask`` must
+    be a function of the ground alone (public: a layer keeps its own ground questions here)."""
     return _recall(game, (ask, *place))
 
 
@@ -345,7 +346,7 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
         own = game.ground.height_at(firer.x, firer.y)
         if own > 0 and own > max(blocking):
             return "plunging"
-        if _kept(game, _into_high_woods, firer.x, firer.y, target.x, target.y, yards(game.state, lookup.optional_distance(
+        if kept(game, _into_high_woods, firer.x, firer.y, target.x, target.y, yards(game.state, lookup.optional_distance(
                 game.state.tables, "plunging-fire", "behind-woods"))):
             return "plunging-at"
     return "blocked"

@@ -8,11 +8,12 @@ conserved and losses come in whole stands, as the rules count them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any
 
 from attrs import define, field
-from referee.api import STRICT, UnitState
+from referee.api import STRICT, Intent, UnitState
 
 from .hooks import RffHooks
 
@@ -160,8 +161,8 @@ class RffState:
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
     key_positions: dict[str, tuple[str, ...]] = field(factory=dict)  # the key objectives each side held at the start
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
-    ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
-    to_maneuver: dict[str, Any] = field(factory=dict)  # piece id -> the intent it carries out in the maneuver phase under way, until it is reached
+    ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry.kept)
+    to_maneuver: dict[str, Intent] = field(factory=dict)  # piece id -> the intent it carries out in the maneuver phase under way, until it is reached
     checking: Piece | None = None  # maneuver.check: the piece whose check gathers modifiers, and
     checking_leader: LeaderState | None = None  # its commander, kept meanwhile (rff's and a layer's ask the same question; nothing moves)
 
@@ -171,6 +172,11 @@ class RffState:
     _chains: dict[tuple[str, str | None], list[LeaderState]] = field(factory=dict)  # leaders_over, for this many leaders:
     _chains_of: int = 0
     _attachable: dict[str, list[LeaderState]] | None = None
+
+    def yet_to_maneuver(self) -> Mapping[str, Intent]:
+        """The pieces not yet reached in the maneuver phase under way, by id, each with the
+        intent it is to carry out (empty outside that phase; read-only)."""
+        return self.to_maneuver
 
     def of_side(self, side: str) -> list[Piece]:
         """The side's pieces still in play (a shared list: do not change it)."""
