@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from referee.api import D10, Modifier
+from referee.api import D10, Game, Modifier
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
@@ -19,7 +19,7 @@ from .tables import charts, fraction, inches
 PROLONGE = Modifier("Prolonge fire (Hynds)", Fraction(1, 2), ref("Prolonge Fire", "HYNDS-G2"), on="fire points x")
 
 
-def after_maneuver(game: Any, state: Any) -> None:
+def after_maneuver(game: Game, state: Any) -> None:
     """Skirmishers deployed this maneuver roll for a sniper; a battery that withdrew by
     prolonge may fire, at half effect (HYNDS-G2)."""
     rule = charts()["snipers"]
@@ -40,7 +40,7 @@ def prolonge_points(shot: Any, points: Any, multipliers: tuple[Modifier, ...]) -
     return None
 
 
-def snipers_fire(game: Any, state: Any, side: str) -> None:
+def snipers_fire(game: Game, state: Any, side: str) -> None:
     """Each sniper of ``side`` fires at the nearest enemy commander within 30": a hit on 9 or
     10 (+1 below 15"), and the commander rolls on the fallen leader table (HYNDS-K2)."""
     rule = charts()["snipers"]
@@ -85,7 +85,7 @@ def _under_fire_line(state: Any, firer: Any, target: Any, troops: tuple[tuple[An
     return out
 
 
-def may_fire_over(game: Any, state: Any, firer: Any, target: Any, friends: Sequence[Any]) -> bool:
+def may_fire_over(game: Game, state: Any, firer: Any, target: Any, friends: Sequence[Any]) -> bool:
     """Hynds: a battery may fire over its own troops only if it is more than 6" behind them and
     either above them or firing at a target above them (HYNDS-G3)."""
     behind = geo.yards(state, inches("firing_over", "behind_inches"))
@@ -95,16 +95,16 @@ def may_fire_over(game: Any, state: Any, firer: Any, target: Any, friends: Seque
     return all(top > _height(game, f.x, f.y) for f in friends)
 
 
-def _height(game: Any, x: float, y: float) -> float:
+def _height(game: Game, x: float, y: float) -> float:
     """The ground's height at (x, y), kept per ground by the place."""
     return float(geo.kept(game, _height_at, x, y))
 
 
-def _height_at(game: Any, x: float, y: float) -> float:
+def _height_at(game: Game, x: float, y: float) -> float:
     return float(game.ground.height_at(x, y))
 
 
-def _over(game: Any, state: Any, firer: Any, target: Any, troops: tuple[tuple[Any, float, float, float], ...], kept: dict[Any, Any]) -> Any:
+def _over(game: Game, state: Any, firer: Any, target: Any, troops: tuple[tuple[Any, float, float, float], ...], kept: dict[Any, Any]) -> Any:
     """The first friend the battery may not fire over at ``target``, or None; ``kept`` holds the
     answers while ``troops`` stand where they stood."""
     key = (firer.id, firer.x, firer.y, target.x, target.y)
@@ -115,7 +115,7 @@ def _over(game: Any, state: Any, firer: Any, target: Any, troops: tuple[tuple[An
     return found
 
 
-def _kept_for(game: Any, side: str, troops: tuple[tuple[Any, float, float, float], ...]) -> dict[Any, Any]:
+def _kept_for(game: Game, side: str, troops: tuple[tuple[Any, float, float, float], ...]) -> dict[Any, Any]:
     """The side's kept answers of :func:`_over`, begun afresh when its troops moved or changed."""
     memo = of(game).over
     sig = tuple((f.id, x, y, half) for f, x, y, half in troops)
@@ -125,7 +125,7 @@ def _kept_for(game: Any, side: str, troops: tuple[tuple[Any, float, float, float
     return held[1]
 
 
-def _aim_past(game: Any, state: Any, shot: Any, troops: Any, answers: dict[Any, Any]) -> Any:
+def _aim_past(game: Game, state: Any, shot: Any, troops: Any, answers: dict[Any, Any]) -> Any:
     """The battery's shot at the first target rff would aim at that it may fire at, or None:
     the nearest targets are asked first, so one aim most often finds it."""
     firer = shot.firer
@@ -146,7 +146,7 @@ def _aim_past(game: Any, state: Any, shot: Any, troops: Any, answers: dict[Any, 
         barred.add(other.target.id)
 
 
-def firing_over_blocked(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:
+def firing_over_blocked(game: Game, state: Any, shots: list[Any]) -> list[Any] | None:
     """A battery whose line of fire crosses its own troops where Hynds does not let it fire over
     them aims again, passing over every target it may not fire at, or holds its fire (HYNDS-G3)."""
     kept, changed = [], False
@@ -174,7 +174,7 @@ def firing_over_blocked(game: Any, state: Any, shots: list[Any]) -> list[Any] | 
     return kept if changed else None
 
 
-def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
+def firing_over(game: Game, state: Any, shot: Any, die: int) -> None:
     """A battery firing over friendly troops (as Hynds lets it, :func:`firing_over_blocked`)
     disorders those in good order on a 1 or 2 (HYNDS-G3)."""
     rule = charts()["firing_over"]
@@ -187,7 +187,7 @@ def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
                           text=f"{shot.firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")
 
 
-def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:
+def separated_batteries(game: Game, state: Any, shots: list[Any]) -> list[Any] | None:
     """Batteries more than 6" apart may not fire together at a target over 16" away unless it is
     the closest enemy to each or within charge range (rff's close range) of a friendly unit; a
     battery that may not fires at another target if it has one, else holds (HYNDS-G4)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from attrs import define
+from referee.api import Game
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import maneuver as rff_maneuver
 
@@ -16,11 +17,11 @@ from .tables import charts
 REACH = 40.0  # yards: materials this close to hand (ruling HYNDS-B1)
 
 
-def holds(game: Any, piece: Any) -> bool:
+def holds(game: Game, piece: Any) -> bool:
     return piece.id in of(game).works
 
 
-def set_on_fire(game: Any, shot: Any, die: int) -> None:
+def set_on_fire(game: Game, shot: Any, die: int) -> None:
     """A battery's 9 or 10 at troops in a building sets it on fire (HYNDS-G5)."""
     target, burning = shot.target, of(game).burning
     if (shot.kind == "cannonade" and target.troops and die in charts()["burning"]["fires"] and target.id not in burning
@@ -30,7 +31,7 @@ def set_on_fire(game: Any, shot: Any, die: int) -> None:
                       text=f"{shot.firer.id} rolled {die}: the building {target.id} holds is on fire ({ref('Buildings')})")
 
 
-def _burn(game: Any, state: Any) -> None:
+def _burn(game: Game, state: Any) -> None:
     """Defenders still in a burning building from the turn after it caught fire lose a stand a turn."""
     burning = of(game).burning
     for piece_id in sorted(burning):
@@ -42,7 +43,7 @@ def _burn(game: Any, state: Any) -> None:
             rff_maneuver.lose_stands(game, state, piece, charts()["burning"]["stands_per_turn"], "stays in a burning building (Hynds, HYNDS-G5)", "other")
 
 
-def end_turn(game: Any, state: Any) -> None:
+def end_turn(game: Game, state: Any) -> None:
     _burn(game, state)
     turns = charts()["breastworks"]["turns"]
     hynds = of(game)
@@ -83,23 +84,23 @@ class Held:
         """Stand still afresh at (x, y) (the piece moved): one turn there, materials not asked."""
         self.x, self.y, self.turns, self._materials = x, y, 1, None
 
-    def materials(self, game: Any) -> bool:
+    def materials(self, game: Game) -> bool:
         if self._materials is None:
             self._materials = _materials(game, self.x, self.y)
         return self._materials
 
 
-def _materials(game: Any, x: float, y: float) -> bool:
+def _materials(game: Game, x: float, y: float) -> bool:
     """Materials to hand at (x, y): kept per ground by the exact place (the next game asks too)."""
     return bool(geo.kept(game, _materials_at, x, y))
 
 
-def _materials_at(game: Any, x: float, y: float) -> bool:
+def _materials_at(game: Game, x: float, y: float) -> bool:
     ground = game.ground
     return any(ground.has(k) and (ground.kind_at(x, y) == k or ground.near(k, x, y, REACH)) for k in charts()["breastworks"]["materials"])
 
 
-def charge_modifiers(game: Any, state: Any, attacker: Any, defender: Any) -> list[Any]:
+def charge_modifiers(game: Game, state: Any, attacker: Any, defender: Any) -> list[Any]:
     """For the attacker, rff's way: the defender's breastworks count against it, unless rff
     already gives the defender its ground (favorable ground or a strong position): light works
     are a position, not a modifier on top of one (HYNDS-B1)."""

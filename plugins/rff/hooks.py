@@ -9,7 +9,7 @@ by tests/test_dispatch.py), read at each call so a plugin registered after muste
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -61,12 +61,12 @@ class RffHooks:
             game=game, shot=shot, points=points, multipliers=multipliers)
         return changed or (points, multipliers)
 
-    def fire_result(self, game: Game, shot: Shot, die: int, values: dict[str, Any]) -> dict[str, Any]:
+    def fire_result(self, game: Game, shot: Shot, die: int, values: Mapping[str, Any]) -> Mapping[str, Any]:
         """``rff_fire_result``: a shot's effect values, as layers change them (given the die)."""
         rules = self.rules
         if "rff_fire_result" not in rules.implemented:
             return values
-        changed: dict[str, Any] | None = rules.callers["rff_fire_result"](game=game, shot=shot, die=die, values=values)
+        changed: Mapping[str, Any] | None = rules.callers["rff_fire_result"](game=game, shot=shot, die=die, values=values)
         return changed or values
 
     def may_fire(self, game: Game, piece: Piece, defensive: bool) -> bool:

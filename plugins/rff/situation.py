@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.api import Exchange, Result, men_between, net
+from referee.api import Exchange, Game, Result, men_between, net
 
 from . import fire, mechanics
 from . import geometry as geo
 
 
-def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange | None:
+def exchange(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:
     if charge:
         return None
     state = game.state

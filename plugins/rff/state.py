@@ -16,6 +16,7 @@ from attrs import define, field
 from referee.api import STRICT, Intent, UnitState
 
 from .hooks import RffHooks
+from .tables import RffTables
 
 # rff formations; the neutral formation each reads as
 TO_NEUTRAL = {
@@ -150,7 +151,7 @@ _NORTHING = attrgetter("y")
 
 @define(eq=False)
 class RffState:
-    tables: Any
+    tables: RffTables
     hooks: RffHooks  # rff's extension hooks, typed (hooks.py), built at muster
     pieces: dict[str, Piece] = field(factory=dict)
     leaders: dict[str, LeaderState] = field(factory=dict)
