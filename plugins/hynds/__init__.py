@@ -130,7 +130,7 @@ def rff_fire_points(game: Game, shot: Any, points: Any, multipliers: Any) -> Any
     firer = shot.firer  # each rule asked only when its cheapest condition holds
     return ((firer.charge_target is not None and fire.points(game, shot, points, multipliers))
             or (firer.moved == "prolong" and skirmish.prolonge_points(shot, points, multipliers))
-            or (hynds_state.of(game).surprise
+            or (((hynds := hynds_state.of(game)).surprising or hynds.unready)
                 and conceal.surprised_points(game, shot, points, multipliers)) or None)
 
 

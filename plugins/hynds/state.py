@@ -56,7 +56,8 @@ class HyndsState:
 
 def of(game: Game) -> HyndsState:
     """The game's Hynds state (made on the first ask: the one place it is made)."""
-    found: HyndsState | None = game.memory.get(KEY)
-    if found is None:
+    try:
+        found: HyndsState = game.memory[KEY]  # (asked a few times a shot: no call to get)
+    except KeyError:
         found = game.memory[KEY] = HyndsState()
     return found

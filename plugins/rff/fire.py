@@ -37,13 +37,13 @@ class Shot:
 
 def phase(game: Game, state: RffState, side: str) -> None:
     enemy = game.world.enemy(side)
-    wanted = game.memory.get("rff.targets", {})
+    wanted = state.targets
     cap = leaders.range_cap(game)
     seen = game.seen  # (a property: asked once a phase, not once a shot)
     for shooters, defensive in ((enemy, True), (side, False)):
         targets = state.enemies_of(shooters)
         unseen = _hidden(targets)
-        near = geo.around(game.memory, shooters, targets)
+        near = geo.around(state, shooters, targets)
         kept = bool(near.answers)  # (a search begun afresh has no quiet piece: none asked)
         shots = [s for p in state.of_side(shooters)
                  if not (kept and near.quiet(p)) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]

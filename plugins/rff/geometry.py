@@ -166,11 +166,11 @@ def nearest_first(found: list[tuple[float, Piece]]) -> list[tuple[float, Piece]]
     return sorted(found, key=itemgetter(0))
 
 
-def around(memory: dict[str, Any], side: str, pieces: list[Piece]) -> Around:
-    """The :class:`Around` of ``pieces`` (what ``side`` aims at), kept in ``memory`` while every
-    piece listed stands where it stood, as strong and in the same formation."""
+def around(state: RffState, side: str, pieces: list[Piece]) -> Around:
+    """The :class:`Around` of ``pieces`` (what ``side`` aims at), kept in ``state.around`` while
+    every piece listed stands where it stood, as strong and in the same formation."""
     places = tuple([(p, p.x, p.y, p.stands, p.formation) for p in pieces])
-    by_side: dict[str, Around] = memory.setdefault("rff.around", {})
+    by_side = state.around
     found = by_side.get(side)
     if found is None or found.places != places:
         found = by_side[side] = Around(pieces, places)

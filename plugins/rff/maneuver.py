@@ -29,7 +29,7 @@ PACE = {"double-quick": "double", "well-handled": "full", "tardy": "half", "rall
 def phase(game: Game, state: RffState, side: str) -> None:
     leaders.replace_and_place(game, state, side)
     intents = game.intents(side)
-    game.memory.setdefault("rff.targets", {}).update({u: i.target for u, i in intents.items()})
+    state.targets.update({u: i.target for u, i in intents.items()})
     read = check_tables(state.tables)  # (once a phase, for every piece's check)
     pieces = state.of_side(side)  # (a shared list no one changes: pieces that come or go make a new one)
     waiting = state.to_maneuver

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import define, field
 from referee.api import STRICT, Intent, UnitState
 
 from .hooks import RffHooks
 from .tables import RffTables
+
+if TYPE_CHECKING:
+    from .geometry import Around
 
 # rff formations; the neutral formation each reads as
 TO_NEUTRAL = {
@@ -151,6 +154,24 @@ _NORTHING = attrgetter("y")
 
 @define(eq=False)
 class RffState:
+    """One game of rff: its pieces and leaders, what a phase hands the next, and the caches
+    built from them. Each cache is a field of this object, which owns its inputs, and is
+    forgotten in one place:
+
+    - ``_living``, ``_hostile`` (:meth:`of_side`, :meth:`enemies_of`) and ``_rows``
+      (:meth:`enemy_rows`): by :meth:`changed` when a piece enters or leaves play; ``_rows`` also
+      by :meth:`moved` when a piece changes place.
+    - ``_chains`` (:meth:`leaders_over`): begun afresh when a leader joins (leaders never leave).
+    - ``_attachable`` (:meth:`attachable`): never (it reads what muster attached).
+    - ``around`` (:func:`.geometry.around`): each :class:`~.geometry.Around` keeps the places it
+      read and is replaced when they change.
+    - ``ground_memo`` (:func:`.geometry.kept`): answers of the ground alone, shared by every game
+      on the same ground (a pure function of immutable input; capped at ``MEMO_LIMIT``).
+
+    A piece keeps its own (``Piece.spot``, ``Piece.footprint``: see :class:`Piece`). Module
+    caches (``@cache`` on tables, ``muster.deepest_of``) are pure functions of immutable inputs.
+    """
+
     tables: RffTables
     hooks: RffHooks  # rff's extension hooks, typed (hooks.py), built at muster
     pieces: dict[str, Piece] = field(factory=dict)
@@ -164,6 +185,8 @@ class RffState:
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
     ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry.kept)
     to_maneuver: dict[str, Intent] = field(factory=dict)  # piece id -> the intent it carries out in the maneuver phase under way, until it is reached
+    targets: dict[str, str | None] = field(factory=dict)  # piece id -> the target its intent named at its side's last maneuver phase (the fire phase aims there first)
+    around: dict[str, Around] = field(factory=dict)  # geometry.around, by the aiming side: each checks its own freshness (Around.places)
     checking: Piece | None = None  # maneuver.check: the piece whose check gathers modifiers, and
     checking_leader: LeaderState | None = None  # its commander, kept meanwhile (rff's and a layer's ask the same question; nothing moves)
 
