@@ -13,12 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.api import Game, OptionSpec, RulesetInfo, hookimpl
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
+
+if TYPE_CHECKING:
+    from referee.plugins.rff.fire import Shot
+    from referee.plugins.rff.state import Piece
 
 from . import conceal, fire, leaders, mechanics, move, skirmish, tables, works
 from . import state as hynds_state
@@ -86,19 +90,19 @@ def referee_modifiers(game: Game, mechanic: str, situation: Any) -> Sequence[Any
 
 
 @hookimpl
-def rff_move_yards(game: Game, piece: Any, pace: str, to: Any, yards: float) -> float | None:
+def rff_move_yards(game: Game, piece: Piece, pace: str, to: Any, yards: float) -> float | None:
     return move.priced(game, game.state, piece, pace, to, yards)
 
 
 @hookimpl
-def rff_moved(game: Game, piece: Any, start: Any) -> None:
+def rff_moved(game: Game, piece: Piece, start: Any) -> None:
     move.moved(game, game.state, piece, start)
     if hynds_state.of(game).hiding:
         conceal.moved(game, game.state, piece, start)
 
 
 @hookimpl
-def rff_may_fire(game: Game, piece: Any, defensive: bool) -> bool | None:
+def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
     return fire.reaction_fire(game, piece, defensive)
 
 
@@ -119,14 +123,14 @@ def rff_shots(game: Game, shots: Any) -> Any:
     return kept
 
 
-def fire_points(game: Game, shot: Any) -> Any:
+def fire_points(game: Game, shot: Shot) -> Any:
     """The shot's fire points after rff's and Hynds' x 1/2 multipliers (as the roll reads them)."""
     points, multipliers = rff_fire.fire_points(game, game.state, shot)
     return (rff_fire_points(game, shot, points, multipliers) or (points, multipliers))[0]
 
 
 @hookimpl
-def rff_fire_points(game: Game, shot: Any, points: Any, multipliers: Any) -> Any:
+def rff_fire_points(game: Game, shot: Shot, points: Any, multipliers: Any) -> Any:
     firer = shot.firer  # each rule asked only when its cheapest condition holds
     return ((firer.charge_target is not None and fire.points(game, shot, points, multipliers))
             or (firer.moved == "prolong" and skirmish.prolonge_points(shot, points, multipliers))
@@ -135,7 +139,7 @@ def rff_fire_points(game: Game, shot: Any, points: Any, multipliers: Any) -> Any
 
 
 @hookimpl
-def rff_fire_result(game: Game, shot: Any, die: int, values: Any) -> Any:
+def rff_fire_result(game: Game, shot: Shot, die: int, values: Any) -> Any:
     if shot.firer.unit.hidden:  # firing shows a hidden unit (HYNDS-H1)
         conceal.reveal(game, shot.firer, "it fires")
     if shot.kind == "cannonade":  # each rule asked only on the dice its chart reads (no call on the others)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.api import D10, Game, Modifier
 from referee.plugins.rff import fire as rff_fire
@@ -17,6 +17,10 @@ from referee.plugins.rff import lookup
 from referee.plugins.rff import maneuver as rff_maneuver
 from referee.plugins.rff import move as rff_move
 
+if TYPE_CHECKING:
+    from referee.plugins.rff.fire import Shot
+    from referee.plugins.rff.state import Piece, RffState
+
 from .cite import modifier, ref
 from .mechanics import surprise_effect
 from .state import of
@@ -25,7 +29,7 @@ from .tables import charts, fraction
 HALF = Modifier("Surprised unit firing (Hynds)", Fraction(1, 2), ref("Surprise Attack", "HYNDS-H3"), on="fire points x")
 
 
-def muster(game: Game, state: Any) -> None:
+def muster(game: Game, state: RffState) -> None:
     """Hidden by the scenario, or by fog: every unit on the field starts unseen."""
     fog = game.world.weather == "fog"
     hynds = of(game)
@@ -39,25 +43,25 @@ def muster(game: Game, state: Any) -> None:
     sweep(game, state)
 
 
-def _seen_within(game: Game, state: Any, piece: Any) -> float:
+def _seen_within(game: Game, state: RffState, piece: Piece) -> float:
     """Yards at which an enemy sees the piece: 4", 2" in woods."""
     rule = charts()["concealment"]
     woods = game.ground.kind_at(piece.x, piece.y) in rule["woods"]
     return geo.yards(state, float(fraction(rule["seen_in_woods_inches" if woods else "seen_inches"])))
 
 
-def _near(state: Any, piece: Any, yards: float) -> list[tuple[float, Any]]:
+def _near(state: RffState, piece: Piece, yards: float) -> list[tuple[float, Any]]:
     return geo.within(state, piece, state.enemies_of(piece.side), yards)
 
 
-def reveal(game: Game, piece: Any, why: str) -> None:
+def reveal(game: Game, piece: Piece, why: str) -> None:
     if piece.unit.hidden:
         piece.unit.hidden = False
         game.log.emit("seen", unit=piece.unit_id, rulings=["HYNDS-H1"], ruleset="hynds",
                       text=f"{piece.unit_id} is seen: {why} ({ref('Hidden units')})")
 
 
-def sweep(game: Game, state: Any) -> None:
+def sweep(game: Game, state: RffState) -> None:
     """Hidden pieces with an enemy within 4" (2" in woods) are seen."""
     if not of(game).hiding:
         return
@@ -66,7 +70,7 @@ def sweep(game: Game, state: Any) -> None:
             reveal(game, piece, "an enemy is close")
 
 
-def moved(game: Game, state: Any, piece: Any, start: tuple[float, float]) -> None:
+def moved(game: Game, state: RffState, piece: Piece, start: tuple[float, float]) -> None:
     """A hidden piece that moves shows itself, but not in the mist (charging from concealment:
     a surprise attack); a piece that comes within 4" of a hidden enemy draws its surprise fire."""
     hynds = of(game)
@@ -85,7 +89,7 @@ def moved(game: Game, state: Any, piece: Any, start: tuple[float, float]) -> Non
             surprise_fire(game, state, enemy, piece, math.hypot(piece.x - start[0], piece.y - start[1]))
 
 
-def surprise_fire(game: Game, state: Any, firer: Any, mover: Any, moved_yards: float) -> None:
+def surprise_fire(game: Game, state: RffState, firer: Piece, mover: Piece, moved_yards: float) -> None:
     """The concealed firer fires at the mover where it stands now (the point it chose), then the
     mover rolls on the Surprise Fire Effects table (HYNDS-H2). A unit with skirmishers out is
     warned: the firer is seen, and fires in the fire phase as usual."""
@@ -143,7 +147,7 @@ def held_fire(game: Game, shots: list[Any]) -> list[Any] | None:
     return kept if len(kept) < len(shots) else None
 
 
-def surprised_points(game: Game, shot: Any, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
+def surprised_points(game: Game, shot: Shot, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
     """A unit charged from concealment, or charged while still unready (HYNDS-H4), fires at its
     attacker at half effect (HYNDS-H3)."""
     attacker = shot.target
@@ -153,7 +157,7 @@ def surprised_points(game: Game, shot: Any, points: Any, multipliers: tuple[Modi
     return None
 
 
-def surprise_attack(game: Game, attacker: Any) -> list[Modifier]:
+def surprise_attack(game: Game, attacker: Piece) -> list[Modifier]:
     """The surprised defender's extra -1 in combat, counted for the attacker (rff's way): charged
     from concealment (HYNDS-H3), or charged while still unready (HYNDS-H4)."""
     hynds = of(game)
@@ -168,7 +172,7 @@ def surprise_attack(game: Game, attacker: Any) -> list[Modifier]:
     return [modifier(f"Defender {rule['label'].lower()}", -rule["value"], "Surprise Attack", ruling)]
 
 
-def after_step(game: Game, state: Any, step: Any) -> None:
+def after_step(game: Game, state: RffState, step: Any) -> None:
     sweep(game, state)
     hynds = of(game)
     if step.name == "fire":
@@ -179,7 +183,7 @@ def after_step(game: Game, state: Any, step: Any) -> None:
         hynds.woken.clear()
 
 
-def end_turn(game: Game, state: Any) -> None:
+def end_turn(game: Game, state: RffState) -> None:
     """Mist clears on a 7 or more by either player from turn 3; once dark (rff's twilight and
     night option), what is not within 4" of an enemy is unseen again."""
     rule = charts()["concealment"]

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.api import Game, Modifier, d
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
 from referee.plugins.rff import move as rff_move
+
+if TYPE_CHECKING:
+    from referee.plugins.rff.fire import Shot
+    from referee.plugins.rff.state import Piece, RffState
 
 from . import works
 from .cite import modifier, ref
@@ -36,7 +40,7 @@ BREASTWORKS, CAVALRY_SKIRMISHERS = _mod("breastworks-fire"), _mod("cavalry-skirm
 MOVED_INCHES = float(fraction(charts()["modifiers"]["target-moved"]["inches"]))  # HYNDS-A4
 
 
-def modifiers(game: Game, state: Any, shot: Any) -> list[Modifier]:
+def modifiers(game: Game, state: RffState, shot: Shot) -> list[Modifier]:
     """Hynds' die modifiers for one musketry or cannonade roll."""
     out = []
     firer, target, hynds = shot.firer, shot.target, of(game)
@@ -54,7 +58,7 @@ def modifiers(game: Game, state: Any, shot: Any) -> list[Modifier]:
     return out
 
 
-def _bare(game: Game, state: Any, shot: Any) -> bool:
+def _bare(game: Game, state: RffState, shot: Shot) -> bool:
     """Light works are cover, not a modifier on top of cover (HYNDS-B1): they count only for a
     target whose ground gives it none (rff's extended line then reads as in partial cover)."""
     return geo.cover(game, shot.target) == "none" and rff_fire.cover_row(game, state, shot) in (None, "partial-cover")
@@ -75,24 +79,24 @@ def whole_points(game: Game, shots: list[Any], points_of: Any) -> list[Any] | No
     return kept
 
 
-def _unhalved(shot: Any) -> bool:
+def _unhalved(shot: Shot) -> bool:
     """No x 1/2 of rff's or Hynds' can apply to the shot (its points are per stand x stands)."""
     firer = shot.firer
     return (firer.status != "disordered" and not firer.low_ammo and firer.charge_target is None and firer.moved != "prolong"
             and not (firer.guns and (firer.damaged or firer.half)))
 
 
-def _reacts(piece: Any) -> bool:
+def _reacts(piece: Piece) -> bool:
     return piece.troops and piece.side == "confederate" and piece.grade in ("crack", "veteran")
 
 
-def reaction_fire(game: Game, piece: Any, defensive: bool) -> bool | None:
+def reaction_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
     """Crack and veteran Confederates charging may fire with hand weapons (HYNDS-R1)."""
     charging = piece.charge_target is not None and piece.cold_steel and not defensive
     return True if charging and _reacts(piece) and piece.status != "broken" else None
 
 
-def points(game: Game, shot: Any, pts: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
+def points(game: Game, shot: Shot, pts: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
     """Half effect for hand weapons fired in a charge."""
     firer = shot.firer
     if firer.charge_target is not None and firer.cold_steel and _reacts(firer) and not shot.defensive:
@@ -100,7 +104,7 @@ def points(game: Game, shot: Any, pts: Any, multipliers: tuple[Modifier, ...]) -
     return None
 
 
-def result(game: Game, state: Any, shot: Any, die: int, values: Any) -> dict[str, Any] | None:
+def result(game: Game, state: RffState, shot: Shot, die: int, values: Any) -> dict[str, Any] | None:
     """Remember what Hynds' later rules need (who fired at whom, flank fire); Confederates go
     low on ammunition on a 9 as well as a 10."""
     if shot.kind == "musketry":  # (a battery's fire is never point blank, nor flank fire)
@@ -119,7 +123,7 @@ def result(game: Game, state: Any, shot: Any, die: int, values: Any) -> dict[str
     return None
 
 
-def _flank(target: Any, firer: Any) -> str:
+def _flank(target: Piece, firer: Piece) -> str:
     """"left" or "right" if the firer stands wholly off the target's frontage (Hynds' flank
     fire, HYNDS-F6), else ""."""
     rad = math.radians(target.facing)
@@ -129,7 +133,7 @@ def _flank(target: Any, firer: Any) -> str:
     return "right" if across > 0 else "left"
 
 
-def push_back(game: Game, state: Any) -> None:
+def push_back(game: Game, state: RffState) -> None:
     """After a fire phase: a regiment without skirmishers, not in works, fired on from a flank
     by 4 or more infantry stands is pushed back 1" on that flank; from both flanks, the whole
     regiment 1" (HYNDS-F6: one flank moves its centre back half that)."""
@@ -147,7 +151,7 @@ def push_back(game: Game, state: Any) -> None:
                       text=f"{target.id} is pushed back by flank fire from the {' and '.join(pushed)} ({ref('Flank Fire')})")
 
 
-def distribute_weapons(game: Game, state: Any) -> None:
+def distribute_weapons(game: Game, state: RffState) -> None:
     """A random game: each infantry regiment's weapon drawn from the distribution for its side
     and year (HYNDS-W1)."""
     table = charts()["weapons"]

@@ -3,10 +3,13 @@ a new leader the turn after one is lost; +1 or -1 to maneuver and combat."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.api import D10, Game
 from referee.plugins.rff import leaders as rff_leaders
+
+if TYPE_CHECKING:
+    from referee.plugins.rff.state import LeaderState, Piece, RffState
 
 from .cite import modifier, ref
 from .state import of
@@ -16,7 +19,7 @@ SCENARIO_RATINGS = "scenario-leader-ratings"  # option: leaders keep the scenari
 ORDINARY = "able"  # rff's rating with no modifier: what a leader Hynds rates is to rff (HYNDS-L1)
 
 
-def roll_all(game: Game, state: Any) -> None:
+def roll_all(game: Game, state: RffState) -> None:
     if SCENARIO_RATINGS in game.options:
         of(game).ratings = dict.fromkeys(state.leaders, "")
         return
@@ -24,7 +27,7 @@ def roll_all(game: Game, state: Any) -> None:
         _roll(game, state, leader)
 
 
-def end_turn(game: Game, state: Any) -> None:
+def end_turn(game: Game, state: RffState) -> None:
     """A new leader (rff's provisional commander) rolls the turn after his predecessor fell."""
     rated = of(game).ratings
     if len(rated) == len(state.leaders) or SCENARIO_RATINGS in game.options:
@@ -34,7 +37,7 @@ def end_turn(game: Game, state: Any) -> None:
             _roll(game, state, leader)
 
 
-def _roll(game: Game, state: Any, leader: Any) -> None:
+def _roll(game: Game, state: RffState, leader: LeaderState) -> None:
     rated = of(game).ratings
     if not any(p.arm in ("infantry", "cavalry") for p in state.pieces.values() if p.unit.spec.command in leader.commands):
         rated[leader.id] = ""  # Hynds rolls for leaders of infantry and cavalry only (HYNDS-L2)
@@ -56,11 +59,11 @@ def rating_of(die: int, side: str) -> str:
     return next((k for k in ("exceptional", "weak") if die in chart[k][column]), "")
 
 
-def _bonus(game: Game, leader: Any) -> tuple[Any, ...]:
+def _bonus(game: Game, leader: LeaderState | None) -> tuple[Any, ...]:
     return of(game).bonus.get(leader.id, ()) if leader is not None else ()
 
 
-def maneuver_modifiers(game: Game, state: Any, piece: Any) -> tuple[Any, ...]:
+def maneuver_modifiers(game: Game, state: RffState, piece: Piece) -> tuple[Any, ...]:
     bonus = of(game).bonus
     if not bonus:  # every leader is ordinary: no need to find the commander
         return ()
@@ -68,7 +71,7 @@ def maneuver_modifiers(game: Game, state: Any, piece: Any) -> tuple[Any, ...]:
     return bonus.get(leader.id, ()) if leader is not None else ()
 
 
-def charge_modifiers(game: Game, state: Any, attacker: Any, defender: Any) -> list[Any]:
+def charge_modifiers(game: Game, state: RffState, attacker: Piece, defender: Piece) -> list[Any]:
     """The attacker's leader's modifier, less the defender's (rff counts added charge
     modifiers for the attacker)."""
     mine = _bonus(game, rff_leaders.commander(game, state, attacker))

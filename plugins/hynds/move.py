@@ -4,12 +4,15 @@ turn (for the artillery's moving-target modifier), and passage of lines."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.api import Game
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import maneuver as rff_maneuver
 from referee.plugins.rff import move as rff_move
+
+if TYPE_CHECKING:
+    from referee.plugins.rff.state import Piece, RffState
 
 from .cite import modifier, ref
 from .mechanics import pol_reaction
@@ -29,7 +32,7 @@ def _crossed(game: Game, ax: float, ay: float, bx: float, by: float) -> str:
     return "fence" if "fence" in lines and ground.crosses("fence", ax, ay, bx, by) else ""
 
 
-def priced(game: Game, state: Any, piece: Any, pace: str, to: Any, yards: float) -> float | None:
+def priced(game: Game, state: RffState, piece: Piece, pace: str, to: Any, yards: float) -> float | None:
     """The yards a move toward ``to`` may go, paying for a fence, wall or works where the path
     meets it (HYNDS-M1): the piece moves up to the obstacle, pays there and goes on with what is
     left; with too little left it stops at the obstacle. Infantry, dismounted troops and mounted
@@ -73,11 +76,11 @@ def priced(game: Game, state: Any, piece: Any, pace: str, to: Any, yards: float)
 ARRIVED = 10.0  # yards: a gun this close to a wall is at it and clears a section (HYNDS-M1)
 
 
-def _key(piece: Any) -> str:
+def _key(piece: Piece) -> str:
     return f"cavalry-{piece.grade}" if piece.arm == "cavalry" and piece.unit.mounted else "infantry"
 
 
-def _paid(game: Game, piece: Any, start: tuple[float, float]) -> None:
+def _paid(game: Game, piece: Piece, start: tuple[float, float]) -> None:
     """The move just made crossed a fence, wall or works: say so, and disorder mounted veteran
     and trained cavalry (HYNDS-M1)."""
     crossed = _crossed(game, start[0], start[1], piece.x, piece.y)
@@ -95,7 +98,7 @@ def _paid(game: Game, piece: Any, start: tuple[float, float]) -> None:
     _log(game, piece, f"crosses a {crossed}: -{rule['inches']}\"" + (" and disordered" if rule.get("disordered") else ""))
 
 
-def _before(game: Game, piece: Any, ex: float, ey: float) -> float:
+def _before(game: Game, piece: Piece, ex: float, ey: float) -> float:
     """Yards along the path before the first obstacle (halving the path nine times)."""
     lo, hi = 0.0, 1.0
     for _ in range(9):
@@ -107,12 +110,12 @@ def _before(game: Game, piece: Any, ex: float, ey: float) -> float:
     return lo * math.hypot(ex - piece.x, ey - piece.y)
 
 
-def _log(game: Game, piece: Any, what: str) -> None:
+def _log(game: Game, piece: Piece, what: str) -> None:
     game.log.emit("movement", unit=piece.id, rulings=["HYNDS-M1"], ruleset="hynds",
                   text=f"{piece.id} {what} ({ref('Linear obstacles')})")
 
 
-def moved(game: Game, state: Any, piece: Any, start: tuple[float, float]) -> None:
+def moved(game: Game, state: RffState, piece: Piece, start: tuple[float, float]) -> None:
     """Count the yards; a troop piece that passed through a stationary friendly one makes it
     roll on the POL Reaction Chart (HYNDS-P1)."""
     yards = math.hypot(piece.x - start[0], piece.y - start[1])
@@ -143,7 +146,7 @@ def moved(game: Game, state: Any, piece: Any, start: tuple[float, float]) -> Non
             _react(game, state, friend, piece)
 
 
-def _passes(a: tuple[float, float], b: tuple[float, float], friend: Any, front: float, depth: float) -> bool:
+def _passes(a: tuple[float, float], b: tuple[float, float], friend: Piece, front: float, depth: float) -> bool:
     """Did the path from a to b go through the friend's footprint (``front`` by ``depth``), from
     one side of it to the other?"""
     rad = math.radians(friend.facing)
@@ -159,7 +162,7 @@ def _passes(a: tuple[float, float], b: tuple[float, float], friend: Any, front: 
     return 0.0 <= t <= 1.0 and abs(ax + (bx - ax) * t) <= front / 2
 
 
-def _react(game: Game, state: Any, friend: Any, passing: Any) -> None:
+def _react(game: Game, state: RffState, friend: Piece, passing: Piece) -> None:
     pol = charts()["pol"]
     mods = list(rff_maneuver.modifiers(game, state, friend))
     if passing.status != "good":

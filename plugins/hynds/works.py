@@ -3,12 +3,16 @@ hand throws up light works (-1 to fire at it, +1 to its combat dice). Burning bu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import define
 from referee.api import Game
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import maneuver as rff_maneuver
+
+if TYPE_CHECKING:
+    from referee.plugins.rff.fire import Shot
+    from referee.plugins.rff.state import Piece, RffState
 
 from .cite import modifier, ref
 from .state import of
@@ -17,11 +21,11 @@ from .tables import charts
 REACH = 40.0  # yards: materials this close to hand (ruling HYNDS-B1)
 
 
-def holds(game: Game, piece: Any) -> bool:
+def holds(game: Game, piece: Piece) -> bool:
     return piece.id in of(game).works
 
 
-def set_on_fire(game: Game, shot: Any, die: int) -> None:
+def set_on_fire(game: Game, shot: Shot, die: int) -> None:
     """A battery's 9 or 10 at troops in a building sets it on fire (HYNDS-G5)."""
     target, burning = shot.target, of(game).burning
     if (shot.kind == "cannonade" and target.troops and die in charts()["burning"]["fires"] and target.id not in burning
@@ -31,7 +35,7 @@ def set_on_fire(game: Game, shot: Any, die: int) -> None:
                       text=f"{shot.firer.id} rolled {die}: the building {target.id} holds is on fire ({ref('Buildings')})")
 
 
-def _burn(game: Game, state: Any) -> None:
+def _burn(game: Game, state: RffState) -> None:
     """Defenders still in a burning building from the turn after it caught fire lose a stand a turn."""
     burning = of(game).burning
     for piece_id in sorted(burning):
@@ -43,7 +47,7 @@ def _burn(game: Game, state: Any) -> None:
             rff_maneuver.lose_stands(game, state, piece, charts()["burning"]["stands_per_turn"], "stays in a burning building (Hynds, HYNDS-G5)", "other")
 
 
-def end_turn(game: Game, state: Any) -> None:
+def end_turn(game: Game, state: RffState) -> None:
     _burn(game, state)
     turns = charts()["breastworks"]["turns"]
     hynds = of(game)
@@ -100,7 +104,7 @@ def _materials_at(game: Game, x: float, y: float) -> bool:
     return any(ground.has(k) and (ground.kind_at(x, y) == k or ground.near(k, x, y, REACH)) for k in charts()["breastworks"]["materials"])
 
 
-def charge_modifiers(game: Game, state: Any, attacker: Any, defender: Any) -> list[Any]:
+def charge_modifiers(game: Game, state: RffState, attacker: Piece, defender: Piece) -> list[Any]:
     """For the attacker, rff's way: the defender's breastworks count against it, unless rff
     already gives the defender its ground (favorable ground or a strong position): light works
     are a position, not a modifier on top of one (HYNDS-B1)."""
