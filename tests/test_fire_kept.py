@@ -42,7 +42,7 @@ def test_a_kept_answer_is_the_fresh_scan(rounds: list[list[tuple[int, str, float
             else:
                 p.formation = "march-column" if p.formation != "march-column" else "line"
         for side in ("union", "confederate"):
-            near = geo.around(game.memory, side, state.enemies_of(side))
+            near = geo.around(state, side, state.enemies_of(side))
             for p in state.of_side(side):
                 quiet = near.quiet(p)  # (asked before the search: what the phase asks)
                 fresh = geo.within(state, p, state.enemies_of(side), reach, arc=True)

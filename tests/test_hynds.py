@@ -33,6 +33,7 @@ from referee.plugins.hynds import (
     tables,
     works,
 )
+from referee.plugins.hynds.state import of
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
@@ -246,7 +247,7 @@ def test_hynds_fire_modifiers() -> None:
     shot = _shot("union", "cannonade", 20.0)
     shot.firer.weapon = "LR"
     assert _values(fire.modifiers(game, state, shot)) == {"Rifled pieces (Hynds)": 1}
-    game.memory["hynds.moved"] = {"t": 121.0}  # more than 6" (120 yards) this turn
+    of(game).moved["t"] = 121.0  # more than 6" (120 yards) this turn
     assert _values(fire.modifiers(game, state, shot)) == {"Rifled pieces (Hynds)": 1, "Target has moved more than 6\" this turn (Hynds)": -1}
     close = _shot("union", "musketry", 8.0)
     assert _values(fire.modifiers(game, state, close)) == {"Point blank volley (Hynds)": 1}
@@ -423,7 +424,7 @@ def test_a_friend_not_yet_reached_in_the_phase_is_stationary_unless_it_is_to_mov
     maneuver.phase(game, game.state, "union")
     rolled = [e["unit"] for e in log.events if e.get("mechanic") == "passage-of-lines"]
     assert rolled == ([friend.id] if reacts else [])
-    assert not game.state.to_maneuver  # every piece reached
+    assert not game.state.yet_to_maneuver()  # every piece reached
 
 
 def test_a_building_set_on_fire_costs_its_garrison_a_stand_a_turn() -> None:
@@ -432,7 +433,7 @@ def test_a_building_set_on_fire_costs_its_garrison_a_stand_a_turn() -> None:
     stands = garrison.stands
     shot = SimpleNamespace(kind="cannonade", firer=SimpleNamespace(id="cs-gun"), target=garrison)
     works.set_on_fire(game, shot, 8)
-    assert "hynds.burning" not in game.memory
+    assert not of(game).burning
     works.set_on_fire(game, shot, 9)
     works.end_turn(game, game.state)
     assert garrison.stands == stands  # the turn it caught fire: time to get out
@@ -442,7 +443,7 @@ def test_a_building_set_on_fire_costs_its_garrison_a_stand_a_turn() -> None:
     garrison.x += 200.0  # it leaves
     game.turn += 1
     works.end_turn(game, game.state)
-    assert garrison.stands == stands - 1 and "hynds.burning" in game.memory and not game.memory["hynds.burning"]
+    assert garrison.stands == stands - 1 and not of(game).burning
 
 
 def test_the_layers_overlay_reaches_play_under_the_command_lines(tmp_path: Any) -> None:

@@ -17,14 +17,13 @@ from referee.core.plugins import build_rules
 from referee.core.scenario import find_scenario, load_scenario
 from referee.plugins.hynds import (
     OVERLAYS,
-    conceal,
     fire,
-    leaders,
     mechanics,
     move,
     skirmish,
     works,
 )
+from referee.plugins.hynds.state import of
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
@@ -63,7 +62,7 @@ def test_an_empty_list_from_a_layer_holds_every_shot() -> None:
     game = _mustered()
     state = game.state
     for piece in state.of_side("confederate"):
-        piece.unit.hidden = game.memory[conceal.HIDING] = True
+        piece.unit.hidden = of(game).hiding = True
     resolved: list[Any] = []
     original = rff_fire.resolve
     try:
@@ -186,12 +185,12 @@ def test_a_leader_is_rated_by_hynds_roll_alone() -> None:
     rating (rff's gives way to it); option scenario-leader-ratings keeps the scenario's instead."""
     for seed in range(1, 7):
         game = _mustered(BIG_BETHEL, seed)
-        rated = game.memory[leaders.KEY]
+        rated = of(game).ratings
         for leader in game.state.leaders.values():
             if leader.id in rated and any(p.arm in ("infantry", "cavalry") for p in game.state.pieces.values() if p.unit.spec.command in leader.commands):
                 assert leader.rating == "able"
     game = _mustered(BIG_BETHEL, 1, "scenario-leader-ratings")
-    assert not game.memory.get(leaders.BONUS) and {ld.rating for ld in game.state.leaders.values()} > {"able"}
+    assert not of(game).bonus and {ld.rating for ld in game.state.leaders.values()} > {"able"}
 
 
 def test_breastworks_are_cover_not_a_modifier_on_top_of_cover(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,7 +201,7 @@ def test_breastworks_are_cover_not_a_modifier_on_top_of_cover(monkeypatch: pytes
     target, firer = state.pieces["1st-nc"], state.pieces["1st-vt"]
     firer.x, firer.y, target.x, target.y = 1500.0, 1300.0, 1500.0, 1500.0
     state.changed()
-    game.memory[works.WORKS] = {target.id}
+    of(game).works.add(target.id)
     shot = rff_fire.Shot(firer, target, "musketry", 10.0, 4, 1, False)
     names = lambda: [m.name for m in fire.modifiers(game, state, shot)]
     monkeypatch.setattr(geo, "cover", lambda g, p: "none")

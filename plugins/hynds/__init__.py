@@ -13,14 +13,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.api import OptionSpec, RulesetInfo, hookimpl
+from referee.api import Game, OptionSpec, RulesetInfo, hookimpl
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
 
+if TYPE_CHECKING:
+    from referee.plugins.rff.fire import Shot
+    from referee.plugins.rff.state import Piece
+
 from . import conceal, fire, leaders, mechanics, move, skirmish, tables, works
+from . import state as hynds_state
 from .cite import CITES, ref
 
 PLUGIN_NAME = "hynds"
@@ -63,7 +68,7 @@ def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
 
 
 @hookimpl(wrapper=True)
-def referee_muster(game: Any) -> Any:
+def referee_muster(game: Game) -> Any:
     state = yield
     if "random-weapons" in game.options:
         fire.distribute_weapons(game, state)
@@ -73,7 +78,7 @@ def referee_muster(game: Any) -> Any:
 
 
 @hookimpl
-def referee_modifiers(game: Any, mechanic: str, situation: Any) -> Sequence[Any]:
+def referee_modifiers(game: Game, mechanic: str, situation: Any) -> Sequence[Any]:
     if mechanic in ("musketry", "cannonade"):
         return fire.modifiers(game, game.state, situation)
     if mechanic == "maneuver":
@@ -85,24 +90,24 @@ def referee_modifiers(game: Any, mechanic: str, situation: Any) -> Sequence[Any]
 
 
 @hookimpl
-def rff_move_yards(game: Any, piece: Any, pace: str, to: Any, yards: float) -> float | None:
+def rff_move_yards(game: Game, piece: Piece, pace: str, to: Any, yards: float) -> float | None:
     return move.priced(game, game.state, piece, pace, to, yards)
 
 
 @hookimpl
-def rff_moved(game: Any, piece: Any, start: Any) -> None:
+def rff_moved(game: Game, piece: Piece, start: Any) -> None:
     move.moved(game, game.state, piece, start)
-    if conceal.HIDING in game.memory:
+    if hynds_state.of(game).hiding:
         conceal.moved(game, game.state, piece, start)
 
 
 @hookimpl
-def rff_may_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
+def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
     return fire.reaction_fire(game, piece, defensive)
 
 
 @hookimpl
-def rff_shots(game: Any, shots: Any) -> Any:
+def rff_shots(game: Game, shots: Any) -> Any:
     """The half-phase's shots under Hynds' limits (hidden units, firing over troops, separated
     batteries), each rule's list replacing the last, even an empty one; None if none changed them."""
     state = game.state
@@ -118,23 +123,23 @@ def rff_shots(game: Any, shots: Any) -> Any:
     return kept
 
 
-def fire_points(game: Any, shot: Any) -> Any:
+def fire_points(game: Game, shot: Shot) -> Any:
     """The shot's fire points after rff's and Hynds' x 1/2 multipliers (as the roll reads them)."""
     points, multipliers = rff_fire.fire_points(game, game.state, shot)
     return (rff_fire_points(game, shot, points, multipliers) or (points, multipliers))[0]
 
 
 @hookimpl
-def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
+def rff_fire_points(game: Game, shot: Shot, points: Any, multipliers: Any) -> Any:
     firer = shot.firer  # each rule asked only when its cheapest condition holds
     return ((firer.charge_target is not None and fire.points(game, shot, points, multipliers))
             or (firer.moved == "prolong" and skirmish.prolonge_points(shot, points, multipliers))
-            or ((conceal.SURPRISING in game.memory or conceal.UNREADY in game.memory)
+            or (((hynds := hynds_state.of(game)).surprising or hynds.unready)
                 and conceal.surprised_points(game, shot, points, multipliers)) or None)
 
 
 @hookimpl
-def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
+def rff_fire_result(game: Game, shot: Shot, die: int, values: Any) -> Any:
     if shot.firer.unit.hidden:  # firing shows a hidden unit (HYNDS-H1)
         conceal.reveal(game, shot.firer, "it fires")
     if shot.kind == "cannonade":  # each rule asked only on the dice its chart reads (no call on the others)
@@ -146,7 +151,7 @@ def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
 
 
 @hookimpl
-def rff_phase_done(game: Any, step: Any) -> None:
+def rff_phase_done(game: Game, step: Any) -> None:
     """Hynds' rules that follow a phase."""
     conceal.after_step(game, game.state, step)
     if step.name == "maneuver":
@@ -157,7 +162,7 @@ def rff_phase_done(game: Any, step: Any) -> None:
 
 
 @hookimpl
-def rff_turn_done(game: Any) -> None:
+def rff_turn_done(game: Game) -> None:
     """Hynds' rules that follow a turn."""
     conceal.end_turn(game, game.state)
     works.end_turn(game, game.state)

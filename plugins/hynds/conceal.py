@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.api import D10, Modifier
+from referee.api import D10, Game, Modifier
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import leaders as rff_leaders
@@ -17,69 +17,70 @@ from referee.plugins.rff import lookup
 from referee.plugins.rff import maneuver as rff_maneuver
 from referee.plugins.rff import move as rff_move
 
+if TYPE_CHECKING:
+    from referee.plugins.rff.fire import Shot
+    from referee.plugins.rff.state import Piece, RffState
+
 from .cite import modifier, ref
 from .mechanics import surprise_effect
+from .state import of
 from .tables import charts, fraction
 
-MIST = "hynds.mist"  # game.memory: the mist has not cleared yet
-SURPRISING = "hynds.surprising"  # game.memory: chargers that charged from concealment this turn
-SPENT = "hynds.spent"  # game.memory: pieces whose fire this player turn was their surprise fire
-UNREADY = "hynds.unready"  # game.memory: pieces the scenario marks surprised, not yet charged (HYNDS-H4)
-WOKEN = "hynds.woken"  # game.memory: unready pieces charged this charge phase (ready from its end)
-HIDING = "hynds.hiding"  # game.memory: some unit may be hidden (scenario, mist or night); else nothing here runs
 HALF = Modifier("Surprised unit firing (Hynds)", Fraction(1, 2), ref("Surprise Attack", "HYNDS-H3"), on="fire points x")
 
 
-def muster(game: Any, state: Any) -> None:
+def muster(game: Game, state: RffState) -> None:
     """Hidden by the scenario, or by fog: every unit on the field starts unseen."""
     fog = game.world.weather == "fog"
+    hynds = of(game)
     if fog:
-        game.memory[MIST] = True
+        hynds.mist = True
     for piece in state.pieces.values():
         if piece.unit.spec.hidden or (fog and piece.unit.on_field):
-            piece.unit.hidden = game.memory[HIDING] = True
+            piece.unit.hidden = hynds.hiding = True
         if piece.unit.spec.surprised:
-            game.memory.setdefault(UNREADY, set()).add(piece.id)
+            hynds.unready.add(piece.id)
     sweep(game, state)
 
 
-def _seen_within(game: Any, state: Any, piece: Any) -> float:
+def _seen_within(game: Game, state: RffState, piece: Piece) -> float:
     """Yards at which an enemy sees the piece: 4", 2" in woods."""
     rule = charts()["concealment"]
     woods = game.ground.kind_at(piece.x, piece.y) in rule["woods"]
     return geo.yards(state, float(fraction(rule["seen_in_woods_inches" if woods else "seen_inches"])))
 
 
-def _near(state: Any, piece: Any, yards: float) -> list[tuple[float, Any]]:
+def _near(state: RffState, piece: Piece, yards: float) -> list[tuple[float, Any]]:
     return geo.within(state, piece, state.enemies_of(piece.side), yards)
 
 
-def reveal(game: Any, piece: Any, why: str) -> None:
+def reveal(game: Game, piece: Piece, why: str) -> None:
     if piece.unit.hidden:
         piece.unit.hidden = False
         game.log.emit("seen", unit=piece.unit_id, rulings=["HYNDS-H1"], ruleset="hynds",
                       text=f"{piece.unit_id} is seen: {why} ({ref('Hidden units')})")
 
 
-def sweep(game: Any, state: Any) -> None:
+def sweep(game: Game, state: RffState) -> None:
     """Hidden pieces with an enemy within 4" (2" in woods) are seen."""
-    if not game.memory.get(HIDING):
+    if not of(game).hiding:
         return
     for piece in list(state.pieces.values()):
         if piece.unit.hidden and piece.alive and _near(state, piece, _seen_within(game, state, piece)):
             reveal(game, piece, "an enemy is close")
 
 
-def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None:
+def moved(game: Game, state: RffState, piece: Piece, start: tuple[float, float]) -> None:
     """A hidden piece that moves shows itself, but not in the mist (charging from concealment:
     a surprise attack); a piece that comes within 4" of a hidden enemy draws its surprise fire."""
-    if not game.memory.get(HIDING):
+    hynds = of(game)
+    if not hynds.hiding:
         return
     if piece.unit.hidden:
         if piece.charge_target is not None:
-            game.memory.setdefault(SURPRISING, set()).add(piece.id)
+            hynds.surprising.add(piece.id)
             reveal(game, piece, "it charges")
-        elif not game.memory.get(MIST):
+        elif not hynds.mist:
             reveal(game, piece, "it moves")
         return
     reach = geo.yards(state, float(fraction(charts()["surprise"]["range_inches"])))
@@ -88,7 +89,7 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
             surprise_fire(game, state, enemy, piece, math.hypot(piece.x - start[0], piece.y - start[1]))
 
 
-def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: float) -> None:
+def surprise_fire(game: Game, state: RffState, firer: Piece, mover: Piece, moved_yards: float) -> None:
     """The concealed firer fires at the mover where it stands now (the point it chose), then the
     mover rolls on the Surprise Fire Effects table (HYNDS-H2). A unit with skirmishers out is
     warned: the firer is seen, and fires in the fire phase as usual."""
@@ -108,7 +109,7 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
     commanders = [ld for ld in state.leaders.values() if ld.attached == mover.id and ld.status == "active"]
     good = mover.status == "good"
     rff_fire.resolve(game, state, shot)
-    game.memory.setdefault(SPENT, set()).add(firer.id)
+    of(game).spent.add(firer.id)
     if not mover.alive:
         return
     mods = []
@@ -135,68 +136,69 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
             rff_move.retreat(game, state, mover, reach - gap + 5.0)
 
 
-def held_fire(game: Any, shots: list[Any]) -> list[Any] | None:
+def held_fire(game: Game, shots: list[Any]) -> list[Any] | None:
     """A hidden piece holds its fire (firing would show it); one whose surprise fire was its
     fire this player turn fires no more."""
-    if not game.memory.get(HIDING):
+    hynds = of(game)
+    if not hynds.hiding:
         return None
-    spent = game.memory.get(SPENT, ())
+    spent = hynds.spent
     kept = [s for s in shots if not s.firer.unit.hidden and s.firer.id not in spent]
     return kept if len(kept) < len(shots) else None
 
 
-def surprised_points(game: Any, shot: Any, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
+def surprised_points(game: Game, shot: Shot, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
     """A unit charged from concealment, or charged while still unready (HYNDS-H4), fires at its
     attacker at half effect (HYNDS-H3)."""
     attacker = shot.target
-    if attacker.charge_target == shot.firer.id and (attacker.id in game.memory.get(SURPRISING, ())
-                                                    or shot.firer.id in game.memory.get(UNREADY, ())):
+    hynds = of(game)
+    if attacker.charge_target == shot.firer.id and (attacker.id in hynds.surprising or shot.firer.id in hynds.unready):
         return Fraction(points) * HALF.value, (*multipliers, HALF)
     return None
 
 
-def surprise_attack(game: Any, attacker: Any) -> list[Modifier]:
+def surprise_attack(game: Game, attacker: Piece) -> list[Modifier]:
     """The surprised defender's extra -1 in combat, counted for the attacker (rff's way): charged
     from concealment (HYNDS-H3), or charged while still unready (HYNDS-H4)."""
-    unready = game.memory.get(UNREADY, ())
-    if attacker.id not in game.memory.get(SURPRISING, ()) and attacker.charge_target not in unready:
+    hynds = of(game)
+    unready = hynds.unready
+    if attacker.id not in hynds.surprising and attacker.charge_target not in unready:
         return []
     ruling = "HYNDS-H3"
     if attacker.charge_target in unready:
-        game.memory.setdefault(WOKEN, set()).add(attacker.charge_target)
+        hynds.woken.add(attacker.charge_target)
         ruling = "HYNDS-H4"
     rule = charts()["surprise"]["attack"]
     return [modifier(f"Defender {rule['label'].lower()}", -rule["value"], "Surprise Attack", ruling)]
 
 
-def after_step(game: Any, state: Any, step: Any) -> None:
+def after_step(game: Game, state: RffState, step: Any) -> None:
     sweep(game, state)
+    hynds = of(game)
     if step.name == "fire":
-        game.memory.pop(SPENT, None)
+        hynds.spent.clear()
     elif step.name == "charge":
-        game.memory.pop(SURPRISING, None)
-        woken = game.memory.pop(WOKEN, set())
-        if woken:
-            game.memory[UNREADY] -= woken
-            if not game.memory[UNREADY]:
-                game.memory.pop(UNREADY)
+        hynds.surprising.clear()
+        hynds.unready -= hynds.woken
+        hynds.woken.clear()
 
 
-def end_turn(game: Any, state: Any) -> None:
+def end_turn(game: Game, state: RffState) -> None:
     """Mist clears on a 7 or more by either player from turn 3; once dark (rff's twilight and
     night option), what is not within 4" of an enemy is unseen again."""
     rule = charts()["concealment"]
-    if game.memory.get(MIST) and game.turn >= rule["mist_from_turn"]:
+    hynds = of(game)
+    if hynds.mist and game.turn >= rule["mist_from_turn"]:
         dice = [game.roller.roll(D10) for _ in game.scenario.sides]
         clears = any(d in rule["mist_clears"] for d in dice)
         game.log.emit("weather", dice=dice, rulings=["HYNDS-H1"], ruleset="hynds",
                       text=f"the mist {'clears' if clears else 'holds'} ({ref('Fog')}): {', '.join(map(str, dice))}")
         if clears:
-            game.memory.pop(MIST)
+            hynds.mist = False
             game.world.weather = "clear"
             for piece in state.pieces.values():
                 reveal(game, piece, "the mist clears")
     if "twilight-and-night" in game.options and rff_leaders.is_night(game):
         for piece in state.pieces.values():
             if piece.alive and not piece.unit.hidden and not _near(state, piece, _seen_within(game, state, piece)):
-                piece.unit.hidden = game.memory[HIDING] = True
+                piece.unit.hidden = hynds.hiding = True

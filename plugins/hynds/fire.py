@@ -6,22 +6,24 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.api import Modifier, d
+from referee.api import Game, Modifier, d
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
 from referee.plugins.rff import move as rff_move
 
-from . import conceal, works
+if TYPE_CHECKING:
+    from referee.plugins.rff.fire import Shot
+    from referee.plugins.rff.state import Piece, RffState
+
+from . import works
 from .cite import modifier, ref
 from .mechanics import low_on_ammo
-from .move import MOVED
+from .state import of
 from .tables import charts, fraction
 
-FIRED = "hynds.fired"  # game.memory: (firer, target) pairs whose musketry has reached beyond close range
-FLANK = "hynds.flank"  # game.memory: target id -> {"left": stands, "right": stands} this fire phase
 HALF_POINT_FIRES = "half-point-fires"  # option: a total under 1 point fires on the 1 pt. column (RFF-T11), not rounded to none (HYNDS-F8)
 HAND_WEAPONS = Modifier("Hand weapons in a charge (Hynds)", Fraction(1, 2), ref("Charge reaction", "HYNDS-R1"), on="fire points x")
 
@@ -38,34 +40,34 @@ BREASTWORKS, CAVALRY_SKIRMISHERS = _mod("breastworks-fire"), _mod("cavalry-skirm
 MOVED_INCHES = float(fraction(charts()["modifiers"]["target-moved"]["inches"]))  # HYNDS-A4
 
 
-def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
+def modifiers(game: Game, state: RffState, shot: Shot) -> list[Modifier]:
     """Hynds' die modifiers for one musketry or cannonade roll."""
     out = []
-    firer, target, memory = shot.firer, shot.target, game.memory
+    firer, target, hynds = shot.firer, shot.target, of(game)
     if shot.kind == "cannonade":
         if firer.weapon in ("LR", "HR"):
             out.append(RIFLED)
-        if MOVED in memory and memory[MOVED].get(target.id, 0.0) > MOVED_INCHES * state.tables.scale.yards_per_inch:  # (yards)
+        if hynds.moved.get(target.id, 0.0) > MOVED_INCHES * state.tables.scale.yards_per_inch:  # (yards)
             out.append(TARGET_MOVED)
-    elif shot.range_inches <= lookup.close_range(state.tables) and (FIRED not in memory or (firer.id, target.id) not in memory[FIRED]):
+    elif shot.range_inches <= lookup.close_range(state.tables) and (firer.id, target.id) not in hynds.fired:
         out.append(POINT_BLANK)
-    if works.WORKS in memory and target.id in memory[works.WORKS] and _bare(game, state, shot):  # (works.holds, read inline)
+    if target.id in hynds.works and _bare(game, state, shot):  # (works.holds, read inline)
         out.append(BREASTWORKS)
     if target.arm == "cavalry" and target.troops and (target.parent is not None or target.formation == "extended-line"):
         out.append(CAVALRY_SKIRMISHERS)
     return out
 
 
-def _bare(game: Any, state: Any, shot: Any) -> bool:
+def _bare(game: Game, state: RffState, shot: Shot) -> bool:
     """Light works are cover, not a modifier on top of cover (HYNDS-B1): they count only for a
     target whose ground gives it none (rff's extended line then reads as in partial cover)."""
     return geo.cover(game, shot.target) == "none" and rff_fire.cover_row(game, state, shot) in (None, "partial-cover")
 
 
-def whole_points(game: Any, shots: list[Any], points_of: Any) -> list[Any] | None:
+def whole_points(game: Game, shots: list[Any], points_of: Any) -> list[Any] | None:
     """Hynds: "Fire points (round down in the case of halves)": a shot under 1 point rounds
     down to none and is not fired (HYNDS-F8; option half-point-fires keeps rff's RFF-T11)."""
-    surprising = conceal.SURPRISING in game.memory or conceal.UNREADY in game.memory  # a surprised unit fires at its charger at half
+    surprising = of(game).surprise  # a surprised unit fires at its charger at half
     kept = [s for s in shots if (not surprising and _unhalved(s) and s.per_stand * s.stands >= 1) or points_of(game, s) >= 1]
     if len(kept) == len(shots):
         return None
@@ -77,24 +79,24 @@ def whole_points(game: Any, shots: list[Any], points_of: Any) -> list[Any] | Non
     return kept
 
 
-def _unhalved(shot: Any) -> bool:
+def _unhalved(shot: Shot) -> bool:
     """No x 1/2 of rff's or Hynds' can apply to the shot (its points are per stand x stands)."""
     firer = shot.firer
     return (firer.status != "disordered" and not firer.low_ammo and firer.charge_target is None and firer.moved != "prolong"
             and not (firer.guns and (firer.damaged or firer.half)))
 
 
-def _reacts(piece: Any) -> bool:
+def _reacts(piece: Piece) -> bool:
     return piece.troops and piece.side == "confederate" and piece.grade in ("crack", "veteran")
 
 
-def reaction_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
+def reaction_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
     """Crack and veteran Confederates charging may fire with hand weapons (HYNDS-R1)."""
     charging = piece.charge_target is not None and piece.cold_steel and not defensive
     return True if charging and _reacts(piece) and piece.status != "broken" else None
 
 
-def points(game: Any, shot: Any, pts: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
+def points(game: Game, shot: Shot, pts: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
     """Half effect for hand weapons fired in a charge."""
     firer = shot.firer
     if firer.charge_target is not None and firer.cold_steel and _reacts(firer) and not shot.defensive:
@@ -102,16 +104,16 @@ def points(game: Any, shot: Any, pts: Any, multipliers: tuple[Modifier, ...]) ->
     return None
 
 
-def result(game: Any, state: Any, shot: Any, die: int, values: Any) -> dict[str, Any] | None:
+def result(game: Game, state: RffState, shot: Shot, die: int, values: Any) -> dict[str, Any] | None:
     """Remember what Hynds' later rules need (who fired at whom, flank fire); Confederates go
     low on ammunition on a 9 as well as a 10."""
     if shot.kind == "musketry":  # (a battery's fire is never point blank, nor flank fire)
         if shot.range_inches > lookup.close_range(state.tables):
-            game.memory.setdefault(FIRED, set()).add((shot.firer.id, shot.target.id))
+            of(game).fired.add((shot.firer.id, shot.target.id))
         if shot.firer.arm == "infantry" and shot.target.troops:
             flank = _flank(shot.target, shot.firer)
             if flank:
-                tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
+                tally = of(game).flank.setdefault(shot.target.id, {"left": 0, "right": 0})
                 tally[flank] += shot.stands
     if not values.get("low_on_ammo") and low_on_ammo(shot.firer.side, shot.kind, die):
         if game.log.enabled:  # (no text built for a log that is off)
@@ -121,7 +123,7 @@ def result(game: Any, state: Any, shot: Any, die: int, values: Any) -> dict[str,
     return None
 
 
-def _flank(target: Any, firer: Any) -> str:
+def _flank(target: Piece, firer: Piece) -> str:
     """"left" or "right" if the firer stands wholly off the target's frontage (Hynds' flank
     fire, HYNDS-F6), else ""."""
     rad = math.radians(target.facing)
@@ -131,11 +133,12 @@ def _flank(target: Any, firer: Any) -> str:
     return "right" if across > 0 else "left"
 
 
-def push_back(game: Any, state: Any) -> None:
+def push_back(game: Game, state: RffState) -> None:
     """After a fire phase: a regiment without skirmishers, not in works, fired on from a flank
     by 4 or more infantry stands is pushed back 1" on that flank; from both flanks, the whole
     regiment 1" (HYNDS-F6: one flank moves its centre back half that)."""
-    tallies = game.memory.pop(FLANK, {})
+    hynds = of(game)
+    tallies, hynds.flank = hynds.flank, {}
     rule = charts()["flank_fire"]
     for target_id in sorted(tallies):
         target = state.pieces.get(target_id)  # skirmishers that rejoined are gone from the table
@@ -148,7 +151,7 @@ def push_back(game: Any, state: Any) -> None:
                       text=f"{target.id} is pushed back by flank fire from the {' and '.join(pushed)} ({ref('Flank Fire')})")
 
 
-def distribute_weapons(game: Any, state: Any) -> None:
+def distribute_weapons(game: Game, state: RffState) -> None:
     """A random game: each infantry regiment's weapon drawn from the distribution for its side
     and year (HYNDS-W1)."""
     table = charts()["weapons"]

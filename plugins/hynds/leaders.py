@@ -3,33 +3,33 @@ a new leader the turn after one is lost; +1 or -1 to maneuver and combat."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.api import D10
+from referee.api import D10, Game
 from referee.plugins.rff import leaders as rff_leaders
 
+if TYPE_CHECKING:
+    from referee.plugins.rff.state import LeaderState, Piece, RffState
+
 from .cite import modifier, ref
+from .state import of
 from .tables import charts
-
-KEY = "hynds.leaders"  # game.memory: leader id -> "exceptional", "weak" or "" (rolled, ordinary)
-BONUS = "hynds.bonus"  # game.memory: leader id -> his modifiers, for the exceptional and weak only
-
 
 SCENARIO_RATINGS = "scenario-leader-ratings"  # option: leaders keep the scenario's rating and do not roll (HYNDS-L1)
 ORDINARY = "able"  # rff's rating with no modifier: what a leader Hynds rates is to rff (HYNDS-L1)
 
 
-def roll_all(game: Any, state: Any) -> None:
+def roll_all(game: Game, state: RffState) -> None:
     if SCENARIO_RATINGS in game.options:
-        game.memory[KEY] = dict.fromkeys(state.leaders, "")
+        of(game).ratings = dict.fromkeys(state.leaders, "")
         return
     for leader in state.leaders.values():
         _roll(game, state, leader)
 
 
-def end_turn(game: Any, state: Any) -> None:
+def end_turn(game: Game, state: RffState) -> None:
     """A new leader (rff's provisional commander) rolls the turn after his predecessor fell."""
-    rated = game.memory.setdefault(KEY, {})
+    rated = of(game).ratings
     if len(rated) == len(state.leaders) or SCENARIO_RATINGS in game.options:
         return  # every leader rated (leaders join, never leave), or none rolls
     for leader in list(state.leaders.values()):
@@ -37,8 +37,8 @@ def end_turn(game: Any, state: Any) -> None:
             _roll(game, state, leader)
 
 
-def _roll(game: Any, state: Any, leader: Any) -> None:
-    rated = game.memory.setdefault(KEY, {})
+def _roll(game: Game, state: RffState, leader: LeaderState) -> None:
+    rated = of(game).ratings
     if not any(p.arm in ("infantry", "cavalry") for p in state.pieces.values() if p.unit.spec.command in leader.commands):
         rated[leader.id] = ""  # Hynds rolls for leaders of infantry and cavalry only (HYNDS-L2)
         return
@@ -47,7 +47,7 @@ def _roll(game: Any, state: Any, leader: Any) -> None:
     leader.rating = ORDINARY  # his roll is his rating: rff's (the scenario's) gives way to it, never adds to it
     if rating:
         value = charts()["leaders"][rating]["value"]
-        game.memory.setdefault(BONUS, {})[leader.id] = (modifier(f"{rating.capitalize()} leader", value, "Leaders", "HYNDS-L1"),)
+        of(game).bonus[leader.id] = (modifier(f"{rating.capitalize()} leader", value, "Leaders", "HYNDS-L1"),)
     game.log.emit("leader", unit=leader.id, dice=[die], rulings=["HYNDS-L1"], ruleset="hynds",
                   text=f"{leader.id} rolls {die} on Hynds' leader chart ({ref('Leaders')}): {rating or 'ordinary'}")
 
@@ -59,19 +59,19 @@ def rating_of(die: int, side: str) -> str:
     return next((k for k in ("exceptional", "weak") if die in chart[k][column]), "")
 
 
-def _bonus(game: Any, leader: Any) -> tuple[Any, ...]:
-    return game.memory.get(BONUS, {}).get(leader.id, ()) if leader is not None else ()
+def _bonus(game: Game, leader: LeaderState | None) -> tuple[Any, ...]:
+    return of(game).bonus.get(leader.id, ()) if leader is not None else ()
 
 
-def maneuver_modifiers(game: Any, state: Any, piece: Any) -> tuple[Any, ...]:
-    bonus = game.memory.get(BONUS)
-    if bonus is None:  # every leader is ordinary: no need to find the commander
+def maneuver_modifiers(game: Game, state: RffState, piece: Piece) -> tuple[Any, ...]:
+    bonus = of(game).bonus
+    if not bonus:  # every leader is ordinary: no need to find the commander
         return ()
     leader = rff_leaders.commander(game, state, piece)
     return bonus.get(leader.id, ()) if leader is not None else ()
 
 
-def charge_modifiers(game: Any, state: Any, attacker: Any, defender: Any) -> list[Any]:
+def charge_modifiers(game: Game, state: RffState, attacker: Piece, defender: Piece) -> list[Any]:
     """The attacker's leader's modifier, less the defender's (rff counts added charge
     modifiers for the attacker)."""
     mine = _bonus(game, rff_leaders.commander(game, state, attacker))

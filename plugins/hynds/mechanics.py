@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.api import D10, InputSpec, MechanicSpec, Modifier, Resolution, net
@@ -94,7 +94,9 @@ def _fire_spec(t: Any, rff: MechanicSpec) -> MechanicSpec:
 def mechanic_specs(t: Any) -> list[MechanicSpec]:
     """Hynds' own rolls at the table (``referee resolve hynds``), and rff's fire with his
     rounding and low ammunition: the same functions play calls."""
-    given = lambda i: (Modifier(GIVEN, i["modifier"]),)  # noqa: E731
+    def given(i: Mapping[str, Any]) -> tuple[Modifier, ...]:
+        return (Modifier(GIVEN, i["modifier"]),)
+
     return [
         *(_fire_spec(t, spec) for spec in rff_mechanics.mechanic_specs(t) if spec.name in ("musketry", "cannonade")),
         MechanicSpec(

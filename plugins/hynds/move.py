@@ -4,24 +4,26 @@ turn (for the artillery's moving-target modifier), and passage of lines."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from referee.api import Game
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import maneuver as rff_maneuver
 from referee.plugins.rff import move as rff_move
 
+if TYPE_CHECKING:
+    from referee.plugins.rff.state import Piece, RffState
+
 from .cite import modifier, ref
 from .mechanics import pol_reaction
+from .state import of
 from .tables import charts, fraction
 
 MOVING = ("advance", "charge", "withdraw")  # intents that move a piece from where it stands (core/doctrine.py)
-MOVED = "hynds.moved"  # game.memory: piece id -> yards moved this turn
-CLEARED = "hynds.cleared"  # game.memory: gun piece id -> the turn it spent clearing a wall or works
 OBSTACLES = ("fence", "wall", "works")
-AHEAD = "hynds.ahead"  # game.memory: pieces whose move was priced across an obstacle (only their next move may cross one)
 
 
-def _crossed(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
+def _crossed(game: Game, ax: float, ay: float, bx: float, by: float) -> str:
     """The hardest linear obstacle the path crosses: "wall" (walls, works), "fence", or ""."""
     ground = game.ground
     lines = ground.extents  # the kinds of line the ground has
@@ -30,7 +32,7 @@ def _crossed(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
     return "fence" if "fence" in lines and ground.crosses("fence", ax, ay, bx, by) else ""
 
 
-def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) -> float | None:
+def priced(game: Game, state: RffState, piece: Piece, pace: str, to: Any, yards: float) -> float | None:
     """The yards a move toward ``to`` may go, paying for a fence, wall or works where the path
     meets it (HYNDS-M1): the piece moves up to the obstacle, pays there and goes on with what is
     left; with too little left it stops at the obstacle. Infantry, dismounted troops and mounted
@@ -47,12 +49,13 @@ def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) 
     crossed = _crossed(game, piece.x, piece.y, ex, ey)
     if not crossed:
         return None
-    game.memory.setdefault(AHEAD, set()).add(piece.id)  # its next move may cross: moved() looks
+    hynds = of(game)
+    hynds.ahead.add(piece.id)  # its next move may cross: moved() looks
     rules = charts()["obstacles"]
     at = _before(game, piece, ex, ey)  # yards to the obstacle
     short = max(0.0, at - 1.0)  # stopped at it, this side
     if piece.guns:
-        cleared = game.memory.setdefault(CLEARED, {})
+        cleared = hynds.cleared
         if cleared.get(piece.id, -2) >= game.turn - 1:
             return None  # cleared last turn (or this one): the way is open
         share = float(fraction(rules[f"artillery-{crossed}"]["share"]))
@@ -73,11 +76,11 @@ def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) 
 ARRIVED = 10.0  # yards: a gun this close to a wall is at it and clears a section (HYNDS-M1)
 
 
-def _key(piece: Any) -> str:
+def _key(piece: Piece) -> str:
     return f"cavalry-{piece.grade}" if piece.arm == "cavalry" and piece.unit.mounted else "infantry"
 
 
-def _paid(game: Any, piece: Any, start: tuple[float, float]) -> None:
+def _paid(game: Game, piece: Piece, start: tuple[float, float]) -> None:
     """The move just made crossed a fence, wall or works: say so, and disorder mounted veteran
     and trained cavalry (HYNDS-M1)."""
     crossed = _crossed(game, start[0], start[1], piece.x, piece.y)
@@ -95,7 +98,7 @@ def _paid(game: Any, piece: Any, start: tuple[float, float]) -> None:
     _log(game, piece, f"crosses a {crossed}: -{rule['inches']}\"" + (" and disordered" if rule.get("disordered") else ""))
 
 
-def _before(game: Any, piece: Any, ex: float, ey: float) -> float:
+def _before(game: Game, piece: Piece, ex: float, ey: float) -> float:
     """Yards along the path before the first obstacle (halving the path nine times)."""
     lo, hi = 0.0, 1.0
     for _ in range(9):
@@ -107,19 +110,20 @@ def _before(game: Any, piece: Any, ex: float, ey: float) -> float:
     return lo * math.hypot(ex - piece.x, ey - piece.y)
 
 
-def _log(game: Any, piece: Any, what: str) -> None:
+def _log(game: Game, piece: Piece, what: str) -> None:
     game.log.emit("movement", unit=piece.id, rulings=["HYNDS-M1"], ruleset="hynds",
                   text=f"{piece.id} {what} ({ref('Linear obstacles')})")
 
 
-def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None:
+def moved(game: Game, state: RffState, piece: Piece, start: tuple[float, float]) -> None:
     """Count the yards; a troop piece that passed through a stationary friendly one makes it
     roll on the POL Reaction Chart (HYNDS-P1)."""
     yards = math.hypot(piece.x - start[0], piece.y - start[1])
-    tally = game.memory.setdefault(MOVED, {})
+    hynds = of(game)
+    tally = hynds.moved
     tally[piece.id] = tally.get(piece.id, 0.0) + yards
-    ahead = game.memory.get(AHEAD)
-    if ahead and piece.id in ahead:
+    ahead = hynds.ahead
+    if piece.id in ahead:
         ahead.discard(piece.id)
         if yards > 0:
             _paid(game, piece, start)
@@ -128,7 +132,7 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     a, b = start, (piece.x, piece.y)
     lo_x, hi_x = (a[0], b[0]) if a[0] < b[0] else (b[0], a[0])  # the path's box
     lo_y, hi_y = (a[1], b[1]) if a[1] < b[1] else (b[1], a[1])
-    waiting = state.to_maneuver
+    waiting = state.yet_to_maneuver()
     for friend in state.of_side(piece.side):  # (a shared list no one changes: a loss that takes a piece away makes a new one)
         if friend.moved or friend.id in tally or friend is piece or not friend.troops or friend.parent == piece.id:
             continue  # only a stationary unit reacts, not its own skirmishers
@@ -142,7 +146,7 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
             _react(game, state, friend, piece)
 
 
-def _passes(a: tuple[float, float], b: tuple[float, float], friend: Any, front: float, depth: float) -> bool:
+def _passes(a: tuple[float, float], b: tuple[float, float], friend: Piece, front: float, depth: float) -> bool:
     """Did the path from a to b go through the friend's footprint (``front`` by ``depth``), from
     one side of it to the other?"""
     rad = math.radians(friend.facing)
@@ -158,7 +162,7 @@ def _passes(a: tuple[float, float], b: tuple[float, float], friend: Any, front: 
     return 0.0 <= t <= 1.0 and abs(ax + (bx - ax) * t) <= front / 2
 
 
-def _react(game: Any, state: Any, friend: Any, passing: Any) -> None:
+def _react(game: Game, state: RffState, friend: Piece, passing: Piece) -> None:
     pol = charts()["pol"]
     mods = list(rff_maneuver.modifiers(game, state, friend))
     if passing.status != "good":
@@ -182,5 +186,5 @@ def _react(game: Any, state: Any, friend: Any, passing: Any) -> None:
         rff_move.retreat(game, state, friend, geo.yards(state, float(values["retire"])))
 
 
-def end_turn(game: Any) -> None:
-    game.memory.pop(MOVED, None)
+def end_turn(game: Game) -> None:
+    of(game).moved.clear()

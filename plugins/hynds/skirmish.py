@@ -5,26 +5,29 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.api import D10, Modifier
+from referee.api import D10, Game, Modifier
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
 
+if TYPE_CHECKING:
+    from referee.plugins.rff.fire import Shot
+    from referee.plugins.rff.state import Piece, RffState
+
 from .cite import ref
+from .state import of
 from .tables import charts, fraction, inches
 
-OVER = "hynds.over"  # game.memory: side -> (where its troops stand, {battery and target places: the friend it may not fire over})
-SNIPERS = "hynds.snipers"  # game.memory: skirmisher piece id -> has a sniper (rolled once)
 PROLONGE = Modifier("Prolonge fire (Hynds)", Fraction(1, 2), ref("Prolonge Fire", "HYNDS-G2"), on="fire points x")
 
 
-def after_maneuver(game: Any, state: Any) -> None:
+def after_maneuver(game: Game, state: RffState) -> None:
     """Skirmishers deployed this maneuver roll for a sniper; a battery that withdrew by
     prolonge may fire, at half effect (HYNDS-G2)."""
     rule = charts()["snipers"]
-    rolled = game.memory.setdefault(SNIPERS, {})
+    rolled = of(game).snipers
     for piece in list(state.pieces.values()):
         if piece.parent is not None and piece.id not in rolled and piece.alive:
             die = game.roller.roll(D10)
@@ -35,17 +38,17 @@ def after_maneuver(game: Any, state: Any) -> None:
             piece.may_fire = True
 
 
-def prolonge_points(shot: Any, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
+def prolonge_points(shot: Shot, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
     if shot.firer.guns and shot.firer.moved == "prolong":
         return Fraction(points) * PROLONGE.value, (*multipliers, PROLONGE)
     return None
 
 
-def snipers_fire(game: Any, state: Any, side: str) -> None:
+def snipers_fire(game: Game, state: RffState, side: str) -> None:
     """Each sniper of ``side`` fires at the nearest enemy commander within 30": a hit on 9 or
     10 (+1 below 15"), and the commander rolls on the fallen leader table (HYNDS-K2)."""
     rule = charts()["snipers"]
-    for piece_id, has in sorted(game.memory.get(SNIPERS, {}).items()):
+    for piece_id, has in sorted(of(game).snipers.items()):
         piece = state.pieces.get(piece_id)
         if not has or piece is None or not piece.alive or piece.side != side:
             continue
@@ -65,12 +68,12 @@ def snipers_fire(game: Any, state: Any, side: str) -> None:
             rff_fire.fallen_leader(game, state, leader)
 
 
-def _troops(state: Any, side: str) -> tuple[tuple[Any, float, float, float], ...]:
+def _troops(state: RffState, side: str) -> tuple[tuple[Any, float, float, float], ...]:
     """``side``'s troop pieces on the field: (piece, x, y, half its frontage)."""
     return tuple((f, f.x, f.y, geo.shape(f)[0] / 2) for f in state.of_side(side) if f.troops and f.status != "gone" and f.stands > 0)
 
 
-def _under_fire_line(state: Any, firer: Any, target: Any, troops: tuple[tuple[Any, float, float, float], ...] | None = None) -> list[Any]:
+def _under_fire_line(state: RffState, firer: Piece, target: Piece, troops: tuple[tuple[Any, float, float, float], ...] | None = None) -> list[Any]:
     """Friendly troops of the battery in its line of fire, nearer than the target (their
     footprint across the line); ``troops``: :func:`_troops` of its side, if the caller has it."""
     dx, dy = target.x - firer.x, target.y - firer.y
@@ -86,7 +89,7 @@ def _under_fire_line(state: Any, firer: Any, target: Any, troops: tuple[tuple[An
     return out
 
 
-def may_fire_over(game: Any, state: Any, firer: Any, target: Any, friends: Sequence[Any]) -> bool:
+def may_fire_over(game: Game, state: RffState, firer: Piece, target: Piece, friends: Sequence[Any]) -> bool:
     """Hynds: a battery may fire over its own troops only if it is more than 6" behind them and
     either above them or firing at a target above them (HYNDS-G3)."""
     behind = geo.yards(state, inches("firing_over", "behind_inches"))
@@ -96,16 +99,16 @@ def may_fire_over(game: Any, state: Any, firer: Any, target: Any, friends: Seque
     return all(top > _height(game, f.x, f.y) for f in friends)
 
 
-def _height(game: Any, x: float, y: float) -> float:
+def _height(game: Game, x: float, y: float) -> float:
     """The ground's height at (x, y), kept per ground by the place."""
-    return float(geo._kept(game, _height_at, x, y))
+    return float(geo.kept(game, _height_at, x, y))
 
 
-def _height_at(game: Any, x: float, y: float) -> float:
+def _height_at(game: Game, x: float, y: float) -> float:
     return float(game.ground.height_at(x, y))
 
 
-def _over(game: Any, state: Any, firer: Any, target: Any, troops: tuple[tuple[Any, float, float, float], ...], kept: dict[Any, Any]) -> Any:
+def _over(game: Game, state: RffState, firer: Piece, target: Piece, troops: tuple[tuple[Any, float, float, float], ...], kept: dict[Any, Any]) -> Any:
     """The first friend the battery may not fire over at ``target``, or None; ``kept`` holds the
     answers while ``troops`` stand where they stood."""
     key = (firer.id, firer.x, firer.y, target.x, target.y)
@@ -116,9 +119,9 @@ def _over(game: Any, state: Any, firer: Any, target: Any, troops: tuple[tuple[An
     return found
 
 
-def _kept_for(game: Any, side: str, troops: tuple[tuple[Any, float, float, float], ...]) -> dict[Any, Any]:
+def _kept_for(game: Game, side: str, troops: tuple[tuple[Any, float, float, float], ...]) -> dict[Any, Any]:
     """The side's kept answers of :func:`_over`, begun afresh when its troops moved or changed."""
-    memo = game.memory.setdefault(OVER, {})
+    memo = of(game).over
     sig = tuple((f.id, x, y, half) for f, x, y, half in troops)
     held = memo.get(side)
     if held is None or held[0] != sig:
@@ -126,7 +129,7 @@ def _kept_for(game: Any, side: str, troops: tuple[tuple[Any, float, float, float
     return held[1]
 
 
-def _aim_past(game: Any, state: Any, shot: Any, troops: Any, answers: dict[Any, Any]) -> Any:
+def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dict[Any, Any]) -> Any:
     """The battery's shot at the first target rff would aim at that it may fire at, or None:
     the nearest targets are asked first, so one aim most often finds it."""
     firer = shot.firer
@@ -147,7 +150,7 @@ def _aim_past(game: Any, state: Any, shot: Any, troops: Any, answers: dict[Any, 
         barred.add(other.target.id)
 
 
-def firing_over_blocked(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:
+def firing_over_blocked(game: Game, state: RffState, shots: list[Any]) -> list[Any] | None:
     """A battery whose line of fire crosses its own troops where Hynds does not let it fire over
     them aims again, passing over every target it may not fire at, or holds its fire (HYNDS-G3)."""
     kept, changed = [], False
@@ -175,7 +178,7 @@ def firing_over_blocked(game: Any, state: Any, shots: list[Any]) -> list[Any] | 
     return kept if changed else None
 
 
-def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
+def firing_over(game: Game, state: RffState, shot: Shot, die: int) -> None:
     """A battery firing over friendly troops (as Hynds lets it, :func:`firing_over_blocked`)
     disorders those in good order on a 1 or 2 (HYNDS-G3)."""
     rule = charts()["firing_over"]
@@ -188,7 +191,7 @@ def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
                           text=f"{shot.firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")
 
 
-def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:
+def separated_batteries(game: Game, state: RffState, shots: list[Any]) -> list[Any] | None:
     """Batteries more than 6" apart may not fire together at a target over 16" away unless it is
     the closest enemy to each or within charge range (rff's close range) of a friendly unit; a
     battery that may not fires at another target if it has one, else holds (HYNDS-G4)."""
@@ -226,7 +229,7 @@ def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | 
     return kept if changed else None
 
 
-def _may_combine(state: Any, shot: Any, group: Sequence[Any], close: float) -> bool:
+def _may_combine(state: RffState, shot: Shot, group: Sequence[Any], close: float) -> bool:
     target = shot.target
     nearest = all(geo.nearest(state.enemies_of(s.firer.side), s.firer) is target for s in group)
     return nearest or bool(geo.within(state, target, [p for p in state.of_side(shot.firer.side) if p.troops], close))

@@ -3,38 +3,41 @@ hand throws up light works (-1 to fire at it, +1 to its combat dice). Burning bu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import define
+from referee.api import Game
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import maneuver as rff_maneuver
 
+if TYPE_CHECKING:
+    from referee.plugins.rff.fire import Shot
+    from referee.plugins.rff.state import Piece, RffState
+
 from .cite import modifier, ref
+from .state import of
 from .tables import charts
 
-HELD = "hynds.held"  # game.memory: piece id -> Held (where it stands still, how long)
-WORKS = "hynds.works"  # game.memory: piece ids behind breastworks they threw up
-BURNING = "hynds.burning"  # game.memory: piece id -> (x, y, turn its building was set on fire)
 REACH = 40.0  # yards: materials this close to hand (ruling HYNDS-B1)
 
 
-def holds(game: Any, piece: Any) -> bool:
-    return piece.id in game.memory.get(WORKS, ())
+def holds(game: Game, piece: Piece) -> bool:
+    return piece.id in of(game).works
 
 
-def set_on_fire(game: Any, shot: Any, die: int) -> None:
+def set_on_fire(game: Game, shot: Shot, die: int) -> None:
     """A battery's 9 or 10 at troops in a building sets it on fire (HYNDS-G5)."""
-    target = shot.target
-    if (shot.kind == "cannonade" and target.troops and die in charts()["burning"]["fires"] and target.id not in game.memory.get(BURNING, {})
+    target, burning = shot.target, of(game).burning
+    if (shot.kind == "cannonade" and target.troops and die in charts()["burning"]["fires"] and target.id not in burning
             and game.ground.has("buildings") and game.ground.kind_at(target.x, target.y) == "buildings"):
-        game.memory.setdefault(BURNING, {})[target.id] = (target.x, target.y, game.turn)
+        burning[target.id] = (target.x, target.y, game.turn)
         game.log.emit("fire", unit=target.id, dice=[die], rulings=["HYNDS-G5"], ruleset="hynds",
                       text=f"{shot.firer.id} rolled {die}: the building {target.id} holds is on fire ({ref('Buildings')})")
 
 
-def _burn(game: Any, state: Any) -> None:
+def _burn(game: Game, state: RffState) -> None:
     """Defenders still in a burning building from the turn after it caught fire lose a stand a turn."""
-    burning = game.memory.get(BURNING, {})
+    burning = of(game).burning
     for piece_id in sorted(burning):
         x, y, turn = burning[piece_id]
         piece = state.pieces.get(piece_id)
@@ -44,10 +47,11 @@ def _burn(game: Any, state: Any) -> None:
             rff_maneuver.lose_stands(game, state, piece, charts()["burning"]["stands_per_turn"], "stays in a burning building (Hynds, HYNDS-G5)", "other")
 
 
-def end_turn(game: Any, state: Any) -> None:
+def end_turn(game: Game, state: RffState) -> None:
     _burn(game, state)
     turns = charts()["breastworks"]["turns"]
-    held, works = game.memory.setdefault(HELD, {}), game.memory.setdefault(WORKS, set())
+    hynds = of(game)
+    held, works = hynds.held, hynds.works
     for piece in state.pieces.values():
         if not piece.troops or piece.parent is not None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # (not alive, read inline)
             if piece.id in held:
@@ -84,23 +88,23 @@ class Held:
         """Stand still afresh at (x, y) (the piece moved): one turn there, materials not asked."""
         self.x, self.y, self.turns, self._materials = x, y, 1, None
 
-    def materials(self, game: Any) -> bool:
+    def materials(self, game: Game) -> bool:
         if self._materials is None:
             self._materials = _materials(game, self.x, self.y)
         return self._materials
 
 
-def _materials(game: Any, x: float, y: float) -> bool:
+def _materials(game: Game, x: float, y: float) -> bool:
     """Materials to hand at (x, y): kept per ground by the exact place (the next game asks too)."""
-    return geo._kept(game, _materials_at, x, y)
+    return bool(geo.kept(game, _materials_at, x, y))
 
 
-def _materials_at(game: Any, x: float, y: float) -> bool:
+def _materials_at(game: Game, x: float, y: float) -> bool:
     ground = game.ground
     return any(ground.has(k) and (ground.kind_at(x, y) == k or ground.near(k, x, y, REACH)) for k in charts()["breastworks"]["materials"])
 
 
-def charge_modifiers(game: Any, state: Any, attacker: Any, defender: Any) -> list[Any]:
+def charge_modifiers(game: Game, state: RffState, attacker: Piece, defender: Piece) -> list[Any]:
     """For the attacker, rff's way: the defender's breastworks count against it, unless rff
     already gives the defender its ground (favorable ground or a strong position): light works
     are a position, not a modifier on top of one (HYNDS-B1)."""

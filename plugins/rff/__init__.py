@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.api import RulesetInfo, Step, hookimpl
+from referee.api import Game, RulesetInfo, Step, hookimpl
 
 from . import charge, fire, hookspecs, lookup, maneuver, reach, situation
 from .mechanics import mechanic_specs
@@ -48,12 +48,12 @@ def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
 
 
 @hookimpl
-def referee_muster(game: Any) -> Any:
+def referee_muster(game: Game) -> Any:
     return muster(game, load_with_overlays(*game.rules.overlays))
 
 
 @hookimpl
-def referee_describe(game: Any, unit: str) -> str | None:
+def referee_describe(game: Game, unit: str) -> str | None:
     piece = game.state.pieces.get(unit)
     if piece is None:
         return None
@@ -63,33 +63,31 @@ def referee_describe(game: Any, unit: str) -> str | None:
 
 
 @hookimpl
-def referee_turn_minutes(game: Any) -> int:
+def referee_turn_minutes(game: Game) -> int:
     return lookup.scale(game.state.tables).minutes_per_turn
 
 
 @hookimpl
-def referee_turn(game: Any) -> list[Step]:
+def referee_turn(game: Game) -> list[Step]:
     game.state.changed()  # reinforcements may have entered
     return [Step("phase", name, side) for side in game.scenario.sides for name, _ in PHASES]
 
 
 @hookimpl
-def referee_step(game: Any, step: Step) -> bool:
+def referee_step(game: Game, step: Step) -> bool:
     state = game.state
     assert step.side is not None  # every rff step is one side's
     state.phasing = step.side
     PHASE_OF[step.name](game, state, step.side)
     if step.name == PHASES[-1][0] or "referee_step_done" in game.rules.implemented:
         sync(game, state)  # the doctrine reads the neutral world at the next maneuver phase, victory at the turn's end
-    if "rff_phase_done" in game.rules.implemented:
-        game.rules.callers["rff_phase_done"](game=game, step=step)
+    state.hooks.phase_done(game, step)
     return True
 
 
 @hookimpl
-def referee_end_turn(game: Any) -> None:
-    if "rff_turn_done" in game.rules.implemented:
-        game.rules.callers["rff_turn_done"](game=game)
+def referee_end_turn(game: Game) -> None:
+    game.state.hooks.turn_done(game)
     for piece in game.state.pieces.values():
         piece.stands_lost_turn = 0
         piece.combats = 0
@@ -97,10 +95,10 @@ def referee_end_turn(game: Any) -> None:
 
 
 @hookimpl
-def referee_capabilities(game: Any, unit: str) -> Any:
+def referee_capabilities(game: Game, unit: str) -> Any:
     return reach.capabilities(game, unit)
 
 
 @hookimpl
-def referee_situation(game: Any, attacker: str, defender: str, charge: bool) -> Any:
+def referee_situation(game: Game, attacker: str, defender: str, charge: bool) -> Any:
     return situation.exchange(game, attacker, defender, charge)

@@ -7,21 +7,23 @@ desperate struggle is fought again with the cold steel, breakthrough and cavalry
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from referee.api import Modifier
+from referee.api import Game, Modifier
 
 from . import geometry as geo
 from . import leaders, lookup, maneuver, mechanics, move
 from .fire import fallen_leader
 from .state import Piece, RffState
+from .tables import RffTables
 
 CONTACT_YARDS = 1.0
 MAX_STRUGGLES = 10  # a guard; each struggle costs both sides a stand, so it ends long before
 
 
-def phase(game: Any, state: RffState, side: str) -> None:
+def phase(game: Game, state: RffState, side: str) -> None:
     for attacker in list(state.of_side(side)):
         defender = state.pieces.get(attacker.charge_target) if attacker.charge_target else None
         if defender is None or not defender.alive or not attacker.alive:
@@ -37,7 +39,7 @@ CARRIED = ("swept-from-the-field", "driven-back", "hard-pressed")  # the attacke
 # hard-pressed defender in a fortified position holds it: the attacker gives ground instead)
 
 
-def combat(game: Any, state: RffState, attacker: Piece, defender: Piece) -> None:
+def combat(game: Game, state: RffState, attacker: Piece, defender: Piece) -> None:
     attacker.combats += 1
     struggle = False
     for _ in range(MAX_STRUGGLES):
@@ -56,7 +58,7 @@ def combat(game: Any, state: RffState, attacker: Piece, defender: Piece) -> None
     game.report_assault(attacker.unit_id, defender.unit_id, carried or not defender.alive)
 
 
-def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool, struggle: bool) -> list[Modifier]:
+def modifiers(game: Game, state: RffState, me: Piece, foe: Piece, attacking: bool, struggle: bool) -> list[Modifier]:
     """Every Charge Table modifier that applies to one side of the combat."""
     t = state.tables
     mods = [lookup.modifier(t, "charge", me.grade), lookup.modifier(t, "charge", maneuver.effectiveness(state, me))]
@@ -94,7 +96,7 @@ def modifiers(game: Any, state: RffState, me: Piece, foe: Piece, attacking: bool
     return mods
 
 
-def _numbers(t: Any, piece: Piece, stands: int) -> Fraction | int:
+def _numbers(t: RffTables, piece: Piece, stands: int) -> Fraction | int:
     """Stands counted for numbers: a half section counts as the share of a stand its one gun is
     (RFF-P27)."""
     return stands - piece.half * (1 - lookup.multiplier(t, "half-section").value)
@@ -110,9 +112,11 @@ def _outflanked(state: RffState, me: Piece, foe: Piece, attacking: bool) -> bool
                for _, e in geo.within(state, me, state.enemies_of(me.side), close))
 
 
-def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: str, values: dict[str, Any]) -> None:
+def apply(game: Game, state: RffState, attacker: Piece, defender: Piece, effect: str, values: Mapping[str, Any]) -> None:
     """The results of one charge combat, as the Charge Table words them."""
-    by_cavalry = lambda winner: winner.arm == "cavalry" and winner.unit.mounted  # noqa: E731
+    def by_cavalry(winner: Piece) -> bool:
+        return winner.arm == "cavalry" and winner.unit.mounted
+
     outflanked_d = _outflanked(state, defender, attacker, attacking=False)
     outflanked_a = _outflanked(state, attacker, defender, attacking=True)
     place = (defender.x, defender.y)
@@ -175,7 +179,7 @@ def apply(game: Any, state: RffState, attacker: Piece, defender: Piece, effect: 
         _cavalry_disordered(defender)
 
 
-def _give_ground(game: Any, state: RffState, piece: Piece, rout: bool, out_of_close_range: bool) -> None:
+def _give_ground(game: Game, state: RffState, piece: Piece, rout: bool, out_of_close_range: bool) -> None:
     """Full retreat broken, or retreat out of close range, or 1.5" from the enemy."""
     if rout:
         _rout(game, state, piece)
@@ -185,7 +189,7 @@ def _give_ground(game: Any, state: RffState, piece: Piece, rout: bool, out_of_cl
         move.retreat(game, state, piece, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
 
 
-def _lose(game: Any, state: RffState, piece: Piece, n: int, why: str) -> None:
+def _lose(game: Game, state: RffState, piece: Piece, n: int, why: str) -> None:
     maneuver.lose_stands(game, state, piece, n, f"charge: {why}", "charge")
 
 
@@ -194,7 +198,7 @@ def _disorder(piece: Piece) -> None:
         piece.status = "disordered"
 
 
-def _rout(game: Any, state: RffState, piece: Piece) -> None:
+def _rout(game: Game, state: RffState, piece: Piece) -> None:
     """Full retreat broken (troops) or limber and full retreat silenced (guns)."""
     if not piece.alive:
         return
@@ -205,7 +209,7 @@ def _rout(game: Any, state: RffState, piece: Piece) -> None:
     move.full_retreat(game, state, piece)
 
 
-def _limber_and_retreat(game: Any, state: RffState, piece: Piece) -> None:
+def _limber_and_retreat(game: Game, state: RffState, piece: Piece) -> None:
     if piece.alive:
         piece.formation, piece.silenced = "limbered", piece.stands
         move.full_retreat(game, state, piece)
@@ -216,7 +220,7 @@ def _cavalry_disordered(piece: Piece) -> None:
         _disorder(piece)
 
 
-def _carry(game: Any, state: RffState, attacker: Piece, place: tuple[float, float], second: bool) -> None:
+def _carry(game: Game, state: RffState, attacker: Piece, place: tuple[float, float], second: bool) -> None:
     """The attacker carries the position; disordered if it charged over broken or rough ground,
     is cavalry, or has fought its second combat."""
     if not attacker.alive:
@@ -229,13 +233,13 @@ def _carry(game: Any, state: RffState, attacker: Piece, place: tuple[float, floa
     game.log.emit("carry", unit=attacker.id, rulings=["RFF-P11"], text=f"{attacker.id} carries the position")
 
 
-def _leader_check(game: Any, state: RffState, piece: Piece) -> None:
+def _leader_check(game: Game, state: RffState, piece: Piece) -> None:
     leader = leaders.attached_to(state, piece)
     if leader is not None:
         fallen_leader(game, state, leader)
 
 
-def _breakthrough(game: Any, state: RffState, attacker: Piece) -> None:
+def _breakthrough(game: Game, state: RffState, attacker: Piece) -> None:
     """A half move at the double quick toward the closest enemy; contact means a second
     combat with the breakthrough modifier."""
     attacker.breakthrough = attacker.alive

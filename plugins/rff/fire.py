@@ -6,16 +6,17 @@ pieces are listed does not matter (RFF-P14). Each piece fires alone at one targe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from referee.api import Modifier, angle_between, bearing, record
+from referee.api import Game, Modifier, angle_between, bearing, record
 
 from . import geometry as geo
 from . import leaders, lookup, maneuver, mechanics, move
 from .state import Piece, RffState
+from .tables import RffTables
 
 CHARGE_FLAGS = frozenset(("buck-and-ball", "repeater"))  # weapons with +1 for firing in a charge
 
@@ -34,21 +35,19 @@ class Shot:
     sight: str = "clear"  # or "plunging", "plunging-at" (optional rule)
 
 
-def phase(game: Any, state: RffState, side: str) -> None:
+def phase(game: Game, state: RffState, side: str) -> None:
     enemy = game.world.enemy(side)
-    wanted = game.memory.get("rff.targets", {})
+    wanted = state.targets
     cap = leaders.range_cap(game)
     seen = game.seen  # (a property: asked once a phase, not once a shot)
     for shooters, defensive in ((enemy, True), (side, False)):
         targets = state.enemies_of(shooters)
         unseen = _hidden(targets)
-        near = geo.around(game.memory, shooters, targets)
+        near = geo.around(state, shooters, targets)
         kept = bool(near.answers)  # (a search begun afresh has no quiet piece: none asked)
         shots = [s for p in state.of_side(shooters)
                  if not (kept and near.quiet(p)) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
-        if "rff_shots" in game.rules.implemented:  # a layer's list replaces rff's, even an empty one (every shot held)
-            layered = game.rules.callers["rff_shots"](game=game, shots=shots)
-            shots = shots if layered is None else layered
+        shots = state.hooks.shots(game, shots)  # a layer's list replaces rff's, even an empty one (every shot held)
         for shot in _massed_artillery(game, state, shots):
             firer, target = shot.firer, shot.target  # both still alive (read inline: the property costs a call a shot)?
             if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
@@ -61,7 +60,7 @@ def _hidden(targets: list[Piece]) -> frozenset[str]:
     return frozenset([p.id for p in targets if p.unit.hidden])
 
 
-def aim(game: Any, state: RffState, piece: Piece, defensive: bool, wanted: str | None, cap: float | None,
+def aim(game: Game, state: RffState, piece: Piece, defensive: bool, wanted: str | None, cap: float | None,
         skip: frozenset[str] = frozenset(), near: geo.Around | None = None) -> Shot | None:
     """The piece's shot this half-phase, or None if it cannot fire (RFF-P16 for targets):
     anyone charging it first, then its commander's target (``wanted``), then the nearest;
@@ -117,13 +116,13 @@ def _by_priority(candidates: list[tuple[float, Piece]], firer: str, wanted: str 
 
 
 @cache
-def _weapon(t: Any, kind: str, code: str) -> tuple[float, lookup.Bands]:
+def _weapon(t: RffTables, kind: str, code: str) -> tuple[float, lookup.Bands]:
     """Yards of the longest range at which ``code`` fires, and its fire-point bands (read at
     every aim: one kept answer, not two)."""
     return lookup.max_range(t, kind, code) * t.scale.yards_per_inch, lookup.fire_bands(t, kind, code)  # (geometry.yards)
 
 
-def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
+def _may_fire(game: Game, piece: Piece, defensive: bool) -> bool:
     """rff's answer, unless a layer lets a charger with cold steel fire after all (rff_may_fire)."""
     if piece.status == "broken" or piece.stands == 0:
         return False
@@ -131,13 +130,11 @@ def _may_fire(game: Any, piece: Piece, defensive: bool) -> bool:
         return piece.formation != "limbered" and piece.silenced < piece.stands and (defensive or piece.may_fire)
     if piece.charge_target is not None and piece.cold_steel:
         own = not defensive and piece.grade == "crack" and "crack-cold-steel" in game.options and not piece.breakthrough
-        if own or "rff_may_fire" not in game.rules.implemented:
-            return own
-        return bool(game.rules.callers["rff_may_fire"](game=game, piece=piece, defensive=defensive))
+        return own or game.state.hooks.may_fire(game, piece, defensive)
     return True
 
 
-def firing_stands(game: Any, piece: Piece) -> int:
+def firing_stands(game: Game, piece: Piece) -> int:
     """RFF-P17: every stand of a line, extended line or battery; the two leading stands of a
     field column; one of a march column. Dismounted cavalry leave every fourth stand holding
     horses (none under the tethered-horses rule for mounted infantry)."""
@@ -154,7 +151,7 @@ def firing_stands(game: Any, piece: Piece) -> int:
     return n
 
 
-def fire_points(game: Any, state: RffState, shot: Shot) -> tuple[Fraction | int, tuple[Modifier, ...]]:
+def fire_points(game: Game, state: RffState, shot: Shot) -> tuple[Fraction | int, tuple[Modifier, ...]]:
     """Fire points with the x 1/2 multipliers, each cited."""
     firer = shot.firer
     damaged, half = (0, 0)
@@ -169,7 +166,7 @@ def _held(n: int, top: int) -> int:
 
 
 @cache
-def _fire_points(t: Any, per_stand: Fraction | int, stands: int, damaged: int, disordered: bool,
+def _fire_points(t: RffTables, per_stand: Fraction | int, stands: int, damaged: int, disordered: bool,
                  low_ammo: bool, half: int = 0) -> tuple[Fraction | int, tuple[Modifier, ...]]:
     """``half`` half sections (RFF-P27) and ``damaged`` damaged stands among ``stands``, each
     the weakest stands first (a half section is the one damaged first)."""
@@ -196,7 +193,7 @@ def _fire_points(t: Any, per_stand: Fraction | int, stands: int, damaged: int, d
     return points, tuple(multipliers)
 
 
-def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
+def die_modifiers(game: Game, state: RffState, shot: Shot) -> list[Modifier]:
     """Every die-roll modifier of the Musketry & Cannonade Table that applies to the shot."""
     printed = _printed(state.tables)
     firer, target = shot.firer, shot.target
@@ -223,12 +220,12 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
 
 
 @cache
-def _printed(t: Any) -> dict[str, Modifier]:
+def _printed(t: RffTables) -> dict[str, Modifier]:
     """The Musketry & Cannonade Table's die modifiers by id (read at every shot)."""
     return {key: lookup.modifier(t, "fire", key) for key in t.fire.modifiers}
 
 
-def cover_row(game: Any, state: RffState, shot: Shot) -> str | None:
+def cover_row(game: Game, state: RffState, shot: Shot) -> str | None:
     """The id of the cover modifier the target has, if any (a layer asks it too)."""
     target = shot.target
     cover = geo.cover(game, target)
@@ -252,7 +249,7 @@ def cover_row(game: Any, state: RffState, shot: Shot) -> str | None:
     return None
 
 
-def _plunging_cover(game: Any, state: RffState, shot: Shot, cover: str) -> str:
+def _plunging_cover(game: Game, state: RffState, shot: Shot, cover: str) -> str:
     """Plunging fire through wooded high ground: full cover for a target deep in woods or
     close behind them, partial cover for one further behind (the stronger cover stands)."""
     behind = geo.yards(state, lookup.optional_distance(state.tables, "plunging-fire", "behind-woods"))
@@ -264,26 +261,17 @@ def _plunging_cover(game: Any, state: RffState, shot: Shot, cover: str) -> str:
     return max(cover, plunging, key=rank.index)
 
 
-def table_inputs(game: Any, state: RffState, shot: Shot) -> tuple[Any, ...]:
+def table_inputs(game: Game, state: RffState, shot: Shot) -> tuple[Any, ...]:
     """What the shot is read on the Musketry & Cannonade Table with (the fire mechanic's
     arguments after the roller): fire points and multipliers (as layers adjust them) and every
     die modifier."""
-    points, multipliers = fire_points(game, state, shot)  # above 0: at least one stand fires
-    implemented = game.rules.implemented
-    if "rff_fire_points" in implemented:
-        points, multipliers = game.rules.callers["rff_fire_points"](game=game, shot=shot, points=points, multipliers=multipliers) or (points, multipliers)
+    points, own = fire_points(game, state, shot)  # above 0: at least one stand fires
+    points, multipliers = state.hooks.fire_points(game, shot, points, own)
     mods = die_modifiers(game, state, shot) + game.extra_modifiers(shot.kind, shot)
-    return (state.tables, shot.kind, points, shot.target.grade, multipliers + tuple(mods), shot.target.status != "good", shot.target.guns)
+    return (state.tables, shot.kind, points, shot.target.grade, (*multipliers, *mods), shot.target.status != "good", shot.target.guns)
 
 
-def layered_result(game: Any, shot: Shot, die: int, values: Any) -> Any:
-    """The fire's values as layers adjust them (given the die)."""
-    if "rff_fire_result" in game.rules.implemented:
-        return game.rules.callers["rff_fire_result"](game=game, shot=shot, die=die, values=values) or values
-    return values
-
-
-def resolve(game: Any, state: RffState, shot: Shot, seen: bool | None = None) -> None:
+def resolve(game: Game, state: RffState, shot: Shot, seen: bool | None = None) -> None:
     """Roll the shot on the table and apply its effect; ``seen`` is ``game.seen`` if the caller
     has asked it already."""
     roll = (game.roller, *table_inputs(game, state, shot))
@@ -295,8 +283,7 @@ def resolve(game: Any, state: RffState, shot: Shot, seen: bool | None = None) ->
     else:
         _, die, _, reading = mechanics.fire_roll(*roll)  # the same roll, without a Resolution no one sees
         values = reading[2]
-    if "rff_fire_result" in game.rules.implemented:  # (layered_result, inline: a frame fewer a shot)
-        values = game.rules.callers["rff_fire_result"](game=game, shot=shot, die=die, values=values) or values
+    values = state.hooks.fire_result(game, shot, die, values)
     apply(game, state, shot, values)
 
 
@@ -310,7 +297,7 @@ def _cause(state: RffState, shot: Shot) -> tuple[str, int]:
     return cause, round(geo.yards(state, shot.range_inches))
 
 
-def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed: bool = False) -> None:
+def apply(game: Game, state: RffState, shot: Shot, values: Mapping[str, Any], massed: bool = False) -> None:
     """Apply a fire effect to the target (and, a step lower, to a massed target behind it)."""
     target = shot.target
     if target.guns:
@@ -348,7 +335,7 @@ def apply(game: Any, state: RffState, shot: Shot, values: dict[str, Any], massed
 
 
 @cache
-def _tells(t: Any, kind: str, effect: str) -> bool:
+def _tells(t: RffTables, kind: str, effect: str) -> bool:
     """Can ``effect`` of ``kind`` change a massed target (troops or guns, disordered or not):
     cost it stands, disorder it, hit its guns, or check its charge?"""
     return any(v["stands_lost"] or v["disordered"] or v["gun_stands_wrecked"] or v["gun_stands_damaged"] or v["gun_stands_silenced"]
@@ -364,14 +351,14 @@ def _massed_behind(state: RffState, shot: Shot) -> list[Piece]:
             if p is not target and angle_between(line, bearing(target.x, target.y, p.x, p.y)) <= geo.FRONT_ARC]
 
 
-def _check_charge(game: Any, state: RffState, charger: Piece, by: Piece) -> None:
+def _check_charge(game: Game, state: RffState, charger: Piece, by: Piece) -> None:
     """Charge checked: the charger falls back 1.5" from the enemy (cavalry may recall further)."""
     charger.charge_target = None
     move.retreat(game, state, charger, geo.yards(state, lookup.distance(state.tables, "charge-checked")))
     game.log.emit("charge-checked", unit=charger.id, text=f"{charger.id}'s charge is checked by {by.id}'s fire")
 
 
-def fallen_leader(game: Any, state: RffState, leader: Any) -> None:
+def fallen_leader(game: Game, state: RffState, leader: Any) -> None:
     if game.seen:
         values = game.settle("fallen-leader", leader, mechanics.fallen_leader(game.roller, state.tables),
                              rulings=("RFF-P13",), unit=leader.id).values
@@ -380,14 +367,14 @@ def fallen_leader(game: Any, state: RffState, leader: Any) -> None:
     leaders.fall(game, state, leader, values["leader"])
 
 
-def aim_elsewhere(game: Any, state: RffState, shot: Shot, taken: Iterable[str]) -> Shot | None:
+def aim_elsewhere(game: Game, state: RffState, shot: Shot, taken: Iterable[str]) -> Shot | None:
     """The shot's firer aimed again, at none of the ``taken`` targets: under the same limits as
     the half-phase's aims (concealed targets are passed over, light caps the range)."""
     unseen = _hidden(state.enemies_of(shot.firer.side))
     return aim(game, state, shot.firer, shot.defensive, None, leaders.range_cap(game), unseen.union(taken))
 
 
-def _massed_artillery(game: Any, state: RffState, shots: list[Shot]) -> list[Shot]:
+def _massed_artillery(game: Game, state: RffState, shots: list[Shot]) -> list[Shot]:
     """Optional rule: each battery fires at a different target; two may fire at one target only
     if it is in canister range or the closest target, and each is within an artillery leader's
     command radius. A battery that may not mass fires at another target if it has one, else holds
@@ -410,7 +397,7 @@ def _massed_artillery(game: Any, state: RffState, shots: list[Shot]) -> list[Sho
     return kept
 
 
-def _may_mass(game: Any, state: RffState, shot: Shot) -> bool:
+def _may_mass(game: Game, state: RffState, shot: Shot) -> bool:
     close = shot.range_inches <= lookup.canister_inches(state.tables)
     nearest = geo.nearest([e for e in state.enemies_of(shot.firer.side) if geo.in_front(shot.firer, e)], shot.firer)
     commanded = any(

@@ -14,7 +14,7 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from referee.api import angle_between, bearing, depth, frontage
+from referee.api import Game, angle_between, bearing, depth, frontage
 
 from . import lookup
 from .state import TO_NEUTRAL, Footprint, Piece, RffState
@@ -166,14 +166,14 @@ def nearest_first(found: list[tuple[float, Piece]]) -> list[tuple[float, Piece]]
     return sorted(found, key=itemgetter(0))
 
 
-def around(memory: dict[str, Any], side: str, pieces: list[Piece]) -> Around:
-    """The :class:`Around` of ``pieces`` (what ``side`` aims at), kept in ``memory`` while every
-    piece listed stands where it stood, as strong and in the same formation."""
+def around(state: RffState, side: str, pieces: list[Piece]) -> Around:
+    """The :class:`Around` of ``pieces`` (what ``side`` aims at), kept in ``state.around`` while
+    every piece listed stands where it stood, as strong and in the same formation."""
     places = tuple([(p, p.x, p.y, p.stands, p.formation) for p in pieces])
-    kept = memory.setdefault("rff.around", {})
-    found = kept.get(side)
+    by_side = state.around
+    found = by_side.get(side)
     if found is None or found.places != places:
-        found = kept[side] = Around(pieces, places)
+        found = by_side[side] = Around(pieces, places)
     return found
 
 
@@ -193,7 +193,7 @@ def nearest(pieces: list[Piece], of: Piece) -> Piece | None:
 
 
 
-def ground_at(game: Any, x: float, y: float) -> str:
+def ground_at(game: Game, x: float, y: float) -> str:
     """The movement table's ground column at a point."""
     return GROUND_CLASS.get(game.ground.kind_at(x, y), "open")
 
@@ -201,15 +201,16 @@ def ground_at(game: Any, x: float, y: float) -> str:
 GROUNDS = ("open", "broken", "rough")  # the movement table's ground columns, road aside
 
 
-def walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
+def walk(game: Game, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
     """RFF-P28: yards a move from a toward b covers when it may go ``open_`` yards over open
     ground, ``broken`` over broken and ``rough`` over rough: each stretch crossed spends the
     share of the move its ground's rate says; a stream crossed away from a bridge or ford is
     rough ground where it is crossed (RFF-P5). Never beyond b. Kept per ground (:func:`_recall`)."""
-    return _recall(game, (_walk, ax, ay, bx, by, open_, broken, rough))
+    walked: float = _recall(game, (_walk, ax, ay, bx, by, open_, broken, rough))
+    return walked
 
 
-def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
+def _walk(game: Game, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
     length = math.hypot(bx - ax, by - ay)
     fastest = open_ if open_ >= broken and open_ >= rough else broken if broken >= rough else rough  # noqa: FURB136 (tests, not min and max: each costs a builtin's call)
     reach = length if length <= fastest else fastest  # noqa: FURB136
@@ -238,7 +239,7 @@ def _walk(game: Any, ax: float, ay: float, bx: float, by: float, open_: float, b
     return moved
 
 
-def ground_memo(game: Any) -> dict[tuple[Any, ...], Any]:
+def ground_memo(game: Game) -> dict[tuple[Any, ...], Any]:
     """The answers kept for the game's ground (held by the game's state once mustered)."""
     memo = _by_ground.get(game.ground)
     if memo is None:
@@ -246,12 +247,13 @@ def ground_memo(game: Any) -> dict[tuple[Any, ...], Any]:
     return memo
 
 
-def _kept(game: Any, ask: Any, *place: float) -> Any:
-    """``ask(game, *place)``, kept per ground by the exact place (:func:`_recall`)."""
+def kept(game: Game, ask: Any, *place: float) -> Any:
+    """``ask(game, *place)``, kept per ground by the exact place (:func:`_recall`): ``ask`` must
+    be a function of the ground alone (public: a layer keeps its own ground questions here)."""
     return _recall(game, (ask, *place))
 
 
-def _recall(game: Any, key: tuple[Any, ...]) -> Any:
+def _recall(game: Game, key: tuple[Any, ...]) -> Any:
     """``key[0](game, *key[1:])`` (an ask and the exact place it asks about), kept per ground:
     the ground alone decides the answer, so every game on that ground may share it whichever
     asked first. Callers on hot paths build the key themselves (no packing of arguments)."""
@@ -264,12 +266,13 @@ def _recall(game: Any, key: tuple[Any, ...]) -> Any:
     return hit
 
 
-def worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
+def worst_ground(game: Game, ax: float, ay: float, bx: float, by: float) -> str:
     """The worst ground column a move from a to b crosses; an unbridged stream counts as rough."""
-    return _recall(game, (_worst_ground, ax, ay, bx, by))
+    worst: str = _recall(game, (_worst_ground, ax, ay, bx, by))
+    return worst
 
 
-def _worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
+def _worst_ground(game: Game, ax: float, ay: float, bx: float, by: float) -> str:
     classes = {GROUND_CLASS.get(k, "open") for k in game.ground.kinds_along(ax, ay, bx, by)}
     if game.ground.crosses("stream", ax, ay, bx, by) and not _at_crossing(game, ax, ay, bx, by):
         classes.add("rough")
@@ -279,12 +282,12 @@ def _worst_ground(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
     return "open"
 
 
-def _at_crossing(game: Any, ax: float, ay: float, bx: float, by: float) -> bool:
+def _at_crossing(game: Game, ax: float, ay: float, bx: float, by: float) -> bool:
     return any(game.ground.crosses(k, ax, ay, bx, by) or game.ground.near(k, (ax + bx) / 2, (ay + by) / 2, 40.0)
                for k in ("bridge", "ford"))
 
 
-def _at_piece(game: Any, piece: Piece, ask: Any) -> Any:
+def _at_piece(game: Game, piece: Piece, ask: Any) -> Any:
     """``ask(game, x, y)`` at the piece's place: kept on the piece until it moves, and per ground
     by the exact place (:func:`_recall`); the place alone decides the answer."""
     spot = piece.spot
@@ -297,27 +300,28 @@ def _at_piece(game: Any, piece: Piece, ask: Any) -> Any:
     return hit
 
 
-def on_road(game: Any, piece: Piece) -> bool:
-    return _at_piece(game, piece, _on_road_at)
+def on_road(game: Game, piece: Piece) -> bool:
+    on: bool = _at_piece(game, piece, _on_road_at)
+    return on
 
 
-def _on_road_at(game: Any, x: float, y: float) -> bool:
+def _on_road_at(game: Game, x: float, y: float) -> bool:
     return game.ground.near("road", x, y, 30.0)
 
 
-def fortified(game: Any, x: float, y: float) -> bool:
+def fortified(game: Game, x: float, y: float) -> bool:
     """In works: inside a closed work, or within 40 yards behind a line of works."""
     return game.ground.behind("works", x, y, WORKS_YARDS)
 
 
-def cover(game: Any, piece: Piece) -> str:
+def cover(game: Game, piece: Piece) -> str:
     """none, partial, full or fortified (RFF-P5); a charging attacker at the foot of works is
     not covered by them (RFF-P30)."""
     kind = _at_piece(game, piece, _cover_at)
     return "none" if kind == "fortified" and piece.charge_target is not None else kind
 
 
-def _cover_at(game: Any, x: float, y: float) -> str:
+def _cover_at(game: Game, x: float, y: float) -> str:
     if fortified(game, x, y):
         return "fortified"
     kind = COVER.get(game.ground.kind_at(x, y))
@@ -334,7 +338,7 @@ BLOCKING = ("woods", "dense-woods", "buildings")
 SIGHT_SKIP = 50.0  # yards at each end: a unit sees out of the woods it stands in (RFF-P5)
 
 
-def sight(game: Any, firer: Piece, target: Piece) -> str:
+def sight(game: Game, firer: Piece, target: Piece) -> str:
     """"clear", "blocked", "plunging" (guns on higher ground firing over lower woods) or
     "plunging-at" (guns on lower ground firing at a target deep in woods on high ground): the
     optional rule, plunging fire through wooded high ground (RFF-P24)."""
@@ -345,13 +349,13 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
         own = game.ground.height_at(firer.x, firer.y)
         if own > 0 and own > max(blocking):
             return "plunging"
-        if _kept(game, _into_high_woods, firer.x, firer.y, target.x, target.y, yards(game.state, lookup.optional_distance(
+        if kept(game, _into_high_woods, firer.x, firer.y, target.x, target.y, yards(game.state, lookup.optional_distance(
                 game.state.tables, "plunging-fire", "behind-woods"))):
             return "plunging-at"
     return "blocked"
 
 
-def _into_high_woods(game: Any, ax: float, ay: float, bx: float, by: float, clear: float) -> bool:
+def _into_high_woods(game: Game, ax: float, ay: float, bx: float, by: float, clear: float) -> bool:
     """Is b deep in woods on high ground, no wood between a and b higher than that ground (woods
     lower down the slope may intervene), a lower than b, and a more than ``clear`` yards from the
     first intervening wood (RFF-P24)?"""
@@ -367,7 +371,7 @@ def _into_high_woods(game: Any, ax: float, ay: float, bx: float, by: float, clea
     return all(h <= high for kind, h in cells[first:] if kind in BLOCKING)
 
 
-def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[float, ...]:
+def _blocking(game: Game, ax: float, ay: float, bx: float, by: float) -> tuple[float, ...]:
     """Heights of the woods and buildings between a and b: none at once when no wood or
     building lies near the line (most lines: :meth:`Ground.clear_of`)."""
     if game.ground.clear_of(BLOCKING, ax, ay, bx, by):
@@ -375,12 +379,13 @@ def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[fl
     return game.ground.heights_of(BLOCKING, ax, ay, bx, by, SIGHT_SKIP)
 
 
-def linear_cover(game: Any, piece: Piece) -> bool:
+def linear_cover(game: Game, piece: Piece) -> bool:
     """Behind works, a wall or a fence (the maneuver table's "linear cover")."""
-    return _at_piece(game, piece, _linear_cover_at)
+    behind: bool = _at_piece(game, piece, _linear_cover_at)
+    return behind
 
 
-def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, travel: float) -> float:
+def works_edge(game: Game, state: RffState, piece: Piece, ux: float, uy: float, travel: float) -> float:
     """RFF-P30: how far along (ux, uy) the piece may go before it would stand in works an enemy
     holds (inside a closed work or just behind a line of works with an enemy piece in them),
     read every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works. The
@@ -394,13 +399,13 @@ def works_edge(game: Any, state: RffState, piece: Piece, ux: float, uy: float, t
     south, north = (y0, y1) if y0 < y1 else (y1, y0)
     if east < box[0] - WORKS_YARDS or west > box[1] + WORKS_YARDS or north < box[2] - WORKS_YARDS or south > box[3] + WORKS_YARDS:
         return travel  # the move passes nowhere near any works
-    stop = _recall(game, (_works_stop, x0, y0, ux, uy, travel))
+    stop: float = _recall(game, (_works_stop, x0, y0, ux, uy, travel))
     if stop == travel or not any(cover(game, e) == "fortified" for e in state.enemies_of(piece.side)):
         return travel
     return stop
 
 
-def _works_stop(game: Any, x: float, y: float, ux: float, uy: float, travel: float) -> float:
+def _works_stop(game: Game, x: float, y: float, ux: float, uy: float, travel: float) -> float:
     """How far along (ux, uy) from (x, y) a piece may go before it would stand in works, read
     every :data:`WALK_YARDS`; ``travel`` if it never would, or if it starts in works. A point
     outside the box round the works (a yard beyond :data:`WORKS_YARDS`: the ground rounds a point
@@ -418,7 +423,7 @@ def _works_stop(game: Any, x: float, y: float, ux: float, uy: float, travel: flo
     return travel
 
 
-def _linear_cover_at(game: Any, x: float, y: float) -> bool:
+def _linear_cover_at(game: Game, x: float, y: float) -> bool:
     return fortified(game, x, y) or any(game.ground.behind(k, x, y, LINEAR_COVER_YARDS) for k in ("wall", "fence"))
 
 
@@ -427,7 +432,7 @@ def enfiladed(firer: Piece, target: Piece) -> bool:
     return target.formation in ("line", "extended-line", "unlimbered") and on_flank(target, firer)
 
 
-def counted_stands(game: Any, state: RffState, defender: Piece, charger: Piece) -> int:
+def counted_stands(game: Game, state: RffState, defender: Piece, charger: Piece) -> int:
     """Stands that count for numbers in a charge: under the optional extended-line frontage
     rule, an extended line of six or fewer stands with opened intervals counts only those
     within 1" of the charger's front."""

@@ -81,6 +81,19 @@ def rff_may_fire(game: Game, piece: Piece, defensive: bool) -> bool | None:
     """
 
 
+@hookspec(firstresult=True)
+def rff_screen(game: Game, regiment: Piece, stands: int) -> int | None:
+    """How many stands ``regiment`` (an infantry piece) detaches as skirmishers to screen its
+    front, given rff's ``stands`` (a fifth of it within the tables' limits, 0 when too small):
+    return a count (0 forbids the screen; rff keeps it below the regiment's stands) or None to
+    keep rff's.
+
+    Called under the skirmishers option, when rff asks whether a regiment that wants a screen
+    may deploy one this check (every other condition met) and again as it deploys it: answer
+    the same both times. Who: any layer on rff (larger or smaller screens, none for raw troops).
+    """
+
+
 @hookspec
 def rff_phase_done(game: Game, step: Step) -> None:
     """One side's phase (``step.name``: maneuver, fire or charge; ``step.side``) is over, and

@@ -7,7 +7,8 @@ the unit stays on foot."""
 from __future__ import annotations
 
 import math
-from typing import Any
+
+from referee.api import Game
 
 from . import geometry as geo
 from . import lookup
@@ -19,7 +20,7 @@ def tethered(piece: Piece) -> bool:
     return piece.troops and piece.arm == "cavalry" and not piece.unit.mounted and "long-arm" in piece.flags
 
 
-def place_markers(game: Any, state: RffState) -> None:
+def place_markers(game: Game, state: RffState) -> None:
     """At the start: a marker at the rear edge of each dismounted mounted-infantry piece."""
     if "tethered-horses" not in game.options:
         return
@@ -29,7 +30,7 @@ def place_markers(game: Any, state: RffState) -> None:
             state.horses[piece.id] = (piece.x + behind * math.sin(rear), piece.y + behind * math.cos(rear))
 
 
-def run_to_horses(game: Any, state: RffState, piece: Piece) -> bool:
+def run_to_horses(game: Game, state: RffState, piece: Piece) -> bool:
     """A broken full retreat toward the unit's horses: on foot until it reaches them, then mounted
     for the whole retreat (the rest of it toward the rear). False if it has no horses to run to."""
     marker = state.horses.get(piece.id)
@@ -55,7 +56,7 @@ def run_to_horses(game: Any, state: RffState, piece: Piece) -> bool:
     return True
 
 
-def overrun(game: Any, state: RffState, mover: Piece, x0: float, y0: float) -> None:
+def overrun(game: Game, state: RffState, mover: Piece, x0: float, y0: float) -> None:
     """An enemy piece that moved from (x0, y0) through a marker takes those horses."""
     reach = geo.depth_of(mover) / 2
     for uid, (mx, my) in list(state.horses.items()):

@@ -5,13 +5,15 @@ from __future__ import annotations
 import math
 from functools import cache
 from operator import itemgetter
-from typing import Any
+
+from referee.api import Game
 
 from . import lookup
 from .state import LeaderState, Piece, RffState
+from .tables import RffTables
 
 
-def replace_and_place(game: Any, state: RffState, side: str) -> None:
+def replace_and_place(game: Game, state: RffState, side: str) -> None:
     """Maneuver phase step 1: bring back leaders whose time out is over, replace the fallen by
     provisional commanders (RFF-P13), and move leaders who are not attached to the middle of
     their command (RFF-P22)."""
@@ -35,7 +37,7 @@ def replace_and_place(game: Any, state: RffState, side: str) -> None:
             _place(game, state, leader)
 
 
-def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
+def _replace(game: Game, state: RffState, fallen: LeaderState) -> None:
     stand_in = LeaderState(f"{fallen.id}-provisional", fallen.side, fallen.command, "able", (), fallen.x, fallen.y,
                            None, fallen.commands, provisional=True)
     fallen.provisional = True  # replaced: he is not replaced again
@@ -43,7 +45,7 @@ def _replace(game: Any, state: RffState, fallen: LeaderState) -> None:
     game.log.emit("leader", rulings=["RFF-P13"], text=f"a provisional commander takes over from {fallen.id}")
 
 
-def _place(game: Any, state: RffState, leader: LeaderState) -> None:
+def _place(game: Game, state: RffState, leader: LeaderState) -> None:
     if leader.attached is not None:
         piece = state.pieces.get(leader.attached)
         if piece is not None and ((piece.status != "gone" and piece.stands > 0 and piece.unit.on_field) or leader.waiting):  # (alive read inline)
@@ -62,7 +64,7 @@ def _place(game: Any, state: RffState, leader: LeaderState) -> None:
 
 
 @cache
-def leader_reach(t: Any, dismounted: bool) -> float:
+def leader_reach(t: RffTables, dismounted: bool) -> float:
     """Yards a leader rides (or walks) in a maneuver phase (asked for every leader not attached)."""
     return lookup.leader_rate(t, dismounted) * t.scale.yards_per_inch
 
@@ -74,7 +76,7 @@ def attached_to(state: RffState, piece: Piece) -> LeaderState | None:
     return None
 
 
-def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
+def commander(game: Game, state: RffState, piece: Piece) -> LeaderState | None:
     """The leader who has the piece in command, or None (out of command). An attached leader
     always does; otherwise the nearest leader of the piece's chain of command whose radius
     reaches it. At night only an attached leader does (optional rule)."""
@@ -104,14 +106,14 @@ def commander(game: Any, state: RffState, piece: Piece) -> LeaderState | None:
 
 
 @cache
-def command_reach(t: Any) -> tuple[float, float]:
+def command_reach(t: RffTables) -> tuple[float, float]:
     """Yards within which every command radius reaches, and beyond which none does (asked at
     every maneuver check: the radius's own case, read along the ground, only in between)."""
     radii = [lookup.command_radius(t, case) * t.scale.yards_per_inch for case in ("clear", "short", "twilight")]
     return min(radii), max(radii)
 
 
-def radius(game: Any, state: RffState, leader: LeaderState, piece: Piece) -> float:
+def radius(game: Game, state: RffState, leader: LeaderState, piece: Piece) -> float:
     """Command radius in inches: 6" clear, 3" through dense woods, in fog or twilight, or when
     the leader is attached elsewhere or dismounted; 4" in optional twilight."""
     t = state.tables
@@ -124,29 +126,29 @@ def radius(game: Any, state: RffState, leader: LeaderState, piece: Piece) -> flo
     return lookup.command_radius(t, "short" if short else "clear")
 
 
-def minutes_past_sunset(game: Any) -> int | None:
+def minutes_past_sunset(game: Game) -> int | None:
     sunset = game.scenario.light.sunset
     return None if sunset is None or game.world.minute < sunset else game.world.minute - sunset
 
 
-def twilight_minutes(game: Any) -> tuple[int, int]:
+def twilight_minutes(game: Game) -> tuple[int, int]:
     """(minutes of twilight after sunset, minutes in a twilight turn): optional rule."""
     t = game.state.tables
     turn = int(lookup.option_number(t, "twilight-and-night", "turn-minutes"))
     return int(lookup.option_number(t, "twilight-and-night", "twilight-turns")) * turn, turn
 
 
-def is_twilight(game: Any) -> bool:
+def is_twilight(game: Game) -> bool:
     past = minutes_past_sunset(game)
     return past is not None and past < twilight_minutes(game)[0]
 
 
-def is_night(game: Any) -> bool:
+def is_night(game: Game) -> bool:
     past = minutes_past_sunset(game)
     return past is not None and past >= twilight_minutes(game)[0]
 
 
-def range_cap(game: Any) -> float | None:
+def range_cap(game: Game) -> float | None:
     """The longest range in inches that light allows (optional twilight and night rules)."""
     if "twilight-and-night" not in game.options:
         return None
@@ -159,7 +161,7 @@ def range_cap(game: Any) -> float | None:
     return lookup.night_range(game.state.tables, game.scenario.light.moon)
 
 
-def fall(game: Any, state: RffState, leader: LeaderState, outcome: str) -> None:
+def fall(game: Game, state: RffState, leader: LeaderState, outcome: str) -> None:
     """Apply a Fallen Leader result: removed, out one turn, or dismounted one turn."""
     if outcome == "removed":
         leader.detach()

@@ -8,15 +8,17 @@ do. Which pieces roll, how a charge is declared and how far retreats go are ruli
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from attrs import define
-from referee.api import Modifier, men_between, short_of
+from referee.api import Game, Modifier, men_between, short_of
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers
 from .state import FROM_NEUTRAL, Piece, RffState
+from .tables import RffTables
 
 CHARGE_EFFECTS = ("double-quick", "well-handled")  # RFF-P9
 LINES = ("line", "extended-line")  # formations that wheel rather than turn
@@ -24,10 +26,10 @@ ASK = object()  # modifiers: the commander is not known yet
 PACE = {"double-quick": "double", "well-handled": "full", "tardy": "half", "rally-with-elan": "full", "rally": "half"}
 
 
-def phase(game: Any, state: RffState, side: str) -> None:
+def phase(game: Game, state: RffState, side: str) -> None:
     leaders.replace_and_place(game, state, side)
     intents = game.intents(side)
-    game.memory.setdefault("rff.targets", {}).update({u: i.target for u, i in intents.items()})
+    state.targets.update({u: i.target for u, i in intents.items()})
     read = check_tables(state.tables)  # (once a phase, for every piece's check)
     pieces = state.of_side(side)  # (a shared list no one changes: pieces that come or go make a new one)
     waiting = state.to_maneuver
@@ -52,7 +54,7 @@ def phase(game: Any, state: RffState, side: str) -> None:
             skirmishers.after_regiment_moved(game, state, piece, intent)
 
 
-def needs_check(game: Any, state: RffState, piece: Piece, intent: Any, outflank: float | None = None) -> bool:
+def needs_check(game: Game, state: RffState, piece: Piece, intent: Any, outflank: float | None = None) -> bool:
     """RFF-P7: a piece in good order that only holds, already in the formation wanted and not
     outflanked, makes no check; everything else rolls (a piece low on ammunition too: a Well
     Handled check replenishes it, RFF-P20). ``outflank``: :func:`outflank_yards`, when the caller has it."""
@@ -65,7 +67,7 @@ def needs_check(game: Any, state: RffState, piece: Piece, intent: Any, outflank:
     return geo.outflanked(state, piece, outflank or outflank_yards(state.tables))
 
 
-def check(game: Any, state: RffState, piece: Piece, intent: Any, read: CheckTables | None = None) -> None:
+def check(game: Game, state: RffState, piece: Piece, intent: Any, read: CheckTables | None = None) -> None:
     """Roll the piece's maneuver check and carry out its effect (``read``: :func:`check_tables`,
     when the caller has it)."""
     status = "good-order" if piece.guns or piece.status == "good" else "disordered"  # guns: always good order
@@ -89,7 +91,7 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any, read: CheckTabl
     apply(game, state, piece, intent, effect, values)
 
 
-def modifiers(game: Any, state: RffState, piece: Piece, commander: Any = ASK, read: CheckTables | None = None) -> list[Modifier]:
+def modifiers(game: Game, state: RffState, piece: Piece, commander: Any = ASK, read: CheckTables | None = None) -> list[Modifier]:
     """Every die-roll modifier of the Maneuver Table that applies to the piece now (``commander``:
     :func:`leaders.commander`'s answer, ``read``: :func:`check_tables`, when the caller has them)."""
     if read is None:
@@ -132,20 +134,20 @@ class CheckTables:
 
 
 @cache
-def check_tables(t: Any) -> CheckTables:
+def check_tables(t: RffTables) -> CheckTables:
     grades = t.procedures["effectiveness"]
     return CheckTables(printed_modifiers(t), outflank_yards(t), {g: lookup.effectiveness_thresholds(t, g) for g in grades},
                        lookup.brigade_loss_thresholds(t))
 
 
-def printed_modifiers(t: Any) -> dict[str, Modifier]:
+def printed_modifiers(t: RffTables) -> dict[str, Modifier]:
     """The Maneuver Table's modifiers by id, and a leader's by his rating."""
     found = {key: lookup.modifier(t, "maneuver", key) for key in t.maneuver.modifiers}
     return found | {rating: lookup.modifier(t, "maneuver", rating) for rating in lookup.RATING_MODIFIER}
 
 
 @cache
-def outflank_yards(t: Any) -> float:
+def outflank_yards(t: RffTables) -> float:
     """How near an enemy on the flank or rear outflanks a piece (RFF-P4), in yards (asked at every check)."""
     return lookup.distance(t, "outflank") * t.scale.yards_per_inch
 
@@ -173,7 +175,7 @@ def effectiveness(state: RffState, piece: Piece, thresholds: tuple[float, float]
     return "spent" if lost >= spent else "worn" if lost >= worn else "fresh"
 
 
-def brigade_losses(game: Any, state: RffState, piece: Piece, thresholds: tuple[float, float] | None = None) -> str | None:
+def brigade_losses(game: Game, state: RffState, piece: Piece, thresholds: tuple[float, float] | None = None) -> str | None:
     """RFF-P8: heavy casualties / greater losses are read off the piece's brigade (not when the
     brigade is the one unit: its losses are already its fresh, worn or spent); ``thresholds``:
     the tables', when the caller has them (:class:`CheckTables`)."""
@@ -186,7 +188,7 @@ def brigade_losses(game: Any, state: RffState, piece: Piece, thresholds: tuple[f
     return "greater-losses" if lost >= greater else "heavy-casualties" if lost >= heavy else None
 
 
-def key_position_lost(game: Any, state: RffState, side: str) -> bool:
+def key_position_lost(game: Game, state: RffState, side: str) -> bool:
     """Has an enemy taken a key position the side held at the start?"""
     held = game.world.held
     for objective in state.key_positions.get(side, ()):
@@ -208,7 +210,7 @@ def target_piece(state: RffState, intent: Any) -> Piece | None:
 # ----------------------------------------------------------------------------- effects
 
 
-def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, values: dict[str, Any]) -> None:
+def apply(game: Game, state: RffState, piece: Piece, intent: Any, effect: str, values: Mapping[str, Any]) -> None:
     if piece.troops and piece.status == "broken" and effect in ("rally-with-elan", "rally", "shaken", "wavering"):
         piece.formation = "line"  # broken troops re-form in line before anything else (RFF-P31)
     if effect in ("rally-with-elan", "rally"):
@@ -263,7 +265,7 @@ def _in_close_range(state: RffState, piece: Piece) -> bool:
     return bool(geo.within(state, piece, state.enemies_of(piece.side), close))
 
 
-def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, reform: bool | str) -> None:
+def _act(game: Game, state: RffState, piece: Piece, intent: Any, pace: str, reform: bool | str) -> None:
     """Carry out the intent within what the effect allows."""
     target = target_piece(state, intent)
     if piece.guns:
@@ -316,12 +318,12 @@ def _by_the_flank(piece: Piece, goal: tuple[float, float]) -> bool:
 
 
 @cache
-def wheel_degrees(t: Any) -> float:
+def wheel_degrees(t: RffTables) -> float:
     """Degrees a line wheels as it maneuvers (asked at every maneuver)."""
     return lookup.option_number(t, "change-front", "wheel")
 
 
-def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any, wheel: float) -> bool:
+def _change_front(game: Game, piece: Piece, target: Piece | None, intent: Any, wheel: float) -> bool:
     """Optional rule: a line wheels up to 90 degrees in place instead of moving (more than it
     ``wheel``s as it maneuvers)."""
     if not ("change-front" in game.options and piece.formation in LINES and intent.action != "charge"):
@@ -333,7 +335,7 @@ def _change_front(game: Any, piece: Piece, target: Piece | None, intent: Any, wh
     return True
 
 
-def _change_formation(game: Any, state: RffState, piece: Piece, wanted: str) -> None:
+def _change_formation(game: Game, state: RffState, piece: Piece, wanted: str) -> None:
     old = piece.formation
     piece.formation = wanted
     kinds = game.ground.kind_at(piece.x, piece.y)
@@ -342,7 +344,7 @@ def _change_formation(game: Any, state: RffState, piece: Piece, wanted: str) -> 
     game.log.emit("formation", unit=piece.id, text=f"{piece.id} changes formation from {old} to {wanted}")
 
 
-def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pace: str) -> bool:
+def _declare_charge(game: Game, state: RffState, piece: Piece, target: Piece, pace: str) -> bool:
     """RFF-P9: a charge is declared when the target can be reached this move; the charger
     moves into contact (hasty countercharges by cavalry meet it halfway)."""
     reach = move.rate_yards(game, state, piece, pace, (target.x, target.y))
@@ -368,7 +370,7 @@ def _declare_charge(game: Any, state: RffState, piece: Piece, target: Piece, pac
     return True
 
 
-def _guns(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, target: Piece | None) -> None:
+def _guns(game: Game, state: RffState, piece: Piece, intent: Any, pace: str, target: Piece | None) -> None:
     """Gun maneuvers (QRS II): limber, move, unlimber and fire, pivot, prolong."""
     heavy = lookup.heavy_gun(state.tables, piece) and "heavy-gun-restrictions" in game.options
     well = piece.effect in ("double-quick", "well-handled", "rally-with-elan")
@@ -405,7 +407,7 @@ def _guns(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, targ
     move.face(piece, intent.goal)
 
 
-def _fall_back(game: Any, state: RffState, piece: Piece) -> None:
+def _fall_back(game: Game, state: RffState, piece: Piece) -> None:
     """Troops retreat out of close range disordered; guns in close range limber and full retreat
     silenced; hold and fire if out of close range or fortified."""
     if not _in_close_range(state, piece) or geo.cover(game, piece) == "fortified":
@@ -418,7 +420,7 @@ def _fall_back(game: Any, state: RffState, piece: Piece) -> None:
         move.retreat_out_of_close_range(game, state, piece)
 
 
-def _shaken_or_wavering(game: Any, state: RffState, piece: Piece, effect: str) -> None:
+def _shaken_or_wavering(game: Game, state: RffState, piece: Piece, effect: str) -> None:
     if _in_close_range(state, piece) and geo.cover(game, piece) != "fortified":
         move.retreat_out_of_close_range(game, state, piece)
     if effect == "shaken":
@@ -428,7 +430,7 @@ def _shaken_or_wavering(game: Any, state: RffState, piece: Piece, effect: str) -
         piece.status = "disordered"
 
 
-def _panic(game: Any, state: RffState, piece: Piece, values: dict[str, Any]) -> None:
+def _panic(game: Game, state: RffState, piece: Piece, values: Mapping[str, Any]) -> None:
     """Troops retreat broken (losing stands when disordered or broken and below 0); guns limber
     and full retreat silenced."""
     if piece.guns:
@@ -440,7 +442,7 @@ def _panic(game: Any, state: RffState, piece: Piece, values: dict[str, Any]) -> 
         move.full_retreat(game, state, piece)
 
 
-def lose_stands(game: Any, state: RffState, piece: Piece, n: int, why: str, cause: str, yards: int | None = None) -> None:
+def lose_stands(game: Game, state: RffState, piece: Piece, n: int, why: str, cause: str, yards: int | None = None) -> None:
     """Remove stands; a piece with none left is gone (skirmishers then become the regiment).
     The men they stood for are reported lost to the neutral ``cause`` (Game.lose)."""
     if n <= 0 or piece.status == "gone":

@@ -6,16 +6,16 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from functools import cache
-from typing import Any
 
-from referee.api import bearing
+from referee.api import Game, bearing
 
 from . import geometry as geo
 from . import horses, lookup
 from .state import Piece, RffState
+from .tables import RffTables
 
 
-def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[float, float], share: float = 1.0) -> float:
+def rate_yards(game: Game, state: RffState, piece: Piece, pace: str, to: tuple[float, float], share: float = 1.0) -> float:
     """Yards the piece may move at ``pace`` (half, full, double) toward ``to``, priced by the
     ground it actually crosses (RFF-P28); ``share`` of that move (a breakthrough's half move)."""
     if pace == "none":
@@ -29,13 +29,10 @@ def rate_yards(game: Any, state: RffState, piece: Piece, pace: str, to: tuple[fl
         o, b, r = lookup.rates(t, piece, double)
         per_inch = t.scale.yards_per_inch * share
         yards = geo.walk(game, piece.x, piece.y, *to, o * per_inch, b * per_inch, r * per_inch)
-    if "rff_move_yards" not in game.rules.implemented:
-        return yards
-    priced = game.rules.callers["rff_move_yards"](game=game, piece=piece, pace=pace, to=to, yards=yards)  # a layer's price, or rff's
-    return yards if priced is None else priced
+    return state.hooks.move_yards(game, piece, pace, to, yards)  # a layer's price, or rff's
 
 
-def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float], yds: float,
+def advance(game: Game, state: RffState, piece: Piece, goal: tuple[float, float], yds: float,
             contact: Piece | None = None) -> float:
     """Move straight toward ``goal`` up to ``yds``; halt short of every enemy but ``contact``,
     which is met edge to edge. Returns the yards moved."""
@@ -75,13 +72,12 @@ def advance(game: Any, state: RffState, piece: Piece, goal: tuple[float, float],
     state.moved(piece)
     if state.horses:
         horses.overrun(game, state, piece, x0, y0)
-    if "rff_moved" in game.rules.implemented:
-        game.rules.callers["rff_moved"](game=game, piece=piece, start=(x0, y0))
+    state.hooks.moved(game, piece, (x0, y0))
     return moved
 
 
 @cache
-def stop_short_yards(t: Any) -> float:
+def stop_short_yards(t: RffTables) -> float:
     """How far short of an enemy a move halts, in yards (asked at every advance)."""
     return lookup.distance(t, "stop-short") * t.scale.yards_per_inch
 
@@ -134,7 +130,7 @@ def wheel(piece: Piece, toward: Piece | tuple[float, float] | None, limit: float
     piece.facing = (piece.facing + max(-limit, min(limit, diff))) % 360.0
 
 
-def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
+def retreat(game: Game, state: RffState, piece: Piece, yds: float) -> None:
     """Fall back ``yds`` toward the side's own rear, still facing the enemy; a piece pushed off
     the map has left the field (its men are not casualties)."""
     rear = math.radians(game.scenario.home_edges.get(piece.side, 180.0))
@@ -150,14 +146,14 @@ def retreat(game: Any, state: RffState, piece: Piece, yds: float) -> None:
     piece.moved = "retreat"
 
 
-def retreat_out_of_close_range(game: Any, state: RffState, piece: Piece) -> None:
+def retreat_out_of_close_range(game: Game, state: RffState, piece: Piece) -> None:
     close = geo.yards(state, lookup.close_range(state.tables))
     near = geo.within(state, piece, state.enemies_of(piece.side), close)
     if near:
         retreat(game, state, piece, close - min(gap for gap, _ in near) + 5.0)
 
 
-def full_retreat(game: Any, state: RffState, piece: Piece) -> None:
+def full_retreat(game: Game, state: RffState, piece: Piece) -> None:
     """A full move to the rear at the broken (or limbered gun) rate, over the ground crossed;
     mounted infantry on foot run to their horses first (optional rule, tethered horses)."""
     if state.horses and piece.status == "broken" and horses.run_to_horses(game, state, piece):

@@ -7,20 +7,21 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
-from referee.api import STRICT
+from referee.api import STRICT, Game
 
 from . import horses, lookup
 from .geometry import deepest, ground_memo
+from .hooks import RffHooks
 from .state import FROM_NEUTRAL, TO_NEUTRAL, LeaderState, Piece, RffState
 
 LEADER_RATING = {"superior": "gallant", "average": "able", "poor": "poor"}
 _DEEPEST: weakref.WeakKeyDictionary[Any, dict[Any, float]] = weakref.WeakKeyDictionary()  # scenario -> tables -> deepest_of
 
 
-def muster(game: Any, tables: Any) -> RffState:
+def muster(game: Game, tables: Any) -> RffState:
     """Stands from men (RFF-P1), gun stands from guns (an odd gun a half section: RFF-P27), rff
     grades and weapon classes from the neutral ladder and weapons (tables ``weapons``)."""
-    state = RffState(tables)
+    state = RffState(tables, RffHooks(game))
     scale = lookup.scale(tables)
     for unit in game.world.units.values():
         spec = unit.spec
@@ -40,12 +41,12 @@ def muster(game: Any, tables: Any) -> RffState:
             stands, stands, spec.men / stands, formation, unit.x, unit.y, unit.facing, flags=() if spec.arm == "artillery" else lookup.weapon_flags(tables, spec.weapon), half=half, horse=horse,
         )
     for ld in game.world.leaders.values():
-        spec = ld.spec
-        rating = "gallant" if "gallant" in spec.traits else LEADER_RATING[spec.rating]
+        leader = ld.spec
+        rating = "gallant" if "gallant" in leader.traits else LEADER_RATING[leader.rating]
         attached = ld.attached_to if ld.attached_to in state.pieces else None
-        state.leaders[spec.id] = LeaderState(spec.id, spec.side, spec.command, rating, spec.traits, ld.x, ld.y, attached,
-                                             game.scenario.subordinates.get(spec.command, frozenset()),
-                                             piece=state.pieces.get(attached) if attached else None)
+        state.leaders[leader.id] = LeaderState(leader.id, leader.side, leader.command, rating, leader.traits, ld.x, ld.y, attached,
+                                               game.scenario.subordinates.get(leader.command, frozenset()),
+                                               piece=state.pieces.get(attached) if attached else None)
     for piece in state.pieces.values():
         for command in game.scenario.command_chain(piece.unit.spec.command):
             state.start_stands_by_command[command.id] = state.start_stands_by_command.get(command.id, 0) + piece.stands
@@ -72,7 +73,7 @@ def deepest_of(scenario: Any, tables: Any, pieces: Iterable[Piece]) -> float:
     return found
 
 
-def sync(game: Any, state: RffState) -> None:
+def sync(game: Game, state: RffState) -> None:
     """Write men, guns, place, facing, formation, status and low ammunition back to the neutral
     world (a regiment is low when it or its skirmishers are)."""
     per_model = state.tables.scale.guns_per_model  # (lookup.scale, read inline: twice a turn for every unit)

@@ -4,9 +4,7 @@ cannonade table, all at the game's scale."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from referee.api import Capabilities
+from referee.api import Capabilities, Game
 
 from . import geometry as geo
 from . import lookup
@@ -15,7 +13,7 @@ from .state import Piece, RffState
 RULINGS = ("RFF-P9", "RFF-CR1", "RFF-CR2")
 
 
-def capabilities(game: Any, unit: str) -> Capabilities | None:
+def capabilities(game: Game, unit: str) -> Capabilities | None:
     state: RffState = game.state
     piece = state.pieces.get(unit)
     if piece is None:

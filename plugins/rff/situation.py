@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.api import Exchange, Result, men_between, net
+from referee.api import Exchange, Game, Result, men_between, net
 
 from . import fire, mechanics
 from . import geometry as geo
 
 
-def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange | None:
+def exchange(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:
     if charge:
         return None
     state = game.state
@@ -26,7 +26,7 @@ def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange 
 
     def one_fire(roller: Any) -> Result:
         die, values = mechanics.fire_die_values(roller, *args)
-        values = fire.layered_result(game, shot, die, values)
+        values = state.hooks.fire_result(game, shot, die, values)
         lost = min(standing, int(values.get("gun_stands_wrecked" if b.guns else "stands_lost", 0)))
         if lost == standing:
             status = "gone"

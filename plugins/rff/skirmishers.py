@@ -13,14 +13,15 @@ from functools import cache
 from typing import Any
 
 from attrs import evolve
-from referee.api import Intent
+from referee.api import Game, Intent
 
 from . import geometry as geo
 from . import lookup, move
 from .state import Piece, RffState
+from .tables import RffTables
 
 
-def option_on(game: Any) -> bool:
+def option_on(game: Game) -> bool:
     return "skirmishers" in game.options
 
 
@@ -36,7 +37,7 @@ def how_many(stands: int, rules: Any) -> int:
     return max(low, min(most, round(stands * share))) if most >= low else 0
 
 
-def after_regiment_moved(game: Any, state: RffState, regiment: Piece, intent: Any) -> None:
+def after_regiment_moved(game: Game, state: RffState, regiment: Piece, intent: Any) -> None:
     """Skirmishers rejoin a charging regiment, or one whose commander no longer wants a screen."""
     if not regiment.skirmishers or not option_on(game) or regiment.arm != "infantry" or not regiment.alive:
         return  # (the cheap test first: it runs after every check)
@@ -44,20 +45,26 @@ def after_regiment_moved(game: Any, state: RffState, regiment: Piece, intent: An
         rejoin(game, state, state.pieces[regiment.skirmishers])
 
 
-def may_deploy(game: Any, state: RffState, regiment: Piece, intent: Any, formation: str) -> bool:
+def may_deploy(game: Game, state: RffState, regiment: Piece, intent: Any, formation: str) -> bool:
     """May the regiment deploy skirmishers as (part of) its change of formation maneuver this
     check? Its commander wants a screen, it has none out and is big enough, it is in good order
     with a Double Quick, Well Handled or Tardy effect, and it stands (once re-formed) in line or
     field column (RFF-P10)."""
     return (intent.skirmishers and not regiment.skirmishers and regiment.arm == "infantry" and option_on(game)
             and regiment.parent is None and regiment.status == "good" and formation in ("line", "field-column")
-            and regiment.effect in ("double-quick", "well-handled", "tardy") and how_many(regiment.stands, state.tables) > 0)
+            and regiment.effect in ("double-quick", "well-handled", "tardy") and screen_stands(game, state, regiment) > 0)
 
 
-def deploy(game: Any, state: RffState, regiment: Piece, held: bool) -> None:
+def screen_stands(game: Game, state: RffState, regiment: Piece) -> int:
+    """The stands the regiment would detach as its screen now: :func:`how_many`, as a layer
+    changes it (``rff_screen``)."""
+    return state.hooks.screen(game, regiment, how_many(regiment.stands, state.tables))
+
+
+def deploy(game: Game, state: RffState, regiment: Piece, held: bool) -> None:
     """Detach the skirmishers within 2" (15mm) in front of the regiment; if it held its position
     on a Double Quick or Well Handled effect they may go on up to a half move (RFF-P10)."""
-    n = how_many(regiment.stands, state.tables)
+    n = screen_stands(game, state, regiment)
     if n == 0:
         return
     ahead = geo.yards(state, lookup.skirmisher_deploy_inches(state.tables))
@@ -79,7 +86,7 @@ def deploy(game: Any, state: RffState, regiment: Piece, held: bool) -> None:
         move.advance(game, state, screen, far, move.rate_yards(game, state, screen, "half", far))
 
 
-def stays_out(game: Any, state: RffState, screen: Piece) -> bool:
+def stays_out(game: Game, state: RffState, screen: Piece) -> bool:
     """Does the screen stay out this maneuver phase (to check on its own, then keep station)?
     Not with its regiment gone; broken or down to one stand, it rejoins it instead."""
     regiment = state.pieces[screen.parent] if screen.parent else None
@@ -96,7 +103,7 @@ def own_intent(screen: Piece, intent: Any) -> Intent:
     return Intent("hold", (screen.x, screen.y), intent.target, "skirmish", intent.order, intent.skirmishers)
 
 
-def keep_station(game: Any, state: RffState, screen: Piece, intent: Any) -> None:
+def keep_station(game: Game, state: RffState, screen: Piece, intent: Any) -> None:
     """After its check, the screen keeps station in front of the regiment: up to a half move
     forward of it (well handled), within 2" of it otherwise, never beyond 16"."""
     if not screen.alive or screen.parent is None:
@@ -114,13 +121,13 @@ def keep_station(game: Any, state: RffState, screen: Piece, intent: Any) -> None
 
 
 @cache
-def station_yards(t: Any) -> tuple[float, float]:
+def station_yards(t: RffTables) -> tuple[float, float]:
     """How far in front of their regiment skirmishers deploy, and the farthest they may go, in
     yards (asked for every screen at every maneuver phase)."""
     return lookup.skirmisher_deploy_inches(t) * t.scale.yards_per_inch, lookup.skirmisher_leash_inches(t) * t.scale.yards_per_inch
 
 
-def evade(game: Any, state: RffState, screen: Piece, charger: Piece) -> bool:
+def evade(game: Game, state: RffState, screen: Piece, charger: Piece) -> bool:
     """Skirmishers evade charging infantry (not cavalry) by falling back onto the regiment."""
     if not option_on(game) or charger.arm == "cavalry" or screen.parent is None:
         return False
@@ -129,7 +136,7 @@ def evade(game: Any, state: RffState, screen: Piece, charger: Piece) -> bool:
     return True
 
 
-def rejoin(game: Any, state: RffState, screen: Piece) -> None:
+def rejoin(game: Game, state: RffState, screen: Piece) -> None:
     """The skirmishers fall back onto the regiment and take its formation and status."""
     regiment = state.pieces[screen.parent] if screen.parent else None
     if regiment is None:
@@ -142,7 +149,7 @@ def rejoin(game: Any, state: RffState, screen: Piece) -> None:
     game.log.emit("skirmishers", unit=regiment.id, text=f"{regiment.id}'s skirmishers rejoin")
 
 
-def regiment_destroyed(game: Any, state: RffState, regiment: Piece) -> None:
+def regiment_destroyed(game: Game, state: RffState, regiment: Piece) -> None:
     """If the regiment is destroyed while its skirmishers are out, they become the regiment."""
     if regiment.skirmishers is None:
         return

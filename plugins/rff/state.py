@@ -8,11 +8,18 @@ conserved and losses come in whole stands, as the rules count them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import define, field
-from referee.api import STRICT, UnitState
+from referee.api import STRICT, Intent, UnitState
+
+from .hooks import RffHooks
+from .tables import RffTables
+
+if TYPE_CHECKING:
+    from .geometry import Around
 
 # rff formations; the neutral formation each reads as
 TO_NEUTRAL = {
@@ -147,7 +154,26 @@ _NORTHING = attrgetter("y")
 
 @define(eq=False)
 class RffState:
-    tables: Any
+    """One game of rff: its pieces and leaders, what a phase hands the next, and the caches
+    built from them. Each cache is a field of this object, which owns its inputs, and is
+    forgotten in one place:
+
+    - ``_living``, ``_hostile`` (:meth:`of_side`, :meth:`enemies_of`) and ``_rows``
+      (:meth:`enemy_rows`): by :meth:`changed` when a piece enters or leaves play; ``_rows`` also
+      by :meth:`moved` when a piece changes place.
+    - ``_chains`` (:meth:`leaders_over`): begun afresh when a leader joins (leaders never leave).
+    - ``_attachable`` (:meth:`attachable`): never (it reads what muster attached).
+    - ``around`` (:func:`.geometry.around`): each :class:`~.geometry.Around` keeps the places it
+      read and is replaced when they change.
+    - ``ground_memo`` (:func:`.geometry.kept`): answers of the ground alone, shared by every game
+      on the same ground (a pure function of immutable input; capped at ``MEMO_LIMIT``).
+
+    A piece keeps its own (``Piece.spot``, ``Piece.footprint``: see :class:`Piece`). Module
+    caches (``@cache`` on tables, ``muster.deepest_of``) are pure functions of immutable inputs.
+    """
+
+    tables: RffTables
+    hooks: RffHooks  # rff's extension hooks, typed (hooks.py), built at muster
     pieces: dict[str, Piece] = field(factory=dict)
     leaders: dict[str, LeaderState] = field(factory=dict)
     phasing: str = ""
@@ -157,8 +183,10 @@ class RffState:
     lost_by_command: dict[str, int] = field(factory=dict)  # stands lost as casualties
     key_positions: dict[str, tuple[str, ...]] = field(factory=dict)  # the key objectives each side held at the start
     deepest: float = 0.0  # yards: the deepest any piece can be (geometry.deepest)
-    ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry._kept)
-    to_maneuver: dict[str, Any] = field(factory=dict)  # piece id -> the intent it carries out in the maneuver phase under way, until it is reached
+    ground_memo: dict[tuple[Any, ...], Any] = field(factory=dict)  # shared by every game on the ground (geometry.kept)
+    to_maneuver: dict[str, Intent] = field(factory=dict)  # piece id -> the intent it carries out in the maneuver phase under way, until it is reached
+    targets: dict[str, str | None] = field(factory=dict)  # piece id -> the target its intent named at its side's last maneuver phase (the fire phase aims there first)
+    around: dict[str, Around] = field(factory=dict)  # geometry.around, by the aiming side: each checks its own freshness (Around.places)
     checking: Piece | None = None  # maneuver.check: the piece whose check gathers modifiers, and
     checking_leader: LeaderState | None = None  # its commander, kept meanwhile (rff's and a layer's ask the same question; nothing moves)
 
@@ -168,6 +196,11 @@ class RffState:
     _chains: dict[tuple[str, str | None], list[LeaderState]] = field(factory=dict)  # leaders_over, for this many leaders:
     _chains_of: int = 0
     _attachable: dict[str, list[LeaderState]] | None = None
+
+    def yet_to_maneuver(self) -> Mapping[str, Intent]:
+        """The pieces not yet reached in the maneuver phase under way, by id, each with the
+        intent it is to carry out (empty outside that phase; read-only)."""
+        return self.to_maneuver
 
     def of_side(self, side: str) -> list[Piece]:
         """The side's pieces still in play (a shared list: do not change it)."""
