@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
-import weakref
 
 from attrs import frozen
 
-from .world import FIT_STATUSES, Objective, Scenario, SidePlan, World
+from .world import FIT_STATUSES, Objective, SidePlan, UnitState, World
 
 _COUNTS = SidePlan("")  # the defaults of a side without a plan
 
@@ -19,43 +18,23 @@ class Verdict:
     reason: str
 
 
-@frozen
-class Reach:
-    """Where a scenario's objectives can be held from, worked out once a scenario: each
-    objective's box (its radius either way, a yard wider), and the box round them all. A unit
-    outside an objective's box is not within its radius; one inside is when the distance says so."""
-
-    boxes: tuple[tuple[Objective, float, float, float, float], ...]  # objective, west, east, south, north
-    around: tuple[float, float, float, float]  # west, east, south, north of all of them (empty: nothing is inside)
-
-    @classmethod
-    def of(cls, scenario: Scenario) -> Reach:
-        if scenario not in _reaches:
-            boxes = tuple((o, o.position[0] - o.radius - 1.0, o.position[0] + o.radius + 1.0,
-                           o.position[1] - o.radius - 1.0, o.position[1] + o.radius + 1.0) for o in scenario.objectives)
-            around = ((min(b[1] for b in boxes), max(b[2] for b in boxes), min(b[3] for b in boxes), max(b[4] for b in boxes))
-                      if boxes else (math.inf, -math.inf, math.inf, -math.inf))
-            _reaches[scenario] = cls(boxes, around)
-        return _reaches[scenario]
-
-
-_reaches: weakref.WeakKeyDictionary[Scenario, Reach] = weakref.WeakKeyDictionary()
-
-
 def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     """An objective passes to a side with fit units within its radius and no fit enemy there;
     contested or empty, it stays with its last holder. Returns what changed hands now
-    (objective, from, to), and keeps it in ``world.passed``."""
-    reach = Reach.of(world.scenario)
-    west, east, south, north = reach.around
-    near = [(u.x, u.y, u.side) for u in world.units.values()  # fit (the property's test, without its call)
-            if west <= u.x <= east and south <= u.y <= north and u.on_field and u.status in FIT_STATUSES]
+    (objective, from, to), and keeps it in ``world.passed``. (Who stands near an objective is
+    asked of ``world.space``, not of every unit.)"""
+    space, sides = world.space, world.scenario.sides
     changes: list[tuple[str, str | None, str]] = []
-    for objective, w, e, s, n in reach.boxes:
+    for objective in world.scenario.objectives:
         (ox, oy), r = objective.position, objective.radius
-        present = {side for x, y, side in near if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r}
+        present = {side for side in sides
+                   if any(math.hypot(ox - u.x, oy - u.y) <= r for u in space.near(side, ox, oy, r, _fit))}
         hand_over(world, objective, present, changes)
     return changes
+
+
+def _fit(u: UnitState) -> bool:
+    return u.on_field and u.status in FIT_STATUSES  # (the property's test, without its call)
 
 
 def hand_over(world: World, objective: Objective, present: set[str], changes: list[tuple[str, str | None, str]]) -> None:

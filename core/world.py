@@ -16,6 +16,8 @@ from collections.abc import Iterator, Mapping
 
 from attrs import Factory, define, field, frozen
 
+from .space import Space
+
 SIDE_NAMES = ("union", "confederate")
 ARMS = ("infantry", "cavalry", "artillery")
 WEAPONS = (
@@ -287,13 +289,20 @@ class Scenario:
 FIT_STATUSES = ("good", "disordered")  # a unit on the field in one of these is fit (UnitState.fit)
 
 
+def _moving(unit: UnitState, value: float) -> float:
+    """A unit's ``x`` or ``y`` is being set: its world's index (if any) is told."""
+    if unit.space is not None:
+        unit.space.moved(unit)
+    return value
+
+
 @define(eq=False, slots=True)
 class UnitState:
     spec: UnitSpec
     men: int
     guns: int
-    x: float
-    y: float
+    x: float = field(on_setattr=lambda unit, _, value: _moving(unit, value))  # (the one door to the index: core/space.py)
+    y: float = field(on_setattr=lambda unit, _, value: _moving(unit, value))
     facing: float
     formation: str
     status: str = "good"
@@ -303,6 +312,7 @@ class UnitState:
     hidden: bool = False  # concealed: the enemy's commander does not see it (set and cleared by a ruleset that models concealment)
     id: str = field(init=False, repr=False)  # the spec's, kept as attributes: read everywhere, every turn
     side: str = field(init=False, repr=False)
+    space: Space | None = field(default=None, init=False, repr=False)  # the world's index of places, told of every move
 
     def __attrs_post_init__(self) -> None:
         self.id, self.side = self.spec.id, self.spec.side
@@ -349,6 +359,8 @@ class World:
     weather: str = "clear"  # the weather now: the scenario's at the start; a ruleset may change it (fog lifting)
     by_side: dict[str, tuple[UnitState, ...]] = field(  # side -> its units, in the order of ``units`` (which never changes)
         init=False, repr=False, default=Factory(lambda self: _by_side(self.scenario, self.units), takes_self=True))
+    space: Space = field(  # the units by place (core/space.py), kept up to date as they move
+        init=False, repr=False, default=Factory(lambda self: Space(self.units.values()), takes_self=True))
 
     @classmethod
     def start(cls, scenario: Scenario) -> World:

@@ -16,7 +16,16 @@ from referee.core.events import Resolution
 from referee.core.game import men_between
 
 from . import dice, mechanics
-from .move import add_dps, back_off, disperse, dist, flanked, nearest, roll_move
+from .move import (
+    add_dps,
+    back_off,
+    disperse,
+    dist,
+    enemies_near,
+    flanked,
+    nearest,
+    roll_move,
+)
 from .state import Piece, SumterState
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
@@ -31,13 +40,16 @@ def fire_step(game: Any, state: SumterState) -> None:
     for side, pieces in state.by_side.items():
         intents = state.intents.get(side, {})
         enemies = [e for e in state.enemies(side) if e.unit.on_field]
+        ids = {e.id for e in enemies}
+        def among(e: Piece) -> bool:
+            return e.id in ids  # noqa: B023 (used within this side's loop)
         for p in pieces:
             if not p.fit or p.melee or not enemies or p.figures <= 0:
                 continue
-            hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
+            hits = shoot(game, state, p, intents.get(p.id), among, landed)
             p.fired = hits is not None
         if enemies:
-            snipe(game, state, pieces, enemies, landed)
+            snipe(game, state, pieces, among, landed)
     for target, hits, cause, yards in landed:
         take_hits(game, state, target, hits, cause, yards)
 
@@ -57,7 +69,9 @@ def reach_inches(state: SumterState, p: Piece) -> float:
     return float(state.tables["fire"]["ranges"][p.unit.spec.weapon or "rifle-musket"][1])
 
 
-def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Piece], landed: list[Any]) -> int | None:
+def shoot(game: Any, state: SumterState, p: Piece, intent: Any, among: Callable[[Piece], bool], landed: list[Any]) -> int | None:
+    """``p`` fires at its intent's target, or when that is out of reach at the nearest enemy in
+    reach (``among``: the enemies it may fire at; the last of those equally near)."""
     if not may_fire(state, p):
         return None
     reach = state.yards(reach_inches(state, p)) + state.yards(state.tables["scale"]["contact_inches"])
@@ -65,7 +79,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     if target is None or target.side == p.side or not target.unit.on_field or target.state == "gone" or dist(p, target) > reach:
         best, gap = None, reach
         x, y = p.unit.x, p.unit.y
-        for e in enemies:
+        for e in enemies_near(game, state, p, among, reach):
             d = math.hypot(e.unit.x - x, e.unit.y - y)
             if d <= gap:
                 best, gap = e, d
@@ -160,14 +174,14 @@ def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Callable
     return partial(mechanics.skirmish_fire, t=t, i=i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
 
 
-def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
+def snipe(game: Any, state: SumterState, pieces: list[Piece], among: Callable[[Piece], bool], landed: list[Landed]) -> None:
     """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
     melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
     hits, halved in cover."""
     best, target, gap = None, None, math.inf
     for p in pieces:
         if p.fit and not p.melee and p.arm == "infantry":
-            e, d = nearest(p, enemies)
+            e, d = nearest(p, enemies_near(game, state, p, among))
             if d < gap:
                 best, target, gap = p, e, d
     if best is None or target is None or gap > state.yards(reach_inches(state, best) + state.tables["scale"]["contact_inches"]):
