@@ -35,6 +35,7 @@ from .files import check_folder, write_atomic
 from .game import Game, play
 from .plugins import Rules, build_rules, installed
 from .scenario import bundled, find_scenario, load_scenario
+from .sweep_cli import sweep_cmd
 from .tables import Table
 from .tabular import WIDE, FittingConsole, comparison_rows, history_long
 from .text import printable, shorten
@@ -828,3 +829,6 @@ def report_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], ho
                           "rulesets": list(stacks)})
     out.print(f"wrote {out_path} ({len(page.encode()) / 1e6:.1f} MB): {', '.join(stacks)}, {n} games each", markup=False)
     return None
+
+
+main.add_command(sweep_cmd)
