@@ -56,7 +56,7 @@ class Space:
         tree = self.trees.get(side)
         if tree is None:
             rank = self.rank
-            tree = self.trees[side] = _build([(u.x, u.y, rank[u.id], u) for u in self.members.get(side, ())], 0)
+            tree = self.trees[side] = _build([(u.x, u.y, rank[u.id], u) for u in self.members.get(side, ())])
         return tree
 
     def near(self, side: str, x: float, y: float, r: float, keep: Keep | None = None) -> list[UnitState]:
@@ -121,7 +121,7 @@ def _rank(e: Entry) -> int:
     return e[2]
 
 
-def _build(entries: list[Entry], depth: int) -> Node:
+def _build(entries: list[Entry]) -> Node:
     """A k-d tree of ``entries``, split at the median across the wider spread: the low half holds
     places at or below the split, the high half at or above."""
     if len(entries) <= LEAF:
@@ -129,9 +129,18 @@ def _build(entries: list[Entry], depth: int) -> Node:
     xs = [e[0] for e in entries]
     ys = [e[1] for e in entries]
     axis = 0 if max(xs) - min(xs) >= max(ys) - min(ys) else 1
-    entries.sort(key=lambda e: e[axis])
+    entries.sort(key=_x if axis == 0 else _y)
     mid = len(entries) // 2
-    return (axis, entries[mid][axis], _build(entries[:mid], depth + 1), _build(entries[mid:], depth + 1))
+    split = entries[mid][0] if axis == 0 else entries[mid][1]
+    return (axis, split, _build(entries[:mid]), _build(entries[mid:]))
+
+
+def _x(e: Entry) -> float:
+    return e[0]
+
+
+def _y(e: Entry) -> float:
+    return e[1]
 
 
 def _box(node: Node, x0: float, x1: float, y0: float, y1: float, found: list[Entry]) -> None:
