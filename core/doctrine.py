@@ -107,6 +107,8 @@ class DefaultDoctrine:
         plan = game.plan
         mine = [u for u in world.by_side[side] if u.on_field]
         enemy, space = world.enemy(side), world.space
+        enemies = [u for u in world.by_side[enemy] if _known(u)]
+        indexed = space.indexed(enemy)  # a large side: asked of the index, not scanned
         orders = plan.orders_of(mine)
         counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
         for u, order in zip(mine, orders):
@@ -122,7 +124,7 @@ class DefaultDoctrine:
         for u, order in zip(mine, orders):
             if u.status == "gone":
                 continue
-            nearest, gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known))
+            nearest, gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)
             screen = gap <= SCREEN_YARDS
             inputs: Standing | None = None
             if retiring and u.id not in rear_guard:
@@ -152,6 +154,8 @@ class DefaultDoctrine:
         plan = game.plan
         plan.update(game)
         enemy, space = world.enemy(side), world.space
+        enemies = [u for u in world.by_side[enemy] if _known(u)]
+        indexed = space.indexed(enemy)
         out: dict[str, CommandIntent] = {}
         for u in world.by_side[side]:
             command = u.spec.command
@@ -163,7 +167,7 @@ class DefaultDoctrine:
                 out[command] = CommandIntent("withdraw", "withdraw")
                 continue
             if kind in ADVANCING:
-                gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known))[1]
+                gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
                 stance = ("advance" if gap > DEPLOY_YARDS else
                           "assault" if kind == "attack" and order is not None and order.assault else
                           "support" if kind == "demonstrate" else "engage")

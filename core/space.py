@@ -59,6 +59,12 @@ class Space:
             tree = self.trees[side] = _build([(u.x, u.y, rank[u.id], u) for u in self.members.get(side, ())])
         return tree
 
+    def indexed(self, side: str) -> bool:
+        """Whether ``side`` is answered by its tree; a side of at most :data:`SMALL` units is
+        answered by a scan (its units kept by ``keep``), which a caller holding them listed may
+        do itself."""
+        return len(self.members.get(side, ())) > SMALL
+
     def near(self, side: str, x: float, y: float, r: float, keep: Keep | None = None) -> list[UnitState]:
         """The units of ``side`` (kept by ``keep``) within about the square of half-side ``r``
         round (x, y), in world order: every unit within ``r`` yards and perhaps a few more."""

@@ -24,11 +24,13 @@ def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     (objective, from, to), and keeps it in ``world.passed``. (Who stands near an objective is
     asked of ``world.space``, not of every unit.)"""
     space, sides = world.space, world.scenario.sides
+    listed = {side: [u for u in world.by_side[side] if _fit(u)] for side in sides if not space.indexed(side)}  # small sides
     changes: list[tuple[str, str | None, str]] = []
     for objective in world.scenario.objectives:
         (ox, oy), r = objective.position, objective.radius
         present = {side for side in sides
-                   if any(math.hypot(ox - u.x, oy - u.y) <= r for u in space.near(side, ox, oy, r, _fit))}
+                   if any(abs(ox - u.x) <= r and abs(oy - u.y) <= r and math.hypot(ox - u.x, oy - u.y) <= r
+                          for u in (listed[side] if side in listed else space.near(side, ox, oy, r, _fit)))}
         hand_over(world, objective, present, changes)
     return changes
 

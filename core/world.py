@@ -289,20 +289,17 @@ class Scenario:
 FIT_STATUSES = ("good", "disordered")  # a unit on the field in one of these is fit (UnitState.fit)
 
 
-def _moving(unit: UnitState, value: float) -> float:
-    """A unit's ``x`` or ``y`` is being set: its world's index (if any) is told."""
-    if unit.space is not None:
-        unit.space.moved(unit)
-    return value
+_PLACE = frozenset(("x", "y"))
 
 
 @define(eq=False, slots=True)
 class UnitState:
+    space: Space | None = field(default=None, init=False, repr=False)  # the world's index of places (set first: see __setattr__)
     spec: UnitSpec
     men: int
     guns: int
-    x: float = field(on_setattr=lambda unit, _, value: _moving(unit, value))  # (the one door to the index: core/space.py)
-    y: float = field(on_setattr=lambda unit, _, value: _moving(unit, value))
+    x: float  # a place written here is told to the world's index (``__setattr__``)
+    y: float
     facing: float
     formation: str
     status: str = "good"
@@ -312,10 +309,16 @@ class UnitState:
     hidden: bool = False  # concealed: the enemy's commander does not see it (set and cleared by a ruleset that models concealment)
     id: str = field(init=False, repr=False)  # the spec's, kept as attributes: read everywhere, every turn
     side: str = field(init=False, repr=False)
-    space: Space | None = field(default=None, init=False, repr=False)  # the world's index of places, told of every move
 
     def __attrs_post_init__(self) -> None:
         self.id, self.side = self.spec.id, self.spec.side
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """The one door of a unit's place: a new ``x`` or ``y`` marks the unit's side stale in
+        its world's index (:meth:`~referee.core.space.Space.moved`)."""
+        if name in _PLACE and self.space is not None:
+            self.space.moved(self)
+        object.__setattr__(self, name, value)
 
     @property
     def fit(self) -> bool:

@@ -40,12 +40,17 @@ def live(e: Piece) -> bool:
     return e.unit.on_field and e.state != "gone"
 
 
-def enemies_near(game: Any, state: SumterState, p: Piece, keep: Callable[[Piece], bool],
-                 reach: float | None = None) -> list[Piece]:
+def enemies_near(game: Any, state: SumterState, p: Piece, keep: Callable[[Piece], bool] = live,
+                 reach: float | None = None, among: list[Piece] | None = None) -> list[Piece]:
     """The enemies of ``p`` that pass ``keep`` and could be its nearest (``reach`` None), or
     stand within about ``reach`` yards, in the order of ``state.enemies``: asked of the world's
-    index of places (:mod:`referee.core.space`), not of every enemy."""
+    index of places (:mod:`referee.core.space`), not of every enemy. ``among``: the enemies that
+    pass ``keep``, if the caller has them listed (a small side is answered by the list)."""
     pieces, world, u = state.pieces, game.world, p.unit
+    if not world.space.indexed(world.enemy(p.side)):
+        if among is not None:
+            return among
+        return state.enemies(p.side) if keep is live else [e for e in state.enemies(p.side) if keep(e)]
     def test(e: Any) -> bool:
         return keep(pieces[e.id])
     side = world.enemy(p.side)
@@ -488,14 +493,14 @@ def in_reach(game: Any, state: SumterState, p: Piece) -> bool:
     """Is an enemy within the long range of the unit's firearm?"""
     weapon = p.unit.spec.weapon or "rifle-musket"
     reach = state.yards(state.tables["fire"]["ranges"][weapon][1] + state.tables["scale"]["contact_inches"])
-    return nearest(p, enemies_near(game, state, p, live))[1] <= reach
+    return nearest(p, enemies_near(game, state, p))[1] <= reach
 
 
 def recall(game: Any, state: SumterState, p: Piece) -> bool:
     """Skirmish Recall: 2D6 against the grade's score to form again."""
     t = state.tables["fire"]["recall"]
     names: list[str | tuple[str, int]] = [("dp", p.dps)]
-    _, gap = nearest(p, enemies_near(game, state, p, live))
+    _, gap = nearest(p, enemies_near(game, state, p))
     if gap > state.yards(t["far_inches"]):
         names.append("far_from_enemy")
     if attached_general(state, p) in ("excellent", "average"):
@@ -515,7 +520,7 @@ def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any
     ids = {e.id for e in enemies}
     def among(e: Piece) -> bool:
         return e.id in ids
-    if not ready or any(nearest(p, enemies_near(game, state, p, among))[1] <= stop for p in ready):
+    if not ready or any(nearest(p, enemies_near(game, state, p, among, among=enemies))[1] <= stop for p in ready):
         return False
     if not any(intents.get(p.id) is not None and intents[p.id].action == "advance" for p in ready):
         return False
@@ -527,7 +532,7 @@ def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any
         fast = p.rate.startswith("horse")
         die, count, _ = move_dice(state, p, "column", 0.0)
         roll_move(game, state, p, die, count, 0, "tactical march")
-        room = max(0.0, nearest(p, enemies_near(game, state, p, among))[1] - stop)
+        room = max(0.0, nearest(p, enemies_near(game, state, p, among, among=enemies))[1] - stop)
         step_toward(game, p, intent.goal[0], intent.goal[1], min(room, state.yards(mv["march_inches_fast" if fast else "march_inches_foot"])))
         p.moved = 1.0
     game.log.emit("march", unit=b.id, text=f"{b.id} makes a tactical march")
