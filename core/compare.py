@@ -348,6 +348,14 @@ def ended_by(reason: str) -> str:
     return reason.split(" (", 1)[0].split(";", 1)[0]
 
 
+def broke_off_shares(outcomes: Sequence[Outcome]) -> dict[str, float]:
+    """The share of games whose verdict a plan's break-off decided, by the side that broke off
+    ("both" when both did); sides that never did are left out."""
+    n = len(outcomes)
+    counts = Counter(o.broke_off for o in outcomes if o.broke_off)
+    return {k: round(counts[k] / n, 4) for k in sorted(counts)}
+
+
 def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]:
     """Per side: win share with its 95% interval, men and guns lost, minutes to decision, and
     where the historical result falls; and each game's seed, winner, losses and minutes."""
@@ -367,6 +375,7 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
     result["minutes"] = summary([o.minutes for o in outcomes])
     ends = Counter(ended_by(o.reason) for o in outcomes)
     result["ended_by"] = {k: round(ends[k] / n, 4) for k in sorted(ends)}
+    result["broke_off"] = broke_off_shares(outcomes)
     history = scenario.historical
     if history is not None:
         result["historical"] = {
@@ -381,7 +390,7 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
         }
         if history.minutes is not None:
             result["historical"]["minutes_percentile"] = round(percentile_rank([o.minutes for o in outcomes], history.minutes), 1)
-    result["games"] = [{"seed": o.seed, "winner": o.winner, "men_lost": o.men_lost, "guns_lost": o.guns_lost,
+    result["games"] = [{"seed": o.seed, "winner": o.winner, "broke_off": o.broke_off, "men_lost": o.men_lost, "guns_lost": o.guns_lost,
                         "lost_by_cause": o.lost_by_cause, "minutes": o.minutes} for o in outcomes]
     return result
 

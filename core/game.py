@@ -10,6 +10,7 @@ import difflib
 import hashlib
 import random
 from operator import attrgetter
+from pathlib import Path
 from typing import Any
 
 from attrs import define, evolve, field, frozen
@@ -19,7 +20,8 @@ from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import CAUSES, EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
 from .plan import Plan
-from .plugins import Rules, exclusive_clashes, installed
+from .plugins import Rules, exclusive_clashes, installed, weathers
+from .reading import key_lines
 from .records import record
 from .victory import (
     Verdict,
@@ -70,13 +72,14 @@ class Outcome:
     yards_gained: dict[str, int]  # ground gained by each side's foremost fit unit
     men_left: dict[str, int] = field(factory=dict)  # men who left the field by a line of retreat
     lost_by_cause: dict[str, dict[str, int]] = field(factory=dict)  # side -> cause (events.CAUSES) -> men lost
+    broke_off: str | None = None  # the side whose plan's break-off decided the verdict ("both"), if one did
 
     def as_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset, "scenario": self.scenario, "seed": self.seed,
             "winner": self.winner, "reason": self.reason, "minutes": self.minutes, "turns": self.turns,
             "men_lost": self.men_lost, "guns_lost": self.guns_lost, "yards_gained": self.yards_gained,
-            "men_left": self.men_left, "lost_by_cause": self.lost_by_cause,
+            "men_left": self.men_left, "lost_by_cause": self.lost_by_cause, "broke_off": self.broke_off,
         }
 
 
@@ -211,6 +214,7 @@ class Game:
             {s: max(0, ground_gained(self.world, s)) for s in sides},
             {s: men_left(self.world, s) for s in sides},
             {s: {c: self.lost[s, c] for c in CAUSES if (s, c) in self.lost} for s in sides},
+            verdict.broke_off,
         )
 
 
@@ -239,6 +243,13 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
                 path="scenario.options", source=scenario.source)
         for o in mine if o not in rules.option_specs
     ]
+    weather = scenario.light.weather
+    if weather not in rules.info.weather:
+        played = [name for name, values in weathers().items() if weather in values]
+        problems.append(Problem(f"{rules.info.name} does not play weather {weather!r}: its rules say nothing of it "
+                                f"(it plays {', '.join(map(repr, rules.info.weather))}; {weather!r} is played by "
+                                f"{', '.join(played) or 'no ruleset'}): choose one of those rulesets or another weather",
+                                path="scenario.weather", source=scenario.source, line=_line_of(scenario, "scenario.weather")))
     if problems:
         raise InvalidInput(problems, f"scenario {scenario.id}")
     chosen = rules.options | frozenset(mine)
@@ -246,6 +257,14 @@ def scenario_options(rules: Rules, scenario: Scenario) -> frozenset[str]:
     if clashes:
         raise InvalidInput(clashes, f"options for {rules.name} with scenario {scenario.id}")
     return chosen
+
+
+def _line_of(scenario: Scenario, path: str) -> int | None:
+    """The line of a key in the scenario's file, if it can be read."""
+    try:
+        return key_lines(Path(scenario.source).read_text(encoding="utf-8")).get(path)
+    except (OSError, ValueError):
+        return None
 
 
 def replication_seed(seed: int, k: int) -> int:

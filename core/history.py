@@ -4,7 +4,9 @@ A row holds the historical winner's share of the replications (with its 95% inte
 each side's men and guns lost and for the minutes to decision, the 10th, 50th and 90th
 percentiles beside the historical figure, that figure's percentile rank and a verdict: "inside"
 the p10-p90 band, "below" or "above" it. A figure the scenario does not record stays ``None``
-(a blank cell), never 0. Rows are plain JSON-ready dicts in a fixed key order.
+(a blank cell), never 0. ``broke_off`` gives, by side, the share of replications whose verdict
+that side's break-off decided (marked † in the tables). Rows are plain JSON-ready dicts in a
+fixed key order.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .compare import broke_off_shares
 from .game import Outcome
 from .stats import percentile, percentile_rank, verdict, wilson
 from .world import Scenario
@@ -45,6 +48,7 @@ def row(scenario: Scenario, ruleset: str, outcomes: Sequence[Outcome]) -> dict[s
         recorded = getattr(history, what)
         result[what] = {side: spread([getattr(o, what)[side] for o in outcomes], recorded.get(side)) for side in scenario.sides}
     result["minutes"] = spread([o.minutes for o in outcomes], history.minutes)
+    result["broke_off"] = broke_off_shares(outcomes)
     return result
 
 
@@ -74,3 +78,13 @@ def winner_text(winner: dict[str, Any]) -> tuple[str, str, str]:
     """The historical winner, the share of replications it won, and that share's 95% interval."""
     low, high = winner["ci95"]
     return winner["history"], f"{winner['share']:.1%}", f"[{low:.1%}-{high:.1%}]"
+
+
+BROKE_OFF_MARK = "†"
+BROKE_OFF_LEGEND = (f"{BROKE_OFF_MARK} side share: the share of games whose verdict a plan's break-off decided (the side "
+                    "that broke off; what it means is the scenario's victory.break_off, a defeat unless it says)")
+
+
+def broke_off_text(shares: dict[str, float]) -> str:
+    """The break-off marker of a row: "† union 41%" (blank when no break-off decided a game)."""
+    return " ".join(f"{BROKE_OFF_MARK} {side} {share:.0%}" for side, share in shares.items())

@@ -20,6 +20,8 @@ from .world import Order, Scenario, SidePlan, Trigger, UnitState, World
 
 DUSK_AFTER_SUNSET = 30  # minutes of civil twilight where the scenario gives no dusk
 ATTACKS = ("attack", "engage")  # orders that are not begun after dark unless they say so
+OUT_OF_REACH_YARDS = 600.0  # a withdrawing unit this far from every fit enemy has got away: out of contact (doctrine.DEPLOY_YARDS)
+EDGE_YARDS = 60.0  # a withdrawing unit this close to an edge that is its line of retreat has got away
 
 
 def last_light(sunset: int | None, dusk: int | None) -> int | None:
@@ -49,6 +51,8 @@ class Layout:
     scopes: Mapping[str, tuple[str, ...]]  # unit, command or side id -> unit ids
     side_of: Mapping[str, str]  # command id -> side
     waits: Mapping[str, int]  # order id -> the minute before which it cannot begin (every trigger a time)
+    withdrawing: frozenset[str] = frozenset()  # sides with an order to withdraw to the rear (no place named)
+    own: frozenset[str] = frozenset()  # units with orders of their own (Order.unit), kept under their own id in sequences
 
     @classmethod
     def of(cls, scenario: Scenario) -> Layout:
@@ -56,6 +60,7 @@ class Layout:
             sequences: dict[str, list[Order]] = {}
             for order in scenario.orders:
                 sequences.setdefault(order.command, []).append(order)
+            own = frozenset(o.command for o in scenario.orders if o.unit)
             command_of_unit = {}
             for unit in scenario.units:
                 chain = (c.id for c in scenario.command_chain(unit.command))
@@ -73,8 +78,11 @@ class Layout:
                 minutes = [t.minute for t in order.when if t.kind == "time" and t.minute is not None]
                 if order.when and len(minutes) == len(order.when):
                     waits[order.id] = min(minutes)
+            side_of = {c.id: c.side for c in scenario.commands} | {u.id: u.side for u in scenario.units if u.id in own}
+            withdrawing = frozenset(side_of[o.command] for o in scenario.orders
+                                    if o.kind == "withdraw" and o.to is None and o.command in side_of)
             _layouts[scenario] = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
-                                     {c.id: c.side for c in scenario.commands}, waits)
+                                     side_of, waits, withdrawing, own)
         return _layouts[scenario]
 
 
@@ -100,7 +108,10 @@ class Plan:
         return cls(Layout.of(scenario))
 
     def order_of(self, unit_id: str) -> Order | None:
-        """The order the unit follows now (its nearest command with orders), if one has begun."""
+        """The order the unit follows now (its own, once one has begun; else its nearest command
+        with orders's), if one has begun."""
+        if unit_id in self.layout.own and unit_id in self.current:
+            return self.layout.sequences[unit_id][self.current[unit_id]]
         command = self.layout.command_of_unit.get(unit_id)
         if command is None:
             return None
@@ -109,10 +120,10 @@ class Plan:
 
     def orders_of(self, units: Iterable[UnitState]) -> list[Order | None]:
         """:meth:`order_of` of each unit, in one call."""
-        command_of_unit, current, sequences = self.layout.command_of_unit, self.current, self.layout.sequences
+        command_of_unit, current, sequences, own = self.layout.command_of_unit, self.current, self.layout.sequences, self.layout.own
         out: list[Order | None] = []
         for u in units:
-            command = command_of_unit.get(u.id)
+            command = u.id if own and u.id in own and u.id in current else command_of_unit.get(u.id)
             i = None if command is None else current.get(command)
             out.append(None if i is None else sequences[command][i])  # type: ignore[index]
         return out
@@ -132,7 +143,21 @@ class Plan:
                 if why:
                     self._break_off(game, side, why)
                     changed = True
+        for side in self.layout.withdrawing:
+            if side not in world.broken_off and self._withdrawn(world, side):
+                self._break_off(game, side, "every unit has withdrawn")
+                changed = True
         return changed
+
+    def _withdrawn(self, world: World, side: str) -> bool:
+        """Is every unit of ``side`` on the field under an order to withdraw to the rear, and has
+        each got away (:func:`got_away`), with none still to come onto the field?"""
+        units = [u for u in world.by_side[side] if u.status != "gone"]
+        if not units or any(not u.on_field and u.spec.entry is not None and u.spec.entry > world.minute for u in units):
+            return False
+        on_field = [u for u in units if u.on_field]
+        return bool(on_field) and all(o is not None and o.kind == "withdraw" and o.to is None
+                                      for o in self.orders_of(on_field)) and got_away(world, side, on_field)
 
     def _begin_due(self, game: Any) -> bool:
         """Begin, for each command, the latest order whose trigger has fired; did any begin?"""
@@ -203,6 +228,8 @@ class Plan:
             return f"{clock(t.minute)} has come" if t.minute is not None and world.minute >= t.minute else ""
         if kind == "darkness":
             return "darkness" if dark(world) else ""
+        if kind == "enemy_broke_off":
+            return f"the {world.enemy(side)} side has broken off" if world.enemy(side) in world.broken_off else ""
         if kind in ("taken", "lost"):
             wanted = side if kind == "taken" else world.enemy(side)
             passed = any(o == t.objective and s == wanted for _, o, s in world.passed)
@@ -285,6 +312,30 @@ def enemy_within(world: World, units: Sequence[UnitState], yards: float, enemies
                     and (e.x - x) ** 2 + (e.y - y) ** 2 <= reach and e.fit):  # fit asked last: it is a call
                 return True
     return False
+
+
+def got_away(world: World, side: str, units: Iterable[UnitState] | None = None) -> bool:
+    """Has the withdrawal of a side that broke off ended? Every unit of it (or of ``units``) on
+    the field and not gone, but for its rear guard, has got away: it is
+    :data:`OUT_OF_REACH_YARDS` from every fit enemy on the field, or stands at an edge of the
+    map that is a line of retreat for its side (within :data:`EDGE_YARDS`)."""
+    plan = world.scenario.plans.get(side)
+    scopes = Layout.of(world.scenario).scopes if plan and plan.rear_guard else {}
+    guard = {u for i in (plan.rear_guard if plan else ()) for u in scopes.get(i, ())}
+    enemies = [(e.x, e.y) for e in world.by_side[world.enemy(side)] if e.fit]
+    reach = OUT_OF_REACH_YARDS * OUT_OF_REACH_YARDS
+    for u in world.by_side[side] if units is None else units:
+        if not u.on_field or u.status == "gone" or u.id in guard or _at_retreat_edge(world.scenario, u):
+            continue
+        if any((u.x - x) ** 2 + (u.y - y) ** 2 < reach for x, y in enemies):
+            return False
+    return True
+
+
+def _at_retreat_edge(scenario: Scenario, u: UnitState) -> bool:
+    near = {"west": u.x, "east": scenario.width - u.x, "south": u.y, "north": scenario.height - u.y}
+    return any(gap <= EDGE_YARDS and u.side in scenario.retreat_edges.get(edge, scenario.sides)
+               for edge, gap in near.items())
 
 
 def side_plan(scenario: Scenario, side: str) -> SidePlan:

@@ -39,7 +39,7 @@ from .reading import (
 )
 from .world import Command, Objective, Order, SidePlan, Trigger, UnitSpec
 
-ORDER_KEYS = ("command", "kind", "id", "when", "objective", "route", "formation", "assault", "range", "to",
+ORDER_KEYS = ("command", "unit", "kind", "id", "when", "objective", "route", "formation", "assault", "range", "to",
               "night", "source", "from", "when_enemy_within")
 PLAN_KEYS = ("beaten_at", "count_broken", "break_off", "rear_guard", "source")
 TRIGGER_KEYS = (*world.TRIGGERS, "of", "times")
@@ -120,8 +120,13 @@ def read_orders(root: Table) -> list[PlacedOrder]:
 
 def _order(t: Table) -> tuple[Order, tuple[Where, ...]]:
     when, where = _triggers(t.reader, t.raw["when"], t.at("when")) if "when" in t.raw else ((), ())
+    to_unit = "unit" in t.raw and "command" not in t.raw
+    if "unit" in t.raw and "command" in t.raw:
+        t.reader.add(t.at("unit"), "an order is to a command or to one unit: give 'command' or 'unit', not both")
     order = Order(
-        command=t.get("command", ident, "a command id"),
+        command=(t.get("unit", ident, "a unit id") if to_unit else
+                 t.get("command", ident, "a command id (or 'unit': a unit id, for an order to one unit)")),
+        unit=to_unit,
         kind=t.get("kind", choice(world.ORDERS, "order"), "an order"),
         objective=t.get("objective", ident, "an objective id", None),
         route=t.get("route", points(1), "waypoints [[x, y], ...]", ()),
@@ -244,6 +249,12 @@ def _true(value: Any) -> bool:
     return True
 
 
+def _enemy_broke_off(value: Any) -> bool:
+    if value is not True:
+        raise Bad(f"expected enemy_broke_off = true (it fires when the enemy side breaks off), got {show(value)}")
+    return True
+
+
 _SHARE = number(above=0, at_most=1)
 _VALUES = {  # trigger kind -> (converter, what it expects, the Trigger field it fills)
     "time": (clock_time, 'a time "HH:MM"', "minute"),
@@ -257,6 +268,7 @@ _VALUES = {  # trigger kind -> (converter, what it expects, the Trigger field it
     "repulsed": (ident, "an objective id", "objective"),
     "darkness": (_true, "true", None),
     "low_ammo": (_SHARE, "a share of men, > 0 and <= 1", "share"),
+    "enemy_broke_off": (_enemy_broke_off, "true", None),
 }
 
 
@@ -333,9 +345,10 @@ def _check_sequences(r: Reader, sequences: Mapping[str, list[PlacedOrder]]) -> N
     for command, placed in sequences.items():
         for n, p in enumerate(placed[1:], start=2):
             if not p.has_when:
-                r.add(f"{p.path}.when", f"missing key 'when': order {p.order.id!r} is order {n} of command "
+                owner = "unit" if p.order.unit else "command"
+                r.add(f"{p.path}.when", f"missing key 'when': order {p.order.id!r} is order {n} of {owner} "
                                         f"{command!r} (after {placed[0].order.id!r}) and needs a trigger; only a "
-                                        "command's first order is in force from the start")
+                                        f"{owner}'s first order is in force from the start")
 
 
 def _check_trigger(r: Reader, s: Setting, t: Trigger, where: Where, by_id: Mapping[str, PlacedOrder]) -> None:
@@ -435,7 +448,8 @@ class _Reach:
         later = sequence[next(i for i, p in enumerate(sequence) if p is target) + 1:] if target in sequence else []
         if any(p.order.id in self.can_begin for p in later):
             return ""
-        side = self.s.commands[command].side if command in self.s.commands else None
+        owner = self.s.commands.get(command) or self.s.units.get(command)  # type: ignore[arg-type]
+        side = owner.side if owner is not None else None
         if side is None or side in self.can_break_off:
             return ""
         after = (f"none of the later orders of command {command!r} can begin ({', '.join(p.order.id for p in later)})"

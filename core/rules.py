@@ -49,3 +49,4 @@ class RulesetInfo:
     base: str | None = None  # for a house-rule layer: the ruleset it goes on
     phases: tuple[str, ...] = ()  # step names in the order a side's steps come within a turn (a layer's: its base's)
     cites: tuple[str, ...] = ()  # a layer's: prefixes of its own references and ruling ids, which credit a resolution to it
+    weather: tuple[str, ...] = ("clear",)  # the scenario weather values its rules play (or its rulings rule on)

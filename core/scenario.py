@@ -75,11 +75,11 @@ SCENARIO_KEYS = ("id", "title", "date", "summary", "start", "sunset", "dusk", "w
 COMMAND_KEYS = ("id", "name", "side", "level", "parent")
 LEADER_KEYS = ("id", "name", "side", "command", "rating", "traits", "attached_to", "position")
 UNIT_KEYS = ("id", "name", "side", "command", "arm", "men", "position", "facing", "formation",
-             "experience", "weapon", "guns", "gun_type", "mounted", "entry", "hidden")
+             "experience", "weapon", "guns", "gun_type", "mounted", "entry", "hidden", "surprised")
 AREA_KEYS = ("kind", "polygon", "name", "height")
 FEATURE_KEYS = ("kind", "points", "name", "front")
 OBJECTIVE_KEYS = ("id", "name", "position", "radius", "held_by", "key", "value")
-VICTORY_KEYS = ("end", "objectives", "beaten_at")
+VICTORY_KEYS = ("end", "objectives", "beaten_at", "break_off")
 HISTORICAL_KEYS = ("winner", "men_lost", "guns_lost", "minutes", "note")
 
 GUN_FORMATIONS = ("limbered", "unlimbered", "column", "march-column")
@@ -242,6 +242,7 @@ def _unit(t: Table) -> UnitSpec:
         mounted=t.get("mounted", flag, "true or false", arm == "cavalry"),
         entry=t.get("entry", clock_time, 'a time "HH:MM"', None),
         hidden=t.get("hidden", flag, "true or false", False),
+        surprised=t.get("surprised", flag, "true or false", False),
     )
     _check_arm(t, unit)
     return unit
@@ -309,7 +310,35 @@ def _victory(t: Table) -> Victory:
         end=t.get("end", clock_time, 'a time "HH:MM"'),
         objectives=t.get("objectives", list_of(ident, "objective ids"), "objective ids", ()),
         beaten_at=t.get("beaten_at", number(above=0, at_most=1), "a share of men, 0 to 1", 0.5),
+        break_off=_break_off_means(t),
     )
+
+
+def _break_off_means(t: Table) -> tuple[tuple[str, str], ...]:
+    """``break_off``: what a side's break-off means, for both sides (a string) or per side (a
+    table ``{ union = "judged" }``); "defeat" where not given."""
+    raw = t.raw.get("break_off")
+    if raw is None:
+        return ()
+    valid = f"one of {', '.join(repr(m) for m in world.BREAK_OFF_MEANINGS)}"
+    if isinstance(raw, str):
+        given = {side: (raw, t.at("break_off")) for side in world.SIDE_NAMES}
+    elif isinstance(raw, dict):
+        sides = t.section("break_off", world.SIDE_NAMES)  # an unknown side is reported with its did-you-mean
+        given = {side: (raw[side], sides.at(side)) for side in world.SIDE_NAMES if side in raw} if sides else {}
+    else:
+        t.reader.add(t.at("break_off"), f"expected what a side's break-off means ({valid}), or a table of them by "
+                                        f'side such as {{ confederate = "judged" }}, got {show(raw)}')
+        return ()
+    means, reported = [], set()
+    for side, (value, path) in given.items():
+        if value not in world.BREAK_OFF_MEANINGS and path not in reported:
+            reported.add(path)
+            t.reader.add(path, f"a break-off means {valid} (defeat: the other side wins; draw; judged: by the "
+                               f"objectives held, then the share of men lost), got {show(value)}")
+        elif value in world.BREAK_OFF_MEANINGS and value != "defeat":
+            means.append((side, value))
+    return tuple(sorted(means))
 
 
 def _historical(t: Table) -> Historical:
@@ -430,10 +459,11 @@ def _cross_check(r: Reader, p: _Parts) -> None:
     for path, o in p.objectives:
         _inside(r, f"{path}.position", o.position, p)
         r.known_side(f"{path}.held_by", o.held_by, sides)
-    _check_orders(r, p, commands, objectives)
+    _check_orders(r, p, commands, units, objectives)
     _check_ground(r, p)
     _check_sides(r, p, sides)
     _check_times(r, p)
+    _check_weather(r, p.head.get("weather"))
     plans_format.check(r, _setting(p, commands, objectives), p.orders, p.plans)
     if p.victory is not None:
         for i, oid in enumerate(p.victory.objectives or ()):
@@ -546,7 +576,8 @@ def _check_ground(r: Reader, p: _Parts) -> None:
                        f"area, times its corners); at most {GROUND_CELLS:,}: draw fewer, smaller or simpler areas")
 
 
-def _check_orders(r: Reader, p: _Parts, commands: dict[str, Command], objectives: dict[str, Objective]) -> None:
+def _check_orders(r: Reader, p: _Parts, commands: dict[str, Command], units: dict[str, UnitSpec],
+                  objectives: dict[str, Objective]) -> None:
     """What each order names exists, and its places are on the map (the older form of a reserve,
     read as two orders, is checked once)."""
     seen: set[str] = set()
@@ -555,11 +586,20 @@ def _check_orders(r: Reader, p: _Parts, commands: dict[str, Command], objectives
         if path in seen:
             continue
         seen.add(path)
-        r.known(f"{path}.command", o.command, commands, "command")
+        if o.unit:
+            if r.known(f"{path}.unit", o.command, units, "unit") and o.command in commands:
+                r.add(f"{path}.unit", f"{o.command!r} is the id of a unit and of a command; an order to one unit "
+                                      "needs an id of its own: rename one of them")
+        else:
+            r.known(f"{path}.command", o.command, commands, "command")
         r.known(f"{path}.objective", o.objective, objectives, "objective")
         for i, place in enumerate(o.route or ()):
             _inside(r, f"{path}.route[{i}]", place, p)
         _inside(r, f"{path}.to", o.to, p)
+        width, height = p.head.get("width"), p.head.get("height")
+        if o.range is not None and width is not None and height is not None and o.range > math.hypot(width, height):
+            r.add(f"{path}.range", f"{o.range:g} yards is beyond the map: no two points of it are farther apart than "
+                                   f"its diagonal, {math.hypot(width, height):.0f} yards; give a range within it")
 
 
 def _setting(p: _Parts, commands: dict[str, Command], objectives: dict[str, Objective]) -> plans_format.Setting:
@@ -594,6 +634,28 @@ def _check_losses(r: Reader, p: _Parts) -> None:
             had = sum(getattr(u, what) or 0 for _, u in p.units if u.side == side)
             if value is not None and value > had:
                 r.add(f"historical.{key}.{side}", f"{value} lost but the {side} side has only {had}")
+
+
+def _check_weather(r: Reader, weather: str | None) -> None:
+    """Weather other than clear is refused unless an installed ruleset plays it (each says which
+    values in ``RulesetInfo.weather``); the message names the values played and by which."""
+    if weather is None or weather == "clear":
+        return
+    from .plugins import (
+        weathers,  # (asked only for weather other than clear: it loads every ruleset)
+    )
+
+    played = weathers()
+    if any(weather in values for values in played.values()):
+        return
+    by: dict[str, list[str]] = {}
+    for name, values in played.items():
+        for value in values:
+            by.setdefault(value, []).append(name)
+    supported = "; ".join(f"{value!r} ({'every ruleset' if len(names) == len(played) else ', '.join(names)})"
+                          for value, names in by.items())
+    r.add("scenario.weather", f"weather {weather!r} is played by no installed ruleset; the values played: "
+                              f"{supported or 'none'}")
 
 
 def _check_times(r: Reader, p: _Parts) -> None:

@@ -6,6 +6,7 @@ import math
 
 from attrs import frozen
 
+from .plan import got_away
 from .world import FIT_STATUSES, Objective, SidePlan, UnitState, World
 
 _COUNTS = SidePlan("")  # the defaults of a side without a plan
@@ -16,6 +17,7 @@ class Verdict:
     over: bool
     winner: str | None  # a side, or None for a draw (or while the game goes on)
     reason: str
+    broke_off: str | None = None  # the side whose break-off decided the verdict ("both" for both), if one did
 
 
 def update_holders(world: World) -> list[tuple[str, str | None, str]]:
@@ -115,21 +117,49 @@ def judge(world: World, holders: bool = True) -> Verdict:
         loser, share = next(iter(shares.items()))
         what = "lost or broken" if world.scenario.plans.get(loser, _COUNTS).count_broken else "lost"
         return Verdict(True, world.enemy(loser), f"{loser} beaten ({share:.0%} of its men {what})")
-    if world.broken_off:
-        if len(world.broken_off) == 2:
-            return Verdict(True, None, "both sides broke off")
-        side, why = next(iter(world.broken_off.items()))
-        return Verdict(True, world.enemy(side), f"{side} broke off ({why})")
+    if world.broken_off and (world.minute >= victory.end or all(got_away(world, s) for s in world.broken_off)):
+        return _broken_off(world)
     if world.minute < victory.end:
         return Verdict(False, None, "")
-    values = {s: 0 for s in sides}
-    for objective in world.scenario.objectives:
-        holder = world.held.get(objective.id)
-        if objective.id in victory.objectives and holder in values:
-            values[holder] += objective.value
+    values = _values(world)
     a, b = sides
     held = ", ".join(f"{s} {values[s]}" for s in sides)
     if values[a] == values[b]:
         return Verdict(True, None, f"time; objectives even ({held})")
     winner = a if values[a] > values[b] else b
     return Verdict(True, winner, f"time; objectives held ({held})")
+
+
+def _values(world: World) -> dict[str, int]:
+    """The value of the victory objectives each side holds now."""
+    values = {s: 0 for s in world.scenario.sides}
+    counted = world.scenario.victory.objectives
+    for objective in world.scenario.objectives:
+        holder = world.held.get(objective.id)
+        if objective.id in counted and holder in values:
+            values[holder] += objective.value  # type: ignore[index]
+    return values
+
+
+def _broken_off(world: World) -> Verdict:
+    """The verdict once the withdrawal of the side that broke off has ended (or time is up), as
+    the scenario's ``[victory] break_off`` says of that side: its defeat, a draw, or judged by
+    the objectives held and then the share of men lost."""
+    if len(world.broken_off) == 2:
+        return Verdict(True, None, "both sides broke off", "both")
+    side, why = next(iter(world.broken_off.items()))
+    means = world.scenario.victory.break_off_means(side)
+    if means == "defeat":
+        return Verdict(True, world.enemy(side), f"{side} broke off ({why})", side)
+    if means == "draw":
+        return Verdict(True, None, f"{side} broke off ({why}); a draw by the scenario's terms", side)
+    values = _values(world)
+    shares = {s: beaten_share(world, s, count_broken=False) for s in world.scenario.sides}
+    a, b = world.scenario.sides
+    held = ", ".join(f"{s} {values[s]}" for s in (a, b))
+    lost = ", ".join(f"{s} {shares[s]:.0%}" for s in (a, b))
+    if values[a] != values[b]:
+        winner: str | None = a if values[a] > values[b] else b
+    else:
+        winner = None if shares[a] == shares[b] else a if shares[a] < shares[b] else b
+    return Verdict(True, winner, f"{side} broke off ({why}); judged: objectives {held}, men lost {lost}", side)

@@ -41,10 +41,11 @@ LEADER_TRAITS = ("gallant", "artillerist", "brave")
 COMMAND_LEVELS = ("army", "wing", "division", "brigade")
 AREA_KINDS = ("fields", "woods", "dense-woods", "rough", "broken", "swamp", "buildings", "marsh")
 LINE_KINDS = ("road", "stream", "fence", "wall", "works", "bridge", "ford")
+BREAK_OFF_MEANINGS = ("defeat", "draw", "judged")  # what a side's break-off means at the end (Victory.break_off)
 ORDERS = ("attack", "engage", "demonstrate", "hold", "defend", "screen", "reserve", "withdraw", "rally")
 """Order kinds; ``defend`` is the older name of ``hold`` (both hold an objective or their ground)."""
 TRIGGERS = ("time", "taken", "lost", "losses", "broken", "enemy_within", "begun", "ended", "repulsed",
-            "darkness", "low_ammo")
+            "darkness", "low_ammo", "enemy_broke_off")
 """What may begin an order or break a side off (see :class:`Trigger`)."""
 EDGES = ("north", "east", "south", "west")
 STATUSES = ("good", "disordered", "broken", "routed", "gone")
@@ -98,6 +99,7 @@ class UnitSpec:
     mounted: bool = False  # cavalry, mounted infantry, or (artillery) horse artillery
     entry: int | None = None  # minute it may enter play; None = on the field at the start
     hidden: bool = False  # starts concealed from the enemy (by design, ground or weather), for a ruleset that models it
+    surprised: bool = False  # taken unready at the start (a surprised camp), for a ruleset whose text says what that does
 
 
 @frozen
@@ -145,7 +147,8 @@ class Trigger:
     a fit enemy stands within ``yards`` of a unit of ``of``. ``begun`` / ``ended``: the order
     ``order`` has begun / has ended. ``repulsed``: the side's assaults on ``objective`` have been
     repulsed ``times`` times. ``darkness``: the last light is gone (``Light.dusk``). ``low_ammo``:
-    ``share`` of the men of ``of`` stand in units low on ammunition.
+    ``share`` of the men of ``of`` stand in units low on ammunition. ``enemy_broke_off``: the
+    enemy side has broken off (a pursuit may begin).
     """
 
     kind: str  # TRIGGERS
@@ -164,7 +167,7 @@ class Order:
     order of a sequence may have none: it is in force from the start) and lasts until a later
     order of the same command begins."""
 
-    command: str
+    command: str  # the command whose order it is; with ``unit``, the one unit's id
     kind: str  # ORDERS
     objective: str | None = None
     route: tuple[Point, ...] = ()  # waypoints before the objective
@@ -178,6 +181,7 @@ class Order:
     to: Point | None = None  # withdraw: where to (default: toward the side's rear)
     night: bool = False  # may begin, and assault, after dark
     source: str = ""  # where the order and its triggers come from (a citation)
+    unit: bool = False  # an order to one unit (``command`` is its id): once begun, the unit follows it, not its command's
 
 
 @frozen
@@ -199,6 +203,11 @@ class Victory:
     end: int  # minute the game ends at the latest
     objectives: tuple[str, ...]  # held at the end decide the winner
     beaten_at: float = 0.5  # a side is beaten when this share of its starting men are lost or in broken/routed/gone units
+    break_off: tuple[tuple[str, str], ...] = ()  # (side, BREAK_OFF_MEANINGS) where a side's break-off is not a defeat
+
+    def break_off_means(self, side: str) -> str:
+        """What ``side`` breaking off means: a defeat (the default), a draw, or judged."""
+        return next((means for s, means in self.break_off if s == side), "defeat")
 
 
 @frozen

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from referee.core import cli
 from referee.core.cli import main
 from referee.core.game import Outcome
-from referee.core.history import men_lost_inside, row, spread
+from referee.core.history import broke_off_text, men_lost_inside, row, spread
 from referee.core.plugins import installed
 from referee.core.scenario import find_scenario, load_scenario
 from referee.core.stats import percentile, percentile_rank, verdict
@@ -31,7 +31,7 @@ from strategies import loss_samples, minimal_scenario, to_toml
 
 SIDES = ("union", "confederate")
 CELL_KEYS = ["p10", "p50", "p90", "history", "percentile", "verdict"]
-ROW_KEYS = ["scenario", "title", "ruleset", "replications", "winner", "men_lost", "guns_lost", "minutes"]
+ROW_KEYS = ["scenario", "title", "ruleset", "replications", "winner", "men_lost", "guns_lost", "minutes", "broke_off"]
 TRICKY_TITLE = "Skirmish at [/] the [bold]ford[/bold] [link=x]"  # Rich markup that fails or vanishes unless escaped
 
 
@@ -121,9 +121,11 @@ def test_the_verdict_never_goes_down_as_history_goes_up(values: list[int], a: in
 # ----------------------------------------------------------------------------- rows from outcomes
 
 
-def outcome(winner: str | None, men: tuple[int, int], guns: tuple[int, int], minutes: int) -> Outcome:
+def outcome(winner: str | None, men: tuple[int, int], guns: tuple[int, int], minutes: int,
+            broke_off: str | None = None) -> Outcome:
     return Outcome(ruleset="rff", scenario="skirmish", seed=0, winner=winner, reason="", minutes=minutes, turns=1,
-                   men_lost=dict(zip(SIDES, men)), guns_lost=dict(zip(SIDES, guns)), yards_gained=dict.fromkeys(SIDES, 0))
+                   men_lost=dict(zip(SIDES, men)), guns_lost=dict(zip(SIDES, guns)), yards_gained=dict.fromkeys(SIDES, 0),
+                   broke_off=broke_off)
 
 
 def test_a_row_worked_by_hand(skirmish: Path) -> None:
@@ -140,6 +142,15 @@ def test_a_row_worked_by_hand(skirmish: Path) -> None:
     assert r["guns_lost"]["confederate"]["verdict"] == "inside" and r["guns_lost"]["confederate"]["percentile"] == 25.0
     assert r["minutes"] == {"p10": 15.9, "p50": 19.5, "p90": 23.1, "history": 30, "percentile": 100.0, "verdict": "above"}
     assert men_lost_inside([r, r]) == {"inside": 4, "cells": 4}
+    assert r["broke_off"] == {}
+
+
+def test_a_row_marks_the_verdicts_a_break_off_decided(skirmish: Path) -> None:
+    world = load_scenario(skirmish)
+    outcomes = [outcome("union", (5, 9), (0, 0), 20, broke_off="confederate" if k < 3 else None) for k in range(10)]
+    r = row(world, "rff", outcomes)
+    assert r["broke_off"] == {"confederate": 0.3}
+    assert broke_off_text(r["broke_off"]) == "† confederate 30%"
 
 
 def test_figures_history_does_not_record_stay_blank(skirmish: Path) -> None:

@@ -108,7 +108,8 @@ def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
     firer = shot.firer  # each rule asked only when its cheapest condition holds
     return ((firer.charge_target is not None and fire.points(game, shot, points, multipliers))
             or (firer.moved == "prolong" and skirmish.prolonge_points(shot, points, multipliers))
-            or (conceal.SURPRISING in game.memory and conceal.surprised_points(game, shot, points, multipliers)) or None)
+            or ((conceal.SURPRISING in game.memory or conceal.UNREADY in game.memory)
+                and conceal.surprised_points(game, shot, points, multipliers)) or None)
 
 
 @hookimpl

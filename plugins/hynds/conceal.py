@@ -25,6 +25,8 @@ from .tables import charts, fraction
 MIST = "hynds.mist"  # game.memory: the mist has not cleared yet
 SURPRISING = "hynds.surprising"  # game.memory: chargers that charged from concealment this turn
 SPENT = "hynds.spent"  # game.memory: pieces whose fire this player turn was their surprise fire
+UNREADY = "hynds.unready"  # game.memory: pieces the scenario marks surprised, not yet charged (HYNDS-H4)
+WOKEN = "hynds.woken"  # game.memory: unready pieces charged this charge phase (ready from its end)
 HIDING = "hynds.hiding"  # game.memory: some unit may be hidden (scenario, mist or night); else nothing here runs
 HALF = Modifier("Surprised unit firing (Hynds)", Fraction(1, 2), ref("Surprise Attack", "HYNDS-H3"), on="fire points x")
 
@@ -37,6 +39,8 @@ def muster(game: Any, state: Any) -> None:
     for piece in state.pieces.values():
         if piece.unit.spec.hidden or (fog and piece.unit.on_field):
             piece.unit.hidden = game.memory[HIDING] = True
+        if piece.unit.spec.surprised:
+            game.memory.setdefault(UNREADY, set()).add(piece.id)
     sweep(game, state)
 
 
@@ -137,19 +141,27 @@ def held_fire(game: Any, shots: list[Any]) -> list[Any] | None:
 
 
 def surprised_points(game: Any, shot: Any, points: Any, multipliers: tuple[Modifier, ...]) -> tuple[Any, tuple[Modifier, ...]] | None:
-    """A unit charged from concealment fires at its attacker at half effect (HYNDS-H3)."""
+    """A unit charged from concealment, or charged while still unready (HYNDS-H4), fires at its
+    attacker at half effect (HYNDS-H3)."""
     attacker = shot.target
-    if attacker.id in game.memory.get(SURPRISING, ()) and attacker.charge_target == shot.firer.id:
+    if attacker.charge_target == shot.firer.id and (attacker.id in game.memory.get(SURPRISING, ())
+                                                    or shot.firer.id in game.memory.get(UNREADY, ())):
         return Fraction(points) * HALF.value, (*multipliers, HALF)
     return None
 
 
 def surprise_attack(game: Any, attacker: Any) -> list[Modifier]:
-    """The surprised defender's extra -1 in combat, counted for the attacker (rff's way)."""
-    if attacker.id not in game.memory.get(SURPRISING, ()):
+    """The surprised defender's extra -1 in combat, counted for the attacker (rff's way): charged
+    from concealment (HYNDS-H3), or charged while still unready (HYNDS-H4)."""
+    unready = game.memory.get(UNREADY, ())
+    if attacker.id not in game.memory.get(SURPRISING, ()) and attacker.charge_target not in unready:
         return []
+    ruling = "HYNDS-H3"
+    if attacker.charge_target in unready:
+        game.memory.setdefault(WOKEN, set()).add(attacker.charge_target)
+        ruling = "HYNDS-H4"
     rule = charts()["surprise"]["attack"]
-    return [modifier(f"Defender {rule['label'].lower()}", -rule["value"], "Surprise Attack", "HYNDS-H3")]
+    return [modifier(f"Defender {rule['label'].lower()}", -rule["value"], "Surprise Attack", ruling)]
 
 
 def after_step(game: Any, state: Any, step: Any) -> None:
@@ -158,6 +170,11 @@ def after_step(game: Any, state: Any, step: Any) -> None:
         game.memory.pop(SPENT, None)
     elif step.name == "charge":
         game.memory.pop(SURPRISING, None)
+        woken = game.memory.pop(WOKEN, set())
+        if woken:
+            game.memory[UNREADY] -= woken
+            if not game.memory[UNREADY]:
+                game.memory.pop(UNREADY)
 
 
 def end_turn(game: Any, state: Any) -> None:

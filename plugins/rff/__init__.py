@@ -30,6 +30,7 @@ def referee_ruleset() -> RulesetInfo:
     return RulesetInfo(
         "rff", "Regimental Fire and Fury (QRS II, 6mm) with the optional rules",
         "rff-qrs2-6mm.txt, rff-optional-rules.txt", lookup.scale(t), phases=tuple(name for name, _ in PHASES),
+        weather=("clear", "fog"),  # fog: the 3" command radius (QRS, Maneuver Table; RFF-W1)
     )
 
 
@@ -51,6 +52,16 @@ def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
 @hookimpl
 def referee_muster(game: Any) -> Any:
     return muster(game, load_with_overlays(*game.rules.overlays))
+
+
+@hookimpl
+def referee_describe(game: Any, unit: str) -> str | None:
+    piece = game.state.pieces.get(unit)
+    if piece is None:
+        return None
+    plural = "" if piece.stands == 1 else "s"
+    stands = f"{piece.stands} gun stand{plural}" if piece.guns else f"{piece.stands} stand{plural} of {piece.men_per_stand:.0f} men"
+    return f"{stands}, {piece.grade}" + (f", {piece.weapon}" if piece.weapon else "")
 
 
 @hookimpl

@@ -177,6 +177,7 @@ def unit_morale(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: 
     names += [f"{i['general']}-general"] if i["general"] in ("excellent", "average") else []
     names += [f"{i['lost']}-lost"] if i["lost"] != "none" else []
     names += ["flank-fire"] if i["flank_fire"] else []
+    names += ["bushwhacked"] if i.get("bushwhacked") else []  # SU-U6
     names += ["trenches"] if i["trenches"] and i["column"] != "charged" else ["cover"] if i["cover"] else []
     names += ["routing"] if i["routing"] else []
     names += [("friend-beaten", i["friends_beaten"])] if i["friends_beaten"] else []
@@ -318,7 +319,8 @@ def mechanic_specs(t: SumterTables) -> list[MechanicSpec]:
                       _b("routing", "the unit is routing"), _b("flank", "charged in (or charging) flank, rear or skirmishers"),
                       _c("by", "being charged by", ("none", "foot", "cavalry", "skirmishers")), _b("halted", "charged whilst halted, rallying or in retreat"),
                       _i("casualties", "casualties beyond DPs suffered in the charge"), _i("wave", "successive wave in a brigade charge"),
-                      _b("rebel_yell", "Rebel Yell (charge: +2; rally after a failed yell: -1)")),
+                      _b("rebel_yell", "Rebel Yell (charge: +2; rally after a failed yell: -1)"),
+                      _b("bushwhacked", "bushwhacked, in the first turn (a unit the scenario marks surprised)")),
                      run(unit_morale), {"result": "charge, halt, retreat, rout, stand, obey, rally, fail or disperse",
                                         "dps": "DPs taken", "column": "the column read"}),
         MechanicSpec("brigade-morale", "The Brigade Morale Test", "QRS v6.2, Brigade Morale Test",

@@ -152,6 +152,7 @@ def end_turn(game: Any, state: SumterState) -> None:
             p.state = "ok"
         p.fired_last, p.fired = p.fired, False
         p.moved, p.limbered_now, p.charging, p.lost, p.broke, p.flank_fire, p.rallied, p.yelling = 0.0, False, None, 0, False, False, False, False
+        p.bushwhacked = False  # SU-U6: its first turn is over
         p.hit = False
     cx: dict[str, list[float]] = {}
     for p in state.pieces.values():

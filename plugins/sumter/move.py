@@ -266,6 +266,8 @@ def morale_inputs(state: SumterState, p: Piece, column: str, **facts: Any) -> di
          "lost": "half" if lost >= half else "quarter" if lost >= quarter else "none", "cover": False, "trenches": False,
          "flank_fire": p.flank_fire, "friends_beaten": 0, "enemies_beaten": 0, "routing": p.state == "rout", "flank": False,
          "by": "none", "halted": False, "casualties": 0, "wave": 0, "rebel_yell": False}
+    if p.bushwhacked:  # SU-U6 (an input only while it counts: the logs of other games are as they were)
+        i["bushwhacked"] = True
     i.update(facts)
     return i
 

@@ -47,6 +47,7 @@ class Piece:
     flank_fire: bool = False  # fired on by order infantry in flank or rear this turn
     rallied: bool = False  # rallied this turn
     yelling: bool = False  # charged with a Rebel Yell this turn
+    bushwhacked: bool = False  # the scenario marks it surprised, and the first turn is not over (SU-U6)
 
     @property
     def side(self) -> str:
@@ -133,6 +134,7 @@ def muster(game: Any, t: SumterTables) -> SumterState:
         figures = max(1, round(spec.men / men_per_figure))
         p = Piece(spec.id, unit, b, spec.arm, grade, figures, figures, rate_of(spec.arm, grade, spec.mounted),
                   math.ceil(spec.guns / s["guns_per_model"]) if spec.guns else 0)
+        p.bushwhacked = spec.surprised
         b.pieces.append(p)
         state.pieces[p.id] = p
         state.by_side.setdefault(spec.side, []).append(p)
