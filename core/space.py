@@ -87,10 +87,10 @@ class Space:
         members = self.members.get(side, ())
         if len(members) <= SMALL:
             return [u for u in members if keep is None or keep(u)]
-        best = _nearest(self._tree(side), x, y, keep, math.inf)
-        if best == math.inf:
-            return []
-        return self.near(side, x, y, math.sqrt(best) * (1.0 + SLACK) + SLACK, keep)
+        seen: list[tuple[float, Entry]] = []
+        best = _nearest(self._tree(side), x, y, keep, math.inf, seen)
+        close = best * (1.0 + SLACK) + SLACK * SLACK
+        return [e[3] for e in sorted((e for d, e in seen if d <= close), key=_rank)]
 
     def nearest(self, side: str, x: float, y: float, keep: Keep | None = None) -> tuple[UnitState | None, float]:
         """The nearest unit of ``side`` (kept by ``keep``) to (x, y) and how far: by squared
@@ -164,19 +164,23 @@ def _box(node: Node, x0: float, x1: float, y0: float, y1: float, found: list[Ent
     found.extend(e for e in node if x0 <= e[0] <= x1 and y0 <= e[1] <= y1)
 
 
-def _nearest(node: Node, x: float, y: float, keep: Keep | None, best: float) -> float:
-    """The least squared distance from (x, y) to a kept entry under ``node``, if less than ``best``."""
+def _nearest(node: Node, x: float, y: float, keep: Keep | None, best: float, seen: list[tuple[float, Entry]]) -> float:
+    """The least squared distance from (x, y) to a kept entry under ``node``, if less than
+    ``best``; every kept entry within about ``best`` when it was met is added to ``seen`` with its
+    squared distance (so those within about the final least are all there: a branch is left only
+    when all of it is farther)."""
     if isinstance(node, list):
-        for ex, ey, _, u in node:
-            dx, dy = ex - x, ey - y
+        for e in node:
+            dx, dy = e[0] - x, e[1] - y
             d = dx * dx + dy * dy
-            if d < best and (keep is None or keep(u)):
-                best = d
+            if d <= best * (1.0 + SLACK) + SLACK * SLACK and (keep is None or keep(e[3])):
+                seen.append((d, e))
+                best = min(best, d)
         return best
     axis, split, low, high = node
     gap = (x if axis == 0 else y) - split
     first, second = (high, low) if gap >= 0 else (low, high)
-    best = _nearest(first, x, y, keep, best)
-    if gap * gap <= best * (1.0 + SLACK):
-        best = _nearest(second, x, y, keep, best)
+    best = _nearest(first, x, y, keep, best, seen)
+    if gap * gap <= best * (1.0 + SLACK) + SLACK * SLACK:
+        best = _nearest(second, x, y, keep, best, seen)
     return best
