@@ -1,10 +1,10 @@
 """Where the units stand: a spatial index of the neutral world, so that "who is within R yards",
 "the nearest enemy" and "what stands between two points" cost about log n, not n.
 
-One :class:`Space` per world (``world.space``), one k-d tree per side. A unit's place changes
-only through :class:`~referee.core.world.UnitState`'s ``x`` and ``y``, whose setter hook calls
-:meth:`Space.moved`: that is the one place of invalidation, and it only marks the unit's side
-stale. A stale side's tree is rebuilt at its next question (n log n), so a phase that moves many
+One :class:`Space` per world (``world.space``), one k-d tree per side of more than
+:data:`SMALL` units. Such a side's units are of :class:`~referee.core.world.TrackedUnit`, whose
+``x`` and ``y`` setter calls :meth:`Space.moved`: that is the one place of invalidation, and it
+only marks the unit's side stale. A stale side's tree is rebuilt at its next question (n log n), so a phase that moves many
 units and then asks many questions pays one build, and a side that did not move pays none.
 
 A k-d tree rather than a uniform grid: the doctrine asks every unit for its nearest enemy however
@@ -46,6 +46,8 @@ class Space:
             self.rank[u.id] = i
             self.members.setdefault(u.side, []).append(u)
             u.space = self
+        self.big = frozenset(side for side, mine in self.members.items()  # sides answered by a tree: their units tell of every move
+                             if len(mine) > SMALL and all(getattr(u, "TRACKED", False) for u in mine))
         self.trees: dict[str, Node] = {}  # side -> its tree; absent: stale
 
     def moved(self, unit: UnitState) -> None:
@@ -63,14 +65,13 @@ class Space:
         """Whether ``side`` is answered by its tree; a side of at most :data:`SMALL` units is
         answered by a scan (its units kept by ``keep``), which a caller holding them listed may
         do itself."""
-        return len(self.members.get(side, ())) > SMALL
+        return side in self.big
 
     def near(self, side: str, x: float, y: float, r: float, keep: Keep | None = None) -> list[UnitState]:
         """The units of ``side`` (kept by ``keep``) within about the square of half-side ``r``
         round (x, y), in world order: every unit within ``r`` yards and perhaps a few more."""
-        members = self.members.get(side, ())
-        if len(members) <= SMALL:
-            return [u for u in members if keep is None or keep(u)]
+        if side not in self.big:
+            return [u for u in self.members.get(side, ()) if keep is None or keep(u)]
         found: list[Entry] = []
         r = r * (1.0 + SLACK) + SLACK  # never short of the callers' own measures
         _box(self._tree(side), x - r, x + r, y - r, y + r, found)
@@ -84,9 +85,8 @@ class Space:
     def candidates(self, side: str, x: float, y: float, keep: Keep | None = None) -> list[UnitState]:
         """Every unit of ``side`` (kept by ``keep``) that could be the nearest to (x, y), ties
         included, in world order: a scan of these finds what a scan of them all would."""
-        members = self.members.get(side, ())
-        if len(members) <= SMALL:
-            return [u for u in members if keep is None or keep(u)]
+        if side not in self.big:
+            return [u for u in self.members.get(side, ()) if keep is None or keep(u)]
         seen: list[tuple[float, Entry]] = []
         best = _nearest(self._tree(side), x, y, keep, math.inf, seen)
         close = best * (1.0 + SLACK) + SLACK * SLACK

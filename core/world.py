@@ -12,10 +12,12 @@ Coordinates: x east, y north, in yards; facing in degrees clockwise from north (
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterator, Mapping
 
 from attrs import Factory, define, field, frozen
 
+from . import space as places
 from .space import Space
 
 SIDE_NAMES = ("union", "confederate")
@@ -303,11 +305,11 @@ _PLACE = frozenset(("x", "y"))
 
 @define(eq=False, slots=True)
 class UnitState:
-    space: Space | None = field(default=None, init=False, repr=False)  # the world's index of places (set first: see __setattr__)
+    space: Space | None = field(default=None, init=False, repr=False)  # the world's index of places (set first: see TrackedUnit)
     spec: UnitSpec
     men: int
     guns: int
-    x: float  # a place written here is told to the world's index (``__setattr__``)
+    x: float  # (a TrackedUnit tells the world's index when this or y is written)
     y: float
     facing: float
     formation: str
@@ -322,17 +324,26 @@ class UnitState:
     def __attrs_post_init__(self) -> None:
         self.id, self.side = self.spec.id, self.spec.side
 
-    def __setattr__(self, name: str, value: object) -> None:
-        """The one door of a unit's place: a new ``x`` or ``y`` marks the unit's side stale in
-        its world's index (:meth:`~referee.core.space.Space.moved`)."""
-        if name in _PLACE and self.space is not None:
-            self.space.moved(self)
-        object.__setattr__(self, name, value)
-
     @property
     def fit(self) -> bool:
         """Able to act under orders: on the field, not broken, routed or gone."""
         return self.on_field and self.status in FIT_STATUSES
+
+
+class TrackedUnit(UnitState):
+    """A unit of a side large enough for the world's index to hold in a tree (more than
+    :data:`~referee.core.space.SMALL` units): the one door of its place. A new ``x`` or ``y``
+    marks its side stale in the index (:meth:`~referee.core.space.Space.moved`). Units of small
+    sides are plain :class:`UnitState`: they are scanned, and a hook on every attribute written
+    (some thousands a game) would cost them about a fifth of a game."""
+
+    __slots__ = ()
+    TRACKED = True  # (what the index checks)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _PLACE and self.space is not None:
+            self.space.moved(self)
+        object.__setattr__(self, name, value)
 
 
 @define(eq=False, slots=True)
@@ -376,8 +387,9 @@ class World:
 
     @classmethod
     def start(cls, scenario: Scenario) -> World:
+        sizes = Counter(u.side for u in scenario.units)
         units = {
-            u.id: UnitState(u, u.men, u.guns, u.position[0], u.position[1], u.facing, u.formation,
+            u.id: (TrackedUnit if sizes[u.side] > places.SMALL else UnitState)(u, u.men, u.guns, u.position[0], u.position[1], u.facing, u.formation,
                             mounted=u.mounted, on_field=u.entry is None)
             for u in scenario.units
         }

@@ -20,8 +20,9 @@ from referee.core.world import World
 
 @define(eq=False)
 class Dot:
-    """A unit as the index sees it."""
+    """A unit as the index sees it (these never move: they may be held in a tree)."""
 
+    TRACKED = True
     id: str
     side: str
     x: float
@@ -124,6 +125,7 @@ def test_the_index_follows_units_as_they_move(moves, point) -> None:  # type: ig
                 world.space.nearest(side, x, y)
             units[i].x, units[i].y = ux, uy
             assert units[i].side not in world.space.trees  # the move made its side's tree stale
+            assert world.space.indexed(units[i].side)
             for side in BIG_BETHEL.sides:
                 mine = [u for u in units if u.side == side]
                 want = min(mine, key=lambda u: ((u.x - x) * (u.x - x) + (u.y - y) * (u.y - y), mine.index(u)))
