@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import weakref
 
 from attrs import frozen
 
 from .plan import got_away
-from .world import FIT_STATUSES, Objective, SidePlan, UnitState, World
+from .world import FIT_STATUSES, Objective, Scenario, SidePlan, UnitState, World
 
 _COUNTS = SidePlan("")  # the defaults of a side without a plan
 
@@ -20,19 +21,48 @@ class Verdict:
     broke_off: str | None = None  # the side whose break-off decided the verdict ("both" for both), if one did
 
 
+@frozen
+class Reach:
+    """Where a scenario's objectives can be held from, worked out once a scenario: each
+    objective's box (its radius either way, a yard wider), and the box round them all. A unit
+    outside an objective's box is not within its radius; one inside is when the distance says so."""
+
+    boxes: tuple[tuple[Objective, float, float, float, float], ...]  # objective, west, east, south, north
+    around: tuple[float, float, float, float]  # west, east, south, north of all of them (empty: nothing is inside)
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> Reach:
+        if scenario not in _reaches:
+            boxes = tuple((o, o.position[0] - o.radius - 1.0, o.position[0] + o.radius + 1.0,
+                           o.position[1] - o.radius - 1.0, o.position[1] + o.radius + 1.0) for o in scenario.objectives)
+            around = ((min(b[1] for b in boxes), max(b[2] for b in boxes), min(b[3] for b in boxes), max(b[4] for b in boxes))
+                      if boxes else (math.inf, -math.inf, math.inf, -math.inf))
+            _reaches[scenario] = cls(boxes, around)
+        return _reaches[scenario]
+
+
+_reaches: weakref.WeakKeyDictionary[Scenario, Reach] = weakref.WeakKeyDictionary()
+
+
 def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     """An objective passes to a side with fit units within its radius and no fit enemy there;
     contested or empty, it stays with its last holder. Returns what changed hands now
-    (objective, from, to), and keeps it in ``world.passed``. (Who stands near an objective is
-    asked of ``world.space``, not of every unit.)"""
-    space, sides = world.space, world.scenario.sides
-    listed = {side: [u for u in world.by_side[side] if _fit(u)] for side in sides if not space.indexed(side)}  # small sides
+    (objective, from, to), and keeps it in ``world.passed``. A side the world's index holds in a
+    tree (``world.space``) is asked who stands near each objective; a small side's fit units are
+    found through the objectives' boxes (:class:`Reach`)."""
+    reach = Reach.of(world.scenario)
+    west, east, south, north = reach.around
+    space = world.space
+    indexed = [side for side in world.scenario.sides if space.indexed(side)]
+    near = [(u.x, u.y, u.side) for u in world.units.values()  # fit (the property's test, without its call)
+            if west <= u.x <= east and south <= u.y <= north and u.on_field and u.status in FIT_STATUSES
+            and u.side not in indexed]
     changes: list[tuple[str, str | None, str]] = []
-    for objective in world.scenario.objectives:
+    for objective, w, e, s, n in reach.boxes:
         (ox, oy), r = objective.position, objective.radius
-        present = {side for side in sides
-                   if any(abs(ox - u.x) <= r and abs(oy - u.y) <= r and math.hypot(ox - u.x, oy - u.y) <= r
-                          for u in (listed[side] if side in listed else space.near(side, ox, oy, r, _fit)))}
+        present = {side for x, y, side in near if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r}
+        present.update(side for side in indexed
+                       if any(math.hypot(ox - u.x, oy - u.y) <= r for u in space.near(side, ox, oy, r, _fit)))
         hand_over(world, objective, present, changes)
     return changes
 
