@@ -47,7 +47,7 @@ def enemies_near(game: Any, state: SumterState, p: Piece, keep: Callable[[Piece]
     index of places (:mod:`referee.core.space`), not of every enemy. ``among``: the enemies that
     pass ``keep``, if the caller has them listed (a small side is answered by the list)."""
     pieces, world, u = state.pieces, game.world, p.unit
-    if not world.space.indexed(world.enemy(p.side)):
+    if not world.space.big or not world.space.indexed(world.enemy(p.side)):  # (no side held in a tree: a small battle)
         if among is not None:
             return among
         return state.enemies(p.side) if keep is live else [e for e in state.enemies(p.side) if keep(e)]
