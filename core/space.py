@@ -45,9 +45,11 @@ class Space:
         for i, u in enumerate(units):
             self.rank[u.id] = i
             self.members.setdefault(u.side, []).append(u)
-            u.space = self
         self.big = frozenset(side for side, mine in self.members.items()  # sides answered by a tree: their units tell of every move
                              if len(mine) > SMALL and all(getattr(u, "TRACKED", False) for u in mine))
+        for side in self.big:  # (only these point back: a small battle's world holds no cycle for the collector)
+            for u in self.members[side]:
+                u.space = self
         self.trees: dict[str, Node] = {}  # side -> its tree; absent: stale
 
     def moved(self, unit: UnitState) -> None:

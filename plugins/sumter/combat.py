@@ -39,17 +39,14 @@ def fire_step(game: Any, state: SumterState) -> None:
     landed: list[Landed] = []
     for side, pieces in state.by_side.items():
         intents = state.intents.get(side, {})
-        enemies = [e for e in state.enemies(side) if e.unit.on_field]
-        ids = {e.id for e in enemies}
-        def among(e: Piece) -> bool:
-            return e.id in ids  # noqa: B023 (used within this side's loop)
+        enemies = [e for e in state.enemies(side) if e.unit.on_field]  # (none changes while the side fires)
         for p in pieces:
             if not p.fit or p.melee or not enemies or p.figures <= 0:
                 continue
-            hits = shoot(game, state, p, intents.get(p.id), among, enemies, landed)
+            hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
         if enemies:
-            snipe(game, state, pieces, among, enemies, landed)
+            snipe(game, state, pieces, enemies, landed)
     for target, hits, cause, yards in landed:
         take_hits(game, state, target, hits, cause, yards)
 
@@ -69,10 +66,9 @@ def reach_inches(state: SumterState, p: Piece) -> float:
     return float(state.tables["fire"]["ranges"][p.unit.spec.weapon or "rifle-musket"][1])
 
 
-def shoot(game: Any, state: SumterState, p: Piece, intent: Any, among: Callable[[Piece], bool], enemies: list[Piece],
-          landed: list[Any]) -> int | None:
-    """``p`` fires at its intent's target, or when that is out of reach at the nearest enemy in
-    reach (``enemies``: those it may fire at, ``among`` the test of one; the last of those equally near)."""
+def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Piece], landed: list[Any]) -> int | None:
+    """``p`` fires at its intent's target, or when that is out of reach at the nearest of
+    ``enemies`` (the live ones) in reach: the last of those equally near."""
     if not may_fire(state, p):
         return None
     reach = state.yards(reach_inches(state, p)) + state.yards(state.tables["scale"]["contact_inches"])
@@ -80,7 +76,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, among: Callable[
     if target is None or target.side == p.side or not target.unit.on_field or target.state == "gone" or dist(p, target) > reach:
         best, gap = None, reach
         x, y = p.unit.x, p.unit.y
-        for e in enemies_near(game, state, p, among, reach, enemies):
+        for e in enemies_near(game, state, p, reach=reach, among=enemies):
             d = math.hypot(e.unit.x - x, e.unit.y - y)
             if d <= gap:
                 best, gap = e, d
@@ -175,15 +171,14 @@ def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Callable
     return partial(mechanics.skirmish_fire, t=t, i=i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
 
 
-def snipe(game: Any, state: SumterState, pieces: list[Piece], among: Callable[[Piece], bool], enemies: list[Piece],
-          landed: list[Landed]) -> None:
+def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
     """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
     melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
     hits, halved in cover."""
     best, target, gap = None, None, math.inf
     for p in pieces:
         if p.fit and not p.melee and p.arm == "infantry":
-            e, d = nearest(p, enemies_near(game, state, p, among, among=enemies))
+            e, d = nearest(p, enemies_near(game, state, p, among=enemies))
             if d < gap:
                 best, target, gap = p, e, d
     if best is None or target is None or gap > state.yards(reach_inches(state, best) + state.tables["scale"]["contact_inches"]):

@@ -518,11 +518,8 @@ def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any
     artillery), ending 20" from the enemy; DPs thrown on its column dice."""
     mv = state.tables["movement"]
     stop = state.yards(mv["march_stop_inches"])
-    ready = [p for p in b.pieces if p.fit and not p.melee]
-    ids = {e.id for e in enemies}
-    def among(e: Piece) -> bool:
-        return e.id in ids
-    if not ready or any(nearest(p, enemies_near(game, state, p, among, among=enemies))[1] <= stop for p in ready):
+    ready = [p for p in b.pieces if p.fit and not p.melee]  # (``enemies``: the live ones; none changes while a side moves)
+    if not ready or any(nearest(p, enemies_near(game, state, p, among=enemies))[1] <= stop for p in ready):
         return False
     if not any(intents.get(p.id) is not None and intents[p.id].action == "advance" for p in ready):
         return False
@@ -534,7 +531,7 @@ def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any
         fast = p.rate.startswith("horse")
         die, count, _ = move_dice(state, p, "column", 0.0)
         roll_move(game, state, p, die, count, 0, "tactical march")
-        room = max(0.0, nearest(p, enemies_near(game, state, p, among, among=enemies))[1] - stop)
+        room = max(0.0, nearest(p, enemies_near(game, state, p, among=enemies))[1] - stop)
         step_toward(game, p, intent.goal[0], intent.goal[1], min(room, state.yards(mv["march_inches_fast" if fast else "march_inches_foot"])))
         p.moved = 1.0
     game.log.emit("march", unit=b.id, text=f"{b.id} makes a tactical march")
