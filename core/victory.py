@@ -53,7 +53,7 @@ def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     reach = Reach.of(world.scenario)
     west, east, south, north = reach.around
     space = world.space
-    indexed = [side for side in world.scenario.sides if space.indexed(side)]
+    indexed = space.big  # the sides held in a tree (none in a small battle)
     near = [(u.x, u.y, u.side) for u in world.units.values()  # fit (the property's test, without its call)
             if west <= u.x <= east and south <= u.y <= north and u.on_field and u.status in FIT_STATUSES
             and u.side not in indexed]
@@ -61,8 +61,9 @@ def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     for objective, w, e, s, n in reach.boxes:
         (ox, oy), r = objective.position, objective.radius
         present = {side for x, y, side in near if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r}
-        present.update(side for side in indexed
-                       if any(math.hypot(ox - u.x, oy - u.y) <= r for u in space.near(side, ox, oy, r, _fit)))
+        if indexed:
+            present.update(side for side in sorted(indexed)
+                           if any(math.hypot(ox - u.x, oy - u.y) <= r for u in space.near(side, ox, oy, r, _fit)))
         hand_over(world, objective, present, changes)
     return changes
 
