@@ -28,7 +28,9 @@ name = "referee-{name}"
 version = "0.1.0"
 description = "{title}: a house rule for {base} in referee"
 requires-python = ">=3.10"
-dependencies = ["referee"]
+# It runs on the referee you have installed (from its source folder or a wheel): no package index
+# serves referee, so it is not named here for pip to fetch. Install referee first.
+dependencies = []
 
 [project.optional-dependencies]
 test = ["pytest>=7.4"]
@@ -60,10 +62,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from referee.core.events import Modifier
-from referee.core.game import Game
-from referee.core.hookspecs import hookimpl
-from referee.core.rules import RulesetInfo, Scale
+from referee.api import Game, Modifier, RulesetInfo, Scale, hookimpl
 
 BASE = "{base}"  # the ruleset this layer goes on (it comes first in the stack)
 PLUGIN_NAME = "{name}"
@@ -131,7 +130,8 @@ def test_it_adds_its_modifier_to_a_real_situation(referee_situation) -> None:
 README = '''\
 # {title}
 
-A house rule for `{base}` in [referee](https://github.com/). Install it next to referee and test it:
+A house rule for `{base}` in referee. Install it next to the referee you have (from its source
+folder or a wheel: `pip install /path/to/referee` first) and test it:
 
 ```
 pip install -e '.[test]'
@@ -162,7 +162,8 @@ def new_house_rule(name: str, base: str, folder: Path, title: str | None = None)
     title = title or name.replace("-", " ").capitalize()
     mechanic = sorted(rules.mechanics)[0]
     s = rules.info.scale
-    scale = f"Scale({s.yards_per_inch!r}, {s.men_per_piece!r}, {s.piece!r}, {s.guns_per_model!r}, {s.minutes_per_turn!r})"
+    scale = (f"Scale(yards_per_inch={s.yards_per_inch!r}, men_per_piece={s.men_per_piece!r}, piece={s.piece!r}, "
+             f"guns_per_model={s.guns_per_model!r}, minutes_per_turn={s.minutes_per_turn!r})")
     fields = {"name": name, "module": module, "title": title, "base": rules.info.name, "mechanic": mechanic, "scale": scale}
     files = {
         "pyproject.toml": PYPROJECT, "README.md": README, f"{module}/__init__.py": MODULE, f"{module}/overlay.toml": OVERLAY,
