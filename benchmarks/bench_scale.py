@@ -1,7 +1,8 @@
 """Time and memory per game as the musketry drill grows: extra 500-man regiments a side.
 
-    python benchmarks/bench_scale.py [--rules rff,hardtack] [--sizes 10,20,50,100] [-n 2] [--seed 1]
-    python benchmarks/bench_scale.py --toml 50 > drill-musketry-50.toml   # the scenario, to play or profile
+    python benchmarks/bench_scale.py [--rules rff,hardtack] [--sizes 10,20,50,100] [--layout open,crowded] [-n 2] [--seed 1]
+    python benchmarks/bench_scale.py --rules sumter --sizes 10,200,800 --layout open,crowded -n 1   # the scaling figures
+    python benchmarks/bench_scale.py --toml 50 [--layout crowded] > drill-musketry-50.toml   # the scenario, to play or profile
 
 The scenario is built in memory from ``scenarios/drill-musketry.toml``: the drill's pair of
 regiments is repeated, each extra regiment a copy of its side's one (500 men, rifle-muskets,
@@ -11,11 +12,15 @@ of ``ceil(sqrt(k))`` regiments 200 yards apart (centre to centre; a 500-man line
 yards long), further rows 150 yards behind, the drill's regiment in the middle of the front row,
 the two front rows 200 yards apart as in the drill. The map is widened to hold them with 200
 yards to spare on every side. Victory is the drill's (its two grounds, half the men lost).
+The crowded layout packs the same regiments four times closer (50 yards abreast, 40 between
+rows: lines overlap, as troops massed on a narrow front), the two fronts still 200 yards apart.
 
 Each ruleset and size is played in a fresh process (no memo carried over from another size):
 ``-n`` games with the replication seeds of ``--seed``, log off, collector off (as
 ``referee compare`` plays them). Prints one JSON object: CPU seconds per game (each game, mean,
-best) and the process's peak resident memory (``ru_maxrss``) after its games.
+best) and the process's peak resident memory (``ru_maxrss``) after its games, and for each
+ruleset and layout the growth of the mean time a game from the smallest size of at least 200
+extra regiments to the largest (the target: at most 5x for 4x the units, 200 to 800).
 """
 
 from __future__ import annotations
@@ -34,18 +39,19 @@ from typing import Any
 
 import tomllib
 from inputs import check
+from referee.core import reading
 from referee.core.compare import Stack
 from referee.core.game import Game, play, replication_seed
 from referee.core.scenario import find_scenario, parse_scenario
 
-ABREAST_YARDS = 200.0  # between the centres of regiments side by side
-ROW_YARDS = 150.0  # between rows of one side
+LAYOUTS = {"open": (200.0, 150.0), "crowded": (50.0, 40.0)}  # yards between the centres of regiments side by side, and between rows
 MARGIN = 200.0  # yards of map beyond the outermost regiments
 COLONEL_YARDS = 40.0  # a colonel stands this far behind his regiment, as in the drill
 
 
-def scaled(extra: int) -> dict[str, Any]:
-    """The drill with ``extra`` more regiments a side, as TOML data."""
+def scaled(extra: int, layout: str = "open") -> dict[str, Any]:
+    """The drill with ``extra`` more regiments a side, as TOML data, in ``layout`` (:data:`LAYOUTS`)."""
+    abreast, row = LAYOUTS[layout]
     data = tomllib.loads(find_scenario("drill-musketry").read_text())
     sides = data["scenario"]["sides"]
     k = extra + 1  # regiments a side
@@ -54,9 +60,9 @@ def scaled(extra: int) -> dict[str, Any]:
     # slots of the front row outward from the middle, then the next row, and so on
     order = sorted(range(wide), key=lambda i: (abs(i - (wide - 1) / 2), i))
     slots = [(r, i) for r in range(rows) for i in order][:k]
-    width = 2 * MARGIN + (wide - 1) * ABREAST_YARDS
+    width = 2 * MARGIN + (wide - 1) * abreast
     gap = abs(data["units"][1]["position"][1] - data["units"][0]["position"][1])  # 200 yards: the drill's
-    front = {sides[0]: MARGIN + (rows - 1) * ROW_YARDS + COLONEL_YARDS}  # the first side stands at the top, facing down the map
+    front = {sides[0]: MARGIN + (rows - 1) * row + COLONEL_YARDS}  # the first side stands at the top, facing down the map
     front[sides[1]] = front[sides[0]] + gap
     back = {sides[0]: -1.0, sides[1]: 1.0}  # which way is "behind" in y
     drill_units = {u["side"] if "side" in u else _side(data, u): u for u in data["units"]}
@@ -68,7 +74,7 @@ def scaled(extra: int) -> dict[str, Any]:
         leader = next(ld for ld in data["leaders"] if ld["command"] == command["id"])
         order = next(o for o in data["orders"] if o["command"] == command["id"])
         for n, (r, i) in enumerate(slots):
-            x, y = MARGIN + i * ABREAST_YARDS, front[side] + back[side] * r * ROW_YARDS
+            x, y = MARGIN + i * abreast, front[side] + back[side] * r * row
             tag = "" if n == 0 else f"-{n}"
             units.append({**model, "id": model["id"] + tag, "name": model["name"] + tag, "command": command["id"] + tag,
                           "position": [x, y]})
@@ -77,8 +83,8 @@ def scaled(extra: int) -> dict[str, Any]:
                             "position": [x, y + back[side] * COLONEL_YARDS]})
             objectives.append({**ground, "id": ground["id"] + tag, "name": ground["name"] + tag, "position": [x, y]})
             orders.append({**order, "command": command["id"] + tag, "objective": ground["id"] + tag})
-    data["scenario"].update(id=f"drill-musketry-{extra}", title=f"{data['scenario']['title']}, {extra} extra regiments a side",
-                            width=width, height=front[sides[1]] + (rows - 1) * ROW_YARDS + COLONEL_YARDS + MARGIN)
+    data["scenario"].update(id=f"drill-musketry-{extra}" + ("" if layout == "open" else f"-{layout}"), title=f"{data['scenario']['title']}, {extra} extra regiments a side",
+                            width=width, height=front[sides[1]] + (rows - 1) * row + COLONEL_YARDS + MARGIN)
     data.update(units=units, commands=commands, leaders=leaders, objectives=objectives, orders=orders)
     return data
 
@@ -110,9 +116,11 @@ def _value(v: Any) -> str:
     return repr(v)
 
 
-def measure(rules: str, extra: int, n: int, seed: int) -> dict[str, Any]:
-    """Play ``n`` games of the scaled drill in this process."""
-    scenario = parse_scenario(to_toml(scaled(extra)), f"<drill-musketry with {extra} extra regiments a side>")
+def measure(rules: str, extra: int, n: int, seed: int, layout: str = "open") -> dict[str, Any]:
+    """Play ``n`` games of the scaled drill in this process (over 499 extra regiments a side, past
+    the 1,000 items a scenario's array may hold: a guard on users' files, lifted here)."""
+    reading.ITEMS = max(reading.ITEMS, 2 * extra + 2)
+    scenario = parse_scenario(to_toml(scaled(extra, layout)), f"<drill-musketry with {extra} extra regiments a side, {layout}>")
     built = Stack(rules).build()
     gc.disable()
     times, turns = [], []
@@ -123,7 +131,7 @@ def measure(rules: str, extra: int, n: int, seed: int) -> dict[str, Any]:
         turns.append(outcome.turns)
     gc.enable()
     return {
-        "rules": rules, "extra_regiments_a_side": extra, "units": len(scenario.units), "games": n,
+        "rules": rules, "layout": layout, "extra_regiments_a_side": extra, "units": len(scenario.units), "games": n,
         "cpu_seconds_per_game": [round(t, 3) for t in times],
         "mean_seconds": round(sum(times) / n, 3), "best_seconds": round(min(times), 3), "turns": turns,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -134,27 +142,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="rff,hardtack", help="rulesets, comma-separated")
     parser.add_argument("--sizes", default="10,20,50,100", help="extra regiments a side, comma-separated")
-    parser.add_argument("-n", type=int, default=2, help="games per ruleset and size")
+    parser.add_argument("--layout", default="open", help="layouts, comma-separated: " + ", ".join(LAYOUTS))
+    parser.add_argument("-n", type=int, default=2, help="games per ruleset, layout and size")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--toml", type=int, metavar="EXTRA", help="print the scenario with EXTRA extra regiments a side, and stop")
     parser.add_argument("--one", nargs=2, metavar=("RULES", "EXTRA"), help=argparse.SUPPRESS)  # (a child's run)
     args = parser.parse_args()
     check(args.one[:1] if args.one else args.rules.split(","))
+    layouts = args.layout.split(",")
+    if unknown := [name for name in layouts if name not in LAYOUTS]:
+        parser.error(f"--layout: unknown {', '.join(unknown)} (known: {', '.join(LAYOUTS)})")
     if args.toml is not None:
-        print(to_toml(scaled(args.toml)))
+        print(to_toml(scaled(args.toml, layouts[0])))
         return
     if args.one:
-        print(json.dumps(measure(args.one[0], int(args.one[1]), args.n, args.seed)))
+        print(json.dumps(measure(args.one[0], int(args.one[1]), args.n, args.seed, layouts[0])))
         return
-    runs = []
+    runs, growth = [], {}
+    sizes = [int(s) for s in args.sizes.split(",")]
     for rules in args.rules.split(","):
-        for extra in (int(s) for s in args.sizes.split(",")):
-            child = subprocess.run([sys.executable, __file__, "--one", rules, str(extra), "-n", str(args.n), "--seed", str(args.seed)],
-                                   check=True, capture_output=True, text=True)
-            runs.append(json.loads(child.stdout))
-            print(json.dumps(runs[-1]), file=sys.stderr)
+        for layout in layouts:
+            mine = []
+            for extra in sizes:
+                child = subprocess.run([sys.executable, __file__, "--one", rules, str(extra), "-n", str(args.n), "--seed",
+                                        str(args.seed), "--layout", layout], check=True, capture_output=True, text=True)
+                mine.append(json.loads(child.stdout))
+                print(json.dumps(mine[-1]), file=sys.stderr)
+            runs += mine
+            big = [r for r in mine if r["extra_regiments_a_side"] >= 200]
+            if len(big) >= 2 and big[0]["mean_seconds"] > 0:
+                growth[f"{rules} {layout} {big[0]['extra_regiments_a_side']} to {big[-1]['extra_regiments_a_side']}"] = round(
+                    big[-1]["mean_seconds"] / big[0]["mean_seconds"], 2)
     print(json.dumps({
-        "benchmark": "bench_scale", "date": time.strftime("%Y-%m-%d %H:%M"), "runs": runs,
+        "benchmark": "bench_scale", "date": time.strftime("%Y-%m-%d %H:%M"), "runs": runs, "growth": growth,
         "cpus": os.cpu_count(), "python": platform.python_version(), "machine": platform.machine(),
     }, indent=2))
 

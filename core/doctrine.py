@@ -106,8 +106,9 @@ class DefaultDoctrine:
         world: World = game.world
         plan = game.plan
         mine = [u for u in world.by_side[side] if u.on_field]
-        enemies = [u for u in world.by_side[world.enemy(side)]  # fit (the property's test, without its call); unseen: not known
-                   if u.on_field and u.status in FIT_STATUSES and not u.hidden]
+        enemy, space = world.enemy(side), world.space
+        enemies = [u for u in world.by_side[enemy] if u.on_field and u.status in FIT_STATUSES and not u.hidden]  # _known
+        indexed = space.indexed(enemy)  # a large side: asked of the index, not scanned
         orders = plan.orders_of(mine)
         counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
         for u, order in zip(mine, orders):
@@ -123,7 +124,7 @@ class DefaultDoctrine:
         for u, order in zip(mine, orders):
             if u.status == "gone":
                 continue
-            nearest, gap = _nearest(u, enemies)
+            nearest, gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)
             screen = gap <= SCREEN_YARDS
             inputs: Standing | None = None
             if retiring and u.id not in rear_guard:
@@ -152,8 +153,9 @@ class DefaultDoctrine:
         world: World = game.world
         plan = game.plan
         plan.update(game)
-        enemies = [u for u in world.by_side[world.enemy(side)]  # fit, as above; unseen: not known
-                   if u.on_field and u.status in FIT_STATUSES and not u.hidden]
+        enemy, space = world.enemy(side), world.space
+        enemies = [u for u in world.by_side[enemy] if u.on_field and u.status in FIT_STATUSES and not u.hidden]  # _known
+        indexed = space.indexed(enemy)
         out: dict[str, CommandIntent] = {}
         for u in world.by_side[side]:
             command = u.spec.command
@@ -165,7 +167,7 @@ class DefaultDoctrine:
                 out[command] = CommandIntent("withdraw", "withdraw")
                 continue
             if kind in ADVANCING:
-                gap = _nearest(u, enemies)[1]
+                gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
                 stance = ("advance" if gap > DEPLOY_YARDS else
                           "assault" if kind == "attack" and order is not None and order.assault else
                           "support" if kind == "demonstrate" else "engage")
@@ -244,8 +246,14 @@ class DefaultDoctrine:
         return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind, standoff=stop)
 
 
+def _known(u: UnitState) -> bool:
+    """An enemy the commander reckons with: fit (the property's test, without its call) and seen."""
+    return u.on_field and u.status in FIT_STATUSES and not u.hidden
+
+
 def _nearest(unit: UnitState, enemies: list[UnitState]) -> tuple[UnitState | None, float]:
-    """The nearest of ``enemies`` and how far (compared by squares: no root per enemy)."""
+    """The nearest of ``enemies`` and how far (compared by squares: no root per enemy; the
+    first of those equally near). Given ``world.space.candidates``, the nearest of them all."""
     nearest, best = None, math.inf
     x, y = unit.x, unit.y
     for e in enemies:

@@ -8,7 +8,7 @@ import weakref
 from attrs import frozen
 
 from .plan import got_away
-from .world import FIT_STATUSES, Objective, Scenario, SidePlan, World
+from .world import FIT_STATUSES, Objective, Scenario, SidePlan, UnitState, World
 
 _COUNTS = SidePlan("")  # the defaults of a side without a plan
 
@@ -47,17 +47,29 @@ _reaches: weakref.WeakKeyDictionary[Scenario, Reach] = weakref.WeakKeyDictionary
 def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     """An objective passes to a side with fit units within its radius and no fit enemy there;
     contested or empty, it stays with its last holder. Returns what changed hands now
-    (objective, from, to), and keeps it in ``world.passed``."""
+    (objective, from, to), and keeps it in ``world.passed``. A side the world's index holds in a
+    tree (``world.space``) is asked who stands near each objective; a small side's fit units are
+    found through the objectives' boxes (:class:`Reach`)."""
     reach = Reach.of(world.scenario)
     west, east, south, north = reach.around
+    space = world.space
+    indexed = space.big  # the sides held in a tree (none in a small battle)
     near = [(u.x, u.y, u.side) for u in world.units.values()  # fit (the property's test, without its call)
-            if west <= u.x <= east and south <= u.y <= north and u.on_field and u.status in FIT_STATUSES]
+            if west <= u.x <= east and south <= u.y <= north and u.on_field and u.status in FIT_STATUSES
+            and u.side not in indexed]
     changes: list[tuple[str, str | None, str]] = []
     for objective, w, e, s, n in reach.boxes:
         (ox, oy), r = objective.position, objective.radius
         present = {side for x, y, side in near if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r}
+        if indexed:
+            present.update(side for side in sorted(indexed)
+                           if any(math.hypot(ox - u.x, oy - u.y) <= r for u in space.near(side, ox, oy, r, _fit)))
         hand_over(world, objective, present, changes)
     return changes
+
+
+def _fit(u: UnitState) -> bool:
+    return u.on_field and u.status in FIT_STATUSES  # (the property's test, without its call)
 
 
 def hand_over(world: World, objective: Objective, present: set[str], changes: list[tuple[str, str | None, str]]) -> None:

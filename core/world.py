@@ -12,9 +12,13 @@ Coordinates: x east, y north, in yards; facing in degrees clockwise from north (
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterator, Mapping
 
 from attrs import Factory, define, field, frozen
+
+from . import space as places
+from .space import Space
 
 SIDE_NAMES = ("union", "confederate")
 ARMS = ("infantry", "cavalry", "artillery")
@@ -296,12 +300,16 @@ class Scenario:
 FIT_STATUSES = ("good", "disordered")  # a unit on the field in one of these is fit (UnitState.fit)
 
 
+_PLACE = frozenset(("x", "y"))
+
+
 @define(eq=False, slots=True)
 class UnitState:
+    space: Space | None = field(default=None, init=False, repr=False)  # the world's index of places (set first: see TrackedUnit)
     spec: UnitSpec
     men: int
     guns: int
-    x: float
+    x: float  # (a TrackedUnit tells the world's index when this or y is written)
     y: float
     facing: float
     formation: str
@@ -320,6 +328,22 @@ class UnitState:
     def fit(self) -> bool:
         """Able to act under orders: on the field, not broken, routed or gone."""
         return self.on_field and self.status in FIT_STATUSES
+
+
+class TrackedUnit(UnitState):
+    """A unit of a side large enough for the world's index to hold in a tree (more than
+    :data:`~referee.core.space.SMALL` units): the one door of its place. A new ``x`` or ``y``
+    marks its side stale in the index (:meth:`~referee.core.space.Space.moved`). Units of small
+    sides are plain :class:`UnitState`: they are scanned, and a hook on every attribute written
+    (some thousands a game) would cost them about a fifth of a game."""
+
+    __slots__ = ()
+    TRACKED = True  # (what the index checks)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _PLACE and self.space is not None:
+            self.space.moved(self)
+        object.__setattr__(self, name, value)
 
 
 @define(eq=False, slots=True)
@@ -358,11 +382,14 @@ class World:
     weather: str = "clear"  # the weather now: the scenario's at the start; a ruleset may change it (fog lifting)
     by_side: dict[str, tuple[UnitState, ...]] = field(  # side -> its units, in the order of ``units`` (which never changes)
         init=False, repr=False, default=Factory(lambda self: _by_side(self.scenario, self.units), takes_self=True))
+    space: Space = field(  # the units by place (core/space.py), kept up to date as they move
+        init=False, repr=False, default=Factory(lambda self: Space(self.units.values()), takes_self=True))
 
     @classmethod
     def start(cls, scenario: Scenario) -> World:
+        sizes = Counter(u.side for u in scenario.units)
         units = {
-            u.id: UnitState(u, u.men, u.guns, u.position[0], u.position[1], u.facing, u.formation,
+            u.id: (TrackedUnit if sizes[u.side] > places.SMALL else UnitState)(u, u.men, u.guns, u.position[0], u.position[1], u.facing, u.formation,
                             mounted=u.mounted, on_field=u.entry is None)
             for u in scenario.units
         }

@@ -47,6 +47,7 @@ from referee.core.reach import Capabilities, short_of
 from referee.core.records import STRICT, record
 from referee.core.rules import OptionSpec, RulesetInfo, Scale
 from referee.core.situation import Exchange, Result
+from referee.core.space import Space, segment_distance
 from referee.core.tables import (
     Band,
     Bands,
@@ -85,6 +86,7 @@ __all__ = [  # noqa: RUF022  (grouped by use, as docs/hooks.md lists them)
     # the game and the neutral world
     "Game", "Outcome", "Step", "World", "Scenario", "UnitSpec", "UnitState", "LeaderState", "Point", "world",
     "angle_between", "bearing", "distance", "men_between", "Ground", "CELL", "OPEN", "inside", "depth", "frontage",
+    "Space", "segment_distance",
     # the commander
     "Intent", "CommandIntent", "Capabilities", "short_of",
     # dice and mechanics

@@ -1,5 +1,5 @@
 """The core's speed shortcuts give the answers of the plain rules they stand for: objectives'
-holders found through their boxes (:class:`~referee.core.victory.Reach`) as by every unit's
+holders found through the world's index of places (:mod:`referee.core.space`) as by every unit's
 distance to every objective; an enemy within reach of a plan's trigger found through boxes
 (:func:`~referee.core.plan.enemy_within`) as by every pair's distance."""
 

@@ -16,7 +16,16 @@ from referee.core.events import Resolution
 from referee.core.game import men_between
 
 from . import dice, mechanics
-from .move import add_dps, back_off, disperse, dist, flanked, nearest, roll_move
+from .move import (
+    add_dps,
+    back_off,
+    disperse,
+    dist,
+    enemies_near,
+    flanked,
+    nearest,
+    roll_move,
+)
 from .state import Piece, SumterState
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
@@ -30,7 +39,7 @@ def fire_step(game: Any, state: SumterState) -> None:
     landed: list[Landed] = []
     for side, pieces in state.by_side.items():
         intents = state.intents.get(side, {})
-        enemies = [e for e in state.enemies(side) if e.unit.on_field]
+        enemies = [e for e in state.enemies(side) if e.unit.on_field]  # (none changes while the side fires)
         for p in pieces:
             if not p.fit or p.melee or not enemies or p.figures <= 0:
                 continue
@@ -58,6 +67,8 @@ def reach_inches(state: SumterState, p: Piece) -> float:
 
 
 def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Piece], landed: list[Any]) -> int | None:
+    """``p`` fires at its intent's target, or when that is out of reach at the nearest of
+    ``enemies`` (the live ones) in reach: the last of those equally near."""
     if not may_fire(state, p):
         return None
     reach = state.yards(reach_inches(state, p)) + state.yards(state.tables["scale"]["contact_inches"])
@@ -65,7 +76,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     if target is None or target.side == p.side or not target.unit.on_field or target.state == "gone" or dist(p, target) > reach:
         best, gap = None, reach
         x, y = p.unit.x, p.unit.y
-        for e in enemies:
+        for e in enemies_near(game, state, p, reach=reach, among=enemies):
             d = math.hypot(e.unit.x - x, e.unit.y - y)
             if d <= gap:
                 best, gap = e, d
@@ -167,7 +178,7 @@ def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piec
     best, target, gap = None, None, math.inf
     for p in pieces:
         if p.fit and not p.melee and p.arm == "infantry":
-            e, d = nearest(p, enemies)
+            e, d = nearest(p, enemies_near(game, state, p, among=enemies))
             if d < gap:
                 best, target, gap = p, e, d
     if best is None or target is None or gap > state.yards(reach_inches(state, best) + state.tables["scale"]["contact_inches"]):

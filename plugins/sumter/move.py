@@ -8,6 +8,7 @@ Distances are yards in the neutral world; the sheet's inches are converted with 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -32,6 +33,29 @@ def nearest(p: Piece, others: list[Piece]) -> tuple[Piece | None, float]:
         if d < gap:
             best, gap = o, d
     return best, math.sqrt(gap)
+
+
+def live(e: Piece) -> bool:
+    """On the field and not gone (``SumterState.enemies``' test)."""
+    return e.unit.on_field and e.state != "gone"
+
+
+def enemies_near(game: Any, state: SumterState, p: Piece, keep: Callable[[Piece], bool] = live,
+                 reach: float | None = None, among: list[Piece] | None = None) -> list[Piece]:
+    """The enemies of ``p`` that pass ``keep`` and could be its nearest (``reach`` None), or
+    stand within about ``reach`` yards, in the order of ``state.enemies``: asked of the world's
+    index of places (:mod:`referee.core.space`), not of every enemy. ``among``: the enemies that
+    pass ``keep``, if the caller has them listed (a small side is answered by the list)."""
+    pieces, world, u = state.pieces, game.world, p.unit
+    if not world.space.big or not world.space.indexed(world.enemy(p.side)):  # (no side held in a tree: a small battle)
+        if among is not None:
+            return among
+        return state.enemies(p.side) if keep is live else [e for e in state.enemies(p.side) if keep(e)]
+    def test(e: Any) -> bool:
+        return keep(pieces[e.id])
+    side = world.enemy(p.side)
+    found = (world.space.candidates(side, u.x, u.y, test) if reach is None else world.space.near(side, u.x, u.y, reach, test))
+    return [pieces[e.id] for e in found]
 
 
 def step_toward(game: Any, p: Piece, gx: float, gy: float, yards: float) -> float:
@@ -337,8 +361,7 @@ def uncontrolled(game: Any, state: SumterState, p: Piece) -> None:
     45 degrees of its front, on its pursuit dice and with no test to charge; the enemy tests being
     charged. With no such enemy it acts as a pursuit result of 7-8: 1 DP, cavalry retire 12", foot
     stand (ruling SU-M5)."""
-    ahead = [e for e in state.enemies(p.side) if not flanked(p, e)]
-    target, _ = nearest(p, ahead)
+    target, _ = nearest(p, enemies_near(game, state, p, lambda e: live(e) and not flanked(p, e)))
     if target is None:
         add_dps(state, p, next(b.result[1] for b in state.tables.pursuit.bands if b.result[0] == "halt"))
         if p.arm == "cavalry":
@@ -423,7 +446,7 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
     die, count, inches = move_dice(state, p, want, far)
     rolled = state.yards(roll_move(game, state, p, die, count, inches, "move"))
     room = rolled * float(1 - cost)
-    if (p.order_foot and intent.action == "advance" and in_reach(state, p)
+    if (p.order_foot and intent.action == "advance" and in_reach(game, state, p)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
         room = min(room, rolled * float(dice.share(state.tables["movement"]["fire_after_share"]) - cost))
     if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
@@ -468,18 +491,18 @@ def pass_batteries(game: Any, state: SumterState, p: Piece, x: float, y: float) 
             return
 
 
-def in_reach(state: SumterState, p: Piece) -> bool:
+def in_reach(game: Any, state: SumterState, p: Piece) -> bool:
     """Is an enemy within the long range of the unit's firearm?"""
     weapon = p.unit.spec.weapon or "rifle-musket"
     reach = state.yards(state.tables["fire"]["ranges"][weapon][1] + state.tables["scale"]["contact_inches"])
-    return nearest(p, state.enemies(p.side))[1] <= reach
+    return nearest(p, enemies_near(game, state, p))[1] <= reach
 
 
 def recall(game: Any, state: SumterState, p: Piece) -> bool:
     """Skirmish Recall: 2D6 against the grade's score to form again."""
     t = state.tables["fire"]["recall"]
     names: list[str | tuple[str, int]] = [("dp", p.dps)]
-    _, gap = nearest(p, state.enemies(p.side))
+    _, gap = nearest(p, enemies_near(game, state, p))
     if gap > state.yards(t["far_inches"]):
         names.append("far_from_enemy")
     if attached_general(state, p) in ("excellent", "average"):
@@ -495,12 +518,12 @@ def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any
     artillery), ending 20" from the enemy; DPs thrown on its column dice."""
     mv = state.tables["movement"]
     stop = state.yards(mv["march_stop_inches"])
-    live = [p for p in b.pieces if p.fit and not p.melee]
-    if not live or any(nearest(p, enemies)[1] <= stop for p in live):
+    ready = [p for p in b.pieces if p.fit and not p.melee]  # (``enemies``: the live ones; none changes while a side moves)
+    if not ready or any(nearest(p, enemies_near(game, state, p, among=enemies))[1] <= stop for p in ready):
         return False
-    if not any(intents.get(p.id) is not None and intents[p.id].action == "advance" for p in live):
+    if not any(intents.get(p.id) is not None and intents[p.id].action == "advance" for p in ready):
         return False
-    for p in live:
+    for p in ready:
         intent = intents.get(p.id)
         if intent is None or intent.action != "advance" or intent.goal is None:
             continue
@@ -508,7 +531,7 @@ def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any
         fast = p.rate.startswith("horse")
         die, count, _ = move_dice(state, p, "column", 0.0)
         roll_move(game, state, p, die, count, 0, "tactical march")
-        room = max(0.0, nearest(p, enemies)[1] - stop)
+        room = max(0.0, nearest(p, enemies_near(game, state, p, among=enemies))[1] - stop)
         step_toward(game, p, intent.goal[0], intent.goal[1], min(room, state.yards(mv["march_inches_fast" if fast else "march_inches_foot"])))
         p.moved = 1.0
     game.log.emit("march", unit=b.id, text=f"{b.id} makes a tactical march")

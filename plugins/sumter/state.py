@@ -122,13 +122,16 @@ def muster(game: Any, t: SumterTables) -> SumterState:
     chosen = [o for o in sorted(t.figure_men) if game.option(o)]
     men_per_figure = t.figure_men[chosen[0]] if chosen else s["men_per_figure"]
     wanted = {side: game.command_intents(side) for side in game.scenario.sides}
+    generals: dict[str, Any] = {}  # command -> its first leader by id (one pass, not one per brigade)
+    for ld in leaders:
+        generals.setdefault(ld.spec.command, ld)
     for unit in world.units.values():
         spec = unit.spec
         b = state.brigades.get(spec.command)
         if b is None:
             stance = wanted[spec.side].get(spec.command)
             order = t["command"]["from_stance"][stance.stance] if stance is not None else "hold"
-            general = next((ld for ld in leaders if ld.spec.command == spec.command), None)
+            general = generals.get(spec.command)
             b = state.brigades[spec.command] = Brigade(spec.command, spec.side, order, general)
         grade = s["grades"][spec.experience]
         figures = max(1, round(spec.men / men_per_figure))

@@ -1,0 +1,133 @@
+"""The world's index of places (core/space.py) answers as a scan of every unit does: within R,
+the nearest (ties broken by world order), what stands between two points; and it follows units
+as they move. Each property is checked with the k-d tree on every side and with the scan that
+small sides use."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from attrs import define
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from referee.core import space
+from referee.core.scenario import find_scenario, load_scenario
+from referee.core.space import Space, segment_distance
+from referee.core.world import World
+
+
+@define(eq=False)
+class Dot:
+    """A unit as the index sees it (these never move: they may be held in a tree)."""
+
+    TRACKED = True
+    id: str
+    side: str
+    x: float
+    y: float
+    fit: bool = True
+    space: Space | None = None
+
+
+@contextmanager
+def tree_from(small: int) -> Iterator[None]:
+    """Sides of more than ``small`` units answered by the tree (0: every side)."""
+    was = space.SMALL
+    space.SMALL = small
+    try:
+        yield
+    finally:
+        space.SMALL = was
+
+
+# coarse places make ties (equal distances) common; fine ones make everything else
+COORD = st.one_of(st.integers(0, 12).map(lambda i: i * 50.0), st.floats(0, 600, allow_nan=False))
+DOTS = st.lists(st.tuples(st.sampled_from("ab"), COORD, COORD, st.booleans()), min_size=0, max_size=60)
+POINT = st.tuples(COORD, COORD)
+SMALLS = (0, 32)
+
+
+def dots(spec: list[tuple[str, float, float, bool]]) -> list[Dot]:
+    return [Dot(f"u{i}", side, x, y, fit) for i, (side, x, y, fit) in enumerate(spec)]
+
+
+def kept(d: Dot) -> bool:
+    return d.fit
+
+
+@settings(max_examples=200, deadline=None)
+@given(DOTS, POINT, st.one_of(st.sampled_from([0.0, 50.0, 100.0, 250.0]), st.floats(0, 900)))
+def test_within_is_every_unit_within(spec, point, r) -> None:  # type: ignore[no-untyped-def]
+    units = dots(spec)
+    x, y = point
+    for small in SMALLS:
+        with tree_from(small):
+            index = Space(units)  # type: ignore[arg-type]
+            for side in "ab":
+                want = [u for u in units if u.side == side and u.fit and math.hypot(u.x - x, u.y - y) <= r]
+                assert index.within(side, x, y, r, kept) == want  # type: ignore[arg-type]
+                assert set(want) <= set(index.near(side, x, y, r, kept))  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, deadline=None)
+@given(DOTS, POINT)
+def test_nearest_is_the_first_of_the_nearest_in_world_order(spec, point) -> None:  # type: ignore[no-untyped-def]
+    units = dots(spec)
+    x, y = point
+    for small in SMALLS:
+        with tree_from(small):
+            index = Space(units)  # type: ignore[arg-type]
+            for side in "ab":
+                best, d2 = None, math.inf
+                for u in units:  # the doctrine's scan over every enemy
+                    dx, dy = u.x - x, u.y - y
+                    if u.side == side and u.fit and dx * dx + dy * dy < d2:
+                        best, d2 = u, dx * dx + dy * dy
+                found, gap = index.nearest(side, x, y, kept)  # type: ignore[arg-type]
+                assert found is best
+                assert gap == (math.inf if best is None else math.hypot(best.x - x, best.y - y))
+                # every unit as near as the nearest is a candidate (ties), in world order
+                ties = [u for u in units if u.side == side and u.fit and math.hypot(u.x - x, u.y - y) == (gap if best else -1)]
+                candidates = index.candidates(side, x, y, kept)  # type: ignore[arg-type]
+                assert set(ties) <= set(candidates)
+                assert candidates == sorted(candidates, key=lambda u: int(u.id[1:]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(DOTS, POINT, POINT, st.sampled_from([0.0, 25.0, 60.0, 150.0]))
+def test_between_is_every_unit_near_the_segment(spec, a, b, width) -> None:  # type: ignore[no-untyped-def]
+    units = dots(spec)
+    for small in SMALLS:
+        with tree_from(small):
+            index = Space(units)  # type: ignore[arg-type]
+            want = [u for u in units if u.fit and segment_distance(u.x, u.y, *a, *b) <= width]
+            assert index.between(*a, *b, width, keep=kept) == want  # type: ignore[arg-type]
+            assert index.between(*a, *b, width, ("b",)) == [u for u in units if u.side == "b"  # type: ignore[arg-type]
+                                                            and segment_distance(u.x, u.y, *a, *b) <= width]
+
+
+BIG_BETHEL = load_scenario(find_scenario("big-bethel"))
+MOVES = st.lists(st.tuples(st.integers(0, len(BIG_BETHEL.units) - 1), COORD, COORD), min_size=1, max_size=12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(MOVES, POINT)
+def test_the_index_follows_units_as_they_move(moves, point) -> None:  # type: ignore[no-untyped-def]
+    """A unit's place written anywhere (``unit.x = ...``) is seen by the next question."""
+    x, y = point
+    with tree_from(0):
+        world = World.start(BIG_BETHEL)
+        units = list(world.units.values())
+        for i, ux, uy in moves:
+            for side in BIG_BETHEL.sides:  # asked before the move: the side's tree is built
+                world.space.nearest(side, x, y)
+            units[i].x, units[i].y = ux, uy
+            assert units[i].side not in world.space.trees  # the move made its side's tree stale
+            assert world.space.indexed(units[i].side)
+            for side in BIG_BETHEL.sides:
+                mine = [u for u in units if u.side == side]
+                want = min(mine, key=lambda u: ((u.x - x) * (u.x - x) + (u.y - y) * (u.y - y), mine.index(u)))
+                assert world.space.nearest(side, x, y)[0] is want
+                assert world.space.within(side, x, y, 200.0) == [u for u in mine if math.hypot(u.x - x, u.y - y) <= 200.0]
