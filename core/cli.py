@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from functools import partial
 from importlib.metadata import version
 from pathlib import Path
@@ -33,7 +34,7 @@ from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import CAUSES, EventLog, jsonable, narrate
 from .files import check_folder, write_atomic
 from .game import Game, play
-from .plugins import Rules, build_rules, installed
+from .plugins import Rules, build_rules, installed, loadable
 from .scenario import bundled, find_scenario, load_scenario
 from .sweep_cli import sweep_cmd
 from .tables import Table
@@ -82,8 +83,59 @@ def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def stack_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    f = click.option("--house-rule", "house_rules", multiple=True, metavar="FILE.py", help="Layer a house rule from a local file (repeatable).")(f)
+    f = click.option("--house-rule", "house_rules", multiple=True, metavar="FILE", help="Layer a house rule from a local file: a .py plugin or a .toml table overlay (repeatable).")(f)
     return click.option("--option", "options", multiple=True, metavar="NAME", help="Switch on an optional rule by name (repeatable).")(f)
+
+
+def width_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--width N``: the columns tables are fitted to, for a file or a pipe as for a terminal."""
+    return click.option("--width", type=click.IntRange(40, 1000), default=None, expose_value=False, metavar="N",
+                        callback=lambda ctx, param, value: _fit(value),
+                        help="Fit tables to N columns (default: the terminal's; 80 in a file or pipe). No number is "
+                             "ever cut: labels wrap, and a table too wide is split into several.")(f)
+
+
+def _fit(width: int | None) -> None:
+    if isinstance(out, FittingConsole):
+        out.fit_to(width)
+    elif width is not None:  # (a console a test put in its place)
+        out.width = width
+
+
+def examples(*lines: str) -> str:
+    """A command's ``--help`` epilog: its examples, one a line, as written."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def complete_scenario(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a SCENARIO: the bundled ones by name, and files (a .toml path)."""
+    from click.shell_completion import CompletionItem
+    names = [CompletionItem(sid, help=title) for sid, title, _ in bundled() if sid.startswith(incomplete)]
+    return names + [CompletionItem(incomplete, type="file")]
+
+
+def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a ruleset name, or of the last of a comma-separated list of them."""
+    done, _, last = incomplete.rpartition(",")
+    given = set(done.split(","))
+    return [f"{done},{name}" if done else name for name in sorted(installed()) if name.startswith(last) and name not in given]
+
+
+def _completed_rules(ctx: click.Context) -> Rules | None:
+    try:
+        return build_rules(ctx.params.get("ruleset") or "")
+    except Exception:  # completion never fails aloud  # noqa: BLE001
+        return None
+
+
+def complete_mechanic(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    rules = _completed_rules(ctx)
+    return [m for m in rules.mechanics if m.startswith(incomplete)] if rules else []
+
+
+def complete_table(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    rules = _completed_rules(ctx)
+    return [t for t in rules.tables if t.startswith(incomplete)] if rules else []
 
 
 def emit_json(data: Any) -> None:
@@ -97,12 +149,12 @@ def main() -> None:
     yards and minutes; roll or compute exactly any mechanic with every modifier cited."""
 
 
-@main.command("rulesets")
+@main.command("rulesets", epilog=examples("referee rulesets", "referee rulesets --json"))
 @json_option
 def rulesets_cmd(as_json: bool) -> None:
     """List the installed rulesets and house rules."""
     rows: list[dict[str, Any]] = []
-    for name in sorted(installed()):
+    for name in every_ruleset():
         rules = build_rules(name)
         layer = next((lay for lay in rules.layers if lay.name == name), None)
         info = layer or rules.info
@@ -123,31 +175,88 @@ def rulesets_cmd(as_json: bool) -> None:
             out.print(f"    hooks of {plugin}: {', '.join(hooks)}", markup=False)
 
 
-@main.command("scenarios")
+@main.command("scenarios", epilog=examples("referee scenarios", "referee scenarios --path", "cp $(referee scenarios --path | grep drill-musketry | cut -f2) my-drill.toml"))
+@click.option("--path", "paths", is_flag=True, help="Show where each bundled file is (to copy one as a start), tab-separated.")
 @json_option
-def scenarios_cmd(as_json: bool) -> None:
+def scenarios_cmd(paths: bool, as_json: bool) -> None:
     """List the bundled scenarios."""
-    rows = [{"id": i, "title": t, "summary": s} for i, t, s in bundled()]
+    rows = [{"id": i, "title": t, "summary": s, "path": str(find_scenario(i))} for i, t, s in bundled()]
     if as_json:
         return emit_json(rows)
     for r in rows:
-        out.print(f"[bold]{r['id']:<22}[/bold] {shown(r['title'])}: {shown(r['summary'])}")
+        if paths:
+            click.echo(f"{r['id']}\t{r['path']}")
+        else:
+            out.print(f"[bold]{r['id']:<22}[/bold] {shown(r['title'])}: {shown(r['summary'])}")
 
 
-@main.command("draw")
-@click.argument("scenario")
+@main.command("new-scenario", epilog=examples("referee new-scenario my-battle", "referee new-scenario my-bethel --from big-bethel",
+                                              "referee new-scenario my-battle -o battles/my-battle.toml"))
+@click.argument("name")
+@click.option("-o", "--out", "out_path", default=None, metavar="FILE.toml", help="Where to write it (default: NAME.toml here).")
+@click.option("--from", "start_from", default=None, metavar="SCENARIO", shell_complete=complete_scenario,
+              help="Start from a copy of a bundled scenario (its id changed to NAME) instead of the commented template.")
+@click.option("--title", default=None, help="The scenario's title (default: from NAME).")
+def new_scenario_cmd(name: str, out_path: str | None, start_from: str | None, title: str | None) -> None:
+    """Write a scenario file NAME.toml to start from: a small battle, every section commented,
+    that plays as it stands under every ruleset (or a copy of a bundled one)."""
+    from . import starting
+    path = Path(out_path if out_path is not None else f"{name}.toml")
+    source = find_scenario(start_from) if start_from is not None else None
+    text = starting.new_scenario(name, path, title, source)
+    if path.exists() or path.is_symlink():
+        raise InvalidInput([Problem("already exists: choose another name, or -o FILE", source=str(path))], "new scenario")
+    check_folder(path)
+    write_atomic(path, text)
+    out.print(f"wrote {path}. Next: referee draw {path} -o {path.stem}.svg; referee check {path}; "
+              f"referee run {path} --rules rff", markup=False)
+
+
+@main.command("check", epilog=examples("referee check my-battle.toml", "referee check big-bethel --rules rff,sumter --json"))
+@width_option
+@click.argument("scenario", shell_complete=complete_scenario)
+@click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets (default: every installed one).")
+@stack_options
+@json_option
+def check_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], as_json: bool) -> None:
+    """Check SCENARIO without playing it: every problem in the file at once, then what each
+    ruleset makes of each unit (its stands, figures or companies, grade and weapon)."""
+    from . import starting
+    world = load_scenario(find_scenario(scenario))
+    described = {}
+    for name in _ruleset_names(rulesets):
+        rules = build_rules(name, options, house_rules)
+        described[rules.name] = starting.describe_units(rules, world)
+    data = {**starting.summary(world), "version": version("referee"), "options": list(options), "house_rules": list(house_rules),
+            "rulesets": described}
+    if as_json:
+        return emit_json(data)
+    def count(k: int, what: str) -> str:
+        return f"{k:,} {what}{'' if k == 1 else 's'}"
+
+    sides = "; ".join(f"{shown(side)} {count(data['units'][side], 'unit')}, {count(data['men'][side], 'man').replace('mans', 'men')}, "
+                      f"{count(data['guns'][side], 'gun')}" for side in world.sides)
+    out.print(f"[bold]{shown(world.title)}[/bold]: valid. {sides}; {count(data['objectives'], 'objective')}; "
+              f"{data['start']} to {data['end']}.", soft_wrap=False)
+    table = RichTable(title="What each ruleset makes of each unit")
+    table.add_column("unit")
+    for name in described:
+        table.add_column(escape(name))
+    for unit in world.units:
+        what = f"{unit.arm}, {unit.men:,} men" + (f", {unit.guns} guns" if unit.guns else "") + f", {unit.experience}"
+        table.add_row(f"{shown(unit.name)}\n({what})", *(escape(d[unit.id] or "not on the table") for d in described.values()))
+    out.print(table)
+    return None
+
+
+@main.command("draw", epilog=examples("referee draw big-bethel -o big-bethel.svg", "referee draw my-battle.toml -o my-battle.png"))
+@click.argument("scenario", shell_complete=complete_scenario)
 @click.option("-o", "--out", "out_path", required=True, metavar="FILE.svg",
               help="Where to write the drawing; .svg, .png or .pdf (the suffix says which).")
 @json_option
 def draw_cmd(scenario: str, out_path: str, as_json: bool) -> None:
     """Draw SCENARIO before it is played: the ground, the objectives and every unit where it
-    deploys (or where and when it enters), named, on a yard grid with a scale bar and north arrow.
-
-    \b
-    Examples:
-      referee draw big-bethel -o big-bethel.svg
-      referee draw my-battle.toml -o my-battle.png
-    """
+    deploys (or where and when it enters), named, on a yard grid with a scale bar and north arrow."""
     from . import draw  # matplotlib: imported only by the commands that draw
     kind = Path(out_path).suffix.lstrip(".").lower()
     if kind not in draw.FORMATS:
@@ -164,9 +273,9 @@ def draw_cmd(scenario: str, out_path: str, as_json: bool) -> None:
     return None
 
 
-@main.command("run")
-@click.argument("scenario")
-@click.option("--rules", "ruleset", required=True, help="The ruleset (or house rule) to play under.")
+@main.command("run", epilog=examples("referee run big-bethel --rules rff --seed 7", "referee run big-bethel --rules hardtack --quiet --log game.jsonl", "referee run my-battle.toml --rules sumter --json"))
+@click.argument("scenario", shell_complete=complete_scenario)
+@click.option("--rules", "ruleset", required=True, shell_complete=complete_rules, help="The ruleset (or house rule) to play under.")
 @stack_options
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random stream.")
 @click.option("--log", "log_path", metavar="FILE.jsonl", help="Write the event log as JSON Lines.")
@@ -177,12 +286,14 @@ def run_cmd(scenario: str, ruleset: str, options: tuple[str, ...], house_rules: 
     """Play one refereed game of SCENARIO (a bundled name or a .toml path), narrating every roll."""
     world = load_scenario(find_scenario(scenario))
     rules = build_rules(ruleset, options, house_rules)
-    if log_path:
+    if log_path is not None:
         check_folder(log_path)  # before the game, not after it
     narrating = not (quiet or as_json)
     log = EventLog(enabled=True, stream=sys.stdout if narrating else None)
-    outcome = play(Game.new(rules, world, seed, log))
-    if log_path:
+    quietly = err.status(f"playing {shown(world.id)} under {shown(rules.name)}") if not narrating and err.is_terminal else nullcontext()
+    with quietly:  # a quiet game shows it is being played (the narration does otherwise)
+        outcome = play(Game.new(rules, world, seed, log))
+    if log_path is not None:
         write_atomic(log_path, log.jsonl())
     if as_json:
         return emit_json(outcome.as_json())
@@ -197,16 +308,17 @@ WORKERS_HELP = (f"Worker processes: at most {limits.WORKERS}, and never more tha
                 "(default: the machine's CPUs, at most 8).")
 
 
-@main.command("compare")
-@click.argument("scenario")
-@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
+@main.command("compare", epilog=examples("referee compare big-bethel --rules rff,hardtack -n 200", "referee compare big-bethel -n 200 --width 120 > big-bethel.txt", "referee compare drill-musketry --rules rff --house-rule my_rule.py --baseline", "referee compare my-battle.toml --json --out result.json"))
+@width_option
+@click.argument("scenario", shell_complete=complete_scenario)
+@click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets (default: every installed one).")
 @stack_options
 @click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=1000, show_default=True,
               help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
 @click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None, help=WORKERS_HELP)
 @click.option("--out", "out_path", metavar="FILE.json", help="Also write the JSON result to a file (atomically).")
-@click.option("--baseline", is_flag=False, flag_value="", default=None, metavar="[RULESET]",
+@click.option("--baseline", is_flag=False, flag_value="", default=None, metavar="[RULESET]", shell_complete=complete_rules,
               help="Measure against a baseline on the same seeds: alone, the ruleset without the house rules; "
                    "with a name, that ruleset (without house rules) against each other one in --rules.")
 @json_option
@@ -221,7 +333,7 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     for name in _ruleset_names(rulesets):
         rules = build_rules(name, options, house_rules)  # fail fast on a bad name or option
         stacks.append((rules, comparing.Stack(name, tuple(options), tuple(house_rules))))
-    if out_path:
+    if out_path is not None:
         check_folder(out_path)  # before the replications, not after them
     workers = workers or comparing.default_workers()
     report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
@@ -242,7 +354,7 @@ def _deliver(report: dict[str, Any], interrupted: Any, out_path: str | None, as_
     if interrupted:
         report["interrupted"] = True
         err.print("[yellow]interrupted: reporting the replications finished so far[/yellow]")
-    if out_path:
+    if out_path is not None:
         write_atomic(out_path, json.dumps(jsonable(report), indent=2) + "\n")
     if as_json:
         emit_json(report)
@@ -272,7 +384,7 @@ def _compare_baseline(scenario: str, rulesets: str | None, baseline: str, option
     jobs = [(base_rules.name, comparing.Stack(baseline, tuple(options)), path)]
     for name in others:
         jobs.append((build_rules(name, options, house_rules).name, comparing.Stack(name, tuple(options), tuple(house_rules)), path))
-    if out_path:
+    if out_path is not None:
         check_folder(out_path)
     played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers(), job=comparing.replicate_traced)
     report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
@@ -306,8 +418,22 @@ def _print_baseline(report: dict[str, Any]) -> None:
 def _ruleset_names(rulesets: str | None) -> list[str]:
     """The rulesets a comma-separated ``--rules`` names, each once, in order; without it every
     installed ruleset and packaged layer (a variant such as a layer on a base is a ruleset to compare)."""
-    given = [r.strip() for r in rulesets.split(",") if r.strip()] if rulesets else []
-    return list(dict.fromkeys(given)) or sorted(installed())
+    if rulesets is None:
+        return every_ruleset()
+    given = [r.strip() for r in rulesets.split(",") if r.strip()]
+    if not given:
+        raise UserError(f"--rules {rulesets!r} names no ruleset: give comma-separated names "
+                        f"(installed: {', '.join(sorted(installed()))}), or leave --rules out for every one")
+    return list(dict.fromkeys(given))
+
+
+def every_ruleset() -> list[str]:
+    """Every installed ruleset and house rule that loads; one that does not is named on stderr
+    (with its package and how to remove it) and skipped."""
+    names, broken = loadable()
+    for message in broken:
+        err.print(f"warning: skipped: {printable(message)}", markup=False, soft_wrap=True)
+    return names
 
 
 def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
@@ -318,8 +444,7 @@ def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, se
     SIGTERM, SIGHUP) that stopped the run, if one did (the jobs after it are not played)."""
     played: list[list[Any]] = []
     interrupted = None
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as bar:
+    with _bar() as bar:
         for label, stack, path in jobs:
             task = bar.add_task(shown(label), total=n)
             outcomes, interrupted = comparing.run_replications(
@@ -329,6 +454,12 @@ def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, se
             if interrupted:
                 break
     return played, interrupted
+
+
+def _bar() -> Progress:
+    """A progress bar of games played on stderr, when stderr is a terminal; cleared when done."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=err, transient=True, disable=not err.is_terminal)
 
 
 def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
@@ -345,9 +476,10 @@ def _print_comparison(report: dict[str, Any], sides: tuple[str, str]) -> None:
     out.print(history.BROKE_OFF_LEGEND)
 
 
-@main.command("history")
-@click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...")
-@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")
+@main.command("history", epilog=examples("referee history -n 100", "referee history big-bethel kernstown --rules rff,sumter --json"))
+@width_option
+@click.argument("scenarios", nargs=-1, metavar="[SCENARIO]...", shell_complete=complete_scenario)
+@click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets (default: every installed one).")
 @click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
               help=f"Replications per battle and ruleset (at most {limits.REPLICATIONS:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; replication k uses the same seed under every ruleset.")
@@ -434,9 +566,10 @@ def _print_inside(report: dict[str, Any]) -> None:
     out.print(f"history's men lost inside p10-p90 in {inside['inside']} of {inside['cells']} cells (battle, ruleset, side)")
 
 
-@main.command("resolve")
-@click.argument("ruleset")
-@click.argument("mechanic", required=False)
+@main.command("resolve", epilog=examples("referee resolve rff --list", "referee resolve rff musketry --set fire_points=9 --exact", "referee resolve hardtack fire --seed 3"))
+@width_option
+@click.argument("ruleset", shell_complete=complete_rules)
+@click.argument("mechanic", required=False, shell_complete=complete_mechanic)
 @click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
               help=f"An input of the mechanic (repeatable; at most {limits.SET_TEXT} characters, a number at most "
                    f"{limits.SET_VALUE:,} in size).")
@@ -493,9 +626,10 @@ def _list_mechanics(rules: Rules, as_json: bool) -> None:
     return None
 
 
-@main.command("tables")
-@click.argument("ruleset")
-@click.argument("table", required=False)
+@main.command("tables", epilog=examples("referee tables rff", "referee tables rff fire-effects", "referee tables rff --house-rule strong_works.toml --diff"))
+@width_option
+@click.argument("ruleset", shell_complete=complete_rules)
+@click.argument("table", required=False, shell_complete=complete_table)
 @stack_options
 @click.option("--diff", "against", is_flag=False, flag_value="", default=None, metavar="[OTHER]",
               help="Show only what differs from OTHER's tables, table by table (alone: from RULESET without the house rules).")
@@ -582,9 +716,9 @@ def _row_changes(old: Sequence[tuple[str, ...]], new: Sequence[tuple[str, ...]])
     return rows
 
 
-@main.command("new-house-rule")
+@main.command("new-house-rule", epilog=examples('referee new-house-rule veteran-melee --base rff --title "Veterans in melee"'))
 @click.argument("name")
-@click.option("--base", required=True, metavar="RULESET", help="The ruleset the house rule goes on (`referee rulesets` lists them).")
+@click.option("--base", required=True, metavar="RULESET", shell_complete=complete_rules, help="The ruleset the house rule goes on (`referee rulesets` lists them).")
 @click.option("--dir", "folder", default=".", show_default=True, type=click.Path(file_okay=False), help="Where to make the project folder.")
 @click.option("--title", default=None, help="The house rule's title (default: from NAME).")
 def new_house_rule_cmd(name: str, base: str, folder: str, title: str | None) -> None:
@@ -617,22 +751,36 @@ def _replay_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("-n", "n", type=click.IntRange(1, limits.REPLICATIONS), default=200, show_default=True,
                      help=f"Replications per ruleset (at most {limits.REPLICATIONS:,}).")(f)
     f = stack_options(f)
-    return click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets (default: every installed one).")(f)
+    f = click.option("--baseline", default=None, metavar="RULESET",
+                     help="The ruleset the others are paired with (default: the first in --rules).")(f)
+    return click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets (default: every installed one).")(f)
 
 
-@main.command("explain")
-@click.argument("scenario")
+def _baseline(baseline: str | None, stacks: dict[str, comparing.Stack]) -> str | None:
+    """The baseline named, checked against the stacks to compare."""
+    if baseline is not None and baseline not in stacks:
+        raise UserError(f"--baseline {baseline}: not among the rulesets compared ({', '.join(stacks)}); "
+                        f"name one of them, or add it to --rules")
+    return baseline
+
+
+@main.command("explain", epilog=examples("referee explain big-bethel --rules rff,hardtack -n 200",
+                                         "referee explain big-bethel --rules rff,hardtack,sumter --baseline sumter"))
+@width_option
+@click.argument("scenario", shell_complete=complete_scenario)
 @_replay_options
 @json_option
-def explain_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
-                seed: int, workers: int | None, as_json: bool) -> None:
+def explain_cmd(scenario: str, rulesets: str | None, baseline: str | None, options: tuple[str, ...], house_rules: tuple[str, ...],
+                n: int, seed: int, workers: int | None, as_json: bool) -> None:
     """Why the rulesets differ on SCENARIO: when the losses fall, which mechanics are rolled, and
     the paired differences between the rulesets on the same seeds, in a few plain sentences."""
     path = str(find_scenario(scenario))
     world = load_scenario(find_scenario(scenario))
-    records = _logged(_stacks(rulesets, options, house_rules), path, n, seed, workers)
+    stacks = _stacks(rulesets, options, house_rules)
+    base = _baseline(baseline, stacks)
+    records = _logged(stacks, path, n, seed, workers)
     data = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
-            "house_rules": list(house_rules), "version": version("referee"), **explaining.explain(records, world)}
+            "house_rules": list(house_rules), "version": version("referee"), **explaining.explain(records, world, base)}
     if as_json:
         return emit_json(data)
     _print_explanation(data, world.sides)
@@ -641,7 +789,12 @@ def explain_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
 
 def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
     out.print(f"[bold]{shown(data['title'])}[/bold]: {data['n']} replications per ruleset, seed {data['seed']}\n")
-    for sentence in data["sentences"]:
+    said = data["sentences"]
+    if len(said) > explaining.LEAD:
+        out.print(f"[bold]The {explaining.LEAD} largest findings[/bold]")
+    for i, sentence in enumerate(said):
+        if i == explaining.LEAD:
+            out.print("\n[bold]More findings[/bold] (largest first; those with no size last)")
         out.print(f"- {shown(sentence)}", soft_wrap=False)
     names = list(data["rulesets"])
     timeline = _by_ruleset_and_side("Men lost per half hour (mean)", "from", names, sides)
@@ -703,12 +856,13 @@ def _cause_table(data: dict[str, Any], sides: tuple[str, str]) -> RichTable:
     return table
 
 
-@main.command("situation")
+@main.command("situation", epilog=examples("referee situation --rules rff,hardtack", "referee situation --set range=100 --set b.cover=fence --set charge=true -n 500"))
+@width_option
 @click.argument("file", required=False, metavar="[FILE.toml]")
 @click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
               help="A field of the situation (repeatable): range, minutes, charge, or a./b. with men, arm, weapon, "
                    "experience, formation, facing, guns, gun_type, mounted, ground, cover.")
-@click.option("--rules", "rulesets", default=None, help="Comma-separated rulesets and layers (default: every installed one).")
+@click.option("--rules", "rulesets", default=None, shell_complete=complete_rules, help="Comma-separated rulesets and layers (default: every installed one).")
 @click.option("-n", "n", type=click.IntRange(0, limits.REPLICATIONS), default=200, show_default=True,
               help="Games played for the minutes (0: only the exact exchange).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Base seed; game k uses the same seed under every ruleset.")
@@ -722,10 +876,13 @@ def situation_cmd(file: str | None, pairs: tuple[str, ...], rulesets: str | None
     exactly where the ruleset offers it, and the minutes played out, sampled."""
     from . import situation as situating
     s = situating.read(file, pairs)
-    names = [n_ for n_ in rulesets.split(",") if n_.strip()] if rulesets else sorted(installed())
-    stacks = {build_rules(name.strip(), options, house_rules).name: name.strip() for name in dict.fromkeys(names)}
+    stacks = {build_rules(name, options, house_rules).name: name for name in _ruleset_names(rulesets)}
     threshold = situating.check_at_least(at_least, s)
-    answers = {name: situating.answer(build_rules(base, options, house_rules), s, n, seed, threshold) for name, base in stacks.items()}
+    answers = {}
+    with _bar() as bar:
+        for name, base in stacks.items():
+            task = bar.add_task(shown(name), total=n)
+            answers[name] = situating.answer(build_rules(base, options, house_rules), s, n, seed, threshold, partial(bar.advance, task))
     data = {"situation": s.as_json(), "described": s.describe(), "n": n, "seed": seed, "options": list(options),
             "house_rules": list(house_rules), "version": version("referee"), "rulesets": answers}
     if as_json:
@@ -807,23 +964,25 @@ def _print_situation(data: dict[str, Any], s: Any) -> None:
               "repulsed, or carried the position", markup=False, soft_wrap=False)
 
 
-@main.command("report")
-@click.argument("scenario")
+@main.command("report", epilog=examples("referee report big-bethel --rules rff,hardtack -o big-bethel.html", "referee report my-battle.toml -n 100 -o report.html"))
+@click.argument("scenario", shell_complete=complete_scenario)
 @_replay_options
 @click.option("-o", "--out", "out_path", required=True, metavar="FILE.html", help="Where to write the report.")
 @json_option
-def report_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], n: int,
-               seed: int, workers: int | None, out_path: str, as_json: bool) -> None:
+def report_cmd(scenario: str, rulesets: str | None, baseline: str | None, options: tuple[str, ...], house_rules: tuple[str, ...],
+               n: int, seed: int, workers: int | None, out_path: str, as_json: bool) -> None:
     """Write one self-contained HTML page on SCENARIO: the comparison with history, plots, what
     drives the differences, and one game per ruleset replayed on the map."""
     from . import report_html  # matplotlib: imported only by the command that draws
     path = str(find_scenario(scenario))
     world = load_scenario(find_scenario(scenario))
     stacks = _stacks(rulesets, options, house_rules)
+    base = _baseline(baseline, stacks)
     check_folder(out_path)  # before the replications, not after them
     records = _logged(stacks, path, n, seed, workers)
-    data = reporting.build(world, path, stacks, records, seed, options, house_rules)
-    command = " ".join(["referee report", scenario, "--rules", ",".join(stacks), "-n", str(n), "--seed", str(seed),
+    data = reporting.build(world, path, stacks, records, seed, options, house_rules, base)
+    command = " ".join(["referee report", scenario, "--rules", ",".join(stacks), *(["--baseline", base] if base else []),
+                        "-n", str(n), "--seed", str(seed),
                         *(f"--option {o}" for o in options), *(f"--house-rule {h}" for h in house_rules), "-o", out_path])
     page = report_html.render(data, command)
     write_atomic(out_path, page)

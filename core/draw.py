@@ -38,20 +38,27 @@ FONT = 11  # points: readable when a 1,600-pixel image is projected
 
 
 def short_names(units: Sequence[UnitSpec]) -> dict[str, str]:
-    """Each unit's label: its name up to the first comma, colon or bracket ("1st Vermont, five
-    companies (Washburn)" is "1st Vermont"); where that is shared, one more part of the name at a
-    time ("Richmond Howitzers, the forward gun (Capt. Brown)" is "Richmond Howitzers, the forward
-    gun"), until the labels differ or the names run out."""
-    parts = {u.id: [p.strip() for p in re.split(r",| \(|: ", u.name) if p.strip()] or [u.name] for u in units}
+    """Each unit's label: its name without its closing brackets, up to the first comma or colon
+    ("1st Vermont, five companies (Washburn)" is "1st Vermont"); where that is shared, one more
+    part of the name at a time ("Richmond Howitzers, the forward gun (Capt. Brown)" is "Richmond
+    Howitzers, the forward gun"), until the labels differ or the names run out."""
+    parts = {u.id: [p.strip() for p in re.split(r",|: ", _unbracketed(u.name)) if p.strip()] or [u.name] for u in units}
     taken = dict.fromkeys(parts, 1)
     while True:
-        names = {uid: ", ".join(parts[uid][:taken[uid]]).rstrip(")") for uid in parts}
+        names = {uid: ", ".join(parts[uid][:taken[uid]]) for uid in parts}
         shared = Counter(names.values())
         longer = [uid for uid in parts if shared[names[uid]] > 1 and taken[uid] < len(parts[uid])]
         if not longer:
             return names
         for uid in longer:
             taken[uid] += 1
+
+
+def _unbracketed(name: str) -> str:
+    """The name without a bracket that ends it or a part of it ("Rockbridge Artillery (Capt.
+    McLaughlin), the two Parrotts": "Rockbridge Artillery, the two Parrotts"); a bracket inside a
+    part stays ("1st (West) Virginia")."""
+    return re.sub(r"\s*\([^()]*\)(?=\s*(?:,|: |$))", "", name).strip() or name
 
 
 def side_colours(scenario: Scenario) -> dict[str, str]:

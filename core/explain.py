@@ -142,18 +142,29 @@ def _kind(outcomes: Sequence[Outcome], side: str, kind: str) -> list[int]:
     return [sum(m for c, m in o.lost_by_cause.get(side, {}).items() if kind_of(c) == kind) for o in outcomes]
 
 
-def explain(records: Mapping[str, Sequence[GameRecord]], scenario: Scenario) -> dict[str, Any]:
-    """Per ruleset: losses by cause and by time and the mechanics rolled; each later ruleset
-    paired with the first; and the sentences that say it."""
+def explain(records: Mapping[str, Sequence[GameRecord]], scenario: Scenario, baseline: str | None = None) -> dict[str, Any]:
+    """Per ruleset: losses by cause and by time and the mechanics rolled; every other ruleset
+    paired with ``baseline`` (by default the first); and the sentences that say it, largest first."""
     names = list(records)
+    base = names[0] if baseline is None else baseline
+    if base not in records:
+        raise ValueError(f"baseline {base!r} is not among the rulesets ({', '.join(names)})")
     result: dict[str, Any] = {
         "rulesets": {name: {"games": len(rs), "losses_by_cause": by_cause(rs, scenario), "losses_by_time": by_time(rs, scenario),
                             "mechanics": mechanics(rs)}
                      for name, rs in records.items()},
-        "paired": [pair(names[0], b, records[names[0]], records[b], scenario) for b in names[1:]],
+        "paired": [pair(base, b, records[base], records[b], scenario) for b in names if b != base],
     }
     result["sentences"] = sentences(result, scenario)
     return result
+
+
+LEAD = 3
+"""How many findings lead: the report shows them first and `explain` prints them under their own heading."""
+
+SHARE_FLOOR = 10.0
+"""Men a game: a side that loses fewer on average is given its men, never shares of them (a share
+of a mean of 1 man, "100 %", says nothing)."""
 
 
 def _men(x: float) -> str:
@@ -174,46 +185,99 @@ def _when_half(series: Sequence[float], scenario: Scenario) -> str | None:
 
 
 def sentences(result: Mapping[str, Any], scenario: Scenario) -> list[str]:
-    """A few plain sentences: the paired gaps, when the losses fall, what is rolled most."""
-    said = []
+    """Plain sentences, largest finding first (see :func:`findings`)."""
+    return [text for _, text in ranked(findings(result, scenario))]
+
+
+def ranked(found: Sequence[tuple[float | None, str]]) -> list[tuple[float | None, str]]:
+    """Findings with a size, largest first (ties in the order found), then those without one in
+    the order found."""
+    sized = sorted((f for f in found if f[0] is not None), key=lambda f: -(f[0] or 0.0))
+    return sized + [f for f in found if f[0] is None]
+
+
+def _minutes_in_men(result: Mapping[str, Any], name: str, scenario: Scenario) -> float:
+    """Men both sides lose in a minute of the game under ``name`` (its mean losses over the
+    minutes its losses are spread across): what a difference in minutes is worth when ranked."""
+    series = result["rulesets"][name]["losses_by_time"]["men_lost"]
+    total = sum(sum(series[side]) for side in scenario.sides)
+    buckets = max(1, max(sum(1 for x in series[side] if x) for side in scenario.sides))
+    return total / (buckets * BUCKET)
+
+
+def findings(result: Mapping[str, Any], scenario: Scenario) -> list[tuple[float | None, str]]:
+    """Each finding with its size in men a game: a paired difference its mean (0 when its 95 %
+    interval holds 0), a difference in minutes the men lost in that many minutes under the
+    baseline, a cause the men it costs; when the losses fall and what is rolled most have no size."""
+    said: list[tuple[float | None, str]] = []
     for p in result["paired"]:
         a, b = p["a"], p["b"]
         parts = []
+        size = 0.0
         for side in scenario.sides:
             d = p["men_lost"][side]
             lo, hi = d["ci95"]
             if lo <= 0 <= hi:
                 parts.append(f"the {side} side loses about as many men under {b} as under {a} "
-                             f"(difference {d['mean']:+,.0f}, 95 % interval {lo:+,.0f} to {hi:+,.0f})")
+                             f"(difference {_signed(d['mean'])}, 95 % interval {_signed(lo)} to {_signed(hi)})")
             else:
                 more = "more" if d["mean"] > 0 else "fewer"
+                size = max(size, abs(d["mean"]))
                 parts.append(f"the {side} side loses {_men(d['mean'])} {more} men under {b} than under {a} "
-                             f"(95 % interval {lo:+,.0f} to {hi:+,.0f})")
-        said.append(f"On the same {p['games']} seeds, " + "; ".join(parts) + ".")
+                             f"(95 % interval {_signed(lo)} to {_signed(hi)})")
+        said.append((size, f"On the same {p['games']} seeds, " + "; ".join(parts) + "."))
         m = p["minutes"]
         lo, hi = m["ci95"]
         if not lo <= 0 <= hi:
             sooner = "later" if m["mean"] > 0 else "sooner"
-            said.append(f"{b} decides the battle {abs(m['mean']):.0f} minutes {sooner} than {a} "
-                        f"(95 % interval {lo:+.0f} to {hi:+.0f}).")
+            text = (f"{b} decides the battle {abs(m['mean']):.0f} minutes {sooner} than {a} "
+                    f"(95 % interval {_signed(lo, '.0f')} to {_signed(hi, '.0f')}).")
+            said.append((abs(m["mean"]) * _minutes_in_men(result, a, scenario), text))
         if p["identical_games"]:
-            said.append(f"{p['identical_games']} of the {p['games']} games end exactly alike under both.")
+            said.append((None, f"{p['identical_games']} of the {p['games']} games end exactly alike under both."))
+    said += cause_sentences(result, scenario)
     for name, r in result["rulesets"].items():
         series = r["losses_by_time"]["men_lost"]
         halves = [f"the {side} side's by {when}" for side in scenario.sides
-                  if (when := _when_half(series[side], scenario)) is not None]
+                  if r["losses_by_cause"][side]["men_lost"] >= SHARE_FLOOR
+                  and (when := _when_half(series[side], scenario)) is not None]
         if halves:
-            said.append(f"Under {name}, half of the losses have fallen: " + ", ".join(halves) + ".")
+            said.append((None, f"Under {name}, half of the losses have fallen: " + ", ".join(halves) + "."))
         top = list(r["mechanics"].items())[:3]
         if top:
             listed = ", ".join(f"{m} ({v['per_game']:.0f} a game)" for m, v in top)
-            said.append(f"Under {name} the mechanics rolled most are {listed}.")
-    said += cause_sentences(result, scenario)
+            said.append((None, f"Under {name} the mechanics rolled most are {listed}."))
     return said
+
+
+def _signed(x: float, spec: str = ",.0f") -> str:
+    """``x`` with its sign, and no "-0" for a number that rounds to zero."""
+    text = format(x, "+" + spec)
+    return "0" if text.strip("+-0.,") == "" else text
 
 
 def _pc(share: float) -> str:
     return f"{100 * share:.0f} %"
+
+
+def _same(cause: str, ruleset: Mapping[str, Any], side: str) -> frozenset[str]:
+    """The causes another ruleset's losses to ``cause`` are read from: every artillery cause where
+    it names the ammunition differently."""
+    lost = ruleset["losses_by_cause"][side]
+    if cause in ARTILLERY and not lost["causes"].get(cause):
+        return ARTILLERY
+    return frozenset({cause})
+
+
+def _part(lost: Mapping[str, Any], causes: frozenset[str], band: str | None) -> str:
+    """A side's losses to ``causes`` as a share, or in men a game below :data:`SHARE_FLOOR`."""
+    if lost["men_lost"] < SHARE_FLOOR:
+        return f"too few losses for a share ({_count(lost['men_lost'])} a game)"
+    return _pc(_share(lost, causes, band))
+
+
+def _count(men: float) -> str:
+    return f"{men:,.0f} {'man' if round(men) == 1 else 'men'}"
 
 
 def _share(lost: Mapping[str, Any], causes: frozenset[str], band: str | None) -> float:
@@ -225,17 +289,19 @@ def _share(lost: Mapping[str, Any], causes: frozenset[str], band: str | None) ->
     return sum(lost["by_range"].get(c, {}).get(band, 0.0) for c in causes) / lost["men_lost"]
 
 
-def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[str]:
+def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[tuple[float | None, str]]:
     """The main cause of each side's losses under each ruleset (in the range band that holds
-    most of it, where the ruleset logs ranges) with its share under every ruleset, and the
-    largest paired gap by cause."""
-    said = []
+    most of it, where the ruleset logs ranges) with its share under every ruleset (its men a game
+    where the side loses fewer than SHARE_FLOOR), and the largest paired gap by cause; each with
+    its size in men a game."""
+    said: list[tuple[float | None, str]] = []
     rulesets = result["rulesets"]
     silent = {(name, side) for name, r in rulesets.items() for side in scenario.sides if r["losses_by_cause"][side]["unreported"] >= 0.5}
     for name, side in sorted(silent):
-        said.append(f"Under {name}, the cause of {rulesets[name]['losses_by_cause'][side]['unreported']:,.0f} of the {side} side's "
-                    f"men lost a game is not reported (the ruleset does not report its losses to the core): its losses by cause "
-                    f"are left out of the comparison.")
+        text = (f"Under {name}, the cause of {rulesets[name]['losses_by_cause'][side]['unreported']:,.0f} of the {side} side's "
+                f"men lost a game is not reported (the ruleset does not report its losses to the core): its losses by cause "
+                f"are left out of the comparison.")
+        said.append((None, text))
     rulesets = {name: r for name, r in rulesets.items() if not any((name, side) in silent for side in scenario.sides)}
     for side in scenario.sides:
         told = set()
@@ -252,19 +318,26 @@ def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[str]:
                 continue
             told.add((cause, band))
             what = CAUSES[cause] + (f" at {band}" if band else "")
-            parts = [f"under {name}, {what} causes {_pc(_share(lost, frozenset({cause}), band))} of the {side} side's losses"]
+            size = men = lost["men_lost"] * _share(lost, frozenset({cause}), band)
+            if lost["men_lost"] < SHARE_FLOOR:
+                parts = [(f"under {name}, the {side} side loses only {_count(lost['men_lost'])} a game ({_count(size)} of them "
+                          f"to {what}: too few for a share)")]
+            else:
+                parts = [f"under {name}, {what} causes {_part(lost, frozenset({cause}), band)} of the {side} side's losses"]
             for other, o in rulesets.items():
                 if other == name:
                     continue
                 theirs = o["losses_by_cause"][side]
                 share = _share(theirs, frozenset({cause}), band)
                 if cause in ARTILLERY and not share:
-                    share = _share(theirs, ARTILLERY, band)
-                    parts.append(f"under {other}, artillery of every kind{f' at {band}' if band else ''} causes {_pc(share)}")
+                    parts.append(f"under {other}, artillery of every kind{f' at {band}' if band else ''} causes "
+                                 f"{_part(theirs, ARTILLERY, band)}")
                 else:
-                    parts.append(f"under {other}, {_pc(share)}")
+                    parts.append(f"under {other}, {_part(theirs, frozenset({cause}), band)}")
+            gaps = [abs(men - o["losses_by_cause"][side]["men_lost"] * _share(o["losses_by_cause"][side], _same(cause, o, side), band))
+                    for other, o in rulesets.items() if other != name]
             sentence = "; ".join(parts) + "."
-            said.append(sentence[0].upper() + sentence[1:])
+            said.append((max(gaps, default=men), sentence[0].upper() + sentence[1:]))
     for p in result["paired"]:
         if p["a"] not in rulesets or p["b"] not in rulesets:
             continue
@@ -277,10 +350,12 @@ def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[str]:
             lo, hi = d["ci95"]
             what = "artillery fire of every kind" if kind == "artillery" else CAUSES[kind]
             if lo <= 0 <= hi:
-                said.append(f"No cause of the {side} side's losses differs clearly between {p['b']} and {p['a']}: the largest gap, "
-                            f"{what}, is {d['mean']:+,.0f} men (95 % interval {lo:+,.0f} to {hi:+,.0f}).")
+                text = (f"No cause of the {side} side's losses differs clearly between {p['b']} and {p['a']}: the largest gap, "
+                        f"{what}, is {_signed(d['mean'])} men (95 % interval {_signed(lo)} to {_signed(hi)}).")
+                said.append((0.0, text))
                 continue
             more = "more" if d["mean"] > 0 else "fewer"
-            said.append(f"The largest gap by cause: the {side} side loses {_men(d['mean'])} {more} men to {what} "
-                        f"under {p['b']} than under {p['a']} (95 % interval {lo:+,.0f} to {hi:+,.0f}).")
+            text = (f"The largest gap by cause: the {side} side loses {_men(d['mean'])} {more} men to {what} "
+                    f"under {p['b']} than under {p['a']} (95 % interval {_signed(lo)} to {_signed(hi)}).")
+            said.append((abs(d["mean"]), text))
     return said

@@ -8,10 +8,12 @@ output) is written through, never replaced.
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import InvalidInput, Problem
@@ -24,6 +26,8 @@ def check_folder(path: str | Path) -> Path:
     (checked before a long run, so that its results are not lost to a typo in the output path)."""
     if str(path) == STDOUT:
         return Path(".")
+    if not str(path):
+        raise InvalidInput([Problem("an empty file name: give a file name, or - for standard output", source="''")], "output file")
     mode = _mode(path)
     if mode is not None and stat.S_ISDIR(mode):
         raise InvalidInput([Problem("is a folder; give a file name", source=str(path))], "output file")
@@ -58,6 +62,9 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
     try:
         if _is_stdout(path):  # /dev/stdout, or the file it was redirected to: one stream, or one overwrites the other
             write_atomic(STDOUT, text)
+        elif mode is not None and stat.S_ISFIFO(mode):
+            with os.fdopen(open_fifo(path), "wb") as handle:
+                handle.write(_bytes(text))
         elif _written_through(path, mode):
             with open(path, "ab") as handle:  # never truncate what a device is
                 handle.write(_bytes(text))
@@ -65,6 +72,24 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
             _replace(_target(path), folder, text, None if mode is None else stat.S_IMODE(mode))
     except OSError as error:  # a read-only folder, a full disk: the user's to fix, not a bug
         raise InvalidInput([Problem(f"cannot write: {error.strerror or error}", source=str(path))], "output file") from None
+
+
+def open_fifo(path: str | Path, waiting: Callable[[], None] | None = None) -> int:
+    """A FIFO opened for writing: at once if a process reads it; otherwise after saying on stderr
+    that the program waits for a reader (``waiting`` is called instead, if given), not silently."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as error:
+        if error.errno != errno.ENXIO:  # ENXIO: no process has it open for reading
+            raise
+        if waiting is None:
+            sys.stderr.write(f"waiting for a process to read the FIFO {str(path)!r} (Ctrl-C to give up)\n")
+            sys.stderr.flush()
+        else:
+            waiting()
+        return os.open(path, os.O_WRONLY)
+    os.set_blocking(fd, True)
+    return fd
 
 
 def _written_through(path: str | Path, mode: int | None) -> bool:

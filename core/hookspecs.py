@@ -95,6 +95,14 @@ def referee_muster(game: Game) -> Any:
     """
 
 
+@hookspec(firstresult=True)
+def referee_describe(game: Game, unit: str) -> str | None:
+    """What the ruleset made of one unit at muster, in its own terms (stands, figures or
+    companies, their men, the grade, the weapon), for ``referee check``; None for a unit it did
+    not put on the table. Called after ``referee_muster``. Who: base.
+    """
+
+
 # ----------------------------------------------------------------------------- the turn
 # Called every turn, in this order: referee_turn (then referee_step for each step it yields,
 # then referee_step_done), referee_end_turn. The core then advances the clock by

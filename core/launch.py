@@ -14,7 +14,7 @@ def main() -> None:
         signal.signal(signal.SIGINT, _quit)
     from .cli import main as command_line
 
-    command_line()
+    command_line(prog_name="referee")  # (also under python -m referee)
 
 
 def _quit(signum: int, frame: FrameType | None) -> None:

@@ -76,7 +76,37 @@ def load_named(name: str) -> ModuleType:
     eps = installed()
     if name not in eps:
         raise UnknownName("ruleset", name, eps)
-    return eps[name].load()
+    try:
+        module: ModuleType = eps[name].load()
+    except (Exception, SystemExit) as err:  # an installed package whose code has gone or fails: name it, no traceback
+        raise RefereeError(broken_entry(eps[name], err)) from None
+    return module
+
+
+def broken_entry(ep: EntryPoint, err: BaseException) -> str:
+    """What to say of an installed ruleset or house rule that fails to load: its distribution,
+    its entry point, what went wrong and how to remove it."""
+    dist = getattr(ep, "dist", None)
+    package = dist.metadata["Name"] if dist is not None else None
+    where = f"of the installed package {package} {dist.version}" if dist is not None and package else "of an installed package"
+    remove = f"pip uninstall {package}" if package else "pip uninstall PACKAGE (`pip list` names it)"
+    return (f"installed ruleset or house rule {ep.name!r} cannot be loaded: {describe(err)} "
+            f"(entry point '{ep.name} = {ep.value}' in group {GROUP}, {where}); "
+            f"reinstall it, or remove it with: {remove}")
+
+
+def loadable() -> tuple[list[str], list[str]]:
+    """The installed rulesets and house rules that load, by name; and a message for each that
+    does not (see :func:`broken_entry`), so that a command playing every ruleset can skip it."""
+    names, broken = [], []
+    for name in sorted(installed()):
+        try:
+            load_named(name)
+        except RefereeError as err:
+            broken.append(str(err))
+        else:
+            names.append(name)
+    return names, broken
 
 
 def load_file(path: str | Path) -> ModuleType:
@@ -158,6 +188,11 @@ class Rules:
     def muster(self, game: Game) -> Any:
         """The ruleset's own state for a new game (``referee_muster``)."""
         return call(self.pm, "referee_muster", game=game)
+
+    def describe(self, game: Game, unit: str) -> str | None:
+        """What the ruleset made of ``unit`` at muster, in its own terms (``referee_describe``)."""
+        said = call(self.pm, "referee_describe", game=game, unit=unit)
+        return None if said is None else str(said)
 
     def turn(self, game: Game) -> Iterable[Step]:
         """This turn's steps (``referee_turn``)."""

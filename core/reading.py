@@ -202,7 +202,9 @@ def _scan(line: str, depth: int, quote: str | None) -> tuple[int, str | None, in
     i, opened = 0, 0
     while i < len(line):
         if quote:
-            if line.startswith(quote, i) and not (quote[0] == '"' and _escaped(line, i)):
+            if quote[0] == '"' and line[i] == "\\":
+                i += 2  # an escape in a basic string: the next character is not its end
+            elif line.startswith(quote, i):
                 i, quote = i + len(quote), None
             else:
                 i += 1
@@ -220,11 +222,6 @@ def _scan(line: str, depth: int, quote: str | None) -> tuple[int, str | None, in
             depth -= 1
         i += 1
     return depth, quote if quote in ('"""', "'''") else None, opened
-
-
-def _escaped(line: str, i: int) -> bool:
-    slashes = len(line[:i]) - len(line[:i].rstrip("\\"))
-    return slashes % 2 == 1
 
 
 def line_of(lines: Mapping[str, int], path: str) -> int | None:

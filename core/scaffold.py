@@ -8,7 +8,9 @@ of the base's mechanics), with tests that pass once it is installed (``pip insta
 from __future__ import annotations
 
 import keyword
+import os
 import re
+import shutil
 from pathlib import Path
 
 from .errors import InvalidInput, Problem
@@ -26,7 +28,9 @@ name = "referee-{name}"
 version = "0.1.0"
 description = "{title}: a house rule for {base} in referee"
 requires-python = ">=3.10"
-dependencies = ["referee"]
+# It runs on the referee you have installed (from its source folder or a wheel): no package index
+# serves referee, so it is not named here for pip to fetch. Install referee first.
+dependencies = []
 
 [project.optional-dependencies]
 test = ["pytest>=7.4"]
@@ -58,10 +62,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from referee.core.events import Modifier
-from referee.core.game import Game
-from referee.core.hookspecs import hookimpl
-from referee.core.rules import RulesetInfo, Scale
+from referee.api import Game, Modifier, RulesetInfo, Scale, hookimpl
 
 BASE = "{base}"  # the ruleset this layer goes on (it comes first in the stack)
 PLUGIN_NAME = "{name}"
@@ -129,7 +130,8 @@ def test_it_adds_its_modifier_to_a_real_situation(referee_situation) -> None:
 README = '''\
 # {title}
 
-A house rule for `{base}` in [referee](https://github.com/). Install it next to referee and test it:
+A house rule for `{base}` in referee. Install it next to the referee you have (from its source
+folder or a wheel: `pip install /path/to/referee` first) and test it:
 
 ```
 pip install -e '.[test]'
@@ -145,14 +147,14 @@ referee tables {name} --diff {base}
 def new_house_rule(name: str, base: str, folder: Path, title: str | None = None) -> Path:
     """Write the package ``folder/NAME``: its project file, module, overlay and tests. Returns the
     project folder."""
+    if not NAME.fullmatch(name) or keyword.iskeyword(name.replace("-", "_")):  # before the name reaches the file system
+        raise InvalidInput([Problem("a house rule's name is 1-40 lower-case letters, digits or '-', starting with a letter",
+                                    path="NAME")], "new house rule")
     problems = []
-    if not NAME.fullmatch(name) or keyword.iskeyword(name.replace("-", "_")):
-        problems.append(Problem("a house rule's name is 1-40 lower-case letters, digits or '-', starting with a letter", path="NAME"))
-    elif name in installed():
+    if name in installed():
         problems.append(Problem(f"{name!r} is already an installed ruleset or house rule", path="NAME"))
     project = folder / name
-    if project.exists():
-        problems.append(Problem(f"{project} already exists: choose another name or folder", path="NAME"))
+    problems += _folder_problems(folder, project)
     if problems:
         raise InvalidInput(problems, "new house rule")
     rules = build_rules(base)  # an unknown base is refused here, with the installed ones named
@@ -160,14 +162,38 @@ def new_house_rule(name: str, base: str, folder: Path, title: str | None = None)
     title = title or name.replace("-", " ").capitalize()
     mechanic = sorted(rules.mechanics)[0]
     s = rules.info.scale
-    scale = f"Scale({s.yards_per_inch!r}, {s.men_per_piece!r}, {s.piece!r}, {s.guns_per_model!r}, {s.minutes_per_turn!r})"
+    scale = (f"Scale(yards_per_inch={s.yards_per_inch!r}, men_per_piece={s.men_per_piece!r}, piece={s.piece!r}, "
+             f"guns_per_model={s.guns_per_model!r}, minutes_per_turn={s.minutes_per_turn!r})")
     fields = {"name": name, "module": module, "title": title, "base": rules.info.name, "mechanic": mechanic, "scale": scale}
     files = {
         "pyproject.toml": PYPROJECT, "README.md": README, f"{module}/__init__.py": MODULE, f"{module}/overlay.toml": OVERLAY,
         "conftest.py": CONFTEST, f"tests/test_{module}.py": TEST,
     }
-    for rel, template in files.items():
-        path = project / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(template.format(**fields), encoding="utf-8")
+    try:
+        for rel, template in files.items():
+            path = project / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(template.format(**fields), encoding="utf-8")
+    except OSError as error:  # a full disk, a folder that refuses new files: the user's to fix, and nothing half made left
+        shutil.rmtree(project, ignore_errors=True)
+        raise InvalidInput([Problem(f"cannot write the project there: {error.strerror or error}", source=str(project))],
+                           "new house rule") from None
     return project
+
+
+def _folder_problems(folder: Path, project: Path) -> list[Problem]:
+    """Why the project cannot be made in ``folder`` (--dir), if it cannot: checked before anything
+    is written. A folder that does not exist yet is made, if its nearest existing parent allows."""
+    try:
+        if project.exists() or project.is_symlink():
+            return [Problem(f"{project} already exists: choose another name or folder", path="NAME")]
+        existing = folder
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not existing.is_dir():
+            return [Problem(f"{existing} is not a folder: give a folder to make the project in", path="--dir")]
+        if not os.access(existing, os.W_OK | os.X_OK) or existing.resolve().is_relative_to("/proc"):
+            return [Problem(f"cannot make a folder in {existing}: it is read-only or not yours to write in", path="--dir")]
+    except OSError as error:  # a name the file system refuses (too long, a loop of links)
+        return [Problem(f"cannot use {folder}: {error.strerror or error}", path="--dir")]
+    return []

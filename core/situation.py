@@ -413,8 +413,10 @@ def _share(k: int, n: int) -> dict[str, Any]:
     return {"p": round(k / n, 4), "ci95": [round(lo, 4), round(hi, 4)]}
 
 
-def answer(rules: Rules, s: Situation, n: int, seed: int, at_least: tuple[int, int]) -> dict[str, Any]:
-    """One ruleset's answer: its exchange (exact) if it offers one, and ``n`` games played."""
+def answer(rules: Rules, s: Situation, n: int, seed: int, at_least: tuple[int, int],
+           progress: Callable[[], object] | None = None) -> dict[str, Any]:
+    """One ruleset's answer: its exchange (exact) if it offers one, and ``n`` games played
+    (``progress`` called after each)."""
     scenario = field_of(s)
     out: dict[str, Any] = {"scale": rules.info.scale.describe()}
     offered = exchange(rules, scenario, s)
@@ -423,7 +425,11 @@ def answer(rules: Rules, s: Situation, n: int, seed: int, at_least: tuple[int, i
     else:
         out["exchange"] = {"what": offered.what, "method": "exact", **summary_exact(exact(offered.mechanic), s, at_least)}
     if n:
-        played = [play_once(rules, scenario, s, replication_seed(seed, k)) for k in range(n)]
+        played = []
+        for k in range(n):
+            played.append(play_once(rules, scenario, s, replication_seed(seed, k)))
+            if progress is not None:
+                progress()
         out["played"] = {"method": "sampled", **summary_sampled(played, s, at_least)}
     return out
 

@@ -41,7 +41,10 @@ def shown(text: Any) -> str:
     return escape(printable(str(text)))
 
 
-@click.command("sweep")
+@click.command("sweep", epilog="\b\nExamples:\n  referee sweep examples/sweeps/kernstown-options.toml\n"
+                                "  referee sweep examples/sweeps/big-bethel-works.toml --workers 2 --json\n"
+                                "  referee sweep my-sweep.toml --resume --out my-sweep.sweep\n"
+                                "  referee sweep my-sweep.toml --scheduler tcp://127.0.0.1:8786")
 @click.argument("spec", metavar="SPEC.toml")
 @click.option("--out", "out_dir", default=None, metavar="FOLDER",
               help="Where the results go (default: the sweep file's name with .sweep, beside it).")

@@ -13,6 +13,7 @@ such as "8 or more / 3-7 / 1, 2 / 0, -1 / -2 or less". :class:`Table` is what
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -158,7 +159,7 @@ def _fraction_of(value: int | float | str) -> Fraction | None:
     """:func:`to_fraction` of a number or a text, kept: a ruleset may read the same entry of its
     tables on every resolution, and parsing "1/2" costs thousands of instructions."""
     if not isinstance(value, str):
-        return Fraction(value)
+        return Fraction(value) if math.isfinite(value) else None  # TOML's nan and inf are no number of a table
     try:
         return fraction(value.strip())
     except (ValueError, ZeroDivisionError, OverflowError):

@@ -3,12 +3,16 @@ tables to fit the terminal, or as plain ASCII text when the output is not a term
 
 from __future__ import annotations
 
+import copy
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, RenderableType
-from rich.table import Table
+from rich.table import Column, Table
+from rich.text import Text
 
 Row = tuple[str, list[str], str]  # label, one cell per ruleset, history
 
@@ -57,13 +61,89 @@ def _broke_off(shares: Mapping[str, float]) -> str:
 
 
 class FittingConsole(Console):
-    """A console whose tables fit its width (the terminal's; 80 columns when the output is not a
-    terminal) and, when the output is not a terminal, are plain ASCII without styles."""
+    """A console whose tables fit its width (``--width``, else the terminal's; 80 columns when
+    the output is not a terminal) without cutting a word or a number: labels wrap, and a table
+    too wide even so is printed as several, each with the first column and as many of the others
+    as fit (:func:`fitted`). When the output is not a terminal, tables are plain ASCII without styles."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._given_width = self._width  # (COLUMNS, if set)
+
+    def fit_to(self, width: int | None) -> None:
+        """Print to ``width`` columns from now on (None: the terminal's, COLUMNS or 80 again)."""
+        self._width = width if width is not None else self._given_width
 
     def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
         if not self.is_terminal:
             objects = tuple(_plain(o) for o in objects)
-        super().print(*objects, **kwargs)
+        shown: list[Any] = []
+        for o in objects:
+            shown.extend(fitted(o, self) if isinstance(o, Table) else [o])
+        super().print(*shown, **kwargs)
+
+
+def fitted(table: Table, console: Console) -> list[Table]:
+    """``table`` as one or more tables that fit ``console.width`` with every word whole: each
+    column at least as wide as its longest word, the columns with the most room to spare narrowed
+    first (their text wraps at spaces); if the longest words alone are too wide, one table per
+    group of the columns after the first, each group as large as fits."""
+    if not table.columns:
+        return [table]
+    words, lines, cells = zip(*(_extent(column, console) for column in table.columns))
+    room = console.width - table._extra_width - sum(table._get_padding_width(i) for i in range(len(table.columns)))
+    if sum(words) <= room:
+        widths = list(lines)
+        labels = [max(w, c) if column.justify == "right" else w for w, c, column in zip(words, cells, table.columns)]
+        for floor in (list(map(max, words, cells)), labels, list(words)):  # headers wrap first, then labels, then any cell
+            while sum(widths) > room and any(map(int.__gt__, widths, floor)):  # the column with the most to spare
+                i = max(range(len(widths)), key=lambda k: widths[k] - floor[k])
+                widths[i] -= max(1, min(widths[i] - floor[i], sum(widths) - room) // 2)
+        for column, width in zip(table.columns, widths):
+            column.width, column.overflow, column.no_wrap = max(width, 1), "fold", False
+        return [table]
+    groups: list[list[int]] = []
+    for i in range(1, len(table.columns)):
+        group = [*(groups[-1] if groups else []), i]
+        padding = 3 * (len(group) + 1) + 1  # ASCII or box borders and a space either side of each cell
+        if groups and words[0] + sum(words[k] for k in group) + padding <= console.width:
+            groups[-1] = group
+        else:
+            groups.append([i])
+    if len(groups) == 1:  # a word wider than the console: nothing to split; folded onto lines, never cut
+        for column in table.columns:
+            column.overflow, column.no_wrap = "fold", False
+        return [table]
+    size = -(-(len(table.columns) - 1) // len(groups))  # as even as the same number of tables allows
+    even = [list(range(i, min(i + size, len(table.columns)))) for i in range(1, len(table.columns), size)]
+    if len(even) == len(groups) and all(words[0] + sum(words[k] for k in g) + 3 * (len(g) + 1) + 1 <= console.width for g in even):
+        groups = even
+    return [fitted(_columns(table, [0, *group], f" ({k} of {len(groups)})"), console)[0] for k, group in enumerate(groups, 1)]
+
+
+def _extent(column: Column, console: Console) -> tuple[int, int, int]:
+    """The longest word, the longest line, and the longest line of a cell (the header aside) of a
+    column, in cells."""
+    texts = [console.render_str(c) if isinstance(c, str) else c for c in (column.header, *column._cells)]
+    plain = [t.plain if isinstance(t, Text) else "" for t in texts]
+    word = max((cell_len(w) for t in plain for w in _WORD.findall(t)), default=1)
+    longest = [max((cell_len(x) for x in t.splitlines()), default=0) for t in plain]
+    return word, max(*longest, word), max(longest[1:], default=0)
+
+
+_WORD = re.compile(r"^[ \t]*\S+|\S+", re.MULTILINE)  # a line's indent belongs to its first word
+
+
+def _columns(table: Table, keep: list[int], part: str) -> Table:
+    """A copy of ``table`` with only the columns ``keep``, its title marked with ``part``."""
+    new = copy.copy(table)
+    new.columns = []
+    for index, i in enumerate(keep):
+        column = copy.copy(table.columns[i])
+        column._index = index
+        new.columns.append(column)
+    new.title = f"{table.title}{part}" if isinstance(table.title, str) else table.title
+    return new
 
 
 def _plain(renderable: RenderableType) -> RenderableType:

@@ -77,6 +77,28 @@ def losses_by_time(events: Iterable[Mapping[str, Any]], scenario: Scenario, buck
     return lost
 
 
+def lost_so_far(events: Iterable[Mapping[str, Any]], scenario: Scenario) -> list[dict[str, int]]:
+    """Men lost by each side from the start up to each positions event (one entry per frame of
+    :func:`frames`), counted as :func:`losses_by_time` counts them: the last entry is the game's
+    ``men_lost`` once the men captured after the last positions event are in."""
+    side_of = {u.id: u.side for u in scenario.units}
+    men: dict[str, int] = {u.id: u.men for u in scenario.units}
+    lost = dict.fromkeys(scenario.sides, 0)
+    at = POSITION_FIELDS.index("men")
+    out: list[dict[str, int]] = []
+    for event in events:
+        if event["kind"] == "leaves" and event["captured"]:
+            lost[side_of[event["unit"]]] += event["men"]
+        elif event["kind"] == "positions":
+            for uid, fields in event["units"].items():
+                lost[side_of[uid]] += men[uid] - fields[at]
+                men[uid] = fields[at]
+            out.append(dict(lost))
+    if out:
+        out[-1] = dict(lost)  # what was lost after the last positions event (the end) goes with the last frame
+    return out
+
+
 def losses_by_cause(events: Iterable[Mapping[str, Any]], scenario: Scenario) -> dict[str, dict[str, int]]:
     """Men lost by each side to each cause (in the order of :data:`~referee.core.events.CAUSES`),
     read from the ``lost`` events and the men captured going off the map; their sum is the

@@ -339,10 +339,10 @@ _CLI_VALUES = ("0", "-1", "1", "2", "x", "", " ", "1e12", "1000001", "65", "9" *
 _CLI_COMMANDS = {
     "rulesets": ("--json",), "scenarios": ("--json",),
     "run": ("--rules", "--seed", "--option", "--house-rule", "--log", "--quiet", "--json"),
-    "compare": ("--rules", "-n", "--seed", "--workers", "--option", "--house-rule", "--json"),
-    "history": ("--rules", "-n", "--seed", "--workers", "--json"),
-    "resolve": ("--set", "--seed", "--exact", "--list", "--option", "--json"),
-    "tables": ("--option", "--house-rule", "--json"),
+    "compare": ("--rules", "-n", "--seed", "--workers", "--option", "--house-rule", "--out", "--width", "--json"),
+    "history": ("--rules", "-n", "--seed", "--workers", "--width", "--json"),
+    "resolve": ("--set", "--seed", "--exact", "--list", "--option", "--width", "--json"),
+    "tables": ("--option", "--house-rule", "--width", "--json"),
 }
 _FLAGS = ("--quiet", "--json", "--exact", "--list")
 

@@ -29,10 +29,18 @@ def test_no_label_overlaps_another_and_every_label_is_on_the_map(scenario_id: st
         assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, text
 
 
-def test_labels_are_short_and_tell_units_apart() -> None:
-    names = draw.short_names(load_scenario(find_scenario("big-bethel")).units)
-    assert names["1st-vt"] == "1st Vermont"
+@pytest.mark.parametrize("scenario_id", [sid for sid, _, _ in bundled()])
+def test_labels_are_short_and_tell_units_apart(scenario_id: str) -> None:
+    names = draw.short_names(load_scenario(find_scenario(scenario_id)).units)
     assert len(set(names.values())) == len(names)
+    assert not [n for n in names.values() if n.count("(") != n.count(")")]
+
+
+def test_a_label_keeps_a_bracket_inside_the_name_and_drops_the_ones_that_close_it() -> None:
+    names = draw.short_names(load_scenario(find_scenario("kernstown")).units)
+    assert names["1st-wv"] == "1st (West) Virginia"
+    assert names["rockbridge-parrotts"] == "Rockbridge Artillery, the two Parrotts"
+    assert draw.short_names(load_scenario(find_scenario("big-bethel")).units)["1st-vt"] == "1st Vermont"
 
 
 def test_a_drawing_is_the_same_every_time(tmp_path: Path) -> None:

@@ -161,11 +161,13 @@ def _shot(side: str, kind: str = "musketry", rng: float = 10.0) -> Any:
     return SimpleNamespace(firer=firer, target=target, kind=kind, range_inches=rng, stands=4)
 
 
-@pytest.mark.parametrize(("side", "die", "low"), [("confederate", 9, True), ("confederate", 8, False), ("union", 9, False)])
-def test_confederates_go_low_on_ammo_on_a_9(side: str, die: int, low: bool) -> None:
+@pytest.mark.parametrize(("side", "die", "kind", "low"), [("confederate", 9, "musketry", True), ("confederate", 8, "musketry", False),
+                                                          ("union", 9, "musketry", False), ("confederate", 9, "cannonade", False)])
+def test_confederates_go_low_on_ammo_on_a_9(side: str, die: int, kind: str, low: bool) -> None:
+    """HYNDS-F4: a Confederate's small arms (30 rounds a man), not his batteries (F2)."""
     game = SimpleNamespace(memory={}, log=EventLog(enabled=False))
     state = SimpleNamespace(tables=T)
-    replaced = fire.result(game, state, _shot(side), die, {"low_on_ammo": False})
+    replaced = fire.result(game, state, _shot(side, kind), die, {"low_on_ammo": False})
     assert (replaced is not None and replaced["low_on_ammo"]) is low
 
 
@@ -251,8 +253,7 @@ def test_hynds_fire_modifiers() -> None:
     fire.result(game, state, _shot("union", "musketry", 9.0), 5, {"low_on_ammo": False})  # it fired at longer range before
     assert _values(fire.modifiers(game, state, close)) == {}
     close.target.arm, close.target.formation, close.target.parent = "cavalry", "extended-line", None
-    game.memory["hynds.works"] = {"t"}
-    assert _values(fire.modifiers(game, state, close)) == {"Target behind breastworks (Hynds)": -1, "Firing at cavalry skirmishers (Hynds)": -2}
+    assert _values(fire.modifiers(game, state, close)) == {"Firing at cavalry skirmishers (Hynds)": -2}  # breastworks: tests/test_hynds_fidelity.py
 
 
 @pytest.mark.parametrize("grade", ["crack", "veteran", "trained"])
@@ -349,25 +350,30 @@ def _piece(game: Game, arm: str, x: float, y: float) -> Any:
 
 
 def test_linear_obstacles_by_arm_and_grade() -> None:
-    """Big Bethel's works run along y = 1310 from x = 1020 to 1170: a move north across them."""
+    """Big Bethel's works run along y = 1310 from x = 1020 to 1170: a move north across them
+    (the move pays where it meets them: tests/test_hynds_fidelity.py)."""
     game = _mustered()
     to = (1100.0, 1400.0)
     infantry = _piece(game, "infantry", 1100.0, 1250.0)
     assert move.priced(game, game.state, infantry, "full", to, 200.0) == 200.0 - 3 * 20
     assert move.priced(game, game.state, infantry, "full", (1100.0, 1290.0), 30.0) is None  # short of them
-    guns = _piece(game, "artillery", 1100.0, 1250.0)
+    guns = _piece(game, "artillery", 1100.0, 1305.0)  # at the works
     game.turn = 4
     assert move.priced(game, game.state, guns, "full", to, 200.0) == 0.0  # a whole turn clearing a section
     game.turn = 5
     assert move.priced(game, game.state, guns, "full", to, 200.0) is None  # the way is open
     for grade, expected, disordered in (("crack", 140.0, False), ("veteran", 140.0, True), ("green", None, False)):
         infantry.arm, infantry.grade, infantry.status = "cavalry", grade, "good"
+        infantry.x, infantry.y = 1100.0, 1250.0
         infantry.unit.mounted = True
         yards = move.priced(game, game.state, infantry, "full", to, 200.0)
         if expected is None:
-            assert yards is not None and yards < 60.0  # stops short of the works
+            assert yards is not None and yards < 65.0  # stops at the works, this side
         else:
             assert yards == expected
+        start = (infantry.x, infantry.y)
+        infantry.y += yards
+        move.moved(game, game.state, infantry, start)  # the crossing made: veteran and trained cavalry end disordered
         assert (infantry.status == "disordered") is disordered
 
 

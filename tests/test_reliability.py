@@ -91,6 +91,7 @@ def test_a_reproducer_is_refused_at_once(name: str, rules: str) -> None:
 def test_every_reproducer_of_the_audit_is_a_fixture() -> None:
     named = set(REPRODUCERS) | {"g2_ansi_escape_title.toml", "tb09_compare_markup_title.toml"}
     named |= {f"slow01_{n}_extra_regiments_a_side.toml" for n in (50, 100, 200)}  # B5: hardtack's own speed
+    named |= {"r1_unit_name_html_comment_script.toml"}  # R1 of 2026-11-29: tests/test_hostile_input.py
     assert named == {p.name for p in FIXTURES.glob("*.toml")}
 
 

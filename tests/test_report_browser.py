@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shutil
 import subprocess
 import time
@@ -138,6 +139,9 @@ def test_the_report_draws_and_replays_in_a_browser(report: Path, page: Page, tmp
     plots = page.js("[...document.querySelectorAll('figure')].map(f => [f.id, f.querySelectorAll('svg.plot path, svg.plot use').length])")
     assert [p[0] for p in plots] == ["plot-wins", "plot-paired", "plot-losses", "plot-causes", "plot-time", "plot-mechanics"]
     assert all(count > 10 for _, count in plots), plots
+    text_px = page.js("""[...document.querySelectorAll('svg.plot text')].map(t => { const m = t.getScreenCTM();
+        return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); })""")
+    assert text_px and min(text_px) >= 10, min(text_px)  # every text of every plot legible at 1280 pixels (was ~5 px)
     sizes = page.js("[...document.querySelectorAll('svg.plot, svg.map')].map(s => s.getBoundingClientRect().width * s.getBoundingClientRect().height)")
     assert len(sizes) == 8 and all(size > 10_000 for size in sizes), sizes  # six plots and two maps, each with room on the page
 
@@ -175,3 +179,84 @@ def test_the_report_draws_and_replays_in_a_browser(report: Path, page: Page, tmp
     png = tmp_path / "report.png"
     png.write_bytes(base64.b64decode(shot["data"]))
     assert png.stat().st_size > 50_000
+
+
+CHECK_STEP = """((section) => {
+  // the labels, objective names and fixed marks of the map shown, as boxes on the screen; units on the field
+  const root = document.querySelector(`section.replay[data-ruleset="${section}"]`);
+  const map = root.querySelector('svg.map').getBoundingClientRect();
+  const box = n => { const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const visible = n => n.style.display !== 'none';
+  const labels = [...root.querySelectorAll('g.labels text')].filter(visible).map(t => [t.textContent, ...box(t)]);
+  const fixed = [...root.querySelectorAll('.objective-label, .scale-bar, .north-arrow, .status')].map(n => [n.getAttribute('class'), ...box(n)]);
+  const units = [...root.querySelectorAll('g.unit')].filter(visible).map(g => [g.dataset.unit, ...box(g.querySelector('.body'))]);
+  return {map: [map.left, map.top, map.right, map.bottom], labels, fixed, units,
+          step: +root.querySelector('.slider').value, last: +root.querySelector('.slider').max,
+          clock: root.querySelector('.clock').textContent,
+          status: [...root.querySelectorAll('.status-line')].map(t => t.textContent),
+          now: [...root.querySelectorAll('.narration li.now')].map(li => li.textContent)};
+})('%s')"""
+
+
+def _overlap(a: list[Any], b: list[Any]) -> float:
+    """The area two screen boxes ([name, left, top, right, bottom]) share."""
+    return max(0.0, min(a[3], b[3]) - max(a[1], b[1])) * max(0.0, min(a[4], b[4]) - max(a[2], b[2]))
+
+
+def _on_field(payload: dict[str, Any], step: int) -> set[str]:
+    state: dict[str, Any] = {}
+    for frame in payload["frames"][:step + 1]:
+        state.update(frame["units"])
+    return {uid for uid, v in state.items() if v[8] not in ("off", "gone")}
+
+
+BATTLES = ("big-bethel", "brawners-farm", "kernstown", "valverde")
+
+
+@pytest.mark.parametrize("battle", BATTLES)
+def test_each_battles_replay_steps_with_every_unit_on_the_map_and_no_label_over_another(
+        battle: str, page: Page, tmp_path: Path) -> None:
+    """Every step of each bundled battle's replay, reached with the forward button: each unit on
+    the field drawn inside the map, no two labels (units', objectives') nor a label and the scale
+    bar, north arrow or status box overlapping on the screen; the back button steps back."""
+    path = tmp_path / f"{battle}.html"
+    result = CliRunner().invoke(main, ["report", battle, "--rules", "rff,hardtack", "-n", "1", "--workers", "1", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    text = path.read_text(encoding="utf-8")
+    payloads = {p["ruleset"]: p for p in (json.loads(m.replace("<\\/", "</")) for m in
+                re.findall(r'<script type="application/json" class="replay-data">(.*?)</script>', text, re.DOTALL))}
+    page.send("Emulation.setDeviceMetricsOverride", width=1280, height=720, deviceScaleFactor=1, mobile=False)
+    page.send("Page.navigate", url=path.as_uri())
+    page.wait_for("Page.loadEventFired")
+    for ruleset, payload in payloads.items():
+        short = {uid: u["label"] for uid, u in payload["units"].items()}
+        seen = page.js(CHECK_STEP % ruleset)
+        assert seen["step"] == 0
+        for step in range(seen["last"] + 1):
+            if step:
+                page.js(f"document.querySelector('section.replay[data-ruleset=\"{ruleset}\"] .forward').click()")
+                seen = page.js(CHECK_STEP % ruleset)
+            where = f"{battle} {ruleset} step {step}"
+            assert seen["step"] == step, where
+            assert {u[0] for u in seen["units"]} == _on_field(payload, step), where
+            left, top, right, bottom = seen["map"]
+            for uid, x0, y0, x1, y1 in seen["units"]:
+                assert left - 1 <= (x0 + x1) / 2 <= right + 1 and top - 1 <= (y0 + y1) / 2 <= bottom + 1, f"{where}: {uid} off the map"
+            assert sorted(label[0] for label in seen["labels"]) == sorted(short[u[0]] for u in seen["units"]), where
+            for label in seen["labels"]:
+                assert left - 1 <= label[1] and label[3] <= right + 1 and top - 1 <= label[2] and label[4] <= bottom + 1, \
+                    f"{where}: label {label[0]} leaves the map"
+            marks = seen["labels"] + seen["fixed"]
+            for i, a in enumerate(marks):
+                for b in marks[i + 1:]:
+                    assert _overlap(a, b) <= 1.0, f"{where}: {a[0]!r} overlaps {b[0]!r}"
+            frame = payload["frames"][step]
+            assert seen["now"] == frame["narration"], where  # the step's narration is the one highlighted
+            assert seen["status"][0].startswith(frame["clock"]), where
+            assert all(f"{side}: {frame['lost'][side]:,} men lost so far" in seen["status"] for side in payload["sides"]), where
+        page.js(f"document.querySelector('section.replay[data-ruleset=\"{ruleset}\"] .back').click()")
+        page.js(f"document.querySelector('section.replay[data-ruleset=\"{ruleset}\"]').scrollIntoView()")
+        assert page.js(CHECK_STEP % ruleset)["step"] == seen["last"] - 1
+        shot = page.send("Page.captureScreenshot", format="png")
+        (tmp_path / f"{battle}-{ruleset}.png").write_bytes(base64.b64decode(shot["data"]))
+    assert errors(page) == []

@@ -9,7 +9,7 @@ from referee.core.events import UNSPOKEN, EventLog
 from referee.core.game import POSITION_FIELDS, Game, Outcome, play, replication_seed
 from referee.core.plugins import build_rules
 from referee.core.scenario import find_scenario, load_scenario
-from referee.core.timeline import frames, losses_by_time, mechanics_rolled
+from referee.core.timeline import frames, losses_by_time, lost_so_far, mechanics_rolled
 
 RULESETS = ["rff", "hardtack"]
 
@@ -89,3 +89,15 @@ def test_positions_are_not_narrated() -> None:
     result = CliRunner().invoke(main, ["run", "drill-musketry", "--rules", "rff", "--seed", "7"])
     assert result.exit_code == 0, result.output
     assert "positions" not in result.stdout and "units=" not in result.stdout
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_losses_so_far_rise_frame_by_frame_to_the_games_men_lost(ruleset: str) -> None:
+    g, log, outcome = game("big-bethel", ruleset, 7)
+    so_far = lost_so_far(log.events, g.scenario)
+    assert len(so_far) == len(frames(log.events, g.scenario.start))
+    for side in g.scenario.sides:
+        series = [lost[side] for lost in so_far]
+        assert series == sorted(series) and series[-1] == outcome.men_lost[side]
+        by_time = losses_by_time(log.events, g.scenario)[side]
+        assert series[-1] == sum(by_time)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.events import Modifier
-from referee.core.hookspecs import hookimpl
+from referee.api import Modifier, hookimpl
 from referee.plugins.rff import lookup
 
 PLUGIN_NAME = "double-canister"

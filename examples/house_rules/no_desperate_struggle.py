@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from attrs import evolve
-from referee.core.events import Resolution
-from referee.core.hookspecs import hookimpl
+from referee.api import Resolution, hookimpl
 from referee.plugins.rff.mechanics import charge_values
 
 PLUGIN_NAME = "no-desperate-struggle"

@@ -53,6 +53,20 @@ def referee_muster(game: Any) -> Any:
 
 
 @hookimpl
+def referee_describe(game: Any, unit: str) -> str | None:
+    regiment = game.state.regiments.get(unit)
+    if regiment is None or not regiment.companies:
+        return None
+    companies = regiment.companies
+    first = companies[0]
+    figures = sum(c.figures for c in companies)
+    guns = sum(c.guns for c in companies if c.artillery)
+    return (f"{len(companies)} compan{'y' if len(companies) == 1 else 'ies'}, {figures} figures"
+            + (f", {guns} gun{'' if guns == 1 else 's'}" if guns else "")
+            + f", quality d{first.quality}, {first.motivation} motivation")
+
+
+@hookimpl
 def referee_turn_minutes(game: Any) -> int:
     return int(game.state.tables["scale"]["minutes_per_turn"])
 

@@ -15,8 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from referee.core.hookspecs import hookimpl
-from referee.core.rules import OptionSpec, RulesetInfo
+from referee.api import OptionSpec, RulesetInfo, hookimpl
+from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import lookup
 from referee.plugins.rff.tables import load_with_overlays
 
@@ -31,6 +31,10 @@ FIRE_DICE = frozenset(tables.charts()["burning"]["fires"])  # a battery's fire s
 OPTIONS = [
     OptionSpec("random-weapons", "Weapon distribution", ref("Weapon Distribution"),
                "In a random game each infantry regiment's weapon is drawn from Hynds' distribution for its side and year (1862 or 1864)."),
+    OptionSpec(leaders.SCENARIO_RATINGS, "Scenario leader ratings", ref("Leaders", "HYNDS-L1"),
+               "Leaders keep the scenario's rating (rff's gallant, able, poor) and do not roll on Hynds' exceptional and weak chart."),
+    OptionSpec(fire.HALF_POINT_FIRES, "Half a point fires", ref("Fire Table", "HYNDS-F8"),
+               "A total under 1 fire point fires on the 1 pt. column (rff's RFF-T11) instead of rounding down to no fire (Hynds' 'round down in the case of halves')."),
 ]
 
 
@@ -54,8 +58,8 @@ def referee_tables() -> dict[str, Any]:
 
 
 @hookimpl
-def referee_mechanics() -> list[Any]:
-    return mechanics.mechanic_specs()
+def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
+    return mechanics.mechanic_specs(load_with_overlays(*overlays))
 
 
 @hookimpl(wrapper=True)
@@ -99,8 +103,25 @@ def rff_may_fire(game: Any, piece: Any, defensive: bool) -> bool | None:
 
 @hookimpl
 def rff_shots(game: Any, shots: Any) -> Any:
-    held = conceal.held_fire(game, shots)
-    return skirmish.separated_batteries(game, game.state, held if held is not None else shots) or held
+    """The half-phase's shots under Hynds' limits (hidden units, firing over troops, separated
+    batteries), each rule's list replacing the last, even an empty one; None if none changed them."""
+    state = game.state
+    kept = conceal.held_fire(game, shots)
+    for rule in (skirmish.firing_over_blocked, skirmish.separated_batteries):
+        now = rule(game, state, shots if kept is None else kept)
+        if now is not None:
+            kept = now
+    if fire.HALF_POINT_FIRES not in game.options:
+        now = fire.whole_points(game, shots if kept is None else kept, fire_points)
+        if now is not None:
+            kept = now
+    return kept
+
+
+def fire_points(game: Any, shot: Any) -> Any:
+    """The shot's fire points after rff's and Hynds' x 1/2 multipliers (as the roll reads them)."""
+    points, multipliers = rff_fire.fire_points(game, game.state, shot)
+    return (rff_fire_points(game, shot, points, multipliers) or (points, multipliers))[0]
 
 
 @hookimpl
@@ -114,6 +135,8 @@ def rff_fire_points(game: Any, shot: Any, points: Any, multipliers: Any) -> Any:
 
 @hookimpl
 def rff_fire_result(game: Any, shot: Any, die: int, values: Any) -> Any:
+    if shot.firer.unit.hidden:  # firing shows a hidden unit (HYNDS-H1)
+        conceal.reveal(game, shot.firer, "it fires")
     if shot.kind == "cannonade":  # each rule asked only on the dice its chart reads (no call on the others)
         if die in DEBRIS_DICE:
             skirmish.firing_over(game, game.state, shot, die)

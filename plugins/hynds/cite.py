@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from referee.core.events import Modifier
+from referee.api import Modifier
 
 SOURCE = "Hynds FF Regimental v2.1"
 CITES = (SOURCE, "HYNDS-")  # resolutions citing these are Hynds' (RulesetInfo.cites)

@@ -9,8 +9,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from referee.core.chance import D10
-from referee.core.events import Modifier
+from referee.api import D10, Modifier
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import leaders as rff_leaders
@@ -99,6 +98,12 @@ def surprise_fire(game: Any, state: Any, firer: Any, mover: Any, moved_yards: fl
     shot = rff_fire.aim(game, state, firer, True, mover.unit_id, None)
     if shot is None or shot.target is not mover:
         return
+    from . import (  # (the package's own composition of fire points: imported late, it imports this module)
+        fire,
+        fire_points,
+    )
+    if fire.HALF_POINT_FIRES not in game.options and fire.whole_points(game, [shot], fire_points) == []:
+        return  # under 1 point rounds down to none (HYNDS-F8)
     chart = charts()["surprise"]
     commanders = [ld for ld in state.leaders.values() if ld.attached == mover.id and ld.status == "active"]
     good = mover.status == "good"

@@ -8,19 +8,21 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from referee.core.chance import d
-from referee.core.events import Modifier
+from referee.api import Modifier, d
+from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
 from referee.plugins.rff import move as rff_move
 
-from . import works
+from . import conceal, works
 from .cite import modifier, ref
+from .mechanics import low_on_ammo
 from .move import MOVED
 from .tables import charts, fraction
 
 FIRED = "hynds.fired"  # game.memory: (firer, target) pairs whose musketry has reached beyond close range
 FLANK = "hynds.flank"  # game.memory: target id -> {"left": stands, "right": stands} this fire phase
+HALF_POINT_FIRES = "half-point-fires"  # option: a total under 1 point fires on the 1 pt. column (RFF-T11), not rounded to none (HYNDS-F8)
 HAND_WEAPONS = Modifier("Hand weapons in a charge (Hynds)", Fraction(1, 2), ref("Charge reaction", "HYNDS-R1"), on="fire points x")
 
 
@@ -34,7 +36,6 @@ def _mod(key: str, ruling: str = "") -> Modifier:
 RIFLED, TARGET_MOVED, POINT_BLANK = _mod("rifled-pieces"), _mod("target-moved", "HYNDS-A4"), _mod("point-blank", "HYNDS-F5")
 BREASTWORKS, CAVALRY_SKIRMISHERS = _mod("breastworks-fire"), _mod("cavalry-skirmishers", "HYNDS-K1")
 MOVED_INCHES = float(fraction(charts()["modifiers"]["target-moved"]["inches"]))  # HYNDS-A4
-LOW_AMMO_DICE = frozenset(charts()["low_ammo"]["confederate"])  # HYNDS-F4
 
 
 def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
@@ -48,11 +49,39 @@ def modifiers(game: Any, state: Any, shot: Any) -> list[Modifier]:
             out.append(TARGET_MOVED)
     elif shot.range_inches <= lookup.close_range(state.tables) and (FIRED not in memory or (firer.id, target.id) not in memory[FIRED]):
         out.append(POINT_BLANK)
-    if works.WORKS in memory and target.id in memory[works.WORKS]:  # (works.holds, read inline)
+    if works.WORKS in memory and target.id in memory[works.WORKS] and _bare(game, state, shot):  # (works.holds, read inline)
         out.append(BREASTWORKS)
     if target.arm == "cavalry" and target.troops and (target.parent is not None or target.formation == "extended-line"):
         out.append(CAVALRY_SKIRMISHERS)
     return out
+
+
+def _bare(game: Any, state: Any, shot: Any) -> bool:
+    """Light works are cover, not a modifier on top of cover (HYNDS-B1): they count only for a
+    target whose ground gives it none (rff's extended line then reads as in partial cover)."""
+    return geo.cover(game, shot.target) == "none" and rff_fire.cover_row(game, state, shot) in (None, "partial-cover")
+
+
+def whole_points(game: Any, shots: list[Any], points_of: Any) -> list[Any] | None:
+    """Hynds: "Fire points (round down in the case of halves)": a shot under 1 point rounds
+    down to none and is not fired (HYNDS-F8; option half-point-fires keeps rff's RFF-T11)."""
+    surprising = conceal.SURPRISING in game.memory or conceal.UNREADY in game.memory  # a surprised unit fires at its charger at half
+    kept = [s for s in shots if (not surprising and _unhalved(s) and s.per_stand * s.stands >= 1) or points_of(game, s) >= 1]
+    if len(kept) == len(shots):
+        return None
+    if game.log.enabled:
+        for shot in shots:
+            if shot not in kept:
+                game.log.emit("ruling", unit=shot.firer.id, target=shot.target.id, rulings=["HYNDS-F8"], ruleset="hynds",
+                              text=f"{shot.firer.id} holds its fire at {shot.target.id}: {points_of(game, shot)} fire points round down to none ({ref('Fire Table')})")
+    return kept
+
+
+def _unhalved(shot: Any) -> bool:
+    """No x 1/2 of rff's or Hynds' can apply to the shot (its points are per stand x stands)."""
+    firer = shot.firer
+    return (firer.status != "disordered" and not firer.low_ammo and firer.charge_target is None and firer.moved != "prolong"
+            and not (firer.guns and (firer.damaged or firer.half)))
 
 
 def _reacts(piece: Any) -> bool:
@@ -84,7 +113,7 @@ def result(game: Any, state: Any, shot: Any, die: int, values: Any) -> dict[str,
             if flank:
                 tally = game.memory.setdefault(FLANK, {}).setdefault(shot.target.id, {"left": 0, "right": 0})
                 tally[flank] += shot.stands
-    if shot.firer.side == "confederate" and die in LOW_AMMO_DICE and not values.get("low_on_ammo"):
+    if not values.get("low_on_ammo") and low_on_ammo(shot.firer.side, shot.kind, die):
         if game.log.enabled:  # (no text built for a log that is off)
             game.log.emit("ruling", unit=shot.firer.id, rulings=["HYNDS-F4"], ruleset="hynds",
                           text=f"{shot.firer.id} rolled {die}: {ref('Low on Ammo')} for Confederates")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.chance import D10
+from referee.api import D10
 from referee.plugins.rff import leaders as rff_leaders
 
 from .cite import modifier, ref
@@ -15,7 +15,14 @@ KEY = "hynds.leaders"  # game.memory: leader id -> "exceptional", "weak" or "" (
 BONUS = "hynds.bonus"  # game.memory: leader id -> his modifiers, for the exceptional and weak only
 
 
+SCENARIO_RATINGS = "scenario-leader-ratings"  # option: leaders keep the scenario's rating and do not roll (HYNDS-L1)
+ORDINARY = "able"  # rff's rating with no modifier: what a leader Hynds rates is to rff (HYNDS-L1)
+
+
 def roll_all(game: Any, state: Any) -> None:
+    if SCENARIO_RATINGS in game.options:
+        game.memory[KEY] = dict.fromkeys(state.leaders, "")
+        return
     for leader in state.leaders.values():
         _roll(game, state, leader)
 
@@ -23,8 +30,8 @@ def roll_all(game: Any, state: Any) -> None:
 def end_turn(game: Any, state: Any) -> None:
     """A new leader (rff's provisional commander) rolls the turn after his predecessor fell."""
     rated = game.memory.setdefault(KEY, {})
-    if len(rated) == len(state.leaders):
-        return  # every leader rated (leaders join, never leave)
+    if len(rated) == len(state.leaders) or SCENARIO_RATINGS in game.options:
+        return  # every leader rated (leaders join, never leave), or none rolls
     for leader in list(state.leaders.values()):
         if leader.id not in rated:
             _roll(game, state, leader)
@@ -37,6 +44,7 @@ def _roll(game: Any, state: Any, leader: Any) -> None:
         return
     die = game.roller.roll(D10)
     rating = rated[leader.id] = rating_of(die, leader.side)
+    leader.rating = ORDINARY  # his roll is his rating: rff's (the scenario's) gives way to it, never adds to it
     if rating:
         value = charts()["leaders"][rating]["value"]
         game.memory.setdefault(BONUS, {})[leader.id] = (modifier(f"{rating.capitalize()} leader", value, "Leaders", "HYNDS-L1"),)

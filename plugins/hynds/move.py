@@ -18,6 +18,7 @@ MOVING = ("advance", "charge", "withdraw")  # intents that move a piece from whe
 MOVED = "hynds.moved"  # game.memory: piece id -> yards moved this turn
 CLEARED = "hynds.cleared"  # game.memory: gun piece id -> the turn it spent clearing a wall or works
 OBSTACLES = ("fence", "wall", "works")
+AHEAD = "hynds.ahead"  # game.memory: pieces whose move was priced across an obstacle (only their next move may cross one)
 
 
 def _crossed(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
@@ -30,9 +31,12 @@ def _crossed(game: Any, ax: float, ay: float, bx: float, by: float) -> str:
 
 
 def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) -> float | None:
-    """A move that crosses a fence, wall or works (HYNDS-M1): infantry lose 3"; mounted cavalry
-    3", veteran and trained also end disordered, green may not cross; guns spend half a turn
-    clearing a fence and a whole turn clearing a wall or works."""
+    """The yards a move toward ``to`` may go, paying for a fence, wall or works where the path
+    meets it (HYNDS-M1): the piece moves up to the obstacle, pays there and goes on with what is
+    left; with too little left it stops at the obstacle. Infantry, dismounted troops and mounted
+    crack, veteran and trained cavalry pay 3"; green cavalry may not cross; guns take half
+    their move through a fence and a whole turn to clear a wall or works. Nothing is logged or
+    changed here (a reach may only be asked): a crossing is :func:`moved`'s."""
     if yards <= 0:
         return None
     dist = math.hypot(to[0] - piece.x, to[1] - piece.y)
@@ -43,26 +47,52 @@ def priced(game: Any, state: Any, piece: Any, pace: str, to: Any, yards: float) 
     crossed = _crossed(game, piece.x, piece.y, ex, ey)
     if not crossed:
         return None
+    game.memory.setdefault(AHEAD, set()).add(piece.id)  # its next move may cross: moved() looks
     rules = charts()["obstacles"]
+    at = _before(game, piece, ex, ey)  # yards to the obstacle
+    short = max(0.0, at - 1.0)  # stopped at it, this side
     if piece.guns:
         cleared = game.memory.setdefault(CLEARED, {})
         if cleared.get(piece.id, -2) >= game.turn - 1:
             return None  # cleared last turn (or this one): the way is open
-        share = fraction(rules[f"artillery-{crossed}"]["share"])
-        if not share:
-            cleared[piece.id] = game.turn
-        _log(game, piece, f"clears a section through the {crossed}: {'half' if share else 'the whole'} turn")
-        return yards * float(share)
-    key = f"cavalry-{piece.grade}" if piece.arm == "cavalry" and piece.unit.mounted else "infantry"
-    rule = rules[key]
+        share = float(fraction(rules[f"artillery-{crossed}"]["share"]))
+        if share:
+            return yards * share if at <= yards * share else short  # through the fence with half its move
+        if at > ARRIVED:
+            return short  # to the wall; it clears a section next turn
+        cleared[piece.id] = game.turn
+        _log(game, piece, f"clears a section through the {crossed}: the whole turn")
+        return 0.0
+    rule = rules[_key(piece)]
     if rule.get("crosses", True) is False:
-        _log(game, piece, f"green cavalry may not cross the {crossed}")
-        return max(0.0, _before(game, piece, ex, ey) - 5.0)
+        return short
+    left = yards - geo.yards(state, float(fraction(rule["inches"])))
+    return left if at <= left else short
+
+
+ARRIVED = 10.0  # yards: a gun this close to a wall is at it and clears a section (HYNDS-M1)
+
+
+def _key(piece: Any) -> str:
+    return f"cavalry-{piece.grade}" if piece.arm == "cavalry" and piece.unit.mounted else "infantry"
+
+
+def _paid(game: Any, piece: Any, start: tuple[float, float]) -> None:
+    """The move just made crossed a fence, wall or works: say so, and disorder mounted veteran
+    and trained cavalry (HYNDS-M1)."""
+    crossed = _crossed(game, start[0], start[1], piece.x, piece.y)
+    if not crossed:
+        return
+    rules = charts()["obstacles"]
+    if piece.guns:
+        _log(game, piece, f"goes through the {crossed}" + (": half its move" if crossed == "fence" else ", cleared the turn before"))
+        return
+    rule = rules[_key(piece)]
+    if rule.get("crosses", True) is False:
+        return  # green cavalry: a move rff does not price (a countercharge) took it over; none of it is Hynds'
     if rule.get("disordered") and piece.status == "good":
         piece.status = "disordered"
-    lost = geo.yards(state, float(fraction(rule["inches"])))
     _log(game, piece, f"crosses a {crossed}: -{rule['inches']}\"" + (" and disordered" if rule.get("disordered") else ""))
-    return max(0.0, yards - lost)
 
 
 def _before(game: Any, piece: Any, ex: float, ey: float) -> float:
@@ -88,6 +118,11 @@ def moved(game: Any, state: Any, piece: Any, start: tuple[float, float]) -> None
     yards = math.hypot(piece.x - start[0], piece.y - start[1])
     tally = game.memory.setdefault(MOVED, {})
     tally[piece.id] = tally.get(piece.id, 0.0) + yards
+    ahead = game.memory.get(AHEAD)
+    if ahead and piece.id in ahead:
+        ahead.discard(piece.id)
+        if yards > 0:
+            _paid(game, piece, start)
     if yards <= 0 or not piece.troops or piece.parent is not None:
         return
     a, b = start, (piece.x, piece.y)

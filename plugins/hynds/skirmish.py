@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from referee.core.chance import D10
-from referee.core.events import Modifier
+from referee.api import D10, Modifier
 from referee.plugins.rff import fire as rff_fire
 from referee.plugins.rff import geometry as geo
 from referee.plugins.rff import lookup
@@ -16,6 +15,7 @@ from referee.plugins.rff import lookup
 from .cite import ref
 from .tables import charts, fraction, inches
 
+OVER = "hynds.over"  # game.memory: side -> (where its troops stand, {battery and target places: the friend it may not fire over})
 SNIPERS = "hynds.snipers"  # game.memory: skirmisher piece id -> has a sniper (rolled once)
 PROLONGE = Modifier("Prolonge fire (Hynds)", Fraction(1, 2), ref("Prolonge Fire", "HYNDS-G2"), on="fire points x")
 
@@ -65,26 +65,127 @@ def snipers_fire(game: Any, state: Any, side: str) -> None:
             rff_fire.fallen_leader(game, state, leader)
 
 
-def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
-    """A battery firing over friendly troops between it and its target disorders them on a 1 or
-    2 (HYNDS-G3); which troops it fires over: those within its line of fire, nearer than the target."""
-    rule = charts()["firing_over"]
-    if die not in rule["disorders"]:
-        return
-    firer, target = shot.firer, shot.target
+def _troops(state: Any, side: str) -> tuple[tuple[Any, float, float, float], ...]:
+    """``side``'s troop pieces on the field: (piece, x, y, half its frontage)."""
+    return tuple((f, f.x, f.y, geo.shape(f)[0] / 2) for f in state.of_side(side) if f.troops and f.status != "gone" and f.stands > 0)
+
+
+def _under_fire_line(state: Any, firer: Any, target: Any, troops: tuple[tuple[Any, float, float, float], ...] | None = None) -> list[Any]:
+    """Friendly troops of the battery in its line of fire, nearer than the target (their
+    footprint across the line); ``troops``: :func:`_troops` of its side, if the caller has it."""
     dx, dy = target.x - firer.x, target.y - firer.y
     length = math.hypot(dx, dy)
     if length < 1e-6:
-        return
+        return []
     x, y = firer.x, firer.y
-    for friend in state.of_side(firer.side):
-        if not friend.troops or friend.status != "good":
+    out = []
+    for friend, fx, fy, half in troops if troops is not None else _troops(state, firer.side):
+        ox, oy = fx - x, fy - y
+        if 0 < (ox * dx + oy * dy) / length < length and abs(ox * dy - oy * dx) / length <= half:  # along, across
+            out.append(friend)
+    return out
+
+
+def may_fire_over(game: Any, state: Any, firer: Any, target: Any, friends: Sequence[Any]) -> bool:
+    """Hynds: a battery may fire over its own troops only if it is more than 6" behind them and
+    either above them or firing at a target above them (HYNDS-G3)."""
+    behind = geo.yards(state, inches("firing_over", "behind_inches"))
+    if any(math.hypot(f.x - firer.x, f.y - firer.y) - geo.depth_of(f) / 2 <= behind for f in friends):
+        return False  # (the distance first: it needs no height)
+    top = max(_height(game, firer.x, firer.y), _height(game, target.x, target.y))
+    return all(top > _height(game, f.x, f.y) for f in friends)
+
+
+def _height(game: Any, x: float, y: float) -> float:
+    """The ground's height at (x, y), kept per ground by the place."""
+    return float(geo._kept(game, _height_at, x, y))
+
+
+def _height_at(game: Any, x: float, y: float) -> float:
+    return float(game.ground.height_at(x, y))
+
+
+def _over(game: Any, state: Any, firer: Any, target: Any, troops: tuple[tuple[Any, float, float, float], ...], kept: dict[Any, Any]) -> Any:
+    """The first friend the battery may not fire over at ``target``, or None; ``kept`` holds the
+    answers while ``troops`` stand where they stood."""
+    key = (firer.id, firer.x, firer.y, target.x, target.y)
+    if key in kept:
+        return kept[key]
+    friends = _under_fire_line(state, firer, target, troops)
+    kept[key] = found = friends[0] if friends and not may_fire_over(game, state, firer, target, friends) else None
+    return found
+
+
+def _kept_for(game: Any, side: str, troops: tuple[tuple[Any, float, float, float], ...]) -> dict[Any, Any]:
+    """The side's kept answers of :func:`_over`, begun afresh when its troops moved or changed."""
+    memo = game.memory.setdefault(OVER, {})
+    sig = tuple((f.id, x, y, half) for f, x, y, half in troops)
+    held = memo.get(side)
+    if held is None or held[0] != sig:
+        held = memo[side] = (sig, {})
+    return held[1]
+
+
+def _aim_past(game: Any, state: Any, shot: Any, troops: Any, answers: dict[Any, Any]) -> Any:
+    """The battery's shot at the first target rff would aim at that it may fire at, or None:
+    the nearest targets are asked first, so one aim most often finds it."""
+    firer = shot.firer
+    reach = geo.yards(state, lookup.max_range(state.tables, "cannonade", firer.weapon))
+    barred = {shot.target.id}
+    for _, enemy in geo.nearest_first(geo.within(state, firer, state.enemies_of(firer.side), reach, arc=True)):
+        if enemy.id in barred:
             continue
-        ox, oy = friend.x - x, friend.y - y
-        if 0 < (ox * dx + oy * dy) / length < length and abs(ox * dy - oy * dx) / length <= geo.shape(friend)[0] / 2:  # along, across
+        if _over(game, state, firer, enemy, troops, answers) is None:
+            break  # (the first it may fire at: rff's aim, which may pass over it, will say)
+        barred.add(enemy.id)
+    else:
+        return None  # every target in its reach and arc lies over its own troops: no aim finds one
+    while True:
+        other = rff_fire.aim_elsewhere(game, state, shot, barred)
+        if other is None or _over(game, state, firer, other.target, troops, answers) is None:
+            return other
+        barred.add(other.target.id)
+
+
+def firing_over_blocked(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:
+    """A battery whose line of fire crosses its own troops where Hynds does not let it fire over
+    them aims again, passing over every target it may not fire at, or holds its fire (HYNDS-G3)."""
+    kept, changed = [], False
+    troops: dict[str, Any] = {}  # side -> (its troops, the answers kept for them)
+    for shot in shots:
+        friend = None
+        if shot.kind == "cannonade":
+            side = shot.firer.side
+            if side not in troops:
+                mine = _troops(state, side)
+                troops[side] = (mine, _kept_for(game, side, mine))
+            mine, answers = troops[side]
+            friend = _over(game, state, shot.firer, shot.target, mine, answers)
+        if friend is not None:
+            changed = True
+            firer = shot.firer
+            other = _aim_past(game, state, shot, mine, answers)
+            if game.log.enabled:
+                game.log.emit("ruling", unit=firer.id, rulings=["HYNDS-G3"], ruleset="hynds",
+                              text=f"{firer.id} may not fire over {friend.id} at {shot.target.id} ({charts()['firing_over']['ref']}): "
+                                   + (f"aims at {other.target.id} instead" if other else "holds its fire"))
+            shot = other
+        if shot is not None:
+            kept.append(shot)
+    return kept if changed else None
+
+
+def firing_over(game: Any, state: Any, shot: Any, die: int) -> None:
+    """A battery firing over friendly troops (as Hynds lets it, :func:`firing_over_blocked`)
+    disorders those in good order on a 1 or 2 (HYNDS-G3)."""
+    rule = charts()["firing_over"]
+    if die not in rule["disorders"]:
+        return
+    for friend in _under_fire_line(state, shot.firer, shot.target):
+        if friend.status == "good":
             friend.status = "disordered"
             game.log.emit("ruling", unit=friend.id, rulings=["HYNDS-G3"], ruleset="hynds",
-                          text=f"{firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")
+                          text=f"{shot.firer.id} rolled {die} firing over {friend.id}: debris falls on them, disordered ({rule['ref']})")
 
 
 def separated_batteries(game: Any, state: Any, shots: list[Any]) -> list[Any] | None:

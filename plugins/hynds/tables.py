@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from referee.core.tables import (
+from referee.api import (
     Bool,
     Int,
     ListOf,

@@ -101,8 +101,13 @@ def _materials_at(game: Any, x: float, y: float) -> bool:
 
 
 def charge_modifiers(game: Any, state: Any, attacker: Any, defender: Any) -> list[Any]:
-    """For the attacker, rff's way: the defender's breastworks count against it."""
+    """For the attacker, rff's way: the defender's breastworks count against it, unless rff
+    already gives the defender its ground (favorable ground or a strong position): light works
+    are a position, not a modifier on top of one (HYNDS-B1)."""
     if not holds(game, defender):
+        return []
+    height = game.ground.height_at
+    if geo.cover(game, defender) != "none" or height(defender.x, defender.y) > height(attacker.x, attacker.y):
         return []
     combat = charts()["modifiers"]["breastworks-combat"]
     return [modifier("Defender behind breastworks", -combat["value"], combat["section"], "HYNDS-B1")]

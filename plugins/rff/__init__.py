@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.game import Step
-from referee.core.hookspecs import hookimpl
-from referee.core.rules import RulesetInfo
+from referee.api import RulesetInfo, Step, hookimpl
 
 from . import charge, fire, hookspecs, lookup, maneuver, reach, situation
 from .mechanics import mechanic_specs
@@ -52,6 +50,16 @@ def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
 @hookimpl
 def referee_muster(game: Any) -> Any:
     return muster(game, load_with_overlays(*game.rules.overlays))
+
+
+@hookimpl
+def referee_describe(game: Any, unit: str) -> str | None:
+    piece = game.state.pieces.get(unit)
+    if piece is None:
+        return None
+    plural = "" if piece.stands == 1 else "s"
+    stands = f"{piece.stands} gun stand{plural}" if piece.guns else f"{piece.stands} stand{plural} of {piece.men_per_stand:.0f} men"
+    return f"{stands}, {piece.grade}" + (f", {piece.weapon}" if piece.weapon else "")
 
 
 @hookimpl

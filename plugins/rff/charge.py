@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from referee.core.events import Modifier
+from referee.api import Modifier
 
 from . import geometry as geo
 from . import leaders, lookup, maneuver, mechanics, move

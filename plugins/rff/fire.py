@@ -11,9 +11,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from referee.core.events import Modifier
-from referee.core.records import record
-from referee.core.world import angle_between, bearing
+from referee.api import Modifier, angle_between, bearing, record
 
 from . import geometry as geo
 from . import leaders, lookup, maneuver, mechanics, move
@@ -48,8 +46,9 @@ def phase(game: Any, state: RffState, side: str) -> None:
         kept = bool(near.answers)  # (a search begun afresh has no quiet piece: none asked)
         shots = [s for p in state.of_side(shooters)
                  if not (kept and near.quiet(p)) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
-        if "rff_shots" in game.rules.implemented:
-            shots = game.rules.callers["rff_shots"](game=game, shots=shots) or shots
+        if "rff_shots" in game.rules.implemented:  # a layer's list replaces rff's, even an empty one (every shot held)
+            layered = game.rules.callers["rff_shots"](game=game, shots=shots)
+            shots = shots if layered is None else layered
         for shot in _massed_artillery(game, state, shots):
             firer, target = shot.firer, shot.target  # both still alive (read inline: the property costs a call a shot)?
             if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
@@ -212,12 +211,12 @@ def die_modifiers(game: Any, state: RffState, shot: Shot) -> list[Modifier]:
         formed = target.status != "broken"
         if formed and (target.formation == "march-column" or geo.enfiladed(firer, target)):
             mods.append(printed["march-column-or-enfiladed"])
-        if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed:
+        if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed or target.moved == "flank":
             mods.append(printed["troop-target-exposed"])
     elif target.formation == "limbered" or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(state.tables):
         if target.moved != "prolong" or "prolonging-guns" not in game.options:
             mods.append(printed["gun-target-exposed"])
-    cover = _cover(game, state, shot)
+    cover = cover_row(game, state, shot)
     if cover is not None:
         mods.append(printed[cover])
     return mods
@@ -229,8 +228,8 @@ def _printed(t: Any) -> dict[str, Modifier]:
     return {key: lookup.modifier(t, "fire", key) for key in t.fire.modifiers}
 
 
-def _cover(game: Any, state: RffState, shot: Shot) -> str | None:
-    """The id of the cover modifier the target has, if any."""
+def cover_row(game: Any, state: RffState, shot: Shot) -> str | None:
+    """The id of the cover modifier the target has, if any (a layer asks it too)."""
     target = shot.target
     cover = geo.cover(game, target)
     extended = target.formation == "extended-line"

@@ -14,8 +14,7 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from referee.core.footprint import depth, frontage
-from referee.core.world import angle_between, bearing
+from referee.api import angle_between, bearing, depth, frontage
 
 from . import lookup
 from .state import TO_NEUTRAL, Footprint, Piece, RffState
@@ -353,8 +352,9 @@ def sight(game: Any, firer: Piece, target: Piece) -> str:
 
 
 def _into_high_woods(game: Any, ax: float, ay: float, bx: float, by: float, clear: float) -> bool:
-    """Is b deep in woods on high ground, every wood between a and b on that high ground (none
-    lower), a lower than b, and a more than ``clear`` yards from the first of those woods?"""
+    """Is b deep in woods on high ground, no wood between a and b higher than that ground (woods
+    lower down the slope may intervene), a lower than b, and a more than ``clear`` yards from the
+    first intervening wood (RFF-P24)?"""
     ground = game.ground
     high = ground.height_at(bx, by)
     if high <= ground.height_at(ax, ay) or ground.kind_at(bx, by) not in BLOCKING:
@@ -364,7 +364,7 @@ def _into_high_woods(game: Any, ax: float, ay: float, bx: float, by: float, clea
     first = next((i for i, (kind, _) in enumerate(cells) if kind in BLOCKING), None)
     if first is None or first * step <= clear:
         return False
-    return all(h >= high for kind, h in cells[first:] if kind in BLOCKING)
+    return all(h <= high for kind, h in cells[first:] if kind in BLOCKING)
 
 
 def _blocking(game: Any, ax: float, ay: float, bx: float, by: float) -> tuple[float, ...]:

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from referee.core.hookspecs import hookspec
+from referee.api import hookspec
 
 if TYPE_CHECKING:
-    from referee.core.events import Modifier
-    from referee.core.game import Game, Step
+    from referee.api import Game, Modifier, Step
 
     from .fire import Shot
     from .state import Piece

@@ -9,8 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from referee.core.events import Modifier
-from referee.core.rules import OptionSpec, Scale
+from referee.api import Modifier, OptionSpec, Scale
 
 from .state import Piece
 from .tables import RffTables

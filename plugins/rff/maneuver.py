@@ -12,9 +12,7 @@ from functools import cache
 from typing import Any
 
 from attrs import define
-from referee.core.events import Modifier
-from referee.core.game import men_between
-from referee.core.reach import short_of
+from referee.api import Modifier, men_between, short_of
 
 from . import geometry as geo
 from . import leaders, lookup, mechanics, move, skirmishers
@@ -56,9 +54,9 @@ def phase(game: Any, state: RffState, side: str) -> None:
 
 def needs_check(game: Any, state: RffState, piece: Piece, intent: Any, outflank: float | None = None) -> bool:
     """RFF-P7: a piece in good order that only holds, already in the formation wanted and not
-    outflanked, makes no check; everything else rolls (guns low on ammunition too: a Well Handled
-    check replenishes them, RFF-P20). ``outflank``: :func:`outflank_yards`, when the caller has it."""
-    if piece.status != "good" or piece.silenced or intent.action != "hold" or (piece.guns and piece.low_ammo):
+    outflanked, makes no check; everything else rolls (a piece low on ammunition too: a Well
+    Handled check replenishes it, RFF-P20). ``outflank``: :func:`outflank_yards`, when the caller has it."""
+    if piece.status != "good" or piece.silenced or intent.action != "hold" or piece.low_ammo:
         return True
     if FROM_NEUTRAL.get(intent.formation, piece.formation) != piece.formation:  # the rff formation the intent asks for: the piece's own if none (or none rff has)
         return True
@@ -85,7 +83,7 @@ def check(game: Any, state: RffState, piece: Piece, intent: Any, read: CheckTabl
         values = mechanics.maneuver_values(*roll)  # the same roll, without a Resolution no one sees
     effect = values["effect"]
     if "twilight-and-night" in game.options and leaders.is_night(game) and effect in ("double-quick", "well-handled"):
-        game.log.emit("ruling", unit=piece.id, text="night: a Double Quick or Well Handled effect performs only a Tardy maneuver")
+        game.log.emit("ruling", unit=piece.id, text=f"night: {piece.id}'s Double Quick or Well Handled effect performs only a Tardy maneuver")
         effect = "tardy"
     piece.effect = effect
     apply(game, state, piece, intent, effect, values)
@@ -216,7 +214,7 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
     if effect in ("rally-with-elan", "rally"):
         if "full-move-disordered" in game.options and intent.action in ("advance", "withdraw") and effect == "rally" and _far(state, piece, intent):
             piece.status = "disordered"
-            game.log.emit("maneuver", unit=piece.id, text="stays disordered to make a full move (full move disordered)")
+            game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} stays disordered to make a full move (full move disordered)")
             _act(game, state, piece, intent, "full", reform=False)
             return
         piece.status = "good"
@@ -226,13 +224,17 @@ def apply(game: Any, state: RffState, piece: Piece, intent: Any, effect: str, va
         if piece.guns and piece.silenced and intent.action == "hold":  # double quick is well handled too
             piece.silenced = 0
             piece.may_fire = False
-            game.log.emit("maneuver", unit=piece.id, text="rallies and removes the silenced marker")
+            game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} rallies and removes the silenced marker")
+            return
+        if piece.troops and piece.low_ammo and intent.action == "hold":  # troops' Well Handled "Replenish ammunition" (RFF-P20)
+            piece.low_ammo = False
+            game.log.emit("maneuver", unit=piece.id, rulings=["RFF-P20"], text=f"{piece.id} replenishes ammunition")
             return
         _act(game, state, piece, intent, PACE[effect], reform=True)
     elif effect == "tardy":
         if "full-move-disordered" in game.options and piece.troops and intent.action in ("advance", "withdraw") and _far(state, piece, intent):
             piece.status = "disordered"
-            game.log.emit("maneuver", unit=piece.id, text="full move disordered")
+            game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} makes a full move disordered")
             _act(game, state, piece, intent, "full", reform=False)
             return
         if piece.guns and piece.silenced and "rallying-guns" not in game.options and intent.action == "hold":
@@ -274,7 +276,7 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
     if _change_front(game, piece, target, intent, wheel):
         return  # a change of front is combined with no other maneuver (skirmishers neither)
     wanted = FROM_NEUTRAL.get(intent.formation, piece.formation)  # the rff formation the intent asks for: the piece's own if none (or none rff has)
-    reforms = wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted != "line")
+    reforms = wanted != piece.formation and reform and piece.status == "good" and not (reform == "line-only" and wanted not in LINES)  # Tardy: line or open order (RFF-P37)
     # deploying skirmishers is a change of formation maneuver (optional rule): a half move with it, or the whole tardy maneuver
     screen = bool(reform) and skirmishers.may_deploy(game, state, piece, intent, wanted if reforms else piece.formation)
     if reforms:
@@ -287,12 +289,15 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
     if reforms or screen:  # half move and change formation, at the double quick rate after Double Quick
         pace, share = ("double" if pace == "double" else "full"), 0.5
     if intent.action in ("advance", "withdraw", "charge") and intent.goal is not None:
+        flank = piece.formation in LINES and piece.parent is None and _by_the_flank(piece, intent.goal)
+        if flank and pace != "half":
+            share *= 0.5  # march by the flank: a half move (RFF-P36)
         yds = move.rate_yards(game, state, piece, pace, intent.goal, share)
         if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
             gx, gy = intent.goal
             yds = short_of(piece.x, piece.y, gx, gy, engaged.x, engaged.y, intent.standoff, yds)  # the order's range
         moved = move.advance(game, state, piece, intent.goal, yds)
-        piece.moved = ("half" if share < 1.0 else pace) if moved > 0 else piece.moved
+        piece.moved = ("flank" if flank else "half" if share < 1.0 else pace) if moved > 0 else piece.moved
     if piece.parent is not None:
         pass  # skirmishers take their regiment's facing once they keep station (skirmishers.keep_station)
     elif piece.formation in LINES:
@@ -301,6 +306,13 @@ def _act(game: Any, state: RffState, piece: Piece, intent: Any, pace: str, refor
         move.face(piece, target)
     if screen:
         skirmishers.deploy(game, state, piece, held=not piece.moved)
+
+
+def _by_the_flank(piece: Piece, goal: tuple[float, float]) -> bool:
+    """Does a line's move toward ``goal`` go off its flank (more than 45 degrees off its front
+    and off its rear: RFF-P36)?"""
+    off = move.turn_needed(piece, goal)
+    return geo.FRONT_ARC < off < 180.0 - geo.FRONT_ARC
 
 
 @cache

@@ -16,9 +16,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from referee.core.chance import D10, Roller
-from referee.core.events import Modifier, Resolution, net
-from referee.core.mechanics import InputSpec, MechanicSpec
+from referee.api import D10, InputSpec, MechanicSpec, Modifier, Resolution, Roller, net
 
 from .tables import GRADES, KINDS, STATUSES, ChargeSide, ModifierRow, RffTables
 

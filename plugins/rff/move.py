@@ -8,7 +8,7 @@ from bisect import bisect_left, bisect_right
 from functools import cache
 from typing import Any
 
-from referee.core.world import bearing
+from referee.api import bearing
 
 from . import geometry as geo
 from . import horses, lookup

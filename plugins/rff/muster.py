@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
-from referee.core.records import STRICT
+from referee.api import STRICT
 
 from . import horses, lookup
 from .geometry import deepest, ground_memo

@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from attrs import evolve
-from referee.core.doctrine import Intent
+from referee.api import Intent
 
 from . import geometry as geo
 from . import lookup, move

@@ -12,8 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from attrs import define, field
-from referee.core.records import STRICT
-from referee.core.world import UnitState
+from referee.api import STRICT, UnitState
 
 # rff formations; the neutral formation each reads as
 TO_NEUTRAL = {
@@ -59,7 +58,7 @@ class Piece:
     skirmishers: str | None = None  # a regiment: its detached skirmishers
     # this player turn
     effect: str = ""  # the maneuver effect rolled
-    moved: str = ""  # "", "half", "full", "double", "retreat", "prolong"
+    moved: str = ""  # "", "half", "full", "double", "flank" (a line marched by the flank, RFF-P36), "retreat", "prolong", "hand-haul"
     charge_target: str | None = None
     cold_steel: bool = False
     countercharged: bool = False

@@ -16,20 +16,21 @@ from types import MappingProxyType
 from typing import Any
 
 from attrs import field, frozen
-from referee.core import world
-from referee.core.errors import InvalidInput, Problem
-from referee.core.events import Modifier
-from referee.core.rules import OptionSpec, Scale
-from referee.core.tables import (
+from referee.api import (
     Bands,
     BandsOf,
     Bool,
     Check,
     Int,
+    InvalidInput,
     ListOf,
     MapOf,
+    Modifier,
     Number,
+    OptionSpec,
+    Problem,
     Record,
+    Scale,
     Spec,
     Str,
     Table,
@@ -37,6 +38,7 @@ from referee.core.tables import (
     apply_overlay,
     load_ruleset,
     to_fraction,
+    world,
 )
 
 RULESET = "rff"

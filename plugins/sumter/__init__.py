@@ -62,6 +62,15 @@ def referee_muster(game: Any) -> Any:
 
 
 @hookimpl
+def referee_describe(game: Any, unit: str) -> str | None:
+    piece = game.state.pieces.get(unit)
+    if piece is None:
+        return None
+    models = f" and {piece.models} gun model{'' if piece.models == 1 else 's'}" if piece.models else ""
+    return f"{piece.figures} figure{'' if piece.figures == 1 else 's'}{models}, {piece.grade}, {piece.rate}"
+
+
+@hookimpl
 def referee_turn_minutes(game: Any) -> int:
     return int(game.state.tables["scale"]["minutes_per_turn"])
 

@@ -13,12 +13,17 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from referee.core.game import Game, Step
-from referee.core.hookspecs import hookimpl
-from referee.core.mechanics import MechanicSpec
-from referee.core.reach import Capabilities
-from referee.core.rules import OptionSpec, RulesetInfo, Scale
-from referee.core.tables import Table
+from referee.api import (
+    Capabilities,
+    Game,
+    MechanicSpec,
+    OptionSpec,
+    RulesetInfo,
+    Scale,
+    Step,
+    Table,
+    hookimpl,
+)
 
 from . import mechanics, play
 from .tables import display, load_tables, tables

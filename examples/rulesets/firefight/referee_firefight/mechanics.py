@@ -6,9 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.core.chance import D6, Roller, dice_sum
-from referee.core.events import Modifier, Resolution
-from referee.core.mechanics import InputSpec, MechanicSpec
+from referee.api import (
+    D6,
+    InputSpec,
+    MechanicSpec,
+    Modifier,
+    Resolution,
+    Roller,
+    dice_sum,
+)
 
 from .tables import hits_bands
 

@@ -12,11 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from attrs import define, field, frozen
-from referee.core.doctrine import Intent
-from referee.core.events import Modifier
-from referee.core.game import Game
-from referee.core.reach import Capabilities, short_of
-from referee.core.world import UnitState
+from referee.api import Capabilities, Game, Intent, Modifier, UnitState, short_of
 
 from . import mechanics
 

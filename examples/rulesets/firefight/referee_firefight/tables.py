@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from referee.core.tables import (
+from referee.api import (
     Bands,
     BandsOf,
     Int,
