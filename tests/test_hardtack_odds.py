@@ -109,11 +109,36 @@ def test_close_assault_one_bout() -> None:
     assert p_of(out, lambda r: r.values["attackers_down"] == 0 and r.values["defenders_down"] == 0) == Fraction(8, 64)
 
 
-def test_shot_hits_when_crew_die_beats_range_die() -> None:
-    # 12-pdr Napoleon, 30" = band 2 (D6), skirmish target: D8 crew beats D6 with 1 - 27/48... by hand
+def test_shot_damage_die_hits_when_crew_die_beats_range_die() -> None:
+    # HT-S1, option shot-damage-die. 12-pdr Napoleon, 30" = band 2 (D6), skirmish target: by hand
     hit = Fraction(sum(1 for q in range(1, 9) for r in range(1, 7) if q > r), 48)
-    out = dist(mechanics.shot, 8, 30, "12-pdr-napoleon", "none", "skirmish")
+    out = dist(mechanics.shot, 8, 30, "12-pdr-napoleon", "none", "skirmish", False, True, None, False, (), "damage-die")
     assert p_of(out, lambda r: r.values["over"] == 1) == hit
+
+
+def test_shot_is_the_crew_die_and_the_gun_die_against_the_range_die() -> None:
+    """HT-S1 (support): a D8 crew and the Napoleon's D6 (D4 against skirmishers, HT-S3) against
+    band 2's D6. Both over: (crew + gun) // 6 potential figures of 3 men, the remainder rolled on
+    the range die (SG2); at 1:3 those are the figures struck. The gun's die on 4 bounces."""
+    both = one = Fraction(0)
+    potential = bounce = Fraction(0)
+    for q in range(1, 9):
+        for g in range(1, 5):
+            for r in range(1, 7):
+                p = Fraction(1, 8 * 4 * 6)
+                over = (q > r) + (g > r)
+                one += p * (over == 1)
+                if over == 2:
+                    both += p
+                    n, rem = divmod(q + g, 6)
+                    potential += p * (n + Fraction(rem, 6))
+                    bounce += p * (g == 4)
+    out = dist(mechanics.shot, 8, 30, "12-pdr-napoleon", "none", "skirmish", False, True, 3)
+    assert p_of(out, lambda r: r.values["over"] == 2) == both
+    assert p_of(out, lambda r: r.values["over"] == 1) == one
+    assert sum(p * r.values["potential"] for r, p in out) == potential
+    assert p_of(out, lambda r: r.values["bounce"]) == bounce
+    assert p_of(out, lambda r: r.values["test"] == "none") == 1 - both - one  # no die over: no effect, no test
 
 
 def test_canister_tests_on_the_canister_row() -> None:

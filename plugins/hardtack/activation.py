@@ -413,9 +413,11 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     if not c.alive:
         return False
     if c.level >= BROKEN:  # HT-C3: routed run; broken seek cover, and stay in it
-        if c.level >= ROUTED or n == 0 and (c.artillery or geo.cover(game, c) == "none"):
+        if c.artillery and c.guns:
+            _broken_gun(game, state, c, n)  # p.12: a broken crew retreats with its gun only on a reaction test (HT-C4)
+        elif c.level >= ROUTED or n == 0 and geo.cover(game, c) == "none":
             move.flee(game, state, c)
-        elif n == 0 and c.level < ROUTED and not c.artillery and game.log.enabled:
+        elif n == 0 and c.level < ROUTED and game.log.enabled:
             game.log.emit("broken", unit=c.id, rulings=["HT-C3"], text=f"{c.id}, broken, keeps to its cover")
         return False
     wanted = _formation_wanted(c, intent)
@@ -470,6 +472,43 @@ def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, ene
     return not enemies and kind in ("hold", "rally")
 
 
+def _broken_gun(game: Any, state: HardtackState, c: Company, n: int) -> None:
+    """p.12 (ruling HT-C4): a routed crew abandons its gun at once and runs. A broken crew that an
+    enemy company can see (HT-G2, within the light, HT-V1) retreats on its first action, and takes
+    its gun only if it passes a reaction test (the tables' ``broken_gun_threat``); failing, it
+    abandons the gun and falls back without it towards cover (as a broken company, HT-C3). A
+    broken crew that no enemy sees stays with its gun: it may retreat "until out of sight"."""
+    if c.level >= ROUTED:
+        _abandon(game, c, "routed")
+        move.flee(game, state, c)
+        return
+    if n != 0 or not _seen(game, state, c):
+        return
+    t = state.tables
+    res = mechanics.test(game.roller, t, c.quality, c.lv, t["artillery"]["broken_gun_threat"], "reaction", cite=game.seen,
+                         extra=tuple(game.extra_modifiers("reaction", c)))
+    res = game.settle("reaction", c, res, rulings=("HT-C4",), unit=c.id, why="to retreat with its gun")
+    if not res.values["passed"]:
+        _abandon(game, c, "broken, fails its reaction test")
+        if geo.cover(game, c) != "none":
+            return  # (already in cover: it stays there, as a broken company does)
+    move.flee(game, state, c)
+
+
+def _seen(game: Any, state: HardtackState, c: Company) -> bool:
+    """Does an enemy company see ``c`` (HT-G2), within the light (HT-V1)?"""
+    seen2 = state.visibility * state.visibility
+    return any((e.x - c.x) ** 2 + (e.y - c.y) ** 2 <= seen2 and geo.sees(game, e, c) for e in state.enemies(c.side) if e.alive)
+
+
+def _abandon(game: Any, c: Company, why: str) -> None:
+    """p.12 (HT-C4): the crew leaves its gun; the gun is lost to its side (HT-S5: nobody
+    recrews it, p.19 missing) and the crew goes on foot, at the infantry's pace (HT-C4)."""
+    game.state.touch(c)
+    c.guns, c.loaded, c.pace = 0, "", None
+    game.log.emit("abandoned", unit=c.id, rulings=["HT-C4"], text=f"{c.id}, {why}, abandons its gun")
+
+
 def _reorganise(game: Any, c: Company, formation: str, mounted: bool) -> None:
     """A Reorganise action changes formation (p.11), and mounts or dismounts cavalry with the
     same action (p.9; HT-K2); broken companies may not close up (p.12)."""
@@ -502,7 +541,12 @@ def _mounted_wanted(state: HardtackState, c: Company, kind: str, intent: Any, en
 
 
 def _gun_action(game: Any, state: HardtackState, c: Company, kind: str, wanted: str, enemies: list[Company], target_unit: str | None) -> None:
-    """Limber, unlimber, move, load, fire (Hardtack pp.8-9; SG2 p.47)."""
+    """Limber, unlimber, move, load, fire (Hardtack pp.8-9; SG2 p.47). A crew that has abandoned
+    its gun (HT-C4) has nothing to serve: it stands, or withdraws as its regiment does."""
+    if not c.guns:
+        if kind == "withdraw":
+            move.flee(game, state, c)
+        return
     if wanted != c.formation:
         c.formation = wanted
         if game.log.enabled:

@@ -116,6 +116,35 @@ def struck(roller: Roller, damage: int, men: int = 3, scale: int = 3) -> Struck:
     return Struck(figures, n == damage, rolled)
 
 
+@frozen
+class GunVolley:
+    """Ruling HT-S1 (the gun as a support weapon): the crew's die and the gun's die against the
+    range die, and the figures (of the game's scale) a hit strikes."""
+
+    over: int  # firer dice strictly above the range die
+    figures: int  # figures struck (0 unless 2+ dice over)
+    bounce: bool  # a hit with the gun's die on its highest face (HT-S3)
+    dice: tuple[int, ...] = field(eq=False, default=())
+
+
+def gun_volley(roller: Roller, quality: int, gun_die: int, range_die: int, men: int = 3, scale: int = 3) -> GunVolley:
+    """Round shot as SG2 support-weapon fire (ruling HT-S1): the crew's quality die and the gun's
+    die against the range die. Two dice over hit: the potential casualties are both dice / the range
+    die type, the remainder rolled for (SG2, as :func:`volley`); they count figures of ``scale``
+    men (HT-S3), made figures of ``men`` with the remainder rolled for (as :func:`struck`). A hit
+    with the gun's die on its highest face bounces on."""
+    v = volley(roller, quality, gun_die, range_die)
+    if v.over < 2:
+        return GunVolley(v.over, 0, False, v.dice)
+    figures, remainder = divmod(v.potential * scale, men)
+    rolled = v.dice
+    if remainder:
+        extra = roller.roll(d(men))
+        figures += extra <= remainder
+        rolled += (extra,)
+    return GunVolley(v.over, figures, v.dice[1] == gun_die, rolled)
+
+
 def bout(roller: Roller, attacker: int, defender: int) -> str:
     """One close-combat bout: higher die puts the other figure down; a tie fights on."""
     a, b = roller.roll(d(attacker)), roller.roll(d(defender))

@@ -161,7 +161,7 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
     tform = "skirmish" if e.artillery else e.formation  # target_formation
     if c.artillery:
         assert c.gun is not None
-        key: tuple[Any, ...] = (c.gun.id, c.loaded, geo.cover(game, e), tform, e.in_position)
+        key: tuple[Any, ...] = (c.gun.id, c.loaded, geo.cover(game, e), tform, e.in_position, game.option(COVER_OPTION))
     else:
         assert c.weapon is not None
         key = (c.quality, c.weapon.id, geo.cover(game, e), tform, e.in_position)
@@ -188,7 +188,7 @@ def effect_memo(t: Any) -> dict[tuple[Any, ...], tuple[tuple[int, int, int], ...
     return memo
 
 
-def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool) -> tuple[tuple[int, int, int], ...]:
+def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool, cover_as_fire: bool = False) -> tuple[tuple[int, int, int], ...]:
     """The ways ``c``'s fire may tell, as (scale, width, last): it does at a range ``r`` inches
     when ``r * scale`` falls in one of the first ``last`` bands ``width`` inches wide."""
     bands = range(t["fire"]["bands"], 0, -1)
@@ -200,7 +200,7 @@ def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool) -> tupl
     assert c.gun is not None
     out = []
     if c.loaded != "canister":
-        last = next((b for b in bands if mechanics._shot_band_die(t, b, cov, tform, in_position)[0] is not None), 0)
+        last = next((b for b in bands if mechanics._shot_band_die(t, b, cov, tform, in_position, cover_as_fire)[0] is not None), 0)
         out.append((1, c.gun.band, last))
     if c.loaded != "shot" and c.gun.canister:
         last = next((b for b in bands if mechanics._canister_band_die(t, b, cov, tform, in_position)[0] is not None), 0)
@@ -234,7 +234,8 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
                                      travel=target.travel, extra=extra)
         else:
             res = mechanics.shot(game.roller, t, c.quality, rng, c.gun.id, cov, target_formation(target), target.in_position, cite=game.seen,
-                                 men_per_figure=state.men_per_figure, travel=target.travel, extra=extra)
+                                 men_per_figure=state.men_per_figure, travel=target.travel, extra=extra, reading=shot_reading(game),
+                                 cover_as_fire=game.option(COVER_OPTION))
         c.loaded = ""
     else:
         assert c.weapon is not None
@@ -254,17 +255,31 @@ def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
     morale.casualties(game, t, target, int(values["wounded"]) + int(values["killed"]), str(values["fired_on"]), CAUSE[kind],
                       geo.dist(c, target))
     if values.get("bounce"):
-        _bounce(game, state, shot)
+        _bounce(game, state, shot, int(values["potential"]))
 
 
-def _bounce(game: Any, state: HardtackState, shot: Shot) -> None:
+SHOT_OPTION = "shot-damage-die"
+"""The option that reads round shot as one die to hit and a damage die (HT-S1's second reading)."""
+COVER_OPTION = "shot-cover-as-fire"
+"""The option that gives shot the small-arms cover shifts (HT-S2's second reading)."""
+
+
+def shot_reading(game: Any) -> str:
+    """HT-S1: the reading of round shot this game plays (``support`` unless the option is on)."""
+    return "damage-die" if game.option(SHOT_OPTION) else "support"
+
+
+def _bounce(game: Any, state: HardtackState, shot: Shot, figures: int = 0) -> None:
     """HT-S3: the ball bounces on along its line of fire and strikes the first company of the
-    target's side whose footprint that line crosses within 10" beyond the target."""
+    target's side whose footprint that line crosses within 10" beyond the target: under HT-S1's
+    ``support`` reading the ``figures`` the hit struck, under ``damage-die`` the damage die."""
     t, firer, first = state.tables, shot.firer, shot.target
     nxt = _in_the_path(state, firer, first, t["artillery"]["bounce_inches"] * t.yards_per_inch)
     if nxt is None or firer.gun is None:
         return
-    res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt), state.men_per_figure)
+    support = shot_reading(game) == "support"
+    res = mechanics.bounce(game.roller, t, firer.gun.id, geo.cover(game, nxt), target_formation(nxt), state.men_per_figure,
+                           figures if support else None)
     res = game.settle("shot", shot, res, unit=firer.id, target=nxt.id)
     morale.casualties(game, t, nxt, int(res.values["wounded"]) + int(res.values["killed"]), "fired-on", CAUSE["shot"],
                       geo.dist(firer, nxt))

@@ -151,19 +151,20 @@ def _fire_band_die(t: HardtackTables, band: int, cover: str, target_formation: s
 
 
 def shot_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
-                   in_position: bool = False, travel: bool = False) -> tuple[int | None, str, list[Modifier], int]:
-    """The range die of round shot (HT-S1, HT-S2), as :func:`fire_range_die`."""
+                   in_position: bool = False, travel: bool = False, cover_as_fire: bool = False) -> tuple[int | None, str, list[Modifier], int]:
+    """The range die of round shot (HT-S1, HT-S2), as :func:`fire_range_die`; ``cover_as_fire``:
+    HT-S2's second reading (option ``shot-cover-as-fire``), cover shifts as for small arms."""
     band, closer = _closer(t, dice.band_of(range_inches, t.guns[gun].band), travel)
-    rdie, why, mods = _shot_band_die(t, band, cover, target_formation, in_position)
+    rdie, why, mods = _shot_band_die(t, band, cover, target_formation, in_position, cover_as_fire)
     return rdie, why, closer + list(mods), band
 
 
 @cache
 def _shot_band_die(t: HardtackTables, band: int, cover: str, target_formation: str,
-                   in_position: bool) -> tuple[int | None, str, tuple[Modifier, ...]]:
+                   in_position: bool, cover_as_fire: bool = False) -> tuple[int | None, str, tuple[Modifier, ...]]:
     """:func:`shot_range_die` for a band, kept by its inputs."""
     art = t["artillery"]
-    steps = {"hard": art["hard_cover_shift"], "fortification": art["fortification_shift"]}.get(cover, 0)
+    steps = None if cover_as_fire else {"hard": art["hard_cover_shift"], "fortification": art["fortification_shift"]}.get(cover, 0)
     mods = target_shifts(t, cover, target_formation, in_position, cover_steps=steps)
     rdie, why = range_die(t, band, mods)
     return rdie, why, tuple(mods)
@@ -283,25 +284,41 @@ def _armour(t: HardtackTables, impact_die: int, cover: str) -> tuple[int, int]:
 # ----------------------------------------------------------------------------- shot
 
 
+SHOT_READINGS = ("support", "damage-die")
+"""Ruling HT-S1's two readings of round shot: ``support`` (the default: SG2 support-weapon fire,
+the crew's die and the gun's die against the range die) and ``damage-die`` (option
+``shot-damage-die``: one opposed die to hit, then a damage die of figures struck)."""
+
+
 def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
          cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True,
-         men_per_figure: int | None = None, travel: bool = False, extra: tuple[Modifier, ...] = ()) -> Resolution:
-    """Round shot (rulings HT-S1..HT-S3): crew quality die against the range die to hit; a hit
-    strikes D(damage) figures of the tables' damage scale, made figures of ``men_per_figure``
-    (the tables' default if None), each impact D12 against armour; the highest damage face
-    bounces (``cite`` and ``extra`` as :func:`fire`)."""
+         men_per_figure: int | None = None, travel: bool = False, extra: tuple[Modifier, ...] = (),
+         reading: str = "support", cover_as_fire: bool = False) -> Resolution:
+    """Round shot (rulings HT-S1..HT-S3). ``support`` (HT-S1): the crew's quality die and the gun's
+    die (its ``damage`` die, shifted by the target's formation) against the range die, as SG2 fires
+    a support weapon: none over, no effect; one, the target tests as fired on (p.12); two, both dice
+    / the range die type potential casualties, counted in figures of the tables' damage scale and
+    made figures of ``men_per_figure`` (HT-S3). ``damage-die``: the crew's die alone against the
+    range die; a hit strikes D(damage) such figures. Each figure struck: impact D12 against armour;
+    the gun's (damage) die on its highest face bounces (``cite`` and ``extra`` as :func:`fire`)."""
     g = t.guns[gun]
     men = men_per_figure or t["scale"]["men_per_figure"]
     inputs = {"quality": f"d{quality}", "range": _inches(range_inches), "gun": gun, "cover": cover,
               "target_formation": target_formation, "men_per_figure": men} if cite else {}
+    if cite and reading != "support":
+        inputs["reading"] = reading
+    if cite and cover_as_fire:
+        inputs["cover_as_fire"] = True
     ref = f"rulings HT-S1..HT-S3 (Hardtack p.20 missing); {g.label} shot bands of {g.band}\"" if cite else ""
     rulings = ("HT-S1", "HT-S2", "HT-S3")
-    rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position, travel)
+    rdie, why, mods, band = shot_range_die(t, range_inches, gun, cover, target_formation, in_position, travel, cover_as_fire)
     if extra:
         rdie, why = _shifted_range_die(rdie, why, "shot", extra)
         mods += extra
     if rdie is None:
         return _no_effect("shot", ref, why, inputs, tuple(mods), rulings)
+    if reading == "support":
+        return _support_shot(roller, t, g, quality, rdie, band, cover, target_formation, men, ref, inputs, mods, rulings)
     aim = roller.sub(dice.opposed, quality, rdie)
     values = {"over": int(aim.hit), "potential": 0, "wounded": 0, "killed": 0, "bounce": False,
               "test": "fired-on" if aim.hit else "none", "fired_on": "fired-on"}
@@ -318,18 +335,50 @@ def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction
                       dice=all_dice + hit.dice, total=hit.figures, values=values, rulings=rulings)
 
 
+def _support_shot(roller: Roller, t: HardtackTables, g: Any, quality: int, rdie: int, band: int, cover: str, target_formation: str,
+                  men: int, ref: str, inputs: Mapping[str, Any], mods: list[Modifier], rulings: tuple[str, ...]) -> Resolution:
+    """:func:`shot` under HT-S1's ``support`` reading, from the range die on."""
+    mods += _damage_shifts(target_formation)
+    gun_die, _ = ladder_shift(g.damage, DAMAGE_SHIFT.get(target_formation, 0))
+    v = roller.sub(dice.gun_volley, quality, gun_die, rdie, men, t["artillery"]["damage_men_per_figure"])
+    impact_die, armour_die = _armour(t, t["artillery"]["shot_impact"], cover)
+    tally = dice.casualties(roller, v.figures, impact_die, armour_die)
+    wounded, killed = tally[dice.WOUNDED], tally[dice.KILLED]
+    test = "none" if v.over == 0 else "casualties" if wounded + killed else "fired-on"
+    values = {"over": v.over, "potential": v.figures, "wounded": wounded, "killed": killed, "bounce": v.bounce,
+              "test": test, "fired_on": "fired-on"}
+    if not ref:
+        text, result = "", ""
+    else:
+        text = (f"{ref}; band {band} D{rdie}; D{quality}+D{gun_die} (the gun) vs D{rdie}, potential in figures of "
+                f"{t['artillery']['damage_men_per_figure']} men" + (f" struck as figures of {men}" if men != t["artillery"]["damage_men_per_figure"] else "")
+                + f"; impact D{impact_die} vs D{armour_die}")
+        result = ("no die over the range die: no effect" if v.over == 0 else "one die over: confidence test (fired on)" if v.over == 1
+                  else f"both dice over: strikes {v.figures}{' and bounces on' if v.bounce else ''}, {wounded} wounded, {killed} killed")
+    return Resolution(RULESET, "shot", text, result, inputs=inputs, modifiers=tuple(mods), dice=v.dice, total=v.figures,
+                      values=values, rulings=rulings)
+
+
 def bounce(roller: Roller, t: HardtackTables, gun: str, cover: str = "none", target_formation: str = "line",
-           men_per_figure: int | None = None) -> Resolution:
-    """A bounced shot strikes the next company behind: the damage die again, no roll to hit (HT-S3)."""
+           men_per_figure: int | None = None, figures: int | None = None) -> Resolution:
+    """A bounced shot strikes the next company behind, no roll to hit (HT-S3): under HT-S1's
+    ``support`` reading the ``figures`` the hit struck (the same ball, carrying on), each rolled
+    for anew; under ``damage-die`` (``figures`` None) the damage die again."""
     g = t.guns[gun]
     men = men_per_figure or t["scale"]["men_per_figure"]
-    hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation, men)
-    return Resolution(RULESET, "shot", f"ruling HT-S3, the bounce; {g.label} {_damage_text(t, damage, men)}; impact D{impact_die} vs D{armour_die}",
-                      f"the bounce strikes {hit.figures}, {wounded} wounded, {killed} killed",
+    if figures is None:
+        hit, (wounded, killed), damage, impact_die, armour_die = _strike(roller, t, g.damage, cover, target_formation, men)
+        struck, rolled, text, mods = hit.figures, hit.dice, _damage_text(t, damage, men), tuple(_damage_shifts(target_formation))
+    else:
+        impact_die, armour_die = _armour(t, t["artillery"]["shot_impact"], cover)
+        tally = dice.casualties(roller, figures, impact_die, armour_die)
+        wounded, killed = tally[dice.WOUNDED], tally[dice.KILLED]
+        struck, rolled, text, mods = figures, (), f"the {figures} figures the hit struck", ()
+    return Resolution(RULESET, "shot", f"ruling HT-S3, the bounce; {g.label} {text}; impact D{impact_die} vs D{armour_die}",
+                      f"the bounce strikes {struck}, {wounded} wounded, {killed} killed",
                       inputs={"gun": gun, "cover": cover, "target_formation": target_formation, "men_per_figure": men},
-                      modifiers=tuple(_damage_shifts(target_formation)),
-                      dice=hit.dice, total=hit.figures,
-                      values={"over": 1, "potential": hit.figures, "wounded": wounded, "killed": killed, "bounce": False,
+                      modifiers=mods, dice=rolled, total=struck,
+                      values={"over": 1, "potential": struck, "wounded": wounded, "killed": killed, "bounce": False,
                               "test": "casualties" if wounded + killed else "fired-on", "fired_on": "fired-on"},
                       rulings=("HT-S3",))
 
@@ -524,13 +573,17 @@ def mechanic_specs(t: HardtackTables) -> list[MechanicSpec]:
             ASSAULT_VALUES,
         ),
         MechanicSpec(
-            "shot", "Artillery round shot: to hit, figures struck, impact, bounce", "rulings HT-S1..HT-S3",
+            "shot", "Artillery round shot: crew and gun dice vs the range die, figures struck, impact, bounce", "rulings HT-S1..HT-S3",
             (quality, rng, gun, cover, tform,
              InputSpec("men_per_figure", "int", "men a figure stands for (p.3: 3 to 5)", default=t["scale"]["men_per_figure"], minimum=1, maximum=10),
-             travel),
+             travel,
+             InputSpec("reading", "choice", "HT-S1's reading: support (the gun's die beside the crew's, SG2) or damage-die (option shot-damage-die)",
+                       default="support", choices=SHOT_READINGS),
+             InputSpec("cover_as_fire", "bool", "HT-S2's second reading (option shot-cover-as-fire): cover shifts as for small arms", default=False)),
             lambda r, i: shot(r, t, q(i), i["range"], i["gun"], i["cover"], i["target_formation"], men_per_figure=i["men_per_figure"],
-                              travel=i["travel"]),
-            {**FIRE_VALUES, "over": "1 on a hit", "potential": "figures struck", "bounce": "the shot bounces on to the next company"},
+                              travel=i["travel"], reading=i["reading"], cover_as_fire=i["cover_as_fire"]),
+            {**FIRE_VALUES, "over": "dice over the range die (damage-die: 1 on a hit)", "potential": "figures struck",
+             "bounce": "the shot bounces on to the next company"},
         ),
         MechanicSpec(
             "canister", "Artillery canister: SG2 fire from the gun over its canister reach", "ruling HT-S4",

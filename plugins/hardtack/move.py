@@ -34,6 +34,8 @@ def base_inches(t: Any, c: Company) -> int:
 
 def _base_inches(t: Any, c: Company) -> int:
     base = t["movement"]["base"]
+    if c.artillery and not c.guns:  # a crew that has abandoned its gun goes on foot (p.12; HT-C4)
+        return base["infantry"]
     if c.artillery:  # p.13: a limbered gun whose team has taken casualties moves a die type slower (HT-S6)
         if c.formation == "unlimbered" and c.figures == 1:  # p.14: one figure left can only move the gun 2"
             return t["movement"]["unlimbered_one_figure"]

@@ -84,7 +84,7 @@ SCHEMA: dict[str, Spec] = {
     "artillery": Record({
         **HEAD, "shot_impact": DIE, "canister_impact": DIE, "hard_cover_shift": Int(), "fortification_shift": Int(),
         "canister_fired_on": TEXT, "damage_men_per_figure": Int(minimum=1), "bounce_inches": Number(minimum=0),
-        "team_figures": Int(minimum=1),
+        "team_figures": Int(minimum=1), "broken_gun_threat": Int(),
         "guns": Check(MapOf(Record({"label": TEXT, "band": Int(minimum=1), "damage": DIE, "canister": Int(minimum=0), "canister_fp": DIE}),
                             keys=world.GUN_TYPES), _has(world.GUN_TYPES)),
     }),
@@ -94,6 +94,7 @@ SCHEMA: dict[str, Spec] = {
         "costs": Check(MapOf(Int(minimum=1), keys=CLASSES[:3]), _has(CLASSES[:3])),
         "base": Check(MapOf(Int(minimum=1), keys=BASES), _has(BASES)),
         "terrain": Check(MapOf(MapOf(Str(CLASSES), min_len=0), keys=MOVERS), _has(MOVERS)),
+        "ruled": MapOf(MapOf(TEXT, min_len=0), keys=MOVERS),
     }),
     "assault": Record({
         **HEAD, "max_rounds": Int(minimum=1), "cover_shift": Int(), "mounted_shift": Int(), "attacker_threat": Int(),
@@ -103,7 +104,8 @@ SCHEMA: dict[str, Spec] = {
         **HEAD, "ruling": TEXT, "dusk_minutes": Int(minimum=0), "sunset_yards": Number(minimum=0), "dusk_yards": Number(minimum=0),
         "night_yards": Check(MapOf(Number(minimum=0), keys=MOONS), _has(MOONS)),
     }),
-    "options": Record({**HEAD, "options": MapOf(Record({"title": TEXT, "ref": TEXT, "summary": TEXT, "men": Int(minimum=1), "group": TEXT}))}),
+    "options": Record({**HEAD, "options": MapOf(Record({"title": TEXT, "ref": TEXT, "summary": TEXT, "group": TEXT},
+                                                       {"men": Int(minimum=1), "ruling": TEXT}))}),
 }
 
 
@@ -174,7 +176,7 @@ class HardtackTables:
         options = tuple(OptionSpec(k, v["title"], v["ref"], v["summary"], group=v["group"]) for k, v in opts.items())
         ypi = float(raw["scale"]["yards_per_inch"])
         return cls(raw, _ro(weapons), _ro(guns), _ro(threats["basic"]), _ro(threats["added"]), options,
-                   _ro({k: v["men"] for k, v in opts.items()}), ypi, float(raw["scale"]["command_inches"]) * ypi)
+                   _ro({k: v["men"] for k, v in opts.items() if "men" in v}), ypi, float(raw["scale"]["command_inches"]) * ypi)
 
 
 @cache

@@ -28,7 +28,7 @@ def referee_ruleset() -> RulesetInfo:
     return RulesetInfo(
         "rff", "Regimental Fire and Fury (QRS II, 6mm) with the optional rules",
         "rff-qrs2-6mm.txt, rff-optional-rules.txt", lookup.scale(t), phases=tuple(name for name, _ in PHASES),
-        weather=("clear", "fog"),  # fog: the 3" command radius (QRS, Maneuver Table; RFF-W1)
+        weather=("clear", "fog"),  # fog: the 3" command radius (QRS, Maneuver Table; RFF-P40)
     )
 
 
