@@ -1,17 +1,21 @@
 """Chance: dice, and one mechanic either sampled from a seeded stream or computed exactly.
 
 A *mechanic* is a plain function ``mechanic(roller, *args) -> outcome``. It asks the roller for
-dice (``roll``), for the outcome of a sub-mechanic (``sub``), or for the tally of N independent
-trials of a sub-mechanic (``repeat``). The same code then runs two ways:
+dice (``roll``), for the outcome of a sub-mechanic (``sub``), for the tally of N independent
+trials of a sub-mechanic (``repeat``), or for what N trials add up to (``fold``: a running
+state that each trial's outcome steps on). The same code then runs two ways:
 
 - :class:`SampledRoller` draws every die from a ``random.Random`` owned by the game;
 - :func:`exact` walks every path through the mechanic and returns each distinct outcome with
   its probability as a :class:`~fractions.Fraction`. Sub-mechanics are memoised by their
-  arguments and entered as a single branch point over their (merged) outcomes, and ``repeat``
-  convolves N trials into a count distribution, so twelve impact rolls cost one small
-  convolution rather than 3**12 paths.
+  arguments and entered as a single branch point over their (merged) outcomes; ``repeat`` and
+  ``fold`` convolve N trials one at a time, keeping only the distinct partial states (tallies,
+  or the fold's running states) with integer weights over a common denominator. So twelve
+  impact rolls cost one small convolution rather than 3**12 paths, and a hundred skirmish dice
+  kept as (hits, any double) cost a few thousand steps rather than every multiset of pairs.
 
-Arguments of ``sub`` and ``repeat`` and the outcomes of sub-mechanics must be hashable.
+Arguments of ``sub``, ``repeat`` and ``fold`` (the step and the start included) and the
+outcomes of sub-mechanics must be hashable.
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ import random
 from collections.abc import Callable, Hashable, Iterator
 from fractions import Fraction
 from functools import cache
-from math import floor
+from math import floor, lcm
 from typing import Any, Protocol, TypeVar
 
 from attrs import field, frozen
 
 T = TypeVar("T")
+S = TypeVar("S", bound=Hashable)
 Mechanic = Callable[..., Any]
 
 
@@ -111,6 +116,11 @@ class Roller(Protocol):
     def repeat(self, n: int, mechanic: Mechanic, *args: Hashable) -> Tally:
         """The tally of ``n`` independent trials of a sub-mechanic."""
 
+    def fold(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> S:
+        """``n`` independent trials of a sub-mechanic, in turn, each outcome stepping a running
+        state on from ``start`` (``state = step(state, outcome)``): what the trials add up to,
+        when the tally itself is more than a mechanic needs. ``step`` is a pure function."""
+
 
 class SampledRoller:
     """Draws from a seeded ``random.Random``; there is no global random anywhere."""
@@ -134,8 +144,15 @@ class SampledRoller:
             counts[outcome] = counts.get(outcome, 0) + 1
         return Tally.of(counts)
 
+    def fold(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> S:
+        state = start
+        for _ in range(n):
+            state = step(state, mechanic(self, *args))
+        return state
+
 
 Branches = tuple[tuple[Any, Fraction], ...]
+_ONE = Fraction(1)
 
 
 class _Path:
@@ -145,7 +162,7 @@ class _Path:
 
     def __init__(self, engine: _Exact, prefix: list[int]) -> None:
         self.widths: list[int] = []
-        self._engine, self.prefix, self.p = engine, prefix, Fraction(1)
+        self._engine, self.prefix, self.p = engine, prefix, _ONE
 
     def _choose(self, options: Branches) -> Any:
         i = len(self.widths)
@@ -153,7 +170,7 @@ class _Path:
             self.prefix.append(0)
         value, p = options[self.prefix[i]]
         self.widths.append(len(options))
-        self.p *= p
+        self.p = p if self.p is _ONE else self.p * p  # (a path's first choice costs no product)
         return value
 
     def roll(self, die: Die) -> int:
@@ -164,6 +181,9 @@ class _Path:
 
     def repeat(self, n: int, mechanic: Mechanic, *args: Hashable) -> Tally:
         return self._choose(self._engine.tallies(n, mechanic, args))
+
+    def fold(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> S:
+        return self._choose(self._engine.folded(step, start, n, mechanic, args))  # type: ignore[no-any-return]
 
 
 class _Exact:
@@ -192,33 +212,52 @@ class _Exact:
         return self._memo[key]
 
     def tallies(self, n: int, mechanic: Mechanic, args: tuple[Any, ...]) -> Branches:
+        """The tallies of ``n`` trials: a partial tally is a count for each of the trial's
+        outcomes, grown one trial at a time (states in the order first met)."""
         key = ("repeat", n, mechanic, args)
         if key not in self._memo:
             single = self.distribution(mechanic, args)
-            counts: dict[tuple[Any, ...], Fraction] = {(): Fraction(1)}
-            for _ in range(n):
-                grown: dict[tuple[Any, ...], Fraction] = {}
-                for state, p in counts.items():
-                    for outcome, q in single:
-                        nxt = tuple(sorted(state + (outcome,), key=repr))
-                        grown[nxt] = grown.get(nxt, Fraction(0)) + p * q
-                counts = grown
-            self._memo[key] = tuple((_tally(state), p) for state, p in counts.items())
+            grown = _convolve(tuple((i, p) for i, (_, p) in enumerate(single)), n, (0,) * len(single), _count)
+            order = sorted(range(len(single)), key=lambda i: repr(single[i][0]))  # as Tally.of
+            self._memo[key] = tuple((Tally(tuple((single[i][0], counts[i]) for i in order if counts[i])), p) for counts, p in grown)
+        return self._memo[key]
+
+    def folded(self, step: Callable[[Any, Any], Any], start: Any, n: int, mechanic: Mechanic, args: tuple[Any, ...]) -> Branches:
+        """The running states of ``n`` trials folded by ``step`` (states in the order first met)."""
+        key = ("fold", step, start, n, mechanic, args)
+        if key not in self._memo:
+            self._memo[key] = _convolve(self.distribution(mechanic, args), n, start, step)
         return self._memo[key]
 
 
-def _tally(outcomes: tuple[Any, ...]) -> Tally:
-    counts: dict[Any, int] = {}
-    for o in outcomes:
-        counts[o] = counts.get(o, 0) + 1
-    return Tally.of(counts)
+def _count(counts: tuple[int, ...], i: int) -> tuple[int, ...]:
+    """A partial tally (a count for each outcome) with one more of the i-th outcome."""
+    return counts[:i] + (counts[i] + 1,) + counts[i + 1:]
+
+
+def _convolve(single: Branches, n: int, start: Any, step: Callable[[Any, Any], Any]) -> Branches:
+    """The distribution of the state after ``n`` trials of ``single``, each outcome stepping the
+    state on (``step(state, outcome)``): each trial's weights are integers over the common
+    denominator, and the probabilities are made Fractions once, at the end."""
+    denominator = lcm(*(p.denominator for _, p in single))
+    weights = [(outcome, p.numerator * (denominator // p.denominator)) for outcome, p in single]
+    states: dict[Any, int] = {start: 1}
+    for _ in range(n):
+        grown: dict[Any, int] = {}
+        for state, w in states.items():
+            for outcome, v in weights:
+                nxt = step(state, outcome)
+                grown[nxt] = grown.get(nxt, 0) + w * v
+        states = grown
+    total = denominator**n
+    return tuple((state, Fraction(w, total)) for state, w in states.items())
 
 
 def merge(pairs: Iterator[tuple[T, Fraction]] | list[tuple[T, Fraction]]) -> dict[T, Fraction]:
     """Add up the probabilities of equal outcomes, keeping first-seen order."""
     total: dict[T, Fraction] = {}
     for outcome, p in pairs:
-        total[outcome] = total.get(outcome, Fraction(0)) + p
+        total[outcome] = total[outcome] + p if outcome in total else p
     return total
 
 
@@ -235,8 +274,9 @@ def exact(
     for outcome, p in _Exact().paths(mechanic, args):
         k = key(outcome)
         if k not in first:
-            first[k], total[k] = outcome, Fraction(0)
-        total[k] += p
+            first[k], total[k] = outcome, p
+        else:
+            total[k] += p
     return [(first[k], total[k]) for k in first]
 
 

@@ -9,38 +9,44 @@ import sys
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from functools import partial
-from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import pluggy
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table as RichTable
 
-from . import compare as comparing
-from . import explain as explaining
-from . import history, limits, scaffold
-from . import report as reporting
+from . import limits
 from .errors import InvalidInput, Problem, RefereeError, UnknownName
 from .events import CAUSES, EventLog, jsonable, narrate
 from .files import check_folder, write_atomic
-from .game import Game, play
-from .plugins import Rules, build_rules, installed, loadable
-from .scenario import bundled, find_scenario, load_scenario
+from .interrupts import Interrupted, interruptible
+from .lazy import lazy
 from .sweep_cli import sweep_cmd
-from .tables import Table
 from .tabular import WIDE, FittingConsole, comparison_rows, history_long
 from .text import printable, shorten
-from .world import Scenario
+
+if TYPE_CHECKING:
+    from importlib import metadata
+
+    import pluggy
+    from rich.progress import Progress
+
+    from . import compare as comparing
+    from . import explain as explaining
+    from . import game as playing
+    from . import history, scaffold
+    from . import plugins as stacking
+    from . import report as reporting
+    from . import scenario as finding
+    from .plugins import Rules
+    from .tables import Table
+    from .world import Scenario
+else:
+    metadata, pluggy = lazy("importlib.metadata"), lazy("pluggy")
+    comparing, explaining, playing, history, scaffold, stacking, reporting, finding = (
+        lazy(f"referee.core.{name}") for name in ("compare", "explain", "game", "history", "scaffold", "plugins", "report", "scenario"))
 
 out = FittingConsole(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
@@ -56,7 +62,7 @@ class Referee(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            with comparing.interruptible():
+            with interruptible():
                 return super().invoke(ctx)
         except RefereeError as error:
             raise UserError(printable(str(error), newlines=True)) from None
@@ -65,7 +71,7 @@ class Referee(click.Group):
             message = str(error).replace(repr(error.plugin), repr(plugin)) if plugin else str(error)
             where = f"house rule {plugin}" if plugin and plugin not in message else "house rule"
             raise UserError(printable(f"{where}: {shorten(message, 4 * limits.SHOWN)}", newlines=True)) from None
-        except comparing.Interrupted as interrupt:
+        except Interrupted as interrupt:
             err.print("interrupted", markup=False)
             sys.exit(interrupt.exit_code)
         except BrokenPipeError:  # the reader went away (referee run ... | head): stop quietly
@@ -110,7 +116,7 @@ def examples(*lines: str) -> str:
 def complete_scenario(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
     """Shell completion of a SCENARIO: the bundled ones by name, and files (a .toml path)."""
     from click.shell_completion import CompletionItem
-    names = [CompletionItem(sid, help=title) for sid, title, _ in bundled() if sid.startswith(incomplete)]
+    names = [CompletionItem(sid, help=title) for sid, title, _ in finding.bundled() if sid.startswith(incomplete)]
     return names + [CompletionItem(incomplete, type="file")]
 
 
@@ -118,12 +124,12 @@ def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) 
     """Shell completion of a ruleset name, or of the last of a comma-separated list of them."""
     done, _, last = incomplete.rpartition(",")
     given = set(done.split(","))
-    return [f"{done},{name}" if done else name for name in sorted(installed()) if name.startswith(last) and name not in given]
+    return [f"{done},{name}" if done else name for name in sorted(stacking.installed()) if name.startswith(last) and name not in given]
 
 
 def _completed_rules(ctx: click.Context) -> Rules | None:
     try:
-        return build_rules(ctx.params.get("ruleset") or "")
+        return stacking.build_rules(ctx.params.get("ruleset") or "")
     except Exception:  # completion never fails aloud  # noqa: BLE001
         return None
 
@@ -155,7 +161,7 @@ def rulesets_cmd(as_json: bool) -> None:
     """List the installed rulesets and house rules."""
     rows: list[dict[str, Any]] = []
     for name in every_ruleset():
-        rules = build_rules(name)
+        rules = stacking.build_rules(name)
         layer = next((lay for lay in rules.layers if lay.name == name), None)
         info = layer or rules.info
         rows.append({
@@ -180,7 +186,7 @@ def rulesets_cmd(as_json: bool) -> None:
 @json_option
 def scenarios_cmd(paths: bool, as_json: bool) -> None:
     """List the bundled scenarios."""
-    rows = [{"id": i, "title": t, "summary": s, "path": str(find_scenario(i))} for i, t, s in bundled()]
+    rows = [{"id": i, "title": t, "summary": s, "path": str(finding.find_scenario(i))} for i, t, s in finding.bundled()]
     if as_json:
         return emit_json(rows)
     for r in rows:
@@ -202,7 +208,7 @@ def new_scenario_cmd(name: str, out_path: str | None, start_from: str | None, ti
     that plays as it stands under every ruleset (or a copy of a bundled one)."""
     from . import starting
     path = Path(out_path if out_path is not None else f"{name}.toml")
-    source = find_scenario(start_from) if start_from is not None else None
+    source = finding.find_scenario(start_from) if start_from is not None else None
     text = starting.new_scenario(name, path, title, source)
     if path.exists() or path.is_symlink():
         raise InvalidInput([Problem("already exists: choose another name, or -o FILE", source=str(path))], "new scenario")
@@ -222,12 +228,12 @@ def check_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], hou
     """Check SCENARIO without playing it: every problem in the file at once, then what each
     ruleset makes of each unit (its stands, figures or companies, grade and weapon)."""
     from . import starting
-    world = load_scenario(find_scenario(scenario))
+    world = finding.load_scenario(finding.find_scenario(scenario))
     described = {}
     for name in _ruleset_names(rulesets):
-        rules = build_rules(name, options, house_rules)
+        rules = stacking.build_rules(name, options, house_rules)
         described[rules.name] = starting.describe_units(rules, world)
-    data = {**starting.summary(world), "version": version("referee"), "options": list(options), "house_rules": list(house_rules),
+    data = {**starting.summary(world), "version": metadata.version("referee"), "options": list(options), "house_rules": list(house_rules),
             "rulesets": described}
     if as_json:
         return emit_json(data)
@@ -263,7 +269,7 @@ def draw_cmd(scenario: str, out_path: str, as_json: bool) -> None:
         raise InvalidInput([Problem(f"unknown kind of drawing {Path(out_path).suffix or '(no suffix)'!r}; "
                                     f"valid: {', '.join('.' + f for f in draw.FORMATS)}", path="--out", source=out_path)],
                            "output file")
-    world = load_scenario(find_scenario(scenario))
+    world = finding.load_scenario(finding.find_scenario(scenario))
     check_folder(out_path)
     picture = draw.render(world, kind)
     write_atomic(out_path, picture)
@@ -284,15 +290,15 @@ def draw_cmd(scenario: str, out_path: str, as_json: bool) -> None:
 def run_cmd(scenario: str, ruleset: str, options: tuple[str, ...], house_rules: tuple[str, ...], seed: int,
             log_path: str | None, quiet: bool, as_json: bool) -> None:
     """Play one refereed game of SCENARIO (a bundled name or a .toml path), narrating every roll."""
-    world = load_scenario(find_scenario(scenario))
-    rules = build_rules(ruleset, options, house_rules)
+    world = finding.load_scenario(finding.find_scenario(scenario))
+    rules = stacking.build_rules(ruleset, options, house_rules)
     if log_path is not None:
         check_folder(log_path)  # before the game, not after it
     narrating = not (quiet or as_json)
     log = EventLog(enabled=True, stream=sys.stdout if narrating else None)
     quietly = err.status(f"playing {shown(world.id)} under {shown(rules.name)}") if not narrating and err.is_terminal else nullcontext()
     with quietly:  # a quiet game shows it is being played (the narration does otherwise)
-        outcome = play(Game.new(rules, world, seed, log))
+        outcome = playing.play(playing.Game.new(rules, world, seed, log))
     if log_path is not None:
         write_atomic(log_path, log.jsonl())
     if as_json:
@@ -327,17 +333,17 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     """Play SCENARIO N times under each ruleset and compare the outcomes with history."""
     if baseline is not None:
         return _compare_baseline(scenario, rulesets, baseline, options, house_rules, n, seed, workers, out_path, as_json)
-    path = str(find_scenario(scenario))
-    world = load_scenario(find_scenario(scenario))
+    path = str(finding.find_scenario(scenario))
+    world = finding.load_scenario(finding.find_scenario(scenario))
     stacks = []
     for name in _ruleset_names(rulesets):
-        rules = build_rules(name, options, house_rules)  # fail fast on a bad name or option
+        rules = stacking.build_rules(name, options, house_rules)  # fail fast on a bad name or option
         stacks.append((rules, comparing.Stack(name, tuple(options), tuple(house_rules))))
     if out_path is not None:
         check_folder(out_path)  # before the replications, not after them
     workers = workers or comparing.default_workers()
     report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
-                              "house_rules": list(house_rules), "version": version("referee"), "rulesets": {}}
+                              "house_rules": list(house_rules), "version": metadata.version("referee"), "rulesets": {}}
     played, interrupted = _replicate_each([(rules.name, stack, path) for rules, stack in stacks], n, seed, workers)
     for (rules, _), outcomes in zip(stacks, played):
         report["rulesets"][rules.name] = comparing.summarise(outcomes, world)
@@ -378,17 +384,17 @@ def _compare_baseline(scenario: str, rulesets: str | None, baseline: str, option
     others = [name for name in names if name != baseline] or [baseline]
     if others == [baseline] and not house_rules:
         raise UserError(f"nothing to measure against {baseline}: add a ruleset to --rules or a --house-rule")
-    path = str(find_scenario(scenario))
-    world = load_scenario(find_scenario(scenario))
-    base_rules = build_rules(baseline, options)
+    path = str(finding.find_scenario(scenario))
+    world = finding.load_scenario(finding.find_scenario(scenario))
+    base_rules = stacking.build_rules(baseline, options)
     jobs = [(base_rules.name, comparing.Stack(baseline, tuple(options)), path)]
     for name in others:
-        jobs.append((build_rules(name, options, house_rules).name, comparing.Stack(name, tuple(options), tuple(house_rules)), path))
+        jobs.append((stacking.build_rules(name, options, house_rules).name, comparing.Stack(name, tuple(options), tuple(house_rules)), path))
     if out_path is not None:
         check_folder(out_path)
     played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers(), job=comparing.replicate_traced)
     report: dict[str, Any] = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
-                              "house_rules": list(house_rules), "version": version("referee"), "baseline": base_rules.name,
+                              "house_rules": list(house_rules), "version": metadata.version("referee"), "baseline": base_rules.name,
                               "against": {}}
     for (label, _, _), results in zip(jobs[1:], played[1:]):
         report["against"][label] = comparing.against_baseline(played[0], results, world.sides)
@@ -423,14 +429,14 @@ def _ruleset_names(rulesets: str | None) -> list[str]:
     given = [r.strip() for r in rulesets.split(",") if r.strip()]
     if not given:
         raise UserError(f"--rules {rulesets!r} names no ruleset: give comma-separated names "
-                        f"(installed: {', '.join(sorted(installed()))}), or leave --rules out for every one")
+                        f"(installed: {', '.join(sorted(stacking.installed()))}), or leave --rules out for every one")
     return list(dict.fromkeys(given))
 
 
 def every_ruleset() -> list[str]:
     """Every installed ruleset and house rule that loads; one that does not is named on stderr
     (with its package and how to remove it) and skipped."""
-    names, broken = loadable()
+    names, broken = stacking.loadable()
     for message in broken:
         err.print(f"warning: skipped: {printable(message)}", markup=False, soft_wrap=True)
     return names
@@ -458,6 +464,14 @@ def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, se
 
 def _bar() -> Progress:
     """A progress bar of games played on stderr, when stderr is a terminal; cleared when done."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                     console=err, transient=True, disable=not err.is_terminal)
 
@@ -491,7 +505,7 @@ def history_cmd(scenarios: tuple[str, ...], rulesets: str | None, n: int, seed: 
     battles = _historical_battles(scenarios)
     names = _ruleset_names(rulesets)
     for name in names:
-        build_rules(name)  # fail fast on a bad name
+        stacking.build_rules(name)  # fail fast on a bad name
     pairs = [(path, world, name) for path, world in battles for name in names]
     jobs = [(f"{world.id} {name}", comparing.Stack(name), path) for path, world, name in pairs]
     played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers())
@@ -512,12 +526,12 @@ def history_cmd(scenarios: tuple[str, ...], rulesets: str | None, n: int, seed: 
 def _historical_battles(names: tuple[str, ...]) -> list[tuple[str, Scenario]]:
     """(path, scenario) of each scenario named, or of every bundled one with a historical record."""
     if not names:
-        found = [(str(find_scenario(sid)), load_scenario(find_scenario(sid))) for sid, _, _ in bundled()]
+        found = [(str(finding.find_scenario(sid)), finding.load_scenario(finding.find_scenario(sid))) for sid, _, _ in finding.bundled()]
         return [(path, world) for path, world in found if world.historical]
     battles = []
     for name in dict.fromkeys(names):
-        path = find_scenario(name)
-        world = load_scenario(path)
+        path = finding.find_scenario(name)
+        world = finding.load_scenario(path)
         if world.historical is None:
             with_history = ", ".join(world.id for _, world in _historical_battles(())) or "none"
             raise InvalidInput([Problem(f"scenario {name!r} has no [historical] record to compare with "
@@ -581,7 +595,7 @@ def _print_inside(report: dict[str, Any]) -> None:
 def resolve_cmd(ruleset: str, mechanic: str | None, pairs: tuple[str, ...], seed: int | None, exact: bool, listing: bool,
                 options: tuple[str, ...], house_rules: tuple[str, ...], as_json: bool) -> None:
     """Resolve one MECHANIC of RULESET at the table: a cited roll (--seed) or exact odds (--exact)."""
-    rules = build_rules(ruleset, options, house_rules)
+    rules = stacking.build_rules(ruleset, options, house_rules)
     if listing or mechanic is None:
         return _list_mechanics(rules, as_json)
     if mechanic not in rules.mechanics:
@@ -639,7 +653,7 @@ def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_
     """Print RULESET's tables (or one TABLE) as the ruleset reads them."""
     if against is not None:
         return _tables_diff(ruleset, against or ruleset, table, options, house_rules, as_json)
-    rules = build_rules(ruleset, options, house_rules)
+    rules = stacking.build_rules(ruleset, options, house_rules)
     if table is not None and table not in rules.tables:
         raise UnknownName("table", table, rules.tables)
     chosen = {table: rules.tables[table]} if table else rules.tables
@@ -659,7 +673,7 @@ def tables_cmd(ruleset: str, table: str | None, options: tuple[str, ...], house_
 def _tables_diff(ruleset: str, other: str, table: str | None, options: tuple[str, ...], house_rules: tuple[str, ...],
                  as_json: bool) -> None:
     """``tables --diff``: table by table, what the stack changes against OTHER's tables."""
-    before, after = build_rules(other, options), build_rules(ruleset, options, house_rules)
+    before, after = stacking.build_rules(other, options), stacking.build_rules(ruleset, options, house_rules)
     if before.name == after.name:
         raise UserError(f"--diff: {after.name} against {before.name} is the same stack; name another ruleset or add a --house-rule")
     names = list(dict.fromkeys([*before.tables, *after.tables]))
@@ -730,7 +744,7 @@ def new_house_rule_cmd(name: str, base: str, folder: str, title: str | None) -> 
 
 def _stacks(rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...]) -> dict[str, comparing.Stack]:
     """The stacks to compare, by name, each built once here to fail fast on a bad name or option."""
-    return {build_rules(name, options, house_rules).name: comparing.Stack(name, tuple(options), tuple(house_rules))
+    return {stacking.build_rules(name, options, house_rules).name: comparing.Stack(name, tuple(options), tuple(house_rules))
             for name in _ruleset_names(rulesets)}
 
 
@@ -774,13 +788,13 @@ def explain_cmd(scenario: str, rulesets: str | None, baseline: str | None, optio
                 n: int, seed: int, workers: int | None, as_json: bool) -> None:
     """Why the rulesets differ on SCENARIO: when the losses fall, which mechanics are rolled, and
     the paired differences between the rulesets on the same seeds, in a few plain sentences."""
-    path = str(find_scenario(scenario))
-    world = load_scenario(find_scenario(scenario))
+    path = str(finding.find_scenario(scenario))
+    world = finding.load_scenario(finding.find_scenario(scenario))
     stacks = _stacks(rulesets, options, house_rules)
     base = _baseline(baseline, stacks)
     records = _logged(stacks, path, n, seed, workers)
     data = {"scenario": world.id, "title": world.title, "seed": seed, "n": n, "options": list(options),
-            "house_rules": list(house_rules), "version": version("referee"), **explaining.explain(records, world, base)}
+            "house_rules": list(house_rules), "version": metadata.version("referee"), **explaining.explain(records, world, base)}
     if as_json:
         return emit_json(data)
     _print_explanation(data, world.sides)
@@ -876,15 +890,15 @@ def situation_cmd(file: str | None, pairs: tuple[str, ...], rulesets: str | None
     exactly where the ruleset offers it, and the minutes played out, sampled."""
     from . import situation as situating
     s = situating.read(file, pairs)
-    stacks = {build_rules(name, options, house_rules).name: name for name in _ruleset_names(rulesets)}
+    stacks = {stacking.build_rules(name, options, house_rules).name: name for name in _ruleset_names(rulesets)}
     threshold = situating.check_at_least(at_least, s)
     answers = {}
     with _bar() as bar:
         for name, base in stacks.items():
             task = bar.add_task(shown(name), total=n)
-            answers[name] = situating.answer(build_rules(base, options, house_rules), s, n, seed, threshold, partial(bar.advance, task))
+            answers[name] = situating.answer(stacking.build_rules(base, options, house_rules), s, n, seed, threshold, partial(bar.advance, task))
     data = {"situation": s.as_json(), "described": s.describe(), "n": n, "seed": seed, "options": list(options),
-            "house_rules": list(house_rules), "version": version("referee"), "rulesets": answers}
+            "house_rules": list(house_rules), "version": metadata.version("referee"), "rulesets": answers}
     if as_json:
         return emit_json(data)
     _print_situation(data, s)
@@ -974,8 +988,8 @@ def report_cmd(scenario: str, rulesets: str | None, baseline: str | None, option
     """Write one self-contained HTML page on SCENARIO: the comparison with history, plots, what
     drives the differences, and one game per ruleset replayed on the map."""
     from . import report_html  # matplotlib: imported only by the command that draws
-    path = str(find_scenario(scenario))
-    world = load_scenario(find_scenario(scenario))
+    path = str(finding.find_scenario(scenario))
+    world = finding.load_scenario(finding.find_scenario(scenario))
     stacks = _stacks(rulesets, options, house_rules)
     base = _baseline(baseline, stacks)
     check_folder(out_path)  # before the replications, not after them

@@ -23,11 +23,10 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from functools import cache
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any, ClassVar, cast
+from typing import Any, cast
 
 from attrs import frozen
 
@@ -35,6 +34,14 @@ from .errors import RefereeError
 from .events import Resolution
 from .game import Game, Outcome, play, replication_seed
 from .hookspecs import hookimpl
+from .interrupts import (
+    SIGNALS,
+    Interrupted,
+    _deferred,
+    _Signals,
+    _signals_held,
+    interruptible,
+)
 from .limits import WORKERS
 from .plugins import Rules, blame, build_rules
 from .scenario import find_scenario, load_scenario
@@ -42,7 +49,6 @@ from .stats import mean, paired, percentile_rank, summary, wilson
 from .world import Scenario
 
 CHUNK = 25  # the most replications handed to a worker at once
-SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @frozen
@@ -89,91 +95,6 @@ def replicate(stack: Stack, scenario_path: str, seed: int, ks: Sequence[int], re
     finally:
         if collecting:
             gc.enable()
-
-
-# ----------------------------------------------------------------------------- interrupts
-
-
-class Interrupted(BaseException):
-    """The user's Ctrl-C (or a SIGTERM or SIGHUP) while :func:`interruptible` is in force: not a
-    KeyboardInterrupt, so that one raised by a plugin is told apart from it."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-    @property
-    def exit_code(self) -> int:
-        return 128 + self.signum
-
-
-class _Signals:
-    in_force = False  # interruptible() is
-    received = 0  # signals received since it came in force
-    deferring = False  # in _deferred(): a signal waits for its end
-    pending = 0  # the signal that waits
-    workers: ClassVar[set[BaseProcess]] = set()  # worker processes running now
-
-
-@contextmanager
-def interruptible() -> Iterator[None]:
-    """While in force (in the main thread), the first SIGINT, SIGTERM or SIGHUP raises
-    :class:`Interrupted`; a second ends the process at once, its workers first. A signal that
-    is ignored (``nohup``, a background job) stays ignored. Nested uses are one."""
-    if threading.current_thread() is not threading.main_thread() or _Signals.in_force:
-        yield
-        return
-    previous = {s: signal.getsignal(s) for s in SIGNALS if signal.getsignal(s) is not signal.SIG_IGN}
-    _Signals.in_force, _Signals.received, _Signals.pending = True, 0, 0
-    for s in previous:
-        signal.signal(s, _on_signal)
-    try:
-        yield
-    finally:
-        _Signals.in_force = False
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-
-
-def _on_signal(signum: int, frame: Any) -> None:
-    _Signals.received += 1
-    if _Signals.received > 1:  # the second: now
-        for process in list(_Signals.workers):
-            process.kill()
-        os.write(2, b"\nAborted.\n")
-        os._exit(128 + signum)
-    if _Signals.deferring:
-        _Signals.pending = signum
-        return
-    raise Interrupted(signum)
-
-
-@contextmanager
-def _deferred() -> Iterator[None]:
-    """A first signal that comes in here is acted on as it ends: half a message read, or a game
-    read and not yet recorded, would be lost. (Blocking the signal would not do: Python runs its
-    handler in the main thread whichever thread the signal reached.)"""
-    _Signals.deferring = True
-    try:
-        yield
-    finally:
-        _Signals.deferring = False
-    if _Signals.pending:
-        signum, _Signals.pending = _Signals.pending, 0
-        raise Interrupted(signum)
-
-
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Signals wait while a worker is forked: it must not run the parent's handlers."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
 
 
 # ----------------------------------------------------------------------------- running
@@ -231,7 +152,7 @@ def _in_parallel(job: Job | None, stack: Stack, scenario_path: str, seed: int, c
     try:
         for _ in range(workers):
             mine, theirs = context.Pipe()
-            process = context.Process(target=_work, args=(theirs, job, stack, scenario_path, seed), daemon=True)
+            process = context.Process(target=_work, args=(theirs, job, stack, scenario_path, seed, os.getpid()), daemon=True)
             with _signals_held():
                 process.start()
                 _Signals.workers.add(process)
@@ -295,14 +216,15 @@ def _end(pool: dict[Connection, BaseProcess]) -> None:
         _Signals.workers.discard(process)
 
 
-def _work(conn: Connection, job: Job | None, stack: Stack, scenario_path: str, seed: int) -> None:
-    """A worker: play each chunk handed over, sending every game back as it ends."""
+def _work(conn: Connection, job: Job | None, stack: Stack, scenario_path: str, seed: int, parent: int) -> None:
+    """A worker of the process ``parent``: play each chunk handed over, sending every game back
+    as it ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group; the parent decides
     for s in SIGNALS[1:]:
         signal.signal(s, signal.SIG_DFL)  # the parent's handlers are not for us
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # held while we were forked
-    _end_with_parent()
+    _end_with_parent(parent)
     try:
         while (ks := conn.recv()) is not None:
             _play(job, stack, scenario_path, seed, ks, lambda k, result: conn.send(("game", k, result)))
@@ -317,10 +239,10 @@ def _work(conn: Connection, job: Job | None, stack: Stack, scenario_path: str, s
         conn.send(("error", RuntimeError(f"a replication failed in a worker process:\n{traceback.format_exc()}")))
 
 
-def _end_with_parent() -> None:
-    """Never outlive the parent: the kernel ends us when it dies (Linux), and a watch sees its
-    death within half a second everywhere."""
-    parent = os.getppid()
+def _end_with_parent(parent: int) -> None:
+    """Never outlive ``parent`` (its pid, as the parent read it before it started us): the kernel
+    ends us when it dies (Linux), and a watch sees its death within half a second everywhere. A
+    parent already gone before we got here (killed while we were starting) is seen at once."""
     if sys.platform == "linux":
         try:
             import ctypes
@@ -328,6 +250,8 @@ def _end_with_parent() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
+    if os.getppid() != parent:  # it died before the kernel was asked to tell us
+        os._exit(1)
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -48,6 +48,12 @@ REPLICATIONS = 1_000_000
 WORKERS = 64
 """The most worker processes asked for (``--workers``); never more than there are chunks of work."""
 
+SWEEP_GAMES = 1_000_000
+"""A sweep of more games than this runs only with ``--yes``."""
+
+SWEEP_BATCH = 20
+"""The most games in one task of a sweep's cluster (``--batch``'s default)."""
+
 SET_VALUE = 1_000_000
 """The largest size of a number given to ``resolve --set``."""
 

@@ -24,7 +24,7 @@ from typing import Any
 from attrs import field, frozen
 
 from .errors import InvalidInput, RefereeError, did_you_mean
-from .limits import REPLICATIONS
+from .limits import REPLICATIONS, SWEEP_GAMES
 from .plugins import build_rules, installed
 from .reading import (
     Bad,
@@ -44,7 +44,7 @@ from .reading import (
 from .scenario import find_scenario, parse_scenario
 from .tables import to_fraction
 
-GAMES_ASKED = 1_000_000  # a sweep of more games than this runs only with --yes
+GAMES_ASKED = SWEEP_GAMES  # a sweep of more games than this runs only with --yes
 POINTS = 10_000  # the most points a sweep may have
 KINDS = ("option", "house_rule", "cell")
 TOP = ("title", "scenarios", "rulesets", "options", "house_rules", "replications", "seed", "base", "vary", "points")

@@ -7,30 +7,31 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table as RichTable
 
-from . import compare as comparing
 from . import limits
 from .errors import InvalidInput, Problem
 from .events import jsonable
 from .files import write_atomic
-from .sweep import GAMES_ASKED, Sweep, materialize, read_sweep
-from .sweep_out import manifest, parquet_bytes, pyarrow_module, summarise
-from .sweep_run import BATCH, GAMES_FILE, Journal, Row, connect, run_cluster, run_local
+from .lazy import lazy
+from .limits import SWEEP_BATCH, SWEEP_GAMES
 from .tabular import FittingConsole
 from .text import printable
+
+if TYPE_CHECKING:
+    from . import compare as comparing
+    from . import sweep as sweeping
+    from . import sweep_out, sweep_run
+    from .sweep import Sweep
+    from .sweep_run import Journal, Row
+else:  # imported when the command runs, not when --help lists it
+    comparing, sweeping, sweep_out, sweep_run = (lazy(f"referee.core.{m}") for m in ("compare", "sweep", "sweep_out", "sweep_run"))
+
 
 MANIFEST, SUMMARY, PAGE = "manifest.json", "summary.json", "sweep.html"
 out = FittingConsole(highlight=False, soft_wrap=True)  # as the other commands print (core/cli.py registers this one)
@@ -51,19 +52,19 @@ def shown(text: Any) -> str:
 @click.option("--workers", type=click.IntRange(1, limits.WORKERS), default=None,
               help=f"Worker processes (at most {limits.WORKERS}; default: the machine's CPUs, at most 8).")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Play on the Dask cluster at ADDRESS (tcp://host:8786).")
-@click.option("--batch", type=click.IntRange(1, 10_000), default=BATCH, show_default=True, help="Games in one task of a cluster.")
+@click.option("--batch", type=click.IntRange(1, 10_000), default=SWEEP_BATCH, show_default=True, help="Games in one task of a cluster.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted sweep in FOLDER: play only the games it lacks.")
-@click.option("--yes", is_flag=True, help=f"Play a sweep of more than {GAMES_ASKED:,} games.")
+@click.option("--yes", is_flag=True, help=f"Play a sweep of more than {SWEEP_GAMES:,} games.")
 @click.option("--no-html", "no_html", is_flag=True, help=f"Do not draw the HTML page ({PAGE}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: str | None, batch: int, resume: bool,
               yes: bool, no_html: bool, as_json: bool) -> None:
     """Play the points of SPEC.toml (scenarios x rulesets x what varies) with common random
     numbers; write every game to FOLDER/games.parquet, a summary per point, a manifest and a page."""
-    sweep = read_sweep(spec, games_allowed=sys.maxsize if yes else GAMES_ASKED)
-    pyarrow_module()  # before the games, not after them
+    sweep = sweeping.read_sweep(spec, games_allowed=sys.maxsize if yes else SWEEP_GAMES)
+    sweep_out.pyarrow_module()  # before the games, not after them
     folder = Path(out_dir) if out_dir else Path(spec).with_suffix(".sweep")
-    client = connect(scheduler) if scheduler else None  # before the folder is made
+    client = sweep_run.connect(scheduler) if scheduler else None  # before the folder is made
     try:
         journal = _open(folder, sweep, resume)
         interrupted, now = _play(sweep, journal, folder, client, workers, batch)
@@ -77,6 +78,14 @@ def _play(sweep: Sweep, journal: Journal, folder: Path, client: Any, workers: in
           batch: int) -> tuple[comparing.Interrupted | None, int]:
     """The games the journal lacks, with a progress bar; the interrupt, if any, and how many were played."""
     pending = [i for i in range(sweep.games) if i not in journal.rows]
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("games", total=sweep.games, completed=sweep.games - len(pending))
@@ -90,9 +99,9 @@ def _play(sweep: Sweep, journal: Journal, folder: Path, client: Any, workers: in
 
         try:
             if client is not None:
-                interrupted = run_cluster(sweep, pending, record, client, batch)
+                interrupted = sweep_run.run_cluster(sweep, pending, record, client, batch)
             else:
-                interrupted = run_local(sweep, pending, record, workers or comparing.default_workers(), folder / "files")
+                interrupted = sweep_run.run_local(sweep, pending, record, workers or comparing.default_workers(), folder / "files")
         finally:
             journal.close()
     return interrupted, now[0]
@@ -101,14 +110,14 @@ def _play(sweep: Sweep, journal: Journal, folder: Path, client: Any, workers: in
 def _report(spec: str, sweep: Sweep, journal: Journal, folder: Path, interrupted: comparing.Interrupted | None, now: int,
             no_html: bool, as_json: bool) -> None:
     """The summary, the Parquet file (once every game is in) and the page written; the table or JSON printed."""
-    data = summarise(sweep, journal.rows)
+    data = sweep_out.summarise(sweep, journal.rows)
     if interrupted:
         data["interrupted"] = True
     data["folder"] = str(folder)
     data["played_now"] = now  # in this run (the rest by the runs it resumed)
     if data["complete"]:
-        _write_bytes(folder / GAMES_FILE, parquet_bytes(sweep, journal.rows))
-        data["parquet"] = str(folder / GAMES_FILE)
+        _write_bytes(folder / sweep_run.GAMES_FILE, sweep_out.parquet_bytes(sweep, journal.rows))
+        data["parquet"] = str(folder / sweep_run.GAMES_FILE)
     write_atomic(folder / SUMMARY, json.dumps(jsonable(data), indent=2) + "\n")
     if not no_html and journal.rows:
         from .sweep_html import render
@@ -140,9 +149,9 @@ def _open(folder: Path, sweep: Sweep, resume: bool) -> Journal:
     elif folder.exists() and not folder.is_dir():
         raise _refused(f"{folder} is a file, not a folder")
     folder.mkdir(parents=True, exist_ok=True)
-    files = {key: materialize(c, folder / "files") for key, c in sweep.cells.items()}
-    write_atomic(known, json.dumps(jsonable(manifest(sweep, folder, files)), indent=2) + "\n")
-    return Journal(folder)
+    files = {key: sweeping.materialize(c, folder / "files") for key, c in sweep.cells.items()}
+    write_atomic(known, json.dumps(jsonable(sweep_out.manifest(sweep, folder, files)), indent=2) + "\n")
+    return sweep_run.Journal(folder)
 
 
 def _refused(message: str) -> InvalidInput:

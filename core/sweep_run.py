@@ -21,6 +21,7 @@ from attrs import frozen
 from . import compare as comparing
 from .errors import InvalidInput, Problem, RefereeError
 from .game import Game, play, replication_seed
+from .limits import SWEEP_BATCH
 from .plugins import Rules, blame, build_rules
 from .scenario import parse_scenario
 from .sweep import Cell, Sweep, materialize
@@ -29,7 +30,7 @@ from .world import Scenario
 Row = tuple[Any, ...]  # (game index, winner, men lost 1, men lost 2, guns lost 1, guns lost 2, minutes, ended by)
 JOURNAL = "journal.jsonl"
 GAMES_FILE = "games.parquet"
-BATCH = 20  # the most games in one task of a cluster
+BATCH = SWEEP_BATCH  # the most games in one task of a cluster
 
 
 @frozen

@@ -102,15 +102,19 @@ def _face(roller: Roller) -> int:
     return roller.roll(D6)
 
 
+def _add_pair(so_far: tuple[int, bool], pair: tuple[int, bool]) -> tuple[int, bool]:
+    """Hits so far and whether any double (but 6-6) was thrown, after one more pair."""
+    return so_far[0] + pair[0], so_far[1] or pair[1]
+
+
 def skirmish_volley(roller: Roller, t: SumterTables, dice: int, hit_on: int, portion: Fraction, pour: bool,
                     inputs: Mapping[str, Any], mods: tuple[Modifier, ...], rulings: tuple[str, ...]) -> Resolution:
     """Skirmish fire: ``dice`` d6 thrown in pairs, each ``hit_on`` or more a hit; the share
     applied (cover); with Pour on Fire a double but 6-6 leaves it low on ammunition. A volley of
     one die (the sniper's) logs its face as the dice and the score; a larger one logs the hits
     thrown as the score (its pairs are counted, not kept)."""
-    pairs = roller.repeat(dice // 2, _pair, hit_on)
-    whole = sum(h * n for (h, _), n in pairs.counts)
-    low = pour and any(dbl for (_, dbl), _ in pairs.counts)
+    whole, double = roller.fold(_add_pair, (0, False), dice // 2, _pair, hit_on)
+    low = pour and double
     face = roller.sub(_face) if dice % 2 else 0
     whole += face >= hit_on
     hits, part, semi = hits_of(roller, t, whole, portion)
