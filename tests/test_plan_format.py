@@ -625,7 +625,8 @@ def test_bundled_orders_read_as_before(sid: str) -> None:
     loaded = iter(load_scenario(path).orders)
     counts: dict[str, int] = {}
     for table in raw.get("orders", []):
-        counts[table["command"]] = n = counts.get(table["command"], 0) + 1
+        giver = table.get("command", table.get("unit"))  # an order to one unit is new-format
+        counts[giver] = n = counts.get(giver, 0) + 1
         order = next(loaded)
         expands = table["kind"] == "reserve" and bool({"from", "when_enemy_within"} & set(table))
         if not set(table) <= _OLD_ORDER_KEYS:  # written in the new format

@@ -156,7 +156,9 @@ def test_big_bethel_follows_the_facts() -> None:
     union = s.plans["union"]
     assert {t.kind for t in union.break_off} == {"repulsed", "low_ammo"} and union.rear_guard == ("us-allen", "us-carr")
     assert {"bridge", "works-left", "forward-gun"} <= {o.id for o in s.objectives}
-    assert all(o.held_by == "confederate" for o in s.objectives)
+    assert all(o.held_by == "confederate" for o in s.objectives if o.id != "hampton-road")
+    pursuit = next(o for o in s.orders if o.id == "cs-cavalry-pursues")  # FACTS D.1: the cavalry pursued
+    assert pursuit.objective == "hampton-road" and [t.kind for t in pursuit.when] == ["enemy_broke_off"]
 
 
 def test_big_bethels_company_a_stands_in_the_woods() -> None:
