@@ -293,3 +293,20 @@ def test_a_unit_that_took_only_dps_tests_with_the_option(option: str, tests: int
     assert p.lost == 0 and p.dps == 1
     morale.morale_step(game, game.state)
     assert [e["unit"] for e in _resolutions(game, "unit-morale")] == [p.id] * tests
+
+
+def test_a_unit_that_did_not_move_passes_no_battery() -> None:
+    """A move of no length (one that ends at once at an engage order's range) crosses nothing and
+    does not divide by its length (a ZeroDivisionError in play before)."""
+    from referee.plugins.sumter.move import pass_batteries
+    from referee.testing import new_game
+
+    game = new_game("sumter", "big-bethel")
+    game.state = state = game.rules.muster(game)
+    foot = next(p for p in state.pieces.values() if p.side == "union" and p.arm == "infantry")
+    guns = next(p for p in state.pieces.values() if p.side == "union" and p.arm == "artillery")
+    guns.unit.formation = "unlimbered"
+    guns.unit.x, guns.unit.y = foot.unit.x, foot.unit.y
+    dps = foot.dps
+    pass_batteries(game, state, foot, foot.unit.x, foot.unit.y)
+    assert foot.dps == dps

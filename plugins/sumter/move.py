@@ -478,6 +478,8 @@ def pass_batteries(game: Any, state: SumterState, p: Piece, x: float, y: float) 
     u = p.unit
     dx, dy = u.x - x, u.y - y
     length2 = dx * dx + dy * dy
+    if length2 < 1e-9:  # it did not move (a move that ended at once, short of an engage order's range)
+        return
     contact = state.yards(state.tables["scale"]["contact_inches"])
     for o in state.by_side[p.side]:
         if o.arm != "artillery" or o.unit.formation != "unlimbered" or not o.unit.on_field or o.state == "gone":
