@@ -57,6 +57,9 @@ def shown(text: Any) -> str:
 @click.option("--yes", is_flag=True, help=f"Play a sweep of more than {SWEEP_GAMES:,} games.")
 @click.option("--no-html", "no_html", is_flag=True, help=f"Do not draw the HTML page ({PAGE}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
+@click.option("--width", type=click.IntRange(40, 1000), default=None, expose_value=False, metavar="N",
+              callback=lambda ctx, param, value: out.fit_to(value),
+              help="Fit tables to N columns (default: the terminal's; 80 in a file or pipe). No number is ever cut.")
 def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: str | None, batch: int, resume: bool,
               yes: bool, no_html: bool, as_json: bool) -> None:
     """Play the points of SPEC.toml (scenarios x rulesets x what varies) with common random

@@ -106,3 +106,16 @@ def test_a_table_too_wide_is_split_with_the_first_column_in_each_part() -> None:
     assert max(map(len, text.splitlines())) <= 60
     for i in range(6):
         assert f"{i}00.0%" in text and f"[{i}1.5%-{i}9.9%]" in text
+
+
+def test_a_sweeps_tables_keep_every_number(tmp_path: Any) -> None:
+    spec = tmp_path / "small.toml"
+    spec.write_text('title = "small"\nscenarios = ["drill-musketry"]\nrulesets = ["rff", "hynds"]\nreplications = 3\n'
+                    'seed = 1\nbase = "massed-artillery=off"\n\n[[vary]]\nname = "massed-artillery"\n'
+                    'option = "massed-artillery"\n', encoding="utf-8")
+    texts = {}
+    for width in (60, 80, 1000):
+        args = ("sweep", str(spec), "--out", str(tmp_path / f"out{width}"), "--workers", "1", "--no-html")
+        texts[width] = text_at(args, width).replace(str(tmp_path / f"out{width}"), "")
+        assert "…" not in texts[width]
+    assert numbers(texts[60]) == numbers(texts[80]) == numbers(texts[1000])
