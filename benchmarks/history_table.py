@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.files import write_atomic
-from referee.core.history import spread_text, winner_text
+from referee.core.history import BROKE_OFF_LEGEND, broke_off_text, spread_text, winner_text
 
 BEGIN, END = "<!-- history:begin -->", "<!-- history:end -->"
 DOC = Path(__file__).resolve().parent.parent / "docs" / "history.md"
@@ -56,13 +56,15 @@ def markdown(report: dict[str, Any]) -> str:
     ]
     for r in rows:
         winner, share, ci = winner_text(r["winner"])
+        marked = broke_off_text(r.get("broke_off", {}))
         lines.append("| " + " | ".join([
-            r["title"].replace("|", "\\|"), f"{r['ruleset']} ({r['replications']})", f"{winner} {share} {ci}",
+            r["title"].replace("|", "\\|"), f"{r['ruleset']} ({r['replications']})",
+            f"{winner} {share} {ci}" + (f"<br>{marked}" if marked else ""),
             *(cell(r["men_lost"][s]) for s in sides), *(cell(r["guns_lost"][s]) for s in sides), cell(r["minutes"]),
         ]) + " |")
     inside = report["men_lost_inside"]
     lines += ["", (f"History's men lost are inside p10-p90 in {inside['inside']} of {inside['cells']} cells "
-                   "(battle, ruleset, side).")]
+                   "(battle, ruleset, side)."), "", BROKE_OFF_LEGEND]
     return "\n".join(lines)
 
 
