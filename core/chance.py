@@ -158,7 +158,7 @@ _ONE = Fraction(1)
 class _Path:
     """One path through a mechanic: replays the choices of ``prefix``, then takes first options."""
 
-    __slots__ = ("_engine", "prefix", "widths", "p")
+    __slots__ = ("_engine", "p", "prefix", "widths")
 
     def __init__(self, engine: _Exact, prefix: list[int]) -> None:
         self.widths: list[int] = []

@@ -235,7 +235,7 @@ def _work(conn: Connection, job: Job | None, stack: Stack, scenario_path: str, s
         conn.send(("error", error))
     except (KeyboardInterrupt, SystemExit) as error:  # SIGINT is ignored here: raised by code
         conn.send(("error", blame(error, stack.build().pm)))
-    except Exception:  # a bug: its traceback, as text (the exception itself may not pickle)
+    except Exception:  # noqa: BLE001  (a bug: its traceback, as text; the exception itself may not pickle)
         conn.send(("error", RuntimeError(f"a replication failed in a worker process:\n{traceback.format_exc()}")))
 
 

@@ -46,7 +46,7 @@ class RefereeError(Exception):
 def _picklable(value: Any) -> bool:
     try:
         pickle.dumps(value)
-    except Exception:
+    except Exception:  # noqa: BLE001  (anything may fail to pickle, and the answer is only yes or no)
         return False
     return True
 
@@ -95,7 +95,7 @@ def describe(error: BaseException) -> str:
         return f"it called sys.exit({error.code!r}) (a plugin must raise an exception, not exit)"
     try:
         text = str(error)
-    except Exception as failed:
+    except Exception as failed:  # noqa: BLE001  (a plugin's exception whose __str__ fails is still reported)
         text = f"<its message could not be shown: {type(failed).__name__}>"
     return f"{type(error).__name__}: {shorten(text, 2 * SHOWN)}" if text else type(error).__name__
 

@@ -7,6 +7,7 @@ kept as segments with their bounding boxes.
 
 from __future__ import annotations
 
+import itertools
 import math
 import weakref
 from collections.abc import Iterator
@@ -293,7 +294,7 @@ def _covers(line: Feature, x: float, y: float, within: float) -> bool:
 
 def _segments(feature: Feature) -> Iterator[Segment]:
     pts = feature.points
-    for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+    for (x1, y1), (x2, y2) in itertools.pairwise(pts):
         yield (x1, y1, x2, y2)
 
 

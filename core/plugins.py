@@ -80,7 +80,7 @@ def load_named(name: str) -> ModuleType:
         raise UnknownName("ruleset", name, eps)
     try:
         module: ModuleType = eps[name].load()
-    except (Exception, SystemExit) as err:  # an installed package whose code has gone or fails: name it, no traceback
+    except (Exception, SystemExit) as err:  # noqa: BLE001  (an installed package whose code has gone or fails: name it, no traceback)
         raise RefereeError(broken_entry(eps[name], err)) from None
     return module
 
@@ -121,10 +121,10 @@ def load_file(path: str | Path) -> ModuleType:
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     try:
-        exec(compile(text, str(path), "exec"), module.__dict__)
+        exec(compile(text, str(path), "exec"), module.__dict__)  # noqa: S102  (a house rule file is run as the user asked)
     except SyntaxError as err:
         raise InvalidInput([Problem(f"syntax error: {err.msg}", source=str(path), line=err.lineno)], "house rule") from None
-    except (Exception, SystemExit) as err:  # the file is user code: report, never a traceback or a silent exit
+    except (Exception, SystemExit) as err:  # noqa: BLE001  (the file is user code: report, never a traceback or a silent exit)
         raise InvalidInput([Problem(f"failed to import: {describe(err)}", source=str(path))], "house rule") from None
     return module
 
@@ -462,7 +462,7 @@ def _line_in(error: BaseException, source: str) -> str:
 def _shown(value: Any) -> str:
     try:
         text = repr(value)
-    except Exception:
+    except Exception:  # noqa: BLE001  (a plugin's value whose repr fails is still reported)
         text = "?"
     return f"{type(value).__name__} {shorten(text, 80)}"
 
@@ -630,7 +630,7 @@ def _wrapped(wrapper: Callable[..., Any], inner: Callable[..., Any], **kwargs: A
         _wrapper_failed(teardown, "did not yield")
     try:
         result = inner(**kwargs)
-    except BaseException as error:
+    except BaseException as error:  # noqa: BLE001  (thrown into the wrapper, as pluggy does)
         try:
             teardown.throw(error)
         except StopIteration as done:

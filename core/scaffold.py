@@ -160,7 +160,7 @@ def new_house_rule(name: str, base: str, folder: Path, title: str | None = None)
     rules = build_rules(base)  # an unknown base is refused here, with the installed ones named
     module = f"referee_{name.replace('-', '_')}"
     title = title or name.replace("-", " ").capitalize()
-    mechanic = sorted(rules.mechanics)[0]
+    mechanic = min(rules.mechanics)
     s = rules.info.scale
     scale = (f"Scale(yards_per_inch={s.yards_per_inch!r}, men_per_piece={s.men_per_piece!r}, piece={s.piece!r}, "
              f"guns_per_model={s.guns_per_model!r}, minutes_per_turn={s.minutes_per_turn!r})")

@@ -155,7 +155,7 @@ def to_fraction(value: Any) -> Fraction | None:
 
 
 @lru_cache(maxsize=4096)
-def _fraction_of(value: int | float | str) -> Fraction | None:
+def _fraction_of(value: float | str) -> Fraction | None:
     """:func:`to_fraction` of a number or a text, kept: a ruleset may read the same entry of its
     tables on every resolution, and parsing "1/2" costs thousands of instructions."""
     if not isinstance(value, str):
@@ -585,10 +585,9 @@ def _scan(rest: str, no: int, stack: list[list[Any]], lines: dict[str, int], in_
         if ch == "#":
             break
         top = stack[-1] if stack else None
-        if top is not None and top[0] == "[" and ch not in " \t,]":
-            if not top[3]:
-                lines.setdefault(_join(top[1], top[2]), no)
-                top[3] = True
+        if top is not None and top[0] == "[" and ch not in " \t,]" and not top[3]:
+            lines.setdefault(_join(top[1], top[2]), no)
+            top[3] = True
         if ch in "\"'":
             in_string = rest[i : i + 3] if rest[i : i + 3] in ('"""', "'''") else ch
             i += len(in_string)

@@ -265,7 +265,7 @@ class Scenario:
         """(x, y) held on the table: each coordinate clamped to 0..width or 0..height (written
         out: rulesets ask this on every move, and the builtins min and max cost more)."""
         width, height = self.width, self.height
-        return (0.0 if x < 0.0 else width if x > width else x), (0.0 if y < 0.0 else height if y > height else y)
+        return (0.0 if x < 0.0 else min(x, width)), (0.0 if y < 0.0 else min(y, height))
 
     chains: Mapping[str, tuple[Command, ...]] = field(init=False, repr=False)
     subordinates: Mapping[str, frozenset[str]] = field(init=False, repr=False)  # a command and all under it

@@ -74,7 +74,7 @@ def turn(game: Any) -> Iterator[Step]:
             continue
         yield step
         n = _left(state, side, left[side], step)
-        left[side] = n if n > 0 else 0
+        left[side] = max(0, n)
 
 
 def _left(state: HardtackState, side: str, before: int, step: Step) -> int:

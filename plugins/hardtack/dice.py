@@ -46,7 +46,7 @@ def nearest_die(total: Fraction | int) -> int:
     return min(LADDER, key=lambda size: (abs(size - total), -size))
 
 
-def band_of(inches: Fraction | int | float, width: Fraction | int) -> int:
+def band_of(inches: Fraction | float, width: Fraction | int) -> int:
     """Range band 1, 2, ... of a distance for bands ``width`` inches wide ("0-8", ">8-16"...).
     Exact for fractions; a float range (a measured distance) is divided as a float."""
     if isinstance(inches, float) and isinstance(width, int):

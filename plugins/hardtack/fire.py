@@ -55,10 +55,10 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
     if c.artillery and c.gun is not None and c.loaded:  # a loaded gun reaches as far as its load
         g, bands = c.gun, state.tables["fire"]["bands"]
         hit = (g.band * bands if c.loaded == "shot" else g.canister) * state.tables.yards_per_inch + 1.0
-        return hit if hit < seen else seen
+        return min(seen, hit)
     if c.artillery or c.weapon is None:
         hit = reach_yards(state.tables, c)
-        return hit if hit < seen else seen
+        return min(seen, hit)
     key = (c.quality, c.weapon.id)
     hit = state.fire_reach.get(key)
     if hit is None:
@@ -66,7 +66,7 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
         bands = [b for b in range(1, t["fire"]["bands"] + 1)
                  if mechanics.fire_range_die(t, c.quality, b * width, "none", "skirmish", c.weapon.id)[0] is not None]
         hit = state.fire_reach[key] = min(reach_yards(t, c), max(bands, default=0) * width * t.yards_per_inch) + 1.0
-    return hit if hit < seen else seen
+    return min(seen, hit)
 
 
 def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
@@ -94,9 +94,9 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     low = -reach
     for i, e in enumerate(enemies):  # the box first, then the circle (comparisons unchained: quicker)
         dx = e.x - cx
-        if low <= dx and dx <= reach:
+        if low <= dx <= reach:
             dy = e.y - cy
-            if low <= dy and dy <= reach:
+            if low <= dy <= reach:
                 d2 = dx * dx + dy * dy
                 if d2 <= reach2:
                     ranked.append((e.regiment.id != wanted, d2, i))

@@ -208,8 +208,7 @@ def _clip(u0: float, v0: float, u1: float, v1: float, hw: float, hd: float) -> f
             continue
         r = q / p
         if p < 0.0:
-            if r > t0:
-                t0 = r
+            t0 = max(t0, r)
         elif r < t1:
             t1 = r
         if t0 > t1:
@@ -327,10 +326,10 @@ def none_in_box(ground: Any, counts: list[list[int]], x0: float, x1: float, y0: 
     out: this is asked on every walk and line of sight not yet kept.)"""
     last_c, last_r = ground.cols - 1, ground.rows - 1
     c0, c1, r0, r1 = int(x0) // CELL, int(x1) // CELL, int(y0) // CELL, int(y1) // CELL  # (as Ground._code)
-    c0 = 0 if c0 < 0 else last_c if c0 > last_c else c0
-    c1 = 0 if c1 < 0 else last_c if c1 > last_c else c1
-    r0 = 0 if r0 < 0 else last_r if r0 > last_r else r0
-    r1 = 0 if r1 < 0 else last_r if r1 > last_r else r1
+    c0 = 0 if c0 < 0 else min(c0, last_c)
+    c1 = 0 if c1 < 0 else min(c1, last_c)
+    r0 = 0 if r0 < 0 else min(r0, last_r)
+    r1 = 0 if r1 < 0 else min(r1, last_r)
     return counts[r1 + 1][c1 + 1] - counts[r0][c1 + 1] - counts[r1 + 1][c0] + counts[r0][c0] == 0
 
 

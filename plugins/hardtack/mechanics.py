@@ -32,7 +32,7 @@ _ranges: dict[Any, Fraction] = {}
 FRACTION_MEMO = 50_000
 
 
-def _fraction(x: Fraction | int | float) -> Fraction:
+def _fraction(x: Fraction | float) -> Fraction:
     """``Fraction(x)``, kept by the value itself (equal values give equal fractions)."""
     hit = _fractions.get(x)
     if hit is None:
@@ -42,7 +42,7 @@ def _fraction(x: Fraction | int | float) -> Fraction:
     return hit
 
 
-def _inches(x: Fraction | int | float) -> Fraction:
+def _inches(x: Fraction | float) -> Fraction:
     """A logged range: ``Fraction(x).limit_denominator(100)``, kept by the value itself (a pure
     function of it: a float and a Fraction of equal value give the same answer)."""
     hit = _ranges.get(x)
@@ -126,7 +126,7 @@ def _closer(t: HardtackTables, band: int, travel: bool) -> tuple[int, list[Modif
     return band, []
 
 
-def fire_range_die(t: HardtackTables, quality: int, range_inches: Fraction | int | float, cover: str, target_formation: str,
+def fire_range_die(t: HardtackTables, quality: int, range_inches: Fraction | float, cover: str, target_formation: str,
                    weapon: str, in_position: bool = False, travel: bool = False) -> tuple[int | None, str, list[Modifier], int]:
     """The range die of small arms fire after every shift, or None (with why) when the fire has
     no effect: (die, why, shifts, band). The game asks it before choosing a target."""
@@ -150,7 +150,7 @@ def _fire_band_die(t: HardtackTables, band: int, cover: str, target_formation: s
     return rdie, why, tuple(steps)
 
 
-def shot_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
+def shot_range_die(t: HardtackTables, range_inches: Fraction | float, gun: str, cover: str, target_formation: str,
                    in_position: bool = False, travel: bool = False, cover_as_fire: bool = False) -> tuple[int | None, str, list[Modifier], int]:
     """The range die of round shot (HT-S1, HT-S2), as :func:`fire_range_die`; ``cover_as_fire``:
     HT-S2's second reading (option ``shot-cover-as-fire``), cover shifts as for small arms."""
@@ -170,7 +170,7 @@ def _shot_band_die(t: HardtackTables, band: int, cover: str, target_formation: s
     return rdie, why, tuple(mods)
 
 
-def canister_range_die(t: HardtackTables, range_inches: Fraction | int | float, gun: str, cover: str, target_formation: str,
+def canister_range_die(t: HardtackTables, range_inches: Fraction | float, gun: str, cover: str, target_formation: str,
                        in_position: bool = False, travel: bool = False) -> tuple[int | None, str, list[Modifier], int]:
     """The range die of canister (HT-S4), as :func:`fire_range_die`."""
     g = t.guns[gun]
@@ -189,7 +189,7 @@ def _canister_band_die(t: HardtackTables, band: int, cover: str, target_formatio
     return rdie, why, tuple(steps)
 
 
-def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | int, range_inches: Fraction | int | float,
+def fire(roller: Roller, t: HardtackTables, quality: int, firepower: Fraction | int, range_inches: Fraction | float,
          cover: str = "none", formation: str = "close", target_formation: str = "line", weapon: str = "rifle-musket",
          in_position: bool = False, cite: bool = True, travel: bool = False, extra: tuple[Modifier, ...] = ()) -> Resolution:
     """Small arms fire: quality die and firepower die against the range die (SG2, Hardtack pp.16-17).
@@ -228,7 +228,7 @@ def _firer(t: HardtackTables, quality: int, firepower: Fraction | int, formation
     return rulings, quality, fp_die, tuple(firer)
 
 
-def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
+def canister(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | float, gun: str,
              cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True,
              travel: bool = False, extra: tuple[Modifier, ...] = ()) -> Resolution:
     """Canister (ruling HT-S4): SG2 fire from the gun, five bands over its canister reach (``cite``
@@ -290,7 +290,7 @@ the crew's die and the gun's die against the range die) and ``damage-die`` (opti
 ``shot-damage-die``: one opposed die to hit, then a damage die of figures struck)."""
 
 
-def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | int | float, gun: str,
+def shot(roller: Roller, t: HardtackTables, quality: int, range_inches: Fraction | float, gun: str,
          cover: str = "none", target_formation: str = "line", in_position: bool = False, cite: bool = True,
          men_per_figure: int | None = None, travel: bool = False, extra: tuple[Modifier, ...] = (),
          reading: str = "support", cover_as_fire: bool = False) -> Resolution:

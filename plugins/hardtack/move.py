@@ -130,7 +130,7 @@ def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float
     the move's box misses are skipped: they cannot cross it)."""
     out = []
     rx, ry = bx - ax, by - ay
-    lox, hix, loy, hiy = bx if bx < ax else ax, bx if bx > ax else ax, by if by < ay else ay, by if by > ay else ay  # (min, max)
+    lox, hix, loy, hiy = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)  # (min, max)
     for x1, y1, x2, y2, sx0, sx1, sy0, sy1 in segments:
         if sx1 < lox or sx0 > hix or sy1 < loy or sy0 > hiy:
             continue
@@ -177,14 +177,14 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     # (min and max are written out as conditionals here: the same values, for less than the builtins cost)
     ypi = t.yards_per_inch
     span, far = math.hypot(bx - ax, by - ay), inches * ypi
-    reach = far if far < span else span
+    reach = min(span, far)
     if reach <= 0:
         return 0.0, frozenset(), "clear"
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
     table, costs, hard, lines, counts = going(game, t, who)
-    if geo.none_in_box(game.ground, counts, (ex if ex < ax else ax) - ROUNDING, (ex if ex > ax else ax) + ROUNDING,
-                       (ey if ey < ay else ay) - ROUNDING, (ey if ey > ay else ay) + ROUNDING):
+    if geo.none_in_box(game.ground, counts, (min(ax, ex)) - ROUNDING, (max(ax, ex)) + ROUNDING,
+                       (min(ay, ey)) - ROUNDING, (max(ay, ey)) + ROUNDING):
         return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
@@ -204,7 +204,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     done, nxt, here, cls, per = 0.0, 0, -1, "clear", 1
     while done < reach:
         rest = reach - done
-        step = rest if rest < WALK_YARDS else WALK_YARDS
+        step = min(WALK_YARDS, rest)
         while nxt < n and events[nxt][0] <= done + step:
             kind = events[nxt][1]
             line = table.get(kind, "clear")
@@ -217,7 +217,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
             nxt += 1
         mid = done + step / 2  # the ground under the middle of the step: its cell's area kind (geometry.area_cells)
         c, r = int(ax + ux * mid) // CELL, int(ay + uy * mid) // CELL
-        cell = (0 if r < 0 else last_r if r > last_r else r) * cols + (0 if c < 0 else last_c if c > last_c else c)
+        cell = (0 if r < 0 else min(r, last_r)) * cols + (0 if c < 0 else min(c, last_c))
         if cell != here:  # (a cell's kind, class and cost are read once while the walk stays in it)
             here, kind = cell, area[cell]
             cls = table.get(kind, "clear")
@@ -269,7 +269,7 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
     span = math.hypot(dx, dy)
     if span < 1e-6 or yards <= 0:
         return 0.0
-    travel = yards if yards < span else span  # (min(span, yards): the conditionals here cost less than the builtins)
+    travel = min(span, yards)  # (min(span, yards): the conditionals here cost less than the builtins)
     ux, uy = dx / span, dy / span
     cx, cy, near = c.x, c.y, travel + halt
     for e in enemies:
@@ -329,8 +329,8 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     ax, ay = c.x, c.y
     bx, by = ax + ux * travel, ay + uy * travel
     # the path's box, widened (min and max written out: cheaper than the builtins)
-    lo_x, hi_x = (bx if bx < ax else ax) - WAY_MARGIN, (bx if bx > ax else ax) + WAY_MARGIN
-    lo_y, hi_y = (by if by < ay else ay) - WAY_MARGIN, (by if by > ay else ay) + WAY_MARGIN
+    lo_x, hi_x = (min(ax, bx)) - WAY_MARGIN, (max(ax, bx)) + WAY_MARGIN
+    lo_y, hi_y = (min(ay, by)) - WAY_MARGIN, (max(ay, by)) + WAY_MARGIN
     close = c.close
     met = []
     if among is None:

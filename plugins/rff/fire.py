@@ -210,9 +210,9 @@ def die_modifiers(game: Game, state: RffState, shot: Shot) -> list[Modifier]:
             mods.append(printed["march-column-or-enfiladed"])
         if (formed and target.formation == "field-column") or (target.arm == "cavalry" and target.unit.mounted) or not formed or target.moved == "flank":
             mods.append(printed["troop-target-exposed"])
-    elif target.formation == "limbered" or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(state.tables):
-        if target.moved != "prolong" or "prolonging-guns" not in game.options:
-            mods.append(printed["gun-target-exposed"])
+    elif ((target.formation == "limbered" or geo.enfiladed(firer, target) or shot.range_inches <= lookup.close_range(state.tables))
+          and (target.moved != "prolong" or "prolonging-guns" not in game.options)):
+        mods.append(printed["gun-target-exposed"])
     cover = cover_row(game, state, shot)
     if cover is not None:
         mods.append(printed[cover])
@@ -313,9 +313,8 @@ def apply(game: Game, state: RffState, shot: Shot, values: Mapping[str, Any], ma
         if values.get("disordered") and target.alive and target.status == "good":
             target.status = "disordered"
     charge = values.get("charge")
-    if target.charge_target is not None and charge in ("checked", "checked-or-home"):
-        if charge == "checked" or not target.cold_steel:
-            _check_charge(game, state, target, shot.firer)
+    if target.charge_target is not None and (charge == "checked" or (charge == "checked-or-home" and not target.cold_steel)):
+        _check_charge(game, state, target, shot.firer)
     if massed:
         return
     if values.get("low_on_ammo") and shot.stands * 2 >= shot.firer.stands:

@@ -136,7 +136,7 @@ class Around:
     (``places``). Aims repeat across half-phases whenever neither the firer nor the enemy has
     moved or lost stands since, so a kept answer spares a scan (and its sort)."""
 
-    __slots__ = ("pieces", "places", "answers")
+    __slots__ = ("answers", "pieces", "places")
 
     def __init__(self, pieces: list[Piece], places: tuple[tuple[Any, ...], ...]) -> None:
         self.pieces, self.places = pieces, places

@@ -271,9 +271,9 @@ def _act(game: Game, state: RffState, piece: Piece, intent: Any, pace: str, refo
     if piece.guns:
         _guns(game, state, piece, intent, pace, target)
         return
-    if intent.action == "charge" and target is not None and piece.effect in CHARGE_EFFECTS and piece.status == "good":
-        if _declare_charge(game, state, piece, target, pace):
-            return
+    if (intent.action == "charge" and target is not None and piece.effect in CHARGE_EFFECTS and piece.status == "good"
+            and _declare_charge(game, state, piece, target, pace)):
+        return
     wheel = wheel_degrees(state.tables)
     if _change_front(game, piece, target, intent, wheel):
         return  # a change of front is combined with no other maneuver (skirmishers neither)

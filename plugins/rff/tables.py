@@ -408,7 +408,7 @@ class FirePoints:
                 return row
         raise KeyError(f"no fire points for weapon class {code}")
 
-    def points(self, code: str, inches: Fraction | int | float) -> Fraction | None:
+    def points(self, code: str, inches: Fraction | float) -> Fraction | None:
         """Fire points of one stand of ``code`` at ``inches``; None if out of range."""
         for limit, points in zip(self.bands_inches, self.row(code).points):
             if inches <= limit:
