@@ -115,3 +115,75 @@ def test_deferred_and_type_only_imports_are_not_load_time() -> None:
     assert "referee.core.world" in imports  # a plain relative import is read
     source = MODULES["referee.core.compare"][0].read_text(encoding="utf-8")
     assert "import ctypes" in source and "ctypes" not in load_time_imports("referee.core.compare")  # inside a function
+
+
+# ----------------------------------------------------------------------------- what a plugin imports
+
+PLUGIN_FILES = sorted([*(ROOT / "plugins").rglob("*.py"), *(ROOT / "examples").rglob("*.py")])
+
+
+def _base_of(path: Path) -> str | None:
+    """The BASE a plugin file or its package declares (``BASE = "rff"``), if any."""
+    for candidate in (path, path.parent / "__init__.py"):
+        if candidate.is_file():
+            for node in ast.parse(candidate.read_text(encoding="utf-8")).body:
+                if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "BASE" for t in node.targets)
+                        and isinstance(node.value, ast.Constant)):
+                    return str(node.value.value)
+    return None
+
+
+def _own(path: Path) -> str | None:
+    """The plugin package a file of plugins/ belongs to (``referee.plugins.rff``); None elsewhere."""
+    parts = path.relative_to(ROOT).parts
+    return f"referee.plugins.{parts[1]}" if parts[0] == "plugins" and len(parts) > 2 else None
+
+
+def plugin_import_problems(path: Path) -> list[str]:
+    """Where ``path`` imports referee other than through referee.api, its own package, or (for a
+    layer or a house rule with a BASE) its base ruleset's public names."""
+    allowed = ["referee.api", *filter(None, [_own(path)])]
+    base = _base_of(path)
+    if base and base != "any":
+        allowed.append(f"referee.plugins.{base}")
+    problems = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("referee"):
+            module = node.module or ""
+            if not any(module == a or module.startswith(a + ".") for a in allowed):
+                problems.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {module}")
+            elif not module.startswith(tuple(filter(None, [_own(path), "referee.api"]))):
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                if private:
+                    problems.append(f"{path.relative_to(ROOT)}:{node.lineno} imports private {module}.{private[0]}")
+        elif isinstance(node, ast.Import):
+            problems += [f"{path.relative_to(ROOT)}:{node.lineno} imports {a.name}" for a in node.names
+                         if a.name.startswith("referee") and a.name != "referee.api"]
+    imported = {a.asname or a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0
+                and (node.module or "").startswith("referee.plugins") and not (node.module or "").startswith(_own(path) or "-")
+                for a in node.names}
+    problems += [f"{path.relative_to(ROOT)}:{node.lineno} reads private {node.value.id}.{node.attr}" for node in ast.walk(tree)
+                 if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in imported
+                 and node.attr.startswith("_")]
+    return problems
+
+
+@pytest.mark.parametrize("path", PLUGIN_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_plugin_imports_referee_api_its_own_package_and_its_bases_public_names(path: Path) -> None:
+    assert plugin_import_problems(path) == []
+
+
+def test_the_import_check_finds_a_reach_into_another_plugin(tmp_path: Path) -> None:
+    (tmp_path / "plugins" / "mine").mkdir(parents=True)
+    rule = tmp_path / "plugins" / "mine" / "rule.py"
+    rule.write_text("from referee.core.events import Modifier\nfrom referee.plugins.rff import geometry\n"
+                    "from referee.plugins.rff.state import _hidden\nx = geometry._kept\n", encoding="utf-8")
+    global ROOT
+    here, ROOT = ROOT, tmp_path
+    try:
+        found = plugin_import_problems(rule)
+    finally:
+        ROOT = here
+    assert found == ["plugins/mine/rule.py:1 imports referee.core.events", "plugins/mine/rule.py:2 imports referee.plugins.rff",
+                     "plugins/mine/rule.py:3 imports referee.plugins.rff.state", "plugins/mine/rule.py:4 reads private geometry._kept"]

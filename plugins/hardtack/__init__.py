@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.core.game import Step
-from referee.core.hookspecs import hookimpl
-from referee.core.rules import RulesetInfo
+from referee.api import RulesetInfo, Step, hookimpl
 
 from . import activation, geometry, reach, situation
 from .mechanics import mechanic_specs

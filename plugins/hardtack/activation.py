@@ -11,8 +11,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from referee.core.game import Step
-from referee.core.reach import short_of
+from referee.api import Step, short_of
 
 from . import assault, fire, mechanics, morale, move
 from . import geometry as geo

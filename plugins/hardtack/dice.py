@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import cache
 
 from attrs import field, frozen
-from referee.core.chance import LADDER, Roller, Tally, d, ladder_shift
+from referee.api import LADDER, Roller, Tally, d, ladder_shift
 
 KILLED, WOUNDED, STOPPED = "killed", "wounded", "stopped"
 

@@ -10,10 +10,8 @@ import math
 import weakref
 from typing import Any
 
-from referee.core.footprint import depth, frontage
-from referee.core.ground import CELL, inside
-from referee.core.ground import OPEN as OPEN_KIND
-from referee.core.world import Scenario, angle_between, bearing
+from referee.api import CELL, Scenario, angle_between, bearing, depth, frontage, inside
+from referee.api import OPEN as OPEN_KIND
 
 from .state import CLOSE, Company
 

@@ -14,10 +14,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
-from referee.core.chance import Roller, d, ladder_shift
-from referee.core.errors import RefereeError
-from referee.core.events import Modifier, Resolution
-from referee.core.mechanics import InputSpec, MechanicSpec
+from referee.api import InputSpec, MechanicSpec, Modifier, RefereeError, Resolution, Roller, d, ladder_shift
 
 from . import dice
 from .tables import COVERS, HardtackTables

@@ -6,8 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from referee.core.chance import d
-from referee.core.game import men_between
+from referee.api import d, men_between
 
 from . import geometry as geo
 from . import mechanics

@@ -9,8 +9,7 @@ from collections.abc import Iterable
 from itertools import chain
 from typing import Any
 
-from referee.core.chance import ladder_shift
-from referee.core.ground import CELL
+from referee.api import CELL, ladder_shift
 
 from . import geometry as geo
 from .state import CLOSE, Company, HardtackState, box_of

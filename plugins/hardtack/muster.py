@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from referee.core.footprint import frontage
+from referee.api import frontage
 
 from . import fire, move
 from . import geometry as geo

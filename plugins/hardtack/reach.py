@@ -8,7 +8,7 @@ import math
 from functools import cache
 from typing import Any
 
-from referee.core.reach import Capabilities
+from referee.api import Capabilities
 
 from . import assault, fire, mechanics, move
 from .state import Company, HardtackState

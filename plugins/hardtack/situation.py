@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.game import men_between
-from referee.core.situation import Exchange, Result
+from referee.api import Exchange, Result, men_between
 
 from . import fire, mechanics
 from . import geometry as geo

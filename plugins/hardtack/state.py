@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from attrs import define, field
-from referee.core.doctrine import Intent
-from referee.core.world import UnitState
+from referee.api import Intent, UnitState
 
 from .tables import LEVELS, Gun, HardtackTables, Weapon
 

@@ -14,17 +14,17 @@ from types import MappingProxyType
 from typing import Any
 
 from attrs import frozen
-from referee.core import world
-from referee.core.chance import LADDER
-from referee.core.rules import OptionSpec, Scale
-from referee.core.tables import (
+from referee.api import (
+    LADDER,
     Bool,
     Check,
     Int,
     ListOf,
     MapOf,
     Number,
+    OptionSpec,
     Record,
+    Scale,
     Spec,
     Str,
     Table,
@@ -32,6 +32,7 @@ from referee.core.tables import (
     apply_overlay,
     load_ruleset,
     to_fraction,
+    world,
 )
 
 RULESET = "hardtack"

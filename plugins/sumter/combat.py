@@ -11,9 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from referee.core.chance import Roller
-from referee.core.events import Resolution
-from referee.core.game import men_between
+from referee.api import Resolution, Roller, men_between
 
 from . import dice, mechanics
 from .move import (

@@ -9,8 +9,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
-from referee.core.chance import AVERAGE, D6, D12, Die, Roller, d, dice_sum
-from referee.core.events import Modifier, Resolution, net
+from referee.api import AVERAGE, D6, D12, Die, Modifier, Resolution, Roller, d, dice_sum, net
 
 from .tables import SumterTables, share
 

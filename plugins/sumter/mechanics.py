@@ -7,10 +7,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from referee.core import world
-from referee.core.chance import Roller
-from referee.core.events import Modifier, Resolution, net
-from referee.core.mechanics import InputSpec, MechanicSpec
+from referee.api import InputSpec, MechanicSpec, Modifier, Resolution, Roller, net, world
 
 from . import dice
 from .mods import mods

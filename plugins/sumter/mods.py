@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from referee.core.events import Modifier
+from referee.api import Modifier
 
 
 def mods(table: Mapping[str, int], ref: str, names: Iterable[str | tuple[str, int]]) -> tuple[Modifier, ...]:

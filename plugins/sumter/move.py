@@ -12,7 +12,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from referee.core.reach import short_of
+from referee.api import short_of
 
 from . import dice, mechanics
 from .mods import mods

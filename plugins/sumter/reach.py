@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.reach import Capabilities
+from referee.api import Capabilities
 
 from .dice import DIE
 from .state import Piece, SumterState

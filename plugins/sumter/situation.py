@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.game import men_between
-from referee.core.situation import Exchange, Result
+from referee.api import Exchange, Result, men_between
 
 from .combat import may_fire, reach_inches, volley
 from .move import dist

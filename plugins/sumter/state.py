@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from attrs import define, field
-from referee.core.world import LeaderState, UnitState
+from referee.api import LeaderState, UnitState
 
 from .tables import SumterTables, load_with_overlays
 

@@ -12,19 +12,20 @@ from functools import cache
 from typing import Any
 
 from attrs import frozen
-from referee.core import world
-from referee.core.errors import InvalidInput, Problem
-from referee.core.rules import OptionSpec, Scale
-from referee.core.tables import (
+from referee.api import (
     Bands,
     BandsOf,
     Bool,
     Check,
     Int,
+    InvalidInput,
     ListOf,
     MapOf,
     Number,
+    OptionSpec,
+    Problem,
     Record,
+    Scale,
     Spec,
     Str,
     Table,
@@ -32,6 +33,7 @@ from referee.core.tables import (
     apply_overlay,
     load_ruleset,
     to_fraction,
+    world,
 )
 
 RULESET = "sumter"
