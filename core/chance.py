@@ -174,13 +174,15 @@ class _Path:
         return value
 
     def roll(self, die: Die) -> int:
-        return self._choose(die.outcomes)
+        face: int = self._choose(die.outcomes)  # a die's outcomes are its faces
+        return face
 
     def sub(self, mechanic: Mechanic, *args: Hashable) -> Any:
         return self._choose(self._engine.distribution(mechanic, args))
 
     def repeat(self, n: int, mechanic: Mechanic, *args: Hashable) -> Tally:
-        return self._choose(self._engine.tallies(n, mechanic, args))
+        tally: Tally = self._choose(self._engine.tallies(n, mechanic, args))  # the outcomes of tallies() are tallies
+        return tally
 
     def fold(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> S:
         return self._choose(self._engine.folded(step, start, n, mechanic, args))  # type: ignore[no-any-return]
@@ -282,7 +284,8 @@ def exact(
 
 def dice_sum(roller: Roller, die: Die, n: int) -> int:
     """The sum of ``n`` dice (2d6 and the like), memoised as a sub-mechanic."""
-    return roller.sub(_sum_of, die, n)
+    total: int = roller.sub(_sum_of, die, n)  # _sum_of's int
+    return total
 
 
 def _sum_of(roller: Roller, die: Die, n: int) -> int:

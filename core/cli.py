@@ -410,7 +410,7 @@ def _print_baseline(report: dict[str, Any]) -> None:
         for key, row in r["statistics"].items():
             d = row["difference"]
             share = key.endswith(" wins") or key == "draws"
-            cell = (lambda v: f"{v:.1%}") if share else (lambda v: f"{v:.1f}")
+            cell = _percent if share else _one_place
             table.add_row(key, cell(row["base"]), cell(row["other"]),
                           f"{'+' if d['mean'] >= 0 else ''}{cell(d['mean'])} [{cell(d['ci95'][0])}, {cell(d['ci95'][1])}]")
         out.print(table)
@@ -442,8 +442,16 @@ def every_ruleset() -> list[str]:
     return names
 
 
+def _percent(v: float) -> str:
+    return f"{v:.1%}"
+
+
+def _one_place(v: float) -> str:
+    return f"{v:.1f}"
+
+
 def _replicate_each(jobs: Sequence[tuple[str, comparing.Stack, str]], n: int, seed: int,
-                    workers: int, job: comparing.Job | None = None) -> tuple[list[list[Any]], comparing.Interrupted | None]:
+                    workers: int, job: comparing.Job | None = None) -> tuple[list[list[Any]], Interrupted | None]:
     """Play N replications of each (label, stack, scenario path) job, in order, with a progress
     bar on stderr (``job`` as for ``run_replications``). Returns the outcomes (or the job's
     results) of the leading jobs that finished any, in job order, and the interrupt (Ctrl-C,

@@ -18,6 +18,7 @@ ruleset that does not answer.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from math import hypot
 from typing import Any
 
@@ -80,13 +81,33 @@ STANCE_OF = {"engage": "engage", "demonstrate": "support", "screen": "support", 
 """The stance of each order kind, when the command is in contact (attack: assault, or engage
 when it goes in without the bayonet; an advancing order far from the enemy: advance)."""
 
-CHOICES = {
-    "rebel-yell": lambda unit, kind, options: "yell",
-    "charged": lambda unit, kind, options: ("countercharge" if unit.spec.arm == "cavalry" and unit.status == "good" else
-                                            "evade" if unit.formation == "skirmish" and "evade" in options else "stand"),
-    "follow-up": lambda unit, kind, options: "follow-up" if kind in ADVANCING and unit.status == "good" else "stand",
-    "pour-on-fire": lambda unit, kind, options: "no" if unit.low_ammo else "pour",
-    "move-and-fire": lambda unit, kind, options: "half-and-fire",
+def _yell(unit: UnitState, kind: str, options: tuple[str, ...]) -> str:
+    return "yell"
+
+
+def _charged(unit: UnitState, kind: str, options: tuple[str, ...]) -> str:
+    return ("countercharge" if unit.spec.arm == "cavalry" and unit.status == "good" else
+            "evade" if unit.formation == "skirmish" and "evade" in options else "stand")
+
+
+def _follow_up(unit: UnitState, kind: str, options: tuple[str, ...]) -> str:
+    return "follow-up" if kind in ADVANCING and unit.status == "good" else "stand"
+
+
+def _pour_on_fire(unit: UnitState, kind: str, options: tuple[str, ...]) -> str:
+    return "no" if unit.low_ammo else "pour"
+
+
+def _move_and_fire(unit: UnitState, kind: str, options: tuple[str, ...]) -> str:
+    return "half-and-fire"
+
+
+CHOICES: dict[str, Callable[[UnitState, str, tuple[str, ...]], str]] = {
+    "rebel-yell": _yell,
+    "charged": _charged,
+    "follow-up": _follow_up,
+    "pour-on-fire": _pour_on_fire,
+    "move-and-fire": _move_and_fire,
 }
 """The default answers to the reactive choices (docs/doctrine.md): yell whenever allowed;
 cavalry in good order countercharge, skirmishers evade, others stand; attackers in good order

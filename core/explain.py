@@ -282,11 +282,12 @@ def _count(men: float) -> str:
 
 def _share(lost: Mapping[str, Any], causes: frozenset[str], band: str | None) -> float:
     """The share of a side's losses (``by_cause`` of one side) due to ``causes``, within ``band``."""
-    if not lost["men_lost"]:
+    men_lost: float = lost["men_lost"]
+    if not men_lost:
         return 0.0
-    if band is None:
-        return sum(lost["causes"].get(c, {}).get("men", 0.0) for c in causes) / lost["men_lost"]
-    return sum(lost["by_range"].get(c, {}).get(band, 0.0) for c in causes) / lost["men_lost"]
+    men: float = (sum(lost["causes"].get(c, {}).get("men", 0.0) for c in causes) if band is None
+                  else sum(lost["by_range"].get(c, {}).get(band, 0.0) for c in causes))
+    return men / men_lost
 
 
 def cause_sentences(result: Mapping[str, Any], scenario: Scenario) -> list[tuple[float | None, str]]:

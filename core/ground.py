@@ -92,7 +92,7 @@ class Ground:
         if len(self.kinds) == 1:
             return frozenset((OPEN,))
         key = ("kinds", 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5))
-        hit = self._between.get(key)
+        hit: frozenset[str] | None = self._between.get(key)
         if hit is None:
             ax, ay, bx, by = key[1:]
             steps = max(1, int(math.hypot(bx - ax, by - ay) // CELL))
@@ -104,7 +104,7 @@ class Ground:
         """Heights of the cells of these kinds between a and b (to the nearest 5 yards),
         leaving out ``skip`` yards at each end; kept like :meth:`near`."""
         key = (kinds, 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5), skip)
-        hit = self._between.get(key)
+        hit: tuple[float, ...] | None = self._between.get(key)
         if hit is None:
             hit = self._remember(key, tuple(h for k, h in self.samples(*key[1:5], skip) if k in kinds))
         return hit
@@ -170,7 +170,7 @@ class Ground:
         if ((x0 < box[0] and x1 < box[0]) or (x0 > box[1] and x1 > box[1])
                 or (y0 < box[2] and y1 < box[2]) or (y0 > box[3] and y1 > box[3])):
             return False  # the segment's box misses every line of this kind (no min or max: builtins cost more)
-        hit = self._between.get(key)
+        hit: bool | None = self._between.get(key)
         if hit is None:
             hit = self._remember(key, self._crossing(kind, x0, y0, x1, y1))
         return hit
@@ -245,7 +245,7 @@ class Ground:
                     return True
             return False
         key = ("behind", kind, px, py, within)
-        hit = self._between.get(key)
+        hit: bool | None = self._between.get(key)
         if hit is None:
             hit = self._remember(key, any(_covers(line, px, py, within) for line in self.lines.get(kind, ())))
         return hit

@@ -406,7 +406,7 @@ class _Reach:
                     changed = True
 
     def _begins(self, p: PlacedOrder) -> bool:
-        first = self.sequences.get(p.order.command, [p])[0] is p  # type: ignore[arg-type]
+        first = self.sequences.get(p.order.command, [p])[0] is p
         return (first and not p.order.when) or any(not self.never(t, p.order)[1] for t in p.order.when)
 
     def never(self, t: Trigger, order: Order | None) -> tuple[str, str]:
@@ -442,13 +442,13 @@ class _Reach:
             return f"order {t.order!r} can never begin"
         if t.kind == "begun":
             return ""
-        target = self.by_id[t.order]  # type: ignore[index]
+        target = self.by_id[t.order]
         command = target.order.command
-        sequence = self.sequences.get(command, [])  # type: ignore[arg-type]
+        sequence = self.sequences.get(command, [])
         later = sequence[next(i for i, p in enumerate(sequence) if p is target) + 1:] if target in sequence else []
         if any(p.order.id in self.can_begin for p in later):
             return ""
-        owner = self.s.commands.get(command) or self.s.units.get(command)  # type: ignore[arg-type]
+        owner = self.s.commands.get(command) or self.s.units.get(command)
         side = owner.side if owner is not None else None
         if side is None or side in self.can_break_off:
             return ""

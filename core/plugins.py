@@ -70,7 +70,7 @@ def weathers() -> dict[str, tuple[str, ...]]:
         info = describe() if describe is not None else None
         if isinstance(info, RulesetInfo):
             infos[name] = info
-    return {name: tuple(dict.fromkeys((infos[info.base].weather if info.base in infos else ()) + info.weather))  # type: ignore[index]
+    return {name: tuple(dict.fromkeys((infos[info.base].weather if info.base in infos else ()) + info.weather))
             for name, info in infos.items()}
 
 
@@ -605,7 +605,8 @@ def _guarded_list(pm: pluggy.PluginManager, function: Callable[..., Any]) -> Cal
 def _direct(hook: Any, impl: Any) -> Callable[..., Any]:
     """``impl`` as a function of the hook's keyword arguments."""
     if hook.spec is not None and tuple(impl.argnames) == tuple(hook.spec.argnames):
-        return impl.function  # it takes every argument, by the same names
+        function: Callable[..., Any] = impl.function  # it takes every argument, by the same names (a pluggy HookImpl's)
+        return function
     return partial(_passing, impl)
 
 

@@ -465,7 +465,7 @@ def point(value: Any) -> Point:
 
 def points(at_least: int) -> Convert:
     def convert(value: Any) -> tuple[Point, ...]:
-        found = list_of(point, "points [x, y]", unique=False)(value)
+        found: tuple[Point, ...] = list_of(point, "points [x, y]", unique=False)(value)
         if len(found) < at_least:
             raise Bad(f"expected at least {at_least} points [x, y], got {len(found)}")
         return found

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from attrs import define, frozen
 
+__all__ = ["STRICT", "record"]
+
 STRICT = bool(os.environ.get("REFEREE_STRICT"))
 """The test suite's strict build: records frozen, kept answers checked at each use."""
 

@@ -213,7 +213,9 @@ def plot_paired(data: Mapping[str, Any]) -> Figure | None:
 def map_scale(terrain: Mapping[str, Any]) -> float:
     """How much bigger than on a 3,000-yard map strokes, labels and the least size of a unit
     are drawn (in yards), so that they look the same on any map."""
-    return min(2.0, max(0.25, max(terrain["width"], terrain["height"]) / 3000))
+    width: float = terrain["width"]
+    height: float = terrain["height"]
+    return min(2.0, max(0.25, max(width, height) / 3000))
 
 
 def map_svg(terrain: Mapping[str, Any]) -> str:

@@ -321,7 +321,8 @@ def exchange(rules: Rules, scenario: Scenario, s: Situation) -> Exchange | None:
         return None
     game = Game.new(rules, scenario, 0)
     game.state = rules.muster(game)
-    return call(rules.pm, "referee_situation", game=game, attacker="a", defender="b", charge=s.charge)
+    offered: Exchange | None = call(rules.pm, "referee_situation", game=game, attacker="a", defender="b", charge=s.charge)  # the hookspec's return
+    return offered
 
 
 @define(eq=False)

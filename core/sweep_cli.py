@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from . import compare as comparing
     from . import sweep as sweeping
     from . import sweep_out, sweep_run
+    from .interrupts import Interrupted
     from .sweep import Sweep
     from .sweep_run import Journal, Row
 else:  # imported when the command runs, not when --help lists it
@@ -78,7 +79,7 @@ def sweep_cmd(spec: str, out_dir: str | None, workers: int | None, scheduler: st
 
 
 def _play(sweep: Sweep, journal: Journal, folder: Path, client: Any, workers: int | None,
-          batch: int) -> tuple[comparing.Interrupted | None, int]:
+          batch: int) -> tuple[Interrupted | None, int]:
     """The games the journal lacks, with a progress bar; the interrupt, if any, and how many were played."""
     pending = [i for i in range(sweep.games) if i not in journal.rows]
     from rich.progress import (
@@ -110,7 +111,7 @@ def _play(sweep: Sweep, journal: Journal, folder: Path, client: Any, workers: in
     return interrupted, now[0]
 
 
-def _report(spec: str, sweep: Sweep, journal: Journal, folder: Path, interrupted: comparing.Interrupted | None, now: int,
+def _report(spec: str, sweep: Sweep, journal: Journal, folder: Path, interrupted: Interrupted | None, now: int,
             no_html: bool, as_json: bool) -> None:
     """The summary, the Parquet file (once every game is in) and the page written; the table or JSON printed."""
     data = sweep_out.summarise(sweep, journal.rows)

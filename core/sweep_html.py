@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from typing import Any
 
-from .report_html import PLOT_STYLE, _ruleset_colours, _svg, plt
+import matplotlib.pyplot as plt  # the backend: report_html's import below chooses it, before any figure
+
+from .report_html import PLOT_STYLE, _ruleset_colours, _svg
 
 MOST_POINTS = 40  # the most points the by-point plot shows
 

@@ -21,6 +21,7 @@ from attrs import frozen
 from . import compare as comparing
 from .errors import InvalidInput, Problem, RefereeError
 from .game import Game, play, replication_seed
+from .interrupts import Interrupted, _deferred, interruptible
 from .limits import SWEEP_BATCH
 from .plugins import Rules, blame, build_rules
 from .scenario import parse_scenario
@@ -147,7 +148,7 @@ class Journal:
 
 
 def run_local(sweep: Sweep, pending: Sequence[int], record: Callable[[Row], None], workers: int,
-              folder: Path) -> comparing.Interrupted | None:
+              folder: Path) -> Interrupted | None:
     """Play ``pending`` games on compare's process pool (its chunks, interrupts and worker
     handling); each row handed to ``record`` as its game ends."""
     if not pending:
@@ -165,14 +166,14 @@ def run_local(sweep: Sweep, pending: Sequence[int], record: Callable[[Row], None
         for row in rows:
             record(row)
 
-    with comparing.interruptible():
+    with interruptible():
         try:
             if workers == 1:
                 for ks in chunks:
                     comparing._play(job, stack, "", sweep.seed, ks, rows_back)
             else:
                 comparing._in_parallel(job, stack, "", sweep.seed, chunks, workers, rows_back)
-        except comparing.Interrupted as interrupt:
+        except Interrupted as interrupt:
             return interrupt
     return None
 
@@ -182,7 +183,7 @@ def _job(refs: Sequence[Batch], stack: Any, path: str, seed: int, ks: Sequence[i
 
 
 def run_cluster(sweep: Sweep, pending: Sequence[int], record: Callable[[Row], None], address: str | Any,
-                size: int = BATCH) -> comparing.Interrupted | None:
+                size: int = BATCH) -> Interrupted | None:
     """Play ``pending`` games on the Dask cluster at ``address`` (or a ``Client``) in tasks of at
     most ``size`` games; a task lost with its worker is played again elsewhere."""
     from distributed import as_completed
@@ -194,16 +195,16 @@ def run_cluster(sweep: Sweep, pending: Sequence[int], record: Callable[[Row], No
     try:
         for batch in batches(sweep, pending, size):  # a worker's death is the scheduler's to mend: no retries for errors
             futures.append(client.submit(play_remote, batch, key=f"referee-sweep-{digest}-{batch.games[0][0]}"))
-        with comparing.interruptible():
+        with interruptible():
             try:
                 for future in as_completed(futures):  # a signal is taken here, between tasks' rows, never inside them
                     rows = future.result()
                     if isinstance(rows, str):  # the message of an error in the worker
                         raise RefereeError(rows)
-                    with comparing._deferred():
+                    with _deferred():
                         for row in rows:
                             record(row)
-            except comparing.Interrupted as interrupt:
+            except Interrupted as interrupt:
                 return interrupt
         return None
     finally:

@@ -338,7 +338,7 @@ class Bands(Generic[T]):
     _lows: tuple[int, ...] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_lows", tuple(b.min for b in self.bands[1:]))  # type: ignore[misc]
+        object.__setattr__(self, "_lows", tuple(b.min for b in self.bands[1:]))
 
     @classmethod
     def from_rows(cls, rows: Sequence[Mapping[str, Any]], convert: Callable[[Any], T] = lambda r: r) -> Bands[T]:

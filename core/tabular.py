@@ -74,7 +74,7 @@ class FittingConsole(Console):
         """Print to ``width`` columns from now on (None: the terminal's, COLUMNS or 80 again)."""
         self._width = width if width is not None else self._given_width
 
-    def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def print(self, *objects: Any, **kwargs: Any) -> None:
         if not self.is_terminal:
             objects = tuple(_plain(o) for o in objects)
         shown: list[Any] = []

@@ -168,7 +168,7 @@ def _values(world: World) -> dict[str, int]:
     for objective in world.scenario.objectives:
         holder = world.held.get(objective.id)
         if objective.id in counted and holder in values:
-            values[holder] += objective.value  # type: ignore[index]
+            values[holder] += objective.value
     return values
 
 

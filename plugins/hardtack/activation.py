@@ -89,7 +89,7 @@ def _step(game: Any, name: str, side: str, unit: str) -> Step:
     """The activation step ``name`` of ``unit``, kept for the game (its memory): a frozen value,
     the same every turn (the unit's side never changes), so it is built once."""
     steps = game.memory.setdefault("hardtack.steps", {})
-    step = steps.get((name, unit))
+    step: Step | None = steps.get((name, unit))
     if step is None:
         step = steps[(name, unit)] = Step("activation", name, side, unit)
     return step
@@ -395,7 +395,8 @@ def _kept_off(state: HardtackState, intent: Any, x: float, y: float, gx: float, 
 def _travelled(t: Any, c: Company, moved: float) -> bool:
     """HT-M8: a Move that carried the company further than its normal move was in travel mode
     (p.14: a column, or a limbered gun, on a road or in clear ground)."""
-    return moved > move.base_inches(t, c) * t.yards_per_inch + 1e-6
+    per_inch: float = t.yards_per_inch
+    return moved > move.base_inches(t, c) * per_inch + 1e-6
 
 
 def _formation_wanted(c: Company, intent: Any) -> str:
@@ -403,7 +404,8 @@ def _formation_wanted(c: Company, intent: Any) -> str:
         return "limbered" if intent is not None and intent.formation == "limbered" else "unlimbered"
     if intent is None or c.level >= BROKEN or intent.formation not in TROOP_FORMATIONS:
         return c.formation
-    return intent.formation
+    wanted: str = intent.formation
+    return wanted
 
 
 def action(game: Any, state: HardtackState, c: Company, intent: Any, n: int, enemies: list[Company]) -> bool:

@@ -30,7 +30,8 @@ def reach_inches(t: Any, c: Company) -> float:
     """How far the company's fire carries: five bands of its quality die, or of the gun."""
     if c.artillery:
         assert c.gun is not None
-        return max(c.gun.band * t["fire"]["bands"], c.gun.canister)
+        bands: int = t["fire"]["bands"]
+        return max(c.gun.band * bands, c.gun.canister)
     if c.weapon is not None and c.weapon.close_only:
         return float(c.quality)
     return float(c.quality * t["fire"]["bands"])
@@ -134,7 +135,8 @@ def _open_to(game: Any, state: HardtackState, c: Company, e: Company, d2: float,
     formation, In Position marker and travel mode, all the answer reads of it."""
     k = known.get(e)
     if k is not None and k[0] == e.x and k[1] == e.y and k[2] == e.formation and k[3] == e.in_position and k[4] == e.travel:
-        return k[5]
+        kept: bool = k[5]
+        return kept
     ok = geo.in_arc(c, e) and effective(game, state, c, e, math.sqrt(d2)) and geo.sees(game, c, e)
     known[e] = (e.x, e.y, e.formation, e.in_position, e.travel, ok)
     return ok
@@ -211,7 +213,8 @@ def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool, cover_a
 def firing_figures(t: Any, c: Company) -> int:
     """Dismounted cavalry leave one figure in four (or fraction) holding the horses (Hardtack p.9)."""
     if c.arm == "cavalry" and not c.mounted:
-        return c.figures - math.ceil(c.figures / t["fire"]["horse_holder_every"])
+        every: int = t["fire"]["horse_holder_every"]
+        return c.figures - math.ceil(c.figures / every)
     return c.figures
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.api import CELL, Scenario, angle_between, bearing, depth, frontage, inside
 from referee.api import OPEN as OPEN_KIND
@@ -25,7 +25,8 @@ RANK = ("none", "soft", "hard", "fortification")
 
 def inches(t: Any, yards: float) -> float:
     """Yards as table inches, at the tables' scale ([scale] yards_per_inch, p.1)."""
-    return yards / t.yards_per_inch
+    per_inch: float = t.yards_per_inch
+    return yards / per_inch
 
 
 def dist(a: Company, b: Company) -> float:
@@ -65,9 +66,13 @@ def sight_memo(game: Any) -> dict[tuple[float, float, float, float], bool]:
     return scenario_memo(game, "sights", _sight)
 
 
-def scenario_memo(game: Any, attr: str, store: weakref.WeakKeyDictionary[Scenario, Any]) -> Any:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def scenario_memo(game: Any, attr: str, store: weakref.WeakKeyDictionary[Scenario, dict[K, V]]) -> dict[K, V]:
     """The scenario's memo ``attr`` from ``store``, held by the game's state once mustered."""
-    memo = getattr(game.state, attr, None)
+    memo: dict[K, V] | None = getattr(game.state, attr, None)
     if memo is None:
         memo = store.get(game.scenario)
         if memo is None:
@@ -123,7 +128,8 @@ def masked(state: Any, c: Company, e: Company) -> str | None:
     key = (c.id, c.x, c.y, c.formation, e.id, e.x, e.y)
     if key not in memo:
         memo[key] = _masked(state, c, e)
-    return memo[key]
+    masker: str | None = memo[key]
+    return masker
 
 
 def _masked(state: Any, c: Company, e: Company) -> str | None:
@@ -139,7 +145,8 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
             # a footprint whose centre stands further from the line of fire than its corners (and
             # a yard to spare) cannot be crossed: the exact test is left for the others
             if abs((f.x - ax) * ry - (f.y - ay) * rx) <= (radius + 1.0) * span and _crosses(f, hw, hd, ax, ay, bx, by):
-                return f.id
+                masker: str = f.id
+                return masker
     return None
 
 

@@ -34,10 +34,12 @@ def base_inches(t: Any, c: Company) -> int:
 def _base_inches(t: Any, c: Company) -> int:
     base = t["movement"]["base"]
     if c.artillery and not c.guns:  # a crew that has abandoned its gun goes on foot (p.12; HT-C4)
-        return base["infantry"]
+        infantry: int = base["infantry"]
+        return infantry
     if c.artillery:  # p.13: a limbered gun whose team has taken casualties moves a die type slower (HT-S6)
         if c.formation == "unlimbered" and c.figures == 1:  # p.14: one figure left can only move the gun 2"
-            return t["movement"]["unlimbered_one_figure"]
+            one_figure: int = t["movement"]["unlimbered_one_figure"]
+            return one_figure
         return ladder_shift(base["limbered"], -1)[0] if c.team_hit and c.formation == "limbered" else base[c.formation]
     rate = base["mounted" if c.mounted else "dismounted" if c.arm == "cavalry" else "infantry"]
     return ladder_shift(rate, t["movement"]["line_shift"])[0] if c.formation == "line" else rate
@@ -68,7 +70,7 @@ def going(game: Any, t: Any, who: str) -> Going:
     """What a mover's walk reads, once per scenario: its terrain classes and their costs (from
     the tables), the area kinds that are not clear going for it, the line kinds that cost it
     something (their segments boxed), and the count of its rough cells (:func:`_rough_counts`)."""
-    per = game.state.goings
+    per: dict[tuple[Any, str], Going] | None = game.state.goings
     if per is None:  # (not mustered yet)
         per = going_memo(game)
     hit = per.get((t, who))
@@ -151,7 +153,7 @@ def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road:
     crossed, worst class met). On a road (travel mode, HT-M2) the ground is clear (p.14). Computed
     from the rounded ends, so it never depends on history; the answers are kept per scenario
     under exactly those inputs."""
-    per = game.state.walks
+    per: dict[tuple[Any, ...], tuple[float, frozenset[str], str]] | None = game.state.walks
     if per is None:  # (not mustered yet)
         per = walk_memo(game)
     key = (t, mover(c), round(c.x), round(c.y), round(x), round(y), inches, road)

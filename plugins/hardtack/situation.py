@@ -23,19 +23,22 @@ def _hit(roller: Any, kind: str, *args: Any) -> int:
 
 def _sum(roller: Any, shots: tuple[tuple[Any, ...], ...]) -> int:
     """Figures all ``shots`` take off, each its own roll (the rest a memoised sub-mechanic)."""
-    first = roller.sub(_hit, *shots[0])
-    return first + (roller.sub(_sum, shots[1:]) if len(shots) > 1 else 0)
+    first: int = roller.sub(_hit, *shots[0])
+    rest: int = roller.sub(_sum, shots[1:]) if len(shots) > 1 else 0
+    return first + rest
 
 
 def _on(roller: Any, figures: int, shots: tuple[tuple[Any, ...], ...]) -> int:
     """Figures lost by one company under ``shots``: no more than it has."""
-    return min(figures, roller.sub(_sum, shots))
+    hit: int = roller.sub(_sum, shots)
+    return min(figures, hit)
 
 
 def _total(roller: Any, targets: tuple[tuple[int, tuple[tuple[Any, ...], ...]], ...]) -> int:
     figures, shots = targets[0]
-    first = roller.sub(_on, figures, shots)
-    return first + (roller.sub(_total, targets[1:]) if len(targets) > 1 else 0)
+    first: int = roller.sub(_on, figures, shots)
+    rest: int = roller.sub(_total, targets[1:]) if len(targets) > 1 else 0
+    return first + rest
 
 
 def _shot(game: Any, state: Any, c: Any, target: Any) -> tuple[Any, ...]:

@@ -25,6 +25,7 @@ from .move import (
     roll_move,
 )
 from .state import Piece, SumterState
+from .tables import share
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
 Landed = tuple[Piece, int, str, int]
@@ -54,7 +55,7 @@ def may_fire(state: SumterState, p: Piece) -> bool:
         return p.unit.formation == "unlimbered" and (p.rate == "horse-artillery" or not (p.moved or p.limbered_now))
     if p.skirmish:
         return True
-    return p.moved <= float(dice.share(state.tables["movement"]["fire_after_share"]))
+    return p.moved <= float(share(state.tables["movement"]["fire_after_share"]))
 
 
 def reach_inches(state: SumterState, p: Piece) -> float:
@@ -84,7 +85,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     inches = max(0.0, dist(p, target) / state.ypi - state.tables["scale"]["contact_inches"])
     res = volley(game, state, p, target, inches)(game.roller)
     res = game.settle(res.mechanic, p, res, unit=p.id, target=target.id)
-    hits = res.values["hits"]
+    hits: int | None = res.values["hits"]
     if res.values.get("low_ammo"):
         p.unit.low_ammo = True
     if res.values.get("gun_lost"):
@@ -206,7 +207,7 @@ def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, ca
             best, gap = o, along
     if best is None:
         return
-    more, _, _ = dice.hits_of(game.roller, state.tables, hits, dice.share(a["bounce_share"]))
+    more, _, _ = dice.hits_of(game.roller, state.tables, hits, share(a["bounce_share"]))
     if more:
         game.log.emit("bounce", unit=p.id, target=best.id, hits=more, text=f"{p.id}'s shot bounces through to {best.id}: {more} hits")
         landed.append((best, more, cause, round(dist(p, best))))

@@ -48,7 +48,8 @@ def semi_hit(roller: Roller, t: SumterTables, part: Fraction) -> bool:
     need = t["fire"]["semi_hits"].get(f"{part.numerator}/{part.denominator}")
     if need is None:  # SU-F8: a fraction the sheet does not print: the same share of the D12's faces
         need = 13 - max(1, round(12 * part))
-    return roller.sub(_d12_at_least, need)
+    hit: bool = roller.sub(_d12_at_least, need)
+    return hit
 
 
 def _d12_at_least(roller: Roller, need: int) -> bool:

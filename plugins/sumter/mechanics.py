@@ -11,7 +11,7 @@ from referee.api import InputSpec, MechanicSpec, Modifier, Resolution, Roller, n
 
 from . import dice
 from .mods import mods
-from .tables import GRADES, ORDERS, RATES, SumterTables
+from .tables import GRADES, ORDERS, RATES, SumterTables, share
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
 REF_UNIT = "QRS v6.2, Unit Morale Test"
@@ -52,7 +52,7 @@ def fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[s
     names += ["breechloader"] if weapon in f["weapons"]["breechloader"] else ["smoothbore"] if weapon in f["weapons"]["smoothbore"] else []
     ms = mods(f["firer"], REF_FIRE, names) + _target(t, i) + extra
     shares = [f["long_share"]] * ((i["range"] == "long") + bool(i["low_ammo"]))
-    figures = i["figures"] if i["formation"] == "line" else int(i["figures"] * dice.share(f["column_share"]))
+    figures = i["figures"] if i["formation"] == "line" else int(i["figures"] * share(f["column_share"]))
     return dice.volley(roller, t, "fire", "QRS v6.2, Shooting Casualties", t.fire_rows, figures, ms, dice.portion_of(*shares),
                        i, rulings + (("SU-F3",) if i["formation"] != "line" else ()), 2 if i["pour"] else 1)
 
@@ -93,7 +93,7 @@ def skirmish_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings
     else:
         n, hit_on = max(0, i["figures"] // sk["figures_per_die"][i["grade"]] - i["dps"]), sk["hit_on"]
     n += n // 2 if i["pour"] else 0
-    portion = dice.share(sk["cover_share"]) if i["cover"] else Fraction(1)
+    portion = share(sk["cover_share"]) if i["cover"] else Fraction(1)
     return dice.skirmish_volley(roller, t, n, hit_on - net(extra), portion, i["pour"], i, extra, rulings)
 
 

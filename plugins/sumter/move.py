@@ -17,6 +17,7 @@ from referee.api import short_of
 from . import dice, mechanics
 from .mods import mods
 from .state import Piece, SumterState
+from .tables import share
 
 FORMATION_OF = {"march-column": "column"}
 
@@ -116,13 +117,13 @@ def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
         return Fraction(0)
     if "limbered" in (have, want) or "unlimbered" in (have, want):  # a heavy field battery: a whole move (SU-G8)
         heavy = state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"].get("heavy", False)
-        return dice.share(ch["limber-heavy" if heavy else "limber"])
+        return share(ch["limber-heavy" if heavy else "limber"])
     if want == "skirmish":
-        return dice.share(ch["to-skirmish"])
+        return share(ch["to-skirmish"])
     if have == "skirmish":
-        return dice.share(ch["from-skirmish"])
+        return share(ch["from-skirmish"])
     key = f"{have}-{want}"
-    return dice.share(ch.get(f"{key}-good" if good else key, ch.get(key, 1)))
+    return share(ch.get(f"{key}-good" if good else key, ch.get(key, 1)))
 
 
 def move_dice(state: SumterState, p: Piece, formation: str, far: float) -> tuple[str, int, float]:
@@ -309,7 +310,8 @@ def attached_general(state: SumterState, p: Piece) -> str:
     ld = p.brigade.general
     if ld is None or ld.status != "active" or ld.attached_to != p.id:
         return ""
-    return state.tables["scale"]["generals"][ld.spec.rating]
+    rating: str = state.tables["scale"]["generals"][ld.spec.rating]
+    return rating
 
 
 # ----------------------------------------------------------------------------- compulsory moves
@@ -448,7 +450,7 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
     room = rolled * float(1 - cost)
     if (p.order_foot and intent.action == "advance" and in_reach(game, state, p)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
-        room = min(room, rolled * float(dice.share(state.tables["movement"]["fire_after_share"]) - cost))
+        room = min(room, rolled * float(share(state.tables["movement"]["fire_after_share"]) - cost))
     if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
         room = short_of(u.x, u.y, goal[0], goal[1], engaged.unit.x, engaged.unit.y, intent.standoff, room)  # the order's range
     x, y = u.x, u.y
@@ -512,7 +514,8 @@ def recall(game: Any, state: SumterState, p: Piece) -> bool:
     table = {k: v for k, v in t.items() if isinstance(v, int)}
     ms = mods(table, "QRS v6.2, Skirmish Recall", names) + tuple(game.extra_modifiers("skirmish-recall", p))
     res = dice.recall(game.roller, t["score"][p.grade], ms, {"grade": p.grade} if game.seen else {})
-    return game.settle("skirmish-recall", p, res, unit=p.id).values["recalled"]
+    recalled: bool = game.settle("skirmish-recall", p, res, unit=p.id).values["recalled"]
+    return recalled
 
 
 def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any], enemies: list[Piece]) -> bool:
