@@ -128,7 +128,7 @@ class DefaultDoctrine:
         plan = game.plan
         mine = [u for u in world.by_side[side] if u.on_field]
         enemy, space = world.enemy(side), world.space
-        enemies = [u for u in world.by_side[enemy] if u.on_field and u.status in FIT_STATUSES and not u.hidden]  # _known
+        enemies = [u for u in world.by_side[enemy] if _known(u)]
         indexed = space.indexed(enemy)  # a large side: asked of the index, not scanned
         orders = plan.orders_of(mine)
         counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
@@ -175,7 +175,7 @@ class DefaultDoctrine:
         plan = game.plan
         plan.update(game)
         enemy, space = world.enemy(side), world.space
-        enemies = [u for u in world.by_side[enemy] if u.on_field and u.status in FIT_STATUSES and not u.hidden]  # _known
+        enemies = [u for u in world.by_side[enemy] if _known(u)]
         indexed = space.indexed(enemy)
         out: dict[str, CommandIntent] = {}
         for u in world.by_side[side]:
