@@ -12,42 +12,32 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.api import RulesetInfo, Step, hookimpl
+from referee.api import Game, RulesetInfo, Step, TableHooks, hookimpl
 
 from . import activation, geometry, reach, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
-from .tables import display_tables, load_tables, load_with_overlays
+from .state import HardtackState
+from .tables import TABLES, HardtackTables, display_tables, load_tables
 
 PLUGIN_NAME = "hardtack"
+
+
+def _mustered(game: Game, t: HardtackTables) -> HardtackState:
+    state = muster(game, t)
+    sync(game, state, every=True)
+    return state
+
+
+GLUE = TableHooks(TABLES, display_tables, mechanic_specs, _mustered, options=lambda t: t.options)
+referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
+referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster
 
 
 @hookimpl
 def referee_ruleset() -> RulesetInfo:
     return RulesetInfo("hardtack", "Hardtack plug-in for Stargrunt II (Allan Goodall, August 2002)",
                        "hardtack-sg2-plugin.txt; Stargrunt II core (FACTS.md section A)", load_tables().scale)
-
-
-@hookimpl
-def referee_options() -> list[Any]:
-    return list(load_tables().options)
-
-
-@hookimpl
-def referee_tables(overlays: tuple[Any, ...]) -> dict[str, Any]:
-    return display_tables(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
-    return mechanic_specs(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_muster(game: Any) -> Any:
-    state = muster(game, load_with_overlays(*game.rules.overlays))
-    sync(game, state, every=True)
-    return state
 
 
 @hookimpl

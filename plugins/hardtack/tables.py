@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -28,9 +26,8 @@ from referee.api import (
     Spec,
     Str,
     Table,
+    TableSource,
     TomlFile,
-    apply_overlay,
-    load_ruleset,
     to_fraction,
     world,
 )
@@ -180,20 +177,13 @@ class HardtackTables:
                    _ro({k: v["men"] for k, v in opts.items() if "men" in v}), ypi, float(raw["scale"]["command_inches"]) * ypi)
 
 
-@cache
+TABLES = TableSource(RULESET, SCHEMA, HardtackTables.build)
+"""The tables, with a stack's overlays laid over them, each read, checked and built once."""
+load_with_overlays = TABLES.load  # the tables with data house rules laid over them, in order
+
+
 def load_tables() -> HardtackTables:
-    return HardtackTables.build(load_ruleset(RULESET, SCHEMA))
-
-
-@cache
-def load_with_overlays(*overlays: Path) -> HardtackTables:
-    """The tables with data house rules laid over them, in order."""
-    if not overlays:
-        return load_tables()
-    files = dict(load_ruleset(RULESET, SCHEMA))
-    for overlay in overlays:
-        files = apply_overlay(files, overlay, SCHEMA)
-    return HardtackTables.build(files)
+    return TABLES.load()
 
 
 def display_tables(t: HardtackTables) -> dict[str, Table]:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -34,9 +32,8 @@ from referee.api import (
     Spec,
     Str,
     Table,
+    TableSource,
     TomlFile,
-    apply_overlay,
-    load_ruleset,
     to_fraction,
     world,
 )
@@ -677,21 +674,14 @@ def _cross_problems(files: Mapping[str, TomlFile]) -> list[Problem]:
     return out
 
 
-@cache
+TABLES = TableSource(RULESET, SCHEMA, build_tables)
+"""The tables, with a stack's overlays laid over them, each read, checked and built once."""
+load_with_overlays = TABLES.load  # the tables with house-rule data overlays applied in order
+
+
 def load_tables() -> RffTables:
     """The ruleset's own tables, read and checked once."""
-    return build_tables(load_ruleset(RULESET, SCHEMA))
-
-
-@cache
-def load_with_overlays(*overlays: str | Path) -> RffTables:
-    """The tables with house-rule data overlays applied in order (read once per stack)."""
-    if not overlays:
-        return load_tables()
-    files = load_ruleset(RULESET, SCHEMA)
-    for overlay in overlays:
-        files = apply_overlay(files, overlay, SCHEMA)
-    return build_tables(files)
+    return TABLES.load()
 
 
 # ----------------------------------------------------------------------------- display

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.api import RulesetInfo, Step, hookimpl
+from referee.api import Game, RulesetInfo, Step, TableHooks, hookimpl
 
 from .combat import fire_step, melee_step
 from .mechanics import mechanic_specs
@@ -20,8 +20,8 @@ from .morale import end_turn, morale_step
 from .move import charge_step, compulsory_step, movement_step, orders_step
 from .reach import capabilities
 from .situation import exchange
-from .state import muster, sync
-from .tables import display_tables, load_tables, load_with_overlays
+from .state import SumterState, muster, sync
+from .tables import TABLES, SumterTables, display_tables, load_tables
 
 PLUGIN_NAME = "sumter"
 PHASES = ("orders", "charge", "compulsory", "movement", "fire", "melee", "morale")
@@ -30,33 +30,22 @@ movement side by side (the scenario's first side first), then fire, melee and mo
 sides at once."""
 
 
+def _mustered(game: Game, t: SumterTables) -> SumterState:
+    state = muster(game, t)
+    sync(state)
+    return state
+
+
+GLUE = TableHooks(TABLES, display_tables, mechanic_specs, _mustered, options=lambda t: t.options)
+referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
+referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster
+
+
 @hookimpl
 def referee_ruleset() -> RulesetInfo:
     return RulesetInfo("sumter", "Raising Sumter QRS v6.2 (February 2017)",
                        "raising-sumter-qrs-v6.2.txt; British Grenadier family (FACTS.md section B)", load_tables().scale,
                        phases=PHASES)
-
-
-@hookimpl
-def referee_options() -> list[Any]:
-    return list(load_tables().options)
-
-
-@hookimpl
-def referee_tables(overlays: tuple[Any, ...]) -> dict[str, Any]:
-    return display_tables(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
-    return mechanic_specs(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_muster(game: Any) -> Any:
-    state = muster(game, load_with_overlays(*game.rules.overlays))
-    sync(state)
-    return state
 
 
 @hookimpl

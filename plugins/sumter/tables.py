@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from attrs import frozen
@@ -29,9 +30,9 @@ from referee.api import (
     Spec,
     Str,
     Table,
+    TableSource,
     TomlFile,
     apply_overlay,
-    load_ruleset,
     to_fraction,
     world,
 )
@@ -198,32 +199,25 @@ def build(files: Mapping[str, TomlFile]) -> SumterTables:
     )
 
 
-@cache
+TABLES = TableSource(RULESET, SCHEMA, build)
+"""The tables, with a stack's overlays laid over them, each read, checked and built once."""
+
+
 def load_tables() -> SumterTables:
-    return build(load_ruleset(RULESET, SCHEMA))
+    return TABLES.load()
 
 
-@cache
-def _files() -> dict[str, TomlFile]:
-    return load_ruleset(RULESET, SCHEMA)
-
-
-def load_with_overlays(*overlays: Any, options: tuple[str, ...] = ()) -> SumterTables:
+def load_with_overlays(*overlays: str | Path, options: tuple[str, ...] = ()) -> SumterTables:
     """The tables with house rules' overlays, then the chosen options' changes, laid over them."""
-    if not overlays:
-        return _with_options(options) if options else load_tables()
-    files = _files()
-    for overlay in overlays:
-        files = apply_overlay(files, overlay, SCHEMA)
-    return build(_lay_options(files, options))
+    return _with_options(overlays, options) if options else TABLES.load(*overlays)
 
 
 @cache
-def _with_options(options: tuple[str, ...]) -> SumterTables:
-    return build(_lay_options(_files(), options))
+def _with_options(overlays: tuple[str | Path, ...], options: tuple[str, ...]) -> SumterTables:
+    return build(_lay_options(TABLES.files(*overlays), options))
 
 
-def _lay_options(files: dict[str, TomlFile], options: tuple[str, ...]) -> dict[str, TomlFile]:
+def _lay_options(files: Mapping[str, TomlFile], options: tuple[str, ...]) -> Mapping[str, TomlFile]:
     """Lay each option's ``set`` tables over ``files`` (as an overlay, so they are checked)."""
     sets = load_tables().option_sets
     for name in options:
