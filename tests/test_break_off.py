@@ -13,12 +13,13 @@ from referee.core.cli import main
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.plan import OUT_OF_REACH_YARDS, Plan
-from referee.core.plugins import build_rules
+from referee.core.plugins import build_rules, installed
 from referee.core.scenario import find_scenario, load_scenario
 from referee.core.victory import judge
 from referee.core.world import Order, SidePlan, Trigger
 
 DRILL = find_scenario("drill-musketry")
+RULESETS = sorted(installed())  # every installed ruleset and layer: the contract holds for each
 
 
 def drill(**changes):  # type: ignore[no-untyped-def]
@@ -81,7 +82,7 @@ def test_a_break_off_is_not_decided_while_its_side_is_within_reach() -> None:
 # ----------------------------------------------------------------------------- the withdrawal played
 
 
-@pytest.mark.parametrize("ruleset", ["rff", "hardtack", "sumter", "hynds"])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_withdrawal_is_played_until_the_side_gets_away(ruleset: str) -> None:
     scenario = union_breaks_off_at(615)
     game = game_of(scenario, ruleset, seed=3, log=True)

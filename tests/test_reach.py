@@ -13,12 +13,13 @@ from referee.core.doctrine import ASSAULT_YARDS, DefaultDoctrine
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl
-from referee.core.plugins import build_rules
+from referee.core.plugins import build_rules, installed
 from referee.core.reach import Capabilities, capabilities, short_of
 from referee.core.scenario import find_scenario, load_scenario
 from referee.core.world import Order
 
 DRILLS = Path(__file__).parent / "scenarios"
+RULESETS = sorted(installed())  # every installed ruleset and layer: the contract holds for each
 ENGAGE = DRILLS / "drill-engage.toml"
 RANGE = 300.0  # the drill's engage order
 ROUNDING = 10.0  # yards: the issue's tolerance for one move's rounding
@@ -44,7 +45,7 @@ class Gaps:
             self.gaps.append(math.hypot(us.x - them.x, us.y - them.y))
 
 
-@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_engage_order_holds_at_its_range(ruleset: str) -> None:
     """No move ends nearer than the range less a move's rounding; and it does come to its range
     (in some seed: the militia may break under its fire before it gets there)."""
@@ -168,7 +169,7 @@ class Reach:
         return Capabilities(250.0, 200.0, 100.0, self.may, "" if self.may else "its brigade is not on Assault orders", ("X-1",))
 
 
-@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_charge_is_offered_inside_the_reach_and_not_outside(ruleset: str) -> None:
     game, unit = _attack_at(ruleset, 240.0)
     game.rules.register(Reach(), name="reach")
@@ -179,7 +180,7 @@ def test_the_charge_is_offered_inside_the_reach_and_not_outside(ruleset: str) ->
     assert 240.0 > ASSAULT_YARDS
 
 
-@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_each_ruleset_offers_the_charge_within_its_own_reach(ruleset: str) -> None:
     game, unit = _attack_at(ruleset, 1000.0)
     caps = capabilities(game, game.world.units[unit])
