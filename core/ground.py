@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import weakref
 from collections.abc import Iterator
 from math import floor
 from typing import Any
@@ -252,15 +251,12 @@ class Ground:
 
 
 
-_cache: weakref.WeakKeyDictionary[Scenario, Ground] = weakref.WeakKeyDictionary()
-
-
 def ground_of(scenario: Scenario) -> Ground:
-    """The scenario's prepared ground (built on first use, then shared)."""
-    ground = _cache.get(scenario)
-    if ground is None:
-        ground = _cache[scenario] = Ground(scenario)
-    return ground
+    """The scenario's prepared ground (built on first use, then kept with it: ``scenario.kept``)."""
+    kept = scenario.kept
+    if kept.ground is None:
+        kept.ground = Ground(scenario)
+    return kept.ground
 
 
 def inside(x: float, y: float, polygon: tuple[Point, ...]) -> bool:

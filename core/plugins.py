@@ -56,7 +56,8 @@ RESOLUTION_HOOKS = ("referee_modifiers", "referee_resolved", "referee_observed",
 
 @cache
 def installed() -> dict[str, EntryPoint]:
-    """Every ruleset and house rule installed, by name."""
+    """Every ruleset and house rule installed, by name: read once per process (what is installed
+    does not change under a running referee; a test that installs one clears it)."""
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
@@ -566,7 +567,7 @@ def sole_implementation(pm: pluggy.PluginManager, hook_name: str) -> Callable[..
 
 def _guarded_step(pm: pluggy.PluginManager, function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` (the only ``referee_step``) guarded as :func:`_guarded` guards a hook."""
-    def play_step(game: Any, step: Any) -> Any:
+    def play_step(game: Game, step: Step) -> Any:
         try:
             return function(game, step)
         except (RefereeError, BrokenPipeError):
