@@ -12,24 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.api import Game, RulesetInfo, Step, TableHooks, hookimpl
+from referee.api import RulesetInfo, Step, TableHooks, hookimpl
 
 from . import activation, geometry, reach, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
-from .state import HardtackState
-from .tables import TABLES, HardtackTables, display_tables, load_tables
+from .tables import TABLES, display_tables, load_tables
 
 PLUGIN_NAME = "hardtack"
-
-
-def _mustered(game: Game, t: HardtackTables) -> HardtackState:
-    state = muster(game, t)
-    sync(game, state, every=True)
-    return state
-
-
-GLUE = TableHooks(TABLES, display_tables, mechanic_specs, _mustered, options=lambda t: t.options)
+GLUE = TableHooks(TABLES, display_tables, mechanic_specs, muster, options=lambda t: t.options)
 referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
 referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster
 

@@ -42,6 +42,7 @@ def share(figures: int, n: int) -> list[int]:
 
 
 def muster(game: Any, t: HardtackTables) -> HardtackState:
+    """The game's companies from the neutral world, written back to it at once (``sync``)."""
     mpf = men_per_figure(game, t)
     state = HardtackState(t, mpf)
     leaders = {ld.attached_to: ld for ld in game.world.leaders.values() if ld.attached_to}
@@ -77,6 +78,7 @@ def muster(game: Any, t: HardtackTables) -> HardtackState:
     state.effects = fire.effect_memo(t)
     for c in state.companies.values():  # HT-G3: companies placed in hard cover begin In Position
         c.in_position = c.unit.on_field and geo.cover(game, c) == "hard"
+    sync(game, state, every=True)
     return state
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.api import Game, RulesetInfo, Step, TableHooks, hookimpl
+from referee.api import RulesetInfo, Step, TableHooks, hookimpl
 
 from .combat import fire_step, melee_step
 from .mechanics import mechanic_specs
@@ -20,23 +20,15 @@ from .morale import end_turn, morale_step
 from .move import charge_step, compulsory_step, movement_step, orders_step
 from .reach import capabilities
 from .situation import exchange
-from .state import SumterState, muster, sync
-from .tables import TABLES, SumterTables, display_tables, load_tables
+from .state import muster, sync
+from .tables import TABLES, display_tables, load_tables
 
 PLUGIN_NAME = "sumter"
 PHASES = ("orders", "charge", "compulsory", "movement", "fire", "melee", "morale")
 """The turn (ruling SU-T1): orders for every brigade, charges side by side, compulsory moves,
 movement side by side (the scenario's first side first), then fire, melee and morale for both
 sides at once."""
-
-
-def _mustered(game: Game, t: SumterTables) -> SumterState:
-    state = muster(game, t)
-    sync(state)
-    return state
-
-
-GLUE = TableHooks(TABLES, display_tables, mechanic_specs, _mustered, options=lambda t: t.options)
+GLUE = TableHooks(TABLES, display_tables, mechanic_specs, muster, options=lambda t: t.options)
 referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
 referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster
 

@@ -109,7 +109,8 @@ def rate_of(arm: str, grade: str, mounted: bool) -> str:
 def muster(game: Any, t: SumterTables) -> SumterState:
     """Units become figures (men / 20, rounded, at least one; SU-S1), batteries gun models of
     two guns (rounded up; SU-S3); grades and generals by the scale's maps (SU-S5, SU-S6); each
-    command with units a brigade, on the order its plan asks for (SU-C6)."""
+    command with units a brigade, on the order its plan asks for (SU-C6). The neutral world is
+    written back at once (:func:`sync`)."""
     laid = tuple(o for o in sorted(t.option_sets) if game.option(o))
     if laid:  # options that change the tables (rulings' other readings)
         t = load_with_overlays(*game.rules.overlays, options=laid)
@@ -141,6 +142,7 @@ def muster(game: Any, t: SumterTables) -> SumterState:
         b.pieces.append(p)
         state.pieces[p.id] = p
         state.by_side.setdefault(spec.side, []).append(p)
+    sync(state)
     return state
 
 
