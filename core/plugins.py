@@ -259,9 +259,10 @@ class Rules:
             call(self.pm, "referee_observed", game=game, mechanic=mechanic, situation=situation, resolution=resolution)
 
     def hooks_by_plugin(self) -> dict[str, list[str]]:
+        """Each plugin's hooks by its name, in the order of the stack (base first: pluggy's
+        ``get_plugins`` is a set, whose order would change from one run to the next)."""
         out: dict[str, list[str]] = {}
-        for plugin in self.pm.get_plugins():
-            name = self.pm.get_name(plugin) or "?"
+        for name, plugin in self.pm.list_name_plugin():
             if name == "doctrine":
                 continue
             out[name] = sorted(c.name for c in self.pm.get_hookcallers(plugin) or ())

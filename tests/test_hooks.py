@@ -410,3 +410,8 @@ def test_the_suite_builds_records_frozen() -> None:
     modifier = Modifier("Fresh troops", 2, "QRS II")
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         modifier.value = 3  # type: ignore[misc]
+
+
+def test_the_hooks_by_plugin_follow_the_stack_base_first() -> None:
+    """`referee rulesets` prints them in this order: the same on every run."""
+    assert list(build_rules("hynds").hooks_by_plugin()) == ["rff", "hynds"]
