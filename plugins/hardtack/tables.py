@@ -1,7 +1,8 @@
 """Typed, validated access to the Hardtack tables (``rulesets/hardtack/*.toml``).
 
-:func:`load_tables` reads and checks every file once (cached); :func:`load_with_overlays` lays
-data house rules over them; :func:`display_tables` gives each table for ``referee tables``.
+The schema and :class:`HardtackTables`, built from the checked files (with a stack's data house
+rules laid over them) by ``TABLES``, a :class:`~referee.api.TableSource`. :func:`display_tables`
+gives each table as Hardtack prints it, for ``referee tables``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Typed, validated access to the Regimental Fire and Fury tables (``rulesets/rff/*.toml``).
 
-:func:`load_tables` reads and checks every file once (cached) and returns an immutable
-:class:`RffTables`; :func:`build_tables` does the same for tables a house rule has overlaid
-(:func:`referee.core.tables.apply_overlay`). :func:`display_tables` gives each table as the
-ruleset reads it, for ``referee tables rff``.
+``TABLES`` (the core's :class:`~referee.api.TableSource`) reads and checks every file once, lays
+a stack's house-rule overlays over them and builds one immutable :class:`RffTables` per tuple of
+overlays (:func:`build_tables`); :func:`load_tables` is the ruleset's own. :func:`display_tables`
+gives each table as the ruleset reads it, for ``referee tables rff``.
 """
 
 from __future__ import annotations

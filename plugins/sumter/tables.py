@@ -1,7 +1,8 @@
 """Typed, checked access to the Raising Sumter tables (``rulesets/sumter/*.toml``).
 
-:func:`load_tables` reads and checks every file once (cached); :func:`load_with_overlays` lays
-data house rules over them; :func:`display_tables` gives each table for ``referee tables``.
+The schema, and :func:`build` of :class:`SumterTables` from the checked files, for ``TABLES``
+(a :class:`~referee.api.TableSource`); :func:`load_with_overlays` also lays the chosen options'
+changes over them. :func:`display_tables` gives each table for ``referee tables``.
 """
 
 from __future__ import annotations
