@@ -111,10 +111,10 @@ def test_the_circle_finder() -> None:
 
 
 def test_deferred_and_type_only_imports_are_not_load_time() -> None:
-    imports = load_time_imports("referee.core.doctrine")
-    assert "referee.core.world" in imports  # a plain relative import is read
-    source = MODULES["referee.core.compare"][0].read_text(encoding="utf-8")
-    assert "import ctypes" in source and "ctypes" not in load_time_imports("referee.core.compare")  # inside a function
+    imports = load_time_imports("referee.core.engine.doctrine")
+    assert "referee.core.engine.world" in imports  # a plain relative import is read
+    source = MODULES["referee.core.studies.compare"][0].read_text(encoding="utf-8")
+    assert "import ctypes" in source and "ctypes" not in load_time_imports("referee.core.studies.compare")  # inside a function
 
 
 # ----------------------------------------------------------------------------- what a plugin imports
@@ -177,7 +177,7 @@ def test_a_plugin_imports_referee_api_its_own_package_and_its_bases_public_names
 def test_the_import_check_finds_a_reach_into_another_plugin(tmp_path: Path) -> None:
     (tmp_path / "plugins" / "mine").mkdir(parents=True)
     rule = tmp_path / "plugins" / "mine" / "rule.py"
-    rule.write_text("from referee.core.events import Modifier\nfrom referee.plugins.rff import geometry\n"
+    rule.write_text("from referee.core.engine.events import Modifier\nfrom referee.plugins.rff import geometry\n"
                     "from referee.plugins.rff.state import _hidden\nx = geometry._kept\n", encoding="utf-8")
     global ROOT
     here, ROOT = ROOT, tmp_path
@@ -185,5 +185,5 @@ def test_the_import_check_finds_a_reach_into_another_plugin(tmp_path: Path) -> N
         found = plugin_import_problems(rule)
     finally:
         ROOT = here
-    assert found == ["plugins/mine/rule.py:1 imports referee.core.events", "plugins/mine/rule.py:2 imports referee.plugins.rff",
+    assert found == ["plugins/mine/rule.py:1 imports referee.core.engine.events", "plugins/mine/rule.py:2 imports referee.plugins.rff",
                      "plugins/mine/rule.py:3 imports referee.plugins.rff.state", "plugins/mine/rule.py:4 reads private geometry._kept"]

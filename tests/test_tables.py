@@ -5,8 +5,8 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
-from referee.core.errors import InvalidInput
-from referee.core.tables import (
+from referee.core.engine.errors import InvalidInput
+from referee.core.engine.tables import (
     Band,
     Bands,
     BandsOf,
