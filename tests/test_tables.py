@@ -1,4 +1,4 @@
-"""core.tables: schema checks reporting every problem at once, overlays, bands, key lines."""
+"""core.engine.tables: schema checks reporting every problem at once, overlays, bands, key lines."""
 
 from __future__ import annotations
 
