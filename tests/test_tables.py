@@ -1,4 +1,4 @@
-"""core.tables: schema checks reporting every problem at once, overlays, bands, key lines."""
+"""core.engine.tables: schema checks reporting every problem at once, overlays, bands, key lines."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from referee.core.errors import InvalidInput
-from referee.core.glue import TableSource
-from referee.core.tables import (
+from referee.core.engine.errors import InvalidInput
+from referee.core.engine.glue import TableSource
+from referee.core.engine.tables import (
     Band,
     Bands,
     BandsOf,
