@@ -92,7 +92,7 @@ class GameKept:
     """What the core remembers during one game (``game.kept``), each entry kept by the code named
     beside it and dropped with the game. A plugin keeps its own in ``game.state`` or ``game.memory``."""
 
-    doctrine: DoctrineMemory = Factory(DoctrineMemory)  # the default doctrine's (core/doctrine.py)
+    doctrine: DoctrineMemory = Factory(DoctrineMemory)  # the default doctrine's (core/engine/doctrine.py)
     capabilities: dict[str, tuple[tuple[int, str, str], Capabilities | None]] = Factory(dict)
     """reach.capabilities: unit -> ((turn, neutral formation, status), its ruleset's answer then)."""
     repulses: set[tuple[str, int, str]] = Factory(set)  # report_assault: (attacker, turn, objective) already counted
