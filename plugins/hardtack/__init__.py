@@ -20,6 +20,11 @@ from .muster import muster, sync
 from .tables import TABLES, display_tables, load_tables
 
 PLUGIN_NAME = "hardtack"
+NO_MODIFIERS = {"initiative": "an unmodified D6 each side (ruling HT-T1)"}  # resolved asking house rules for none
+TABLE_ONLY = {  # offered to referee resolve, never rolled in play
+    "combat-move": "play moves companies their base distance (no combat-move roll)",
+    "regimental-combat-move": "as combat-move",
+}
 GLUE = TableHooks(TABLES, display_tables, mechanic_specs, muster, options=lambda t: t.options)
 referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
 referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster

@@ -20,6 +20,7 @@ PLUGIN_NAME = "rff"
 HOOKSPECS = hookspecs  # rff's extension points for layers (plugins/rff/hookspecs.py)
 PHASES = (("maneuver", maneuver.phase), ("fire", fire.phase), ("charge", charge.phase))
 PHASE_OF = dict(PHASES)  # a step's procedure by its phase's name
+NO_MODIFIERS = {"fallen-leader": "one unmodified d10 (RFF QRS, Fallen Leader)"}  # resolved asking house rules for none
 GLUE = TableHooks(TABLES, display_tables, mechanic_specs, muster, options=lookup.options)
 referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
 referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster
