@@ -11,7 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from referee.api import Resolution, Roller, men_between
+from referee.api import Game, Intent, Resolution, Roller, men_between
 
 from . import dice, mechanics
 from .move import (
@@ -33,7 +33,7 @@ Landed = tuple[Piece, int, str, int]
 COVER = {"woods": "hedge-trees", "dense-woods": "hedge-trees", "buildings": "works"}
 
 
-def fire_step(game: Any, state: SumterState) -> None:
+def fire_step(game: Game, state: SumterState) -> None:
     """Every unit that may fire throws at its target; the hits land together afterwards."""
     landed: list[Landed] = []
     for side, pieces in state.by_side.items():
@@ -65,7 +65,7 @@ def reach_inches(state: SumterState, p: Piece) -> float:
     return float(state.tables["fire"]["ranges"][p.unit.spec.weapon or "rifle-musket"][1])
 
 
-def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Piece], landed: list[Any]) -> int | None:
+def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemies: list[Piece], landed: list[Landed]) -> int | None:
     """``p`` fires at its intent's target, or when that is out of reach at the nearest of
     ``enemies`` (the live ones) in reach: the last of those equally near."""
     if not may_fire(state, p):
@@ -100,7 +100,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     return hits
 
 
-def fire_cause(state: SumterState, p: Piece, res: Any) -> str:
+def fire_cause(state: SumterState, p: Piece, res: Resolution) -> str:
     """The neutral cause of losses to a unit's fire (ruling SU-A6): musketry; a battery's
     canister within canister range, else round shot or shell (the sheet does not tell them
     apart); a Gatling's fire is artillery with no ammunition named."""
@@ -111,7 +111,7 @@ def fire_cause(state: SumterState, p: Piece, res: Any) -> str:
     return "canister" if res.inputs["range"] == "canister" else "shot-or-shell"
 
 
-def target_inputs(game: Any, state: SumterState, target: Piece) -> dict[str, Any]:
+def target_inputs(game: Game, state: SumterState, target: Piece) -> dict[str, Any]:
     """The target as the fire mechanics read it: its formation or kind and its cover (ruling
     SU-F10: woods are "hedge & trees", buildings and works "trench, buildings or walls")."""
     u = target.unit
@@ -121,14 +121,14 @@ def target_inputs(game: Any, state: SumterState, target: Piece) -> dict[str, Any
     return {"target": kind, "cover": cover_of(game, target) or "none", "close_up": False}
 
 
-def cover_of(game: Any, p: Piece) -> str:
+def cover_of(game: Game, p: Piece) -> str:
     u = p.unit
     if game.ground.behind("works", u.x, u.y, 30.0):
         return "works"
     return COVER.get(game.ground.kind_at(u.x, u.y), "")
 
 
-def volley(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
+def volley(game: Game, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     """``p``'s fire at ``target`` ``inches`` away as a mechanic of a roller (its inputs, the
     player's choices and the house rules' modifiers settled now)."""
     if p.arm == "artillery":
@@ -138,7 +138,7 @@ def volley(game: Any, state: SumterState, p: Piece, target: Piece, inches: float
     return musketry(game, state, p, target, inches)
 
 
-def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
+def musketry(game: Game, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     f = state.tables["fire"]
     weapon = p.unit.spec.weapon or "rifle-musket"
     low = p.unit.low_ammo
@@ -150,7 +150,7 @@ def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: flo
     return partial(mechanics.fire, t=state.tables, i=i, extra=tuple(game.extra_modifiers("fire", (p, target))))
 
 
-def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
+def artillery(game: Game, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     t = state.tables
     gun = p.unit.spec.gun_type or "12-pdr-napoleon"
     canister, effective, _ = t["artillery"]["bands"][str(t["artillery"]["guns"][gun]["band"])]
@@ -161,7 +161,7 @@ def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: fl
     return partial(mechanics.artillery_fire, t=t, i=i, extra=tuple(game.extra_modifiers("artillery-fire", (p, target))))
 
 
-def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Callable[[Roller], Resolution]:
+def skirmish(game: Game, state: SumterState, p: Piece, target: Piece) -> Callable[[Roller], Resolution]:
     t = state.tables
     weapon = p.unit.spec.weapon or ""
     pour = (p.arm == "cavalry" and weapon in t["fire"]["weapons"]["pour_half"] and not p.unit.low_ammo
@@ -170,7 +170,7 @@ def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Callable
     return partial(mechanics.skirmish_fire, t=t, i=i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
 
 
-def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
+def snipe(game: Game, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
     """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
     melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
     hits, halved in cover."""
@@ -190,7 +190,7 @@ def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piec
         landed.append((target, res.values["hits"], "musketry", round(gap)))
 
 
-def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, cause: str, landed: list[Landed]) -> None:
+def bounce(game: Game, state: SumterState, p: Piece, target: Piece, hits: int, cause: str, landed: list[Landed]) -> None:
     """Bounce-thru: the nearest unit within 5" directly behind the target takes half."""
     a = state.tables["artillery"]
     depth = state.yards(a["bounce_inches"])
@@ -213,7 +213,7 @@ def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, ca
         landed.append((best, more, cause, round(dist(p, best))))
 
 
-def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
+def lose_gun(game: Game, state: SumterState, p: Piece) -> None:
     """Heavy guns' double 1-5: one gun of the battery is lost (its crew of 2 is under one
     figure, ruling SU-A4)."""
     if p.unit.guns > 0:
@@ -223,7 +223,7 @@ def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
             disperse(game, p)
 
 
-def take_hits(game: Any, state: SumterState, p: Piece, hits: int, cause: str, yards: int) -> None:
+def take_hits(game: Game, state: SumterState, p: Piece, hits: int, cause: str, yards: int) -> None:
     """Hits fill the unit's DPs to 3, then each removes a figure (ruling SU-D1)."""
     to_dps = state.tables["morale"]["hits_to_dps"]
     p.hit = p.hit or hits > 0
@@ -236,7 +236,7 @@ def take_hits(game: Any, state: SumterState, p: Piece, hits: int, cause: str, ya
         lose_figures(game, p, hits - as_dps, cause, yards=yards, rulings=["SU-A6"])
 
 
-def lose_figures(game: Any, p: Piece, n: int, cause: str, **detail: Any) -> None:
+def lose_figures(game: Game, p: Piece, n: int, cause: str, **detail: Any) -> None:
     """Remove ``n`` figures; the men they stood for are reported lost to the neutral ``cause``
     (Game.lose); a unit with none left is gone."""
     n = min(n, p.figures)
@@ -252,7 +252,7 @@ def lose_figures(game: Any, p: Piece, n: int, cause: str, **detail: Any) -> None
 # ----------------------------------------------------------------------------- melee
 
 
-def melee_step(game: Any, state: SumterState) -> None:
+def melee_step(game: Game, state: SumterState) -> None:
     """Every pair in contact fights a round; a draw fights on next turn."""
     pairs, state.melees = state.melees, []
     for a, b in pairs:
@@ -263,7 +263,7 @@ def melee_step(game: Any, state: SumterState) -> None:
         fight(game, state, a, b)
 
 
-def side_inputs(game: Any, p: Piece, foe: Piece, s: str) -> dict[str, Any]:
+def side_inputs(game: Game, p: Piece, foe: Piece, s: str) -> dict[str, Any]:
     """One side of a melee as the melee mechanic reads it."""
     kind = "skirmisher" if p.skirmish else p.arm
     here = game.ground.kind_at(p.unit.x, p.unit.y)
@@ -274,7 +274,7 @@ def side_inputs(game: Any, p: Piece, foe: Piece, s: str) -> dict[str, Any]:
             f"{s}_weapon": weapon if weapon in ("shotgun", "carbine", "repeater") else "other"}
 
 
-def fight(game: Any, state: SumterState, a: Piece, b: Piece) -> None:
+def fight(game: Game, state: SumterState, a: Piece, b: Piece) -> None:
     t = state.tables
     rounds = state.rounds[(a.id, b.id)] = state.rounds.get((a.id, b.id), 0) + 1
     i = {**side_inputs(game, a, b, "a"), **side_inputs(game, b, a, "b"), "round": rounds}
@@ -316,7 +316,7 @@ def fight(game: Any, state: SumterState, a: Piece, b: Piece) -> None:
         pursue(game, state, win, lose)
 
 
-def pursue(game: Any, state: SumterState, win: Piece, lose: Piece) -> None:
+def pursue(game: Game, state: SumterState, win: Piece, lose: Piece) -> None:
     """The Pursuit Test (taken even when the beaten unit has dispersed); 6 or less pursues the
     unit just beaten in the compulsory moves, or charges uncontrolled if it has gone (ruling
     SU-M5); cavalry told to retire go back 12" (SU-M6)."""

@@ -6,13 +6,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from referee.api import Game
+
 from . import mechanics
 from .combat import cover_of, general_near, lose_figures
 from .move import add_dps, apply_morale, attached_general, back_off, dist, morale_inputs
-from .state import Piece, SumterState
+from .state import Brigade, Piece, SumterState
 
 
-def morale_step(game: Any, state: SumterState) -> None:
+def morale_step(game: Game, state: SumterState) -> None:
     """Units that lost figures this turn test (Other; with the option ``test-when-hit``, units
     that took any hits); retreating and routing units test to rally (ruling SU-U1); then each
     brigade with a unit broken this turn tests (SU-B2)."""
@@ -53,7 +55,7 @@ def enemy_foot_near(state: SumterState, p: Piece) -> bool:
     return False
 
 
-def surrender(game: Any, state: SumterState, p: Piece) -> None:
+def surrender(game: Game, state: SumterState, p: Piece) -> None:
     """Foot in a trench that fail their morale in charge range of enemy foot surrender: every
     figure is lost (captured) and the unit is gone."""
     lose_figures(game, p, p.figures, "captured")
@@ -61,7 +63,7 @@ def surrender(game: Any, state: SumterState, p: Piece) -> None:
     game.log.emit("surrender", unit=p.id, text=f"{p.id} fails its morale in its trench within charge range of enemy foot and surrenders")
 
 
-def around(game: Any, p: Piece, beaten: list[Piece], near: float) -> dict[str, Any]:
+def around(game: Game, p: Piece, beaten: list[Piece], near: float) -> dict[str, Any]:
     """The unit's cover and the friends and enemies in retreat, rout or dispersed within 12"
     (foot ignore skirmishers and cavalry, and vice versa)."""
     cover = cover_of(game, p)
@@ -79,7 +81,7 @@ def around(game: Any, p: Piece, beaten: list[Piece], near: float) -> dict[str, A
             "friends_beaten": friends, "enemies_beaten": enemies}
 
 
-def brigade_test(game: Any, state: SumterState, b: Any, near: float) -> None:
+def brigade_test(game: Game, state: SumterState, b: Brigade, near: float) -> None:
     """The Brigade Morale Test; failure breaks the brigade: every unit retires 12" straight
     back and the brigade is on Retire until an order change succeeds."""
     t = state.tables
@@ -104,7 +106,7 @@ def brigade_test(game: Any, state: SumterState, b: Any, near: float) -> None:
             back_off(game, state, p, state.yards(t["morale"]["brigade"]["retire_inches"]))
 
 
-def secured(game: Any, state: SumterState, b: Any, live: list[Piece]) -> dict[str, Any]:
+def secured(game: Game, state: SumterState, b: Brigade, live: list[Piece]) -> dict[str, Any]:
     """Secure flanks and rear: a fit unit of another friendly brigade not retiring within 6" of
     the brigade's units, on its left, its right or behind it (toward its home edge); blocking
     terrain is not modelled (ruling SU-B4)."""
@@ -129,7 +131,7 @@ def secured(game: Any, state: SumterState, b: Any, live: list[Piece]) -> dict[st
     return {"secure_flanks": left + right, "secure_rear": rear}
 
 
-def end_turn(game: Any, state: SumterState) -> None:
+def end_turn(game: Game, state: SumterState) -> None:
     """Removal of DPs by grade and by generals in contact (stationary units, not in melee; the
     two add up, ruling SU-D3), generals placed with their units (SU-G1), the turn's marks cleared."""
     rm = state.tables["morale"]["removal"]
@@ -166,7 +168,7 @@ def end_turn(game: Any, state: SumterState) -> None:
             ld.x, ld.y = cx[side][0] / cx[side][2], cx[side][1] / cx[side][2]
 
 
-def place_general(state: SumterState, b: Any) -> None:
+def place_general(state: SumterState, b: Brigade) -> None:
     """A brigade's general joins the stationary unit of his brigade with the most DPs (the first
     fit unit if none has any; ruling SU-G1)."""
     ld = b.general

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from referee.api import short_of
+from referee.api import Game, Intent, UnitState, short_of
 
 from . import dice, mechanics
 from .mods import mods
-from .state import Piece, SumterState
+from .state import Brigade, Piece, SumterState
 from .tables import share
 
 FORMATION_OF = {"march-column": "column"}
@@ -41,7 +41,7 @@ def live(e: Piece) -> bool:
     return e.unit.on_field and e.state != "gone"
 
 
-def enemies_near(game: Any, state: SumterState, p: Piece, keep: Callable[[Piece], bool] = live,
+def enemies_near(game: Game, state: SumterState, p: Piece, keep: Callable[[Piece], bool] = live,
                  reach: float | None = None, among: list[Piece] | None = None) -> list[Piece]:
     """The enemies of ``p`` that pass ``keep`` and could be its nearest (``reach`` None), or
     stand within about ``reach`` yards, in the order of ``state.enemies``: asked of the world's
@@ -52,14 +52,14 @@ def enemies_near(game: Any, state: SumterState, p: Piece, keep: Callable[[Piece]
         if among is not None:
             return among
         return state.enemies(p.side) if keep is live else [e for e in state.enemies(p.side) if keep(e)]
-    def test(e: Any) -> bool:
+    def test(e: UnitState) -> bool:
         return keep(pieces[e.id])
     side = world.enemy(p.side)
     found = (world.space.candidates(side, u.x, u.y, test) if reach is None else world.space.near(side, u.x, u.y, reach, test))
     return [pieces[e.id] for e in found]
 
 
-def step_toward(game: Any, p: Piece, gx: float, gy: float, yards: float) -> float:
+def step_toward(game: Game, p: Piece, gx: float, gy: float, yards: float) -> float:
     """Move ``p`` up to ``yards`` toward (gx, gy), facing that way; returns the yards moved."""
     u = p.unit
     dx, dy = gx - u.x, gy - u.y
@@ -72,7 +72,7 @@ def step_toward(game: Any, p: Piece, gx: float, gy: float, yards: float) -> floa
     return go
 
 
-def back_off(game: Any, state: SumterState, p: Piece, yards: float) -> None:
+def back_off(game: Game, state: SumterState, p: Piece, yards: float) -> None:
     """Move ``p`` straight back ``yards`` toward its home edge; off the table it leaves the field."""
     u = p.unit
     rad = math.radians(game.scenario.home_edges.get(p.side, 180.0))
@@ -86,7 +86,7 @@ def back_off(game: Any, state: SumterState, p: Piece, yards: float) -> None:
     u.x, u.y = sx, sy
 
 
-def roll_move(game: Any, state: SumterState, p: Piece, die: str, count: int, inches: float, why: str,
+def roll_move(game: Game, state: SumterState, p: Piece, die: str, count: int, inches: float, why: str,
               rulings: tuple[str, ...] = ()) -> float:
     """Throw movement dice for ``p`` (1 DP for each 1 or 2); returns the inches."""
     if count <= 0:
@@ -142,7 +142,7 @@ def move_dice(state: SumterState, p: Piece, formation: str, far: float) -> tuple
 # ----------------------------------------------------------------------------- orders
 
 
-def orders_step(game: Any, state: SumterState, brigade_id: str) -> None:
+def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
     """A brigade whose plan asks for another order (or which is retiring after an order or
     morale failure) tries to change it: the CinC rolls when he is within command radius of the
     brigade (SU-C3), otherwise its general; a cock-up reads the loss-of-nerve table."""
@@ -172,7 +172,7 @@ def orders_step(game: Any, state: SumterState, brigade_id: str) -> None:
 # ----------------------------------------------------------------------------- charges
 
 
-def charge_step(game: Any, state: SumterState, side: str) -> None:
+def charge_step(game: Game, state: SumterState, side: str) -> None:
     """Charges of ``side``: units the doctrine sends in, of brigades on Assault orders (SU-C7),
     test to charge (Rebel Yell where chosen; each unit of the brigade that charged the same enemy
     before it this turn a wave, +1 each, ruling SU-C10), throw their initial dice; on contact the
@@ -192,7 +192,7 @@ def charge_step(game: Any, state: SumterState, side: str) -> None:
             waves[p.brigade.id, target.id] = wave + 1
 
 
-def charge(game: Any, state: SumterState, p: Piece, target: Piece, wave: int) -> bool:
+def charge(game: Game, state: SumterState, p: Piece, target: Piece, wave: int) -> bool:
     """``p`` tests to charge ``target`` and throws its dice; whether it charged."""
     t = state.tables
     r = t["movement"]["rates"][p.rate]
@@ -241,7 +241,7 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece, wave: int) ->
     return True
 
 
-def charged(game: Any, state: SumterState, p: Piece, by: Piece) -> None:
+def charged(game: Game, state: SumterState, p: Piece, by: Piece) -> None:
     """The defender's Unit Morale Test being charged; countercharge or stand is its choice."""
     by_kind = ("cavalry" if by.arm == "cavalry" and p.arm != "cavalry" else "skirmishers" if p.skirmish and by.skirmish
                else "foot" if by.order_foot and (p.order_foot or p.arm == "artillery") else "none")
@@ -273,7 +273,7 @@ def morale_inputs(state: SumterState, p: Piece, column: str, **facts: Any) -> di
     return i
 
 
-def apply_morale(game: Any, state: SumterState, p: Piece, result: str, dps: int) -> None:
+def apply_morale(game: Game, state: SumterState, p: Piece, result: str, dps: int) -> None:
     """A morale result on the piece: its DPs and its new state."""
     add_dps(state, p, dps)
     if result in ("halt", "fail"):
@@ -291,7 +291,7 @@ def apply_morale(game: Any, state: SumterState, p: Piece, result: str, dps: int)
         add_dps(state, p, -state.tables["morale"]["removal"]["rally"])
 
 
-def disperse(game: Any, p: Piece) -> None:
+def disperse(game: Game, p: Piece) -> None:
     if p.state != "gone":
         p.state, p.broke, p.melee = "gone", True, None
         game.log.emit("disperse", unit=p.id, text=f"{p.id} disperses")
@@ -317,7 +317,7 @@ def attached_general(state: SumterState, p: Piece) -> str:
 # ----------------------------------------------------------------------------- compulsory moves
 
 
-def compulsory_step(game: Any, state: SumterState) -> None:
+def compulsory_step(game: Game, state: SumterState) -> None:
     """Retreats and routs (their retreat dice straight back), pursuits, and brigades retiring
     after an order or morale failure (a step back: half a move; skirmishers a full move; SU-C9)."""
     for p in list(state.pieces.values()):
@@ -347,7 +347,7 @@ def compulsory_step(game: Any, state: SumterState) -> None:
             p.moved = 1.0
 
 
-def rush(game: Any, state: SumterState, p: Piece, at: Piece, why: str) -> bool:
+def rush(game: Game, state: SumterState, p: Piece, at: Piece, why: str) -> bool:
     """``p`` throws its pursuit dice and goes at ``at``, stopping at contact; whether it made contact."""
     r = state.tables["movement"]["rates"][p.rate]
     inches = roll_move(game, state, p, r["die"] if p.arm != "infantry" else "d6", r["pursuit"], 0, why)
@@ -358,7 +358,7 @@ def rush(game: Any, state: SumterState, p: Piece, at: Piece, why: str) -> bool:
     return state.yards(inches) + contact >= gap
 
 
-def uncontrolled(game: Any, state: SumterState, p: Piece) -> None:
+def uncontrolled(game: Game, state: SumterState, p: Piece) -> None:
     """A pursuer whose quarry has gone makes an uncontrolled charge at the nearest enemy within
     45 degrees of its front, on its pursuit dice and with no test to charge; the enemy tests being
     charged. With no such enemy it acts as a pursuit result of 7-8: 1 DP, cavalry retire 12", foot
@@ -380,7 +380,7 @@ def uncontrolled(game: Any, state: SumterState, p: Piece) -> None:
         state.melees.append((p, target))
 
 
-def clear_friends(game: Any, state: SumterState, p: Piece) -> None:
+def clear_friends(game: Game, state: SumterState, p: Piece) -> None:
     """A unit in retreat or rout that ends its move on a friend goes on back until it is clear
     of every friend (ruling SU-G5)."""
     contact = state.yards(state.tables["scale"]["contact_inches"])
@@ -397,7 +397,7 @@ def clear_friends(game: Any, state: SumterState, p: Piece) -> None:
 # ----------------------------------------------------------------------------- movement
 
 
-def movement_step(game: Any, state: SumterState, side: str) -> None:
+def movement_step(game: Game, state: SumterState, side: str) -> None:
     """The side's units move as their intents ask, within their brigade's order (SU-C8: Hold
     moves nobody forward; Retire is the compulsory move), one brigade on Move orders far from
     the enemy by tactical march."""
@@ -420,7 +420,7 @@ def movement_step(game: Any, state: SumterState, side: str) -> None:
             move(game, state, p, intent)
 
 
-def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
+def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     u = p.unit
     order = p.brigade.order
     want = intent.formation or u.formation
@@ -460,7 +460,7 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
         pass_batteries(game, state, p, x, y)
 
 
-def manhandle(game: Any, state: SumterState, p: Piece, goal: tuple[float, float]) -> bool:
+def manhandle(game: Game, state: SumterState, p: Piece, goal: tuple[float, float]) -> bool:
     """An unlimbered field gun battery whose goal is within 2" is manhandled there instead of
     limbering (ruling SU-G7): a foot battery may not fire this turn, horse artillery may."""
     u = p.unit
@@ -474,7 +474,7 @@ def manhandle(game: Any, state: SumterState, p: Piece, goal: tuple[float, float]
     return True
 
 
-def pass_batteries(game: Any, state: SumterState, p: Piece, x: float, y: float) -> None:
+def pass_batteries(game: Game, state: SumterState, p: Piece, x: float, y: float) -> None:
     """An order unit whose move from (x, y) crossed a friendly deployed battery (within contact
     of its path) takes 2 DPs, once a move (ruling SU-G5)."""
     u = p.unit
@@ -495,14 +495,14 @@ def pass_batteries(game: Any, state: SumterState, p: Piece, x: float, y: float) 
             return
 
 
-def in_reach(game: Any, state: SumterState, p: Piece) -> bool:
+def in_reach(game: Game, state: SumterState, p: Piece) -> bool:
     """Is an enemy within the long range of the unit's firearm?"""
     weapon = p.unit.spec.weapon or "rifle-musket"
     reach = state.yards(state.tables["fire"]["ranges"][weapon][1] + state.tables["scale"]["contact_inches"])
     return nearest(p, enemies_near(game, state, p))[1] <= reach
 
 
-def recall(game: Any, state: SumterState, p: Piece) -> bool:
+def recall(game: Game, state: SumterState, p: Piece) -> bool:
     """Skirmish Recall: 2D6 against the grade's score to form again."""
     t = state.tables["fire"]["recall"]
     names: list[str | tuple[str, int]] = [("dp", p.dps)]
@@ -518,7 +518,7 @@ def recall(game: Any, state: SumterState, p: Piece) -> bool:
     return recalled
 
 
-def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any], enemies: list[Piece]) -> bool:
+def tactical_march(game: Game, state: SumterState, b: Brigade, intents: dict[str, Intent], enemies: list[Piece]) -> bool:
     """Tactical March: the whole brigade in column of march, 18" (24" for cavalry and horse
     artillery), ending 20" from the enemy; DPs thrown on its column dice."""
     mv = state.tables["movement"]

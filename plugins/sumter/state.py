@@ -8,12 +8,11 @@ its figures, grade and DPs here. Rulings SU-S1..SU-S6 (docs/rulings/sumter.md).
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from attrs import define, field
-from referee.api import LeaderState, UnitState
+from referee.api import CommandIntent, Game, Intent, LeaderState, UnitState
 
-from .tables import SumterTables, load_with_overlays
+from .tables import SumterTables
 
 STATUS = {"ok": "good", "halted": "disordered", "retreat": "broken", "rout": "routed", "gone": "gone"}
 
@@ -85,8 +84,8 @@ class SumterState:
     by_side: dict[str, list[Piece]] = field(factory=dict)
     brigades: dict[str, Brigade] = field(factory=dict)
     cinc: dict[str, LeaderState | None] = field(factory=dict)
-    intents: dict[str, dict[str, Any]] = field(factory=dict)  # side -> unit intents, this turn
-    wanted: dict[str, dict[str, Any]] = field(factory=dict)  # side -> command intents, this turn
+    intents: dict[str, dict[str, Intent]] = field(factory=dict)  # side -> unit intents, this turn
+    wanted: dict[str, dict[str, CommandIntent]] = field(factory=dict)  # side -> command intents, this turn
     melees: list[tuple[Piece, Piece]] = field(factory=list)  # (attacker, defender) pairs in contact
     rounds: dict[tuple[str, str], int] = field(factory=dict)  # rounds fought by each pair in melee
 
@@ -106,13 +105,13 @@ def rate_of(arm: str, grade: str, mounted: bool) -> str:
     return "foot-good" if good else "foot-poor"
 
 
-def muster(game: Any, t: SumterTables) -> SumterState:
+def muster(game: Game, t: SumterTables) -> SumterState:
     """Units become figures (men / 20, rounded, at least one; SU-S1), batteries gun models of
     two guns (rounded up; SU-S3); grades and generals by the scale's maps (SU-S5, SU-S6); each
     command with units a brigade, on the order its plan asks for (SU-C6)."""
     laid = tuple(o for o in sorted(t.option_sets) if game.option(o))
     if laid:  # options that change the tables (rulings' other readings)
-        t = load_with_overlays(*game.rules.overlays, options=laid)
+        t = t.with_options(laid)
     s = t["scale"]
     state = SumterState(t, float(t.scale.yards_per_inch))
     world = game.world
@@ -122,7 +121,7 @@ def muster(game: Any, t: SumterTables) -> SumterState:
     chosen = [o for o in sorted(t.figure_men) if game.option(o)]
     men_per_figure = t.figure_men[chosen[0]] if chosen else s["men_per_figure"]
     wanted = {side: game.command_intents(side) for side in game.scenario.sides}
-    generals: dict[str, Any] = {}  # command -> its first leader by id (one pass, not one per brigade)
+    generals: dict[str, LeaderState] = {}  # command -> its first leader by id (one pass, not one per brigade)
     for ld in leaders:
         generals.setdefault(ld.spec.command, ld)
     for unit in world.units.values():
@@ -144,7 +143,7 @@ def muster(game: Any, t: SumterTables) -> SumterState:
     return state
 
 
-def _level(game: Any, command: str) -> str:
+def _level(game: Game, command: str) -> str:
     chain = game.scenario.chains.get(command, ())
     return chain[0].level if chain else ""
 
