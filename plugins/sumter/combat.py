@@ -14,16 +14,8 @@ from typing import Any
 from referee.api import Game, Intent, Resolution, Roller, men_between
 
 from . import dice, mechanics
-from .move import (
-    add_dps,
-    back_off,
-    disperse,
-    dist,
-    enemies_near,
-    flanked,
-    nearest,
-    roll_move,
-)
+from .geometry import dist, enemies_near, flanked, nearest
+from .move import add_dps, back_off, disperse, roll_move
 from .state import Piece, SumterState
 from .tables import share
 
@@ -72,11 +64,10 @@ def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemi
         return None
     reach = state.yards(reach_inches(state, p)) + state.yards(state.tables["scale"]["contact_inches"])
     target = state.pieces.get(intent.target) if intent is not None and intent.target else None
-    if target is None or target.side == p.side or not target.unit.on_field or target.state == "gone" or dist(p, target) > reach:
+    if target is None or target.side == p.side or not target.live or dist(p, target) > reach:
         best, gap = None, reach
-        x, y = p.unit.x, p.unit.y
         for e in enemies_near(game, state, p, reach=reach, among=enemies):
-            d = math.hypot(e.unit.x - x, e.unit.y - y)
+            d = dist(p, e)
             if d <= gap:
                 best, gap = e, d
         target = best
@@ -199,7 +190,7 @@ def bounce(game: Game, state: SumterState, p: Piece, target: Piece, hits: int, c
     ux, uy = dx / d, dy / d
     best, gap = None, depth
     for o in state.pieces.values():
-        if o is target or o is p or not o.unit.on_field or o.state == "gone":
+        if o is target or o is p or not o.live:
             continue
         ox, oy = o.unit.x - target.unit.x, o.unit.y - target.unit.y
         along = ox * ux + oy * uy
@@ -256,7 +247,7 @@ def melee_step(game: Game, state: SumterState) -> None:
     """Every pair in contact fights a round; a draw fights on next turn."""
     pairs, state.melees = state.melees, []
     for a, b in pairs:
-        if a.melee != b.id or not a.unit.on_field or not b.unit.on_field or a.state == "gone" or b.state == "gone":
+        if a.melee != b.id or not a.live or not b.live:
             a.melee = None if a.melee == b.id else a.melee
             b.melee = None if b.melee == a.id else b.melee
             continue

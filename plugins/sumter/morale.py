@@ -10,7 +10,8 @@ from referee.api import Game
 
 from . import mechanics
 from .combat import cover_of, general_near, lose_figures
-from .move import add_dps, apply_morale, attached_general, back_off, dist, morale_inputs
+from .geometry import dist
+from .move import add_dps, apply_morale, attached_general, back_off, morale_inputs
 from .state import Brigade, Piece, SumterState
 
 
@@ -23,7 +24,7 @@ def morale_step(game: Game, state: SumterState) -> None:
     when_hit = game.option("test-when-hit")
     beaten = [p for p in state.pieces.values() if p.unit.on_field and p.state in ("retreat", "rout", "gone")]
     for p in list(state.pieces.values()):
-        if not p.unit.on_field or p.state == "gone":
+        if not p.live:
             continue
         if p.state in ("retreat", "rout") and not p.broke:
             column = "rally"
@@ -50,7 +51,7 @@ def enemy_foot_near(state: SumterState, p: Piece) -> bool:
         if e.order_foot and e.fit:
             r = state.tables["movement"]["rates"][e.rate]
             reach = r["line"][-1] * (5 if r["die"] == "ave" else 6) + r["charge_inches"]
-            if math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) <= state.yards(reach):
+            if dist(e, p) <= state.yards(reach):
                 return True
     return False
 
@@ -69,7 +70,7 @@ def around(game: Game, p: Piece, beaten: list[Piece], near: float) -> dict[str, 
     cover = cover_of(game, p)
     friends = enemies = 0
     for o in beaten:
-        if o is p or math.hypot(o.unit.x - p.unit.x, o.unit.y - p.unit.y) > near:
+        if o is p or dist(o, p) > near:
             continue
         if (o.arm == "infantry") != (p.arm == "infantry") or o.skirmish:
             continue
@@ -93,7 +94,7 @@ def brigade_test(game: Game, state: SumterState, b: Brigade, near: float) -> Non
     enemies = [e for e in state.enemies(b.side) if e.state in ("retreat", "rout")]
     i = {"general": any(general_near(state, p) for p in live if p.fit), "order": b.order,
          "grade": "good" if 2 * good > len(live) else "poor" if 2 * good < len(live) else "mixed",
-         "enemy_beaten": any(math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) <= near for e in enemies for p in live if p.unit.on_field),
+         "enemy_beaten": any(dist(e, p) <= near for e in enemies for p in live if p.unit.on_field),
          **secured(game, state, b, live), "cover": 2 * sum(bool(cover_of(game, p)) for p in live) > len(live),
          "beaten": "most" if down > 0.5 else "half" if down >= 0.5 else "quarter" if down >= 0.25 else "none"}
     res = mechanics.brigade_morale(game.roller, t, i, tuple(game.extra_modifiers("brigade-morale", b)))
@@ -139,7 +140,7 @@ def end_turn(game: Game, state: SumterState) -> None:
         place_general(state, b)
         b.yelled = False
     for p in state.pieces.values():
-        if p.state == "gone" or not p.unit.on_field:
+        if not p.live:
             continue
         still = not p.moved and not p.melee
         if p.dps and still and not p.rallied and p.fit:

@@ -1,75 +1,25 @@
 """Moving on the table: orders steps, charges, compulsory moves and the movement phase.
 
 Distances are yards in the neutral world; the sheet's inches are converted with the scale
-(ruling SU-S2). Units move as points toward the doctrine's goal, the ground does not slow them
-(SU-G3) and they pass through one another (SU-G5).
+(ruling SU-S2). Units move as points toward the doctrine's goal (:mod:`.geometry`), the ground
+does not slow them (SU-G3) and they pass through one another (SU-G5).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from referee.api import Game, Intent, UnitState, short_of
+from referee.api import Game, Intent, segment_distance, short_of
 
 from . import dice, mechanics
+from .geometry import dist, enemies_near, flanked, nearest, step_toward
 from .mods import mods
 from .state import Brigade, Piece, SumterState
 from .tables import share
 
 FORMATION_OF = {"march-column": "column"}
-
-
-def dist(a: Piece, b: Piece) -> float:
-    return math.hypot(a.unit.x - b.unit.x, a.unit.y - b.unit.y)
-
-
-def nearest(p: Piece, others: list[Piece]) -> tuple[Piece | None, float]:
-    best, gap = None, math.inf
-    x, y = p.unit.x, p.unit.y
-    for o in others:
-        d = (o.unit.x - x) ** 2 + (o.unit.y - y) ** 2
-        if d < gap:
-            best, gap = o, d
-    return best, math.sqrt(gap)
-
-
-def live(e: Piece) -> bool:
-    """On the field and not gone (``SumterState.enemies``' test)."""
-    return e.unit.on_field and e.state != "gone"
-
-
-def enemies_near(game: Game, state: SumterState, p: Piece, keep: Callable[[Piece], bool] = live,
-                 reach: float | None = None, among: list[Piece] | None = None) -> list[Piece]:
-    """The enemies of ``p`` that pass ``keep`` and could be its nearest (``reach`` None), or
-    stand within about ``reach`` yards, in the order of ``state.enemies``: asked of the world's
-    index of places (:mod:`referee.core.space`), not of every enemy. ``among``: the enemies that
-    pass ``keep``, if the caller has them listed (a small side is answered by the list)."""
-    pieces, world, u = state.pieces, game.world, p.unit
-    if not world.space.big or not world.space.indexed(world.enemy(p.side)):  # (no side held in a tree: a small battle)
-        if among is not None:
-            return among
-        return state.enemies(p.side) if keep is live else [e for e in state.enemies(p.side) if keep(e)]
-    def test(e: UnitState) -> bool:
-        return keep(pieces[e.id])
-    side = world.enemy(p.side)
-    found = (world.space.candidates(side, u.x, u.y, test) if reach is None else world.space.near(side, u.x, u.y, reach, test))
-    return [pieces[e.id] for e in found]
-
-
-def step_toward(game: Game, p: Piece, gx: float, gy: float, yards: float) -> float:
-    """Move ``p`` up to ``yards`` toward (gx, gy), facing that way; returns the yards moved."""
-    u = p.unit
-    dx, dy = gx - u.x, gy - u.y
-    d = math.hypot(dx, dy)
-    if d < 1e-9 or yards <= 0:
-        return 0.0
-    go = min(d, yards)
-    u.facing = math.degrees(math.atan2(dx, dy)) % 360.0
-    u.x, u.y = game.scenario.on_table(u.x + dx / d * go, u.y + dy / d * go)
-    return go
 
 
 def back_off(game: Game, state: SumterState, p: Piece, yards: float) -> None:
@@ -148,7 +98,7 @@ def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
     brigade (SU-C3), otherwise its general; a cock-up reads the loss-of-nerve table."""
     b = state.brigades[brigade_id]
     t = state.tables
-    live = [p for p in b.pieces if p.unit.on_field and p.state != "gone"]
+    live = [p for p in b.pieces if p.live]
     if not live:
         return
     intent = state.wanted.get(b.side, {}).get(brigade_id)
@@ -185,7 +135,7 @@ def charge_step(game: Game, state: SumterState, side: str) -> None:
                 or p.brigade.order != "assault" or p.skirmish):
             continue
         target = state.pieces.get(intent.target or "")
-        if target is None or not target.unit.on_field or target.state == "gone":
+        if target is None or not target.live:
             continue
         wave = waves.get((p.brigade.id, target.id), 0)
         if charge(game, state, p, target, wave):
@@ -297,14 +247,6 @@ def disperse(game: Game, p: Piece) -> None:
         game.log.emit("disperse", unit=p.id, text=f"{p.id} disperses")
 
 
-def flanked(target: Piece, by: Piece) -> bool:
-    """Is ``by`` off ``target``'s front (more than 45 degrees from its facing; SU-G4)?"""
-    u, v = target.unit, by.unit
-    bearing = math.degrees(math.atan2(v.x - u.x, v.y - u.y)) % 360.0
-    off = abs(bearing - u.facing) % 360.0
-    return min(off, 360.0 - off) > 45.0
-
-
 def attached_general(state: SumterState, p: Piece) -> str:
     """The rating of the general with the unit (its brigade's general in contact; SU-G1)."""
     ld = p.brigade.general
@@ -321,7 +263,7 @@ def compulsory_step(game: Game, state: SumterState) -> None:
     """Retreats and routs (their retreat dice straight back), pursuits, and brigades retiring
     after an order or morale failure (a step back: half a move; skirmishers a full move; SU-C9)."""
     for p in list(state.pieces.values()):
-        if not p.unit.on_field or p.state == "gone":
+        if not p.live:
             continue
         r = state.tables["movement"]["rates"][p.rate]
         if p.state in ("retreat", "rout"):
@@ -334,7 +276,7 @@ def compulsory_step(game: Game, state: SumterState) -> None:
             p.pursuing = None
             if p.melee:
                 continue
-            if quarry.unit.on_field and quarry.state != "gone":
+            if quarry.live:
                 if rush(game, state, p, quarry, "pursuit") and quarry.melee is None:
                     p.melee, quarry.melee, p.bonus = quarry.id, p.id, "pursuing"
                     state.melees.append((p, quarry))
@@ -363,7 +305,7 @@ def uncontrolled(game: Game, state: SumterState, p: Piece) -> None:
     45 degrees of its front, on its pursuit dice and with no test to charge; the enemy tests being
     charged. With no such enemy it acts as a pursuit result of 7-8: 1 DP, cavalry retire 12", foot
     stand (ruling SU-M5)."""
-    target, _ = nearest(p, enemies_near(game, state, p, lambda e: live(e) and not flanked(p, e)))
+    target, _ = nearest(p, enemies_near(game, state, p, lambda e: e.live and not flanked(p, e)))
     if target is None:
         add_dps(state, p, next(b.result[1] for b in state.tables.pursuit.bands if b.result[0] == "halt"))
         if p.arm == "cavalry":
@@ -382,10 +324,18 @@ def uncontrolled(game: Game, state: SumterState, p: Piece) -> None:
 
 def clear_friends(game: Game, state: SumterState, p: Piece) -> None:
     """A unit in retreat or rout that ends its move on a friend goes on back until it is clear
-    of every friend (ruling SU-G5)."""
+    of every friend (ruling SU-G5). It goes straight back toward its home edge, so the friends it
+    can meet are those near that line: they are found once, not at every step back."""
     contact = state.yards(state.tables["scale"]["contact_inches"])
+    u = p.unit
+    rad = math.radians(game.scenario.home_edges.get(p.side, 180.0))
+    beyond = game.scenario.width + game.scenario.height  # past every edge
+    ex, ey = u.x + beyond * math.sin(rad), u.y + beyond * math.cos(rad)
+    reach = contact + 1.0  # (a yard over: rounding in its steps back never leaves out a friend in contact)
+    in_way = [o for o in state.by_side[p.side]
+              if o is not p and o.live and segment_distance(o.unit.x, o.unit.y, u.x, u.y, ex, ey) <= reach]
     while p.unit.on_field:
-        friend, gap = nearest(p, [o for o in state.by_side[p.side] if o is not p and o.unit.on_field and o.state != "gone"])
+        friend, gap = nearest(p, in_way)
         if friend is None or gap > contact:
             return
         at = (p.unit.x, p.unit.y)
@@ -484,7 +434,7 @@ def pass_batteries(game: Game, state: SumterState, p: Piece, x: float, y: float)
         return
     contact = state.yards(state.tables["scale"]["contact_inches"])
     for o in state.by_side[p.side]:
-        if o.arm != "artillery" or o.unit.formation != "unlimbered" or not o.unit.on_field or o.state == "gone":
+        if o.arm != "artillery" or o.unit.formation != "unlimbered" or not o.live:
             continue
         ox, oy = o.unit.x - x, o.unit.y - y
         along = max(0.0, min(1.0, (ox * dx + oy * dy) / length2))

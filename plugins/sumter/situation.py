@@ -8,7 +8,7 @@ from __future__ import annotations
 from referee.api import Exchange, Game, Result, Roller, men_between
 
 from .combat import may_fire, reach_inches, volley
-from .move import dist
+from .geometry import dist
 from .state import SumterState
 
 

@@ -53,6 +53,11 @@ class Piece:
         return self.unit.spec.side
 
     @property
+    def live(self) -> bool:
+        """On the field and not gone."""
+        return self.unit.on_field and self.state != "gone"
+
+    @property
     def fit(self) -> bool:
         return self.state in ("ok", "halted") and self.unit.on_field
 
@@ -93,7 +98,7 @@ class SumterState:
         return inches * self.ypi
 
     def enemies(self, side: str) -> list[Piece]:
-        return [p for s, ps in self.by_side.items() if s != side for p in ps if p.unit.on_field and p.state != "gone"]
+        return [p for s, ps in self.by_side.items() if s != side for p in ps if p.live]
 
 
 def rate_of(arm: str, grade: str, mounted: bool) -> str:
