@@ -16,7 +16,7 @@ from referee.api import Game, Intent, Resolution, Roller, men_between
 from . import dice, mechanics
 from .geometry import dist, enemies_near, flanked, nearest
 from .move import add_dps, back_off, disperse, roll_move
-from .state import Piece, SumterState
+from .state import Piece, SumterState, show_strength
 from .tables import share
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
@@ -235,6 +235,7 @@ def lose_figures(game: Game, p: Piece, n: int, cause: str, **detail: Any) -> Non
         game.lose(p.id, men_between(p.unit.spec.men, p.start, p.figures, p.figures - n), cause, **detail)
         p.figures -= n
         p.lost += n
+        show_strength(p)
         if p.figures == 0:
             p.state = "gone"
             p.broke = True

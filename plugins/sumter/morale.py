@@ -178,5 +178,5 @@ def place_general(state: SumterState, b: Brigade) -> None:
     fit = [p for p in b.pieces if p.fit]
     if not fit:
         return
-    best = max(fit, key=lambda p: (p.dps if not p.moved else -1, -fit.index(p)))
+    best = max(fit, key=lambda p: p.dps if not p.moved else -1)  # (max keeps the first of those equal)
     ld.attached_to, ld.x, ld.y = best.id, best.unit.x, best.unit.y

@@ -20,6 +20,7 @@ from .state import Brigade, Piece, SumterState
 from .tables import share
 
 FORMATION_OF = {"march-column": "column"}
+NO_COST = Fraction(0)  # a change to the formation it is in
 
 
 def back_off(game: Game, state: SumterState, p: Piece, yards: float) -> None:
@@ -64,7 +65,7 @@ def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
     good = p.grade in ("veteran", "regular")
     have, want = FORMATION_OF.get(have, have), FORMATION_OF.get(want, want)
     if have == want:
-        return Fraction(0)
+        return NO_COST
     if "limbered" in (have, want) or "unlimbered" in (have, want):  # a heavy field battery: a whole move (SU-G8)
         heavy = state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"].get("heavy", False)
         return share(ch["limber-heavy" if heavy else "limber"])

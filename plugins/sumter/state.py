@@ -142,6 +142,7 @@ def muster(game: Game, t: SumterTables) -> SumterState:
         p = Piece(spec.id, unit, b, spec.arm, grade, figures, figures, rate_of(spec.arm, grade, spec.mounted),
                   math.ceil(spec.guns / s["guns_per_model"]) if spec.guns else 0)
         p.bushwhacked = spec.surprised
+        show_strength(p)
         b.pieces.append(p)
         state.pieces[p.id] = p
         state.by_side.setdefault(spec.side, []).append(p)
@@ -153,16 +154,23 @@ def _level(game: Game, command: str) -> str:
     return chain[0].level if chain else ""
 
 
+def show_strength(p: Piece) -> None:
+    """The unit's men in the neutral world from its figures standing (so men are conserved and
+    losses come in figures), and its guns, which fall with their crews (ruling SU-A5): written
+    when figures fall (``combat.lose_figures``) and at muster."""
+    u = p.unit
+    u.men = u.spec.men * p.figures // p.start
+    if u.spec.guns:
+        u.guns = min(u.guns, math.ceil(u.spec.guns * p.figures / p.start))
+
+
 def sync(state: SumterState) -> None:
-    """Men (from the figures standing, so men are conserved and losses come in figures), guns
-    and status back to the neutral world; places are kept there already. A unit reads as
+    """Status back to the neutral world after each step (men and guns follow the figures as
+    they fall, :func:`show_strength`; places are kept there already). A unit reads as
     disordered when halted, at the DP cap or in a retiring brigade (ruling SU-D4)."""
     cap = state.tables["morale"]["dp_cap"]
     for p in state.pieces.values():
         u = p.unit
-        u.men = u.spec.men * p.figures // p.start
-        if u.spec.guns:  # guns fall with their crews (ruling SU-A5)
-            u.guns = min(u.guns, math.ceil(u.spec.guns * p.figures / p.start))
         if p.state == "gone" or p.figures <= 0:
             u.status = "gone"
             continue
