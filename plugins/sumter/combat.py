@@ -164,14 +164,19 @@ def skirmish(game: Game, state: SumterState, p: Piece, target: Piece) -> Callabl
 def snipe(game: Game, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
     """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
     melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
-    hits, halved in cover."""
+    hits, halved in cover. A unit whose nearest enemy is beyond the longest reach of them all
+    cannot give the sniper a shot, so each asks only of the enemies within that reach."""
+    contact = state.tables["scale"]["contact_inches"]
+    foot = [p for p in pieces if p.fit and not p.melee and p.arm == "infantry"]
+    if not foot:
+        return
+    longest = max(state.yards(reach_inches(state, p) + contact) for p in foot)
     best, target, gap = None, None, math.inf
-    for p in pieces:
-        if p.fit and not p.melee and p.arm == "infantry":
-            e, d = nearest(p, enemies_near(game, state, p, among=enemies))
-            if d < gap:
-                best, target, gap = p, e, d
-    if best is None or target is None or gap > state.yards(reach_inches(state, best) + state.tables["scale"]["contact_inches"]):
+    for p in foot:
+        e, d = nearest(p, enemies_near(game, state, p, reach=longest, among=enemies))
+        if d < gap:
+            best, target, gap = p, e, d
+    if best is None or target is None or gap > state.yards(reach_inches(state, best) + contact):
         return
     i = {"figures": 0, "grade": best.grade, "dps": 0, "cover": bool(cover_of(game, target)), "pour": False, "sniper": True}
     res = mechanics.skirmish_fire(game.roller, state.tables, i, ("SU-F11", "SU-D1"),
