@@ -167,15 +167,17 @@ def snipe(game: Game, state: SumterState, pieces: list[Piece], enemies: list[Pie
     hits, halved in cover. A unit whose nearest enemy is beyond the longest reach of them all
     cannot give the sniper a shot, so each asks only of the enemies within that reach."""
     contact = state.tables["scale"]["contact_inches"]
-    foot = [p for p in pieces if p.fit and not p.melee and p.arm == "infantry"]
-    if not foot:
-        return
-    longest = max(state.yards(reach_inches(state, p) + contact) for p in foot)
+    side = pieces[0].side if pieces else ""
+    longest = state.sniper_reach.get(side)
+    if longest is None:
+        longest = state.sniper_reach[side] = max((state.yards(reach_inches(state, p) + contact) for p in pieces if p.arm == "infantry"),
+                                                 default=0.0)
     best, target, gap = None, None, math.inf
-    for p in foot:
-        e, d = nearest(p, enemies_near(game, state, p, reach=longest, among=enemies))
-        if d < gap:
-            best, target, gap = p, e, d
+    for p in pieces:
+        if p.fit and not p.melee and p.arm == "infantry":
+            e, d = nearest(p, enemies_near(game, state, p, reach=longest, among=enemies))
+            if d < gap:
+                best, target, gap = p, e, d
     if best is None or target is None or gap > state.yards(reach_inches(state, best) + contact):
         return
     i = {"figures": 0, "grade": best.grade, "dps": 0, "cover": bool(cover_of(game, target)), "pour": False, "sniper": True}

@@ -83,6 +83,9 @@ class Brigade:
 
 @define(eq=False)
 class SumterState:
+    """One game of sumter (``game.state``): its pieces and brigades, what a phase hands the next,
+    and its one cache, :attr:`sniper_reach` (the tables' is :attr:`SumterTables.optioned`)."""
+
     tables: SumterTables
     ypi: float  # yards per inch
     pieces: dict[str, Piece] = field(factory=dict)
@@ -93,6 +96,10 @@ class SumterState:
     wanted: dict[str, dict[str, CommandIntent]] = field(factory=dict)  # side -> command intents, this turn
     melees: list[tuple[Piece, Piece]] = field(factory=list)  # (attacker, defender) pairs in contact
     rounds: dict[tuple[str, str], int] = field(factory=dict)  # rounds fought by each pair in melee
+    sniper_reach: dict[str, float] = field(factory=dict)
+    """Cache of ``combat.snipe``: side -> yards the longest firearm of its infantry reaches (with
+    contact), the radius of the sniper's search; filled on first ask, never cleared (weapons do
+    not change)."""
 
     def yards(self, inches: float) -> float:
         return inches * self.ypi
