@@ -165,7 +165,8 @@ def snipe(game: Game, state: SumterState, pieces: list[Piece], enemies: list[Pie
     """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
     melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
     hits, halved in cover. A unit whose nearest enemy is beyond the longest reach of them all
-    cannot give the sniper a shot, so each asks only of the enemies within that reach."""
+    cannot give the sniper a shot, nor one no nearer than the nearest found so far be his post: so
+    each asks only of the enemies within the lesser of those two distances."""
     contact = state.tables["scale"]["contact_inches"]
     side = pieces[0].side if pieces else ""
     longest = state.sniper_reach.get(side)
@@ -175,7 +176,7 @@ def snipe(game: Game, state: SumterState, pieces: list[Piece], enemies: list[Pie
     best, target, gap = None, None, math.inf
     for p in pieces:
         if p.fit and not p.melee and p.arm == "infantry":
-            e, d = nearest(p, enemies_near(game, state, p, reach=longest, among=enemies))
+            e, d = nearest(p, enemies_near(game, state, p, reach=min(longest, gap), among=enemies))
             if d < gap:
                 best, target, gap = p, e, d
     if best is None or target is None or gap > state.yards(reach_inches(state, best) + contact):
