@@ -193,16 +193,20 @@ def bounce(game: Game, state: SumterState, p: Piece, target: Piece, hits: int, c
     """Bounce-thru: the nearest unit within 5" directly behind the target takes half."""
     a = state.tables["artillery"]
     depth = state.yards(a["bounce_inches"])
-    dx, dy = target.unit.x - p.unit.x, target.unit.y - p.unit.y
+    width = state.yards(1)
+    tx, ty = target.unit.x, target.unit.y
+    dx, dy = tx - p.unit.x, ty - p.unit.y
     d = math.hypot(dx, dy) or 1.0
     ux, uy = dx / d, dy / d
     best, gap = None, depth
-    for o in state.pieces.values():
+    line = game.world.space.between(tx, ty, tx + ux * depth, ty + uy * depth, width + 1.0)  # (a yard over: the exact test follows)
+    for unit in line:
+        o = state.pieces[unit.id]
         if o is target or o is p or not o.live:
             continue
-        ox, oy = o.unit.x - target.unit.x, o.unit.y - target.unit.y
+        ox, oy = o.unit.x - tx, o.unit.y - ty
         along = ox * ux + oy * uy
-        if 0 < along <= gap and abs(ox * uy - oy * ux) <= state.yards(1):
+        if 0 < along <= gap and abs(ox * uy - oy * ux) <= width:
             best, gap = o, along
     if best is None:
         return

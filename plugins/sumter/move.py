@@ -434,12 +434,10 @@ def pass_batteries(game: Game, state: SumterState, p: Piece, x: float, y: float)
     if length2 < 1e-9:  # it did not move (a move that ended at once, short of an engage order's range)
         return
     contact = state.yards(state.tables["scale"]["contact_inches"])
-    for o in state.by_side[p.side]:
-        if o.arm != "artillery" or o.unit.formation != "unlimbered" or not o.live:
+    for o in state.batteries.get(p.side, ()):
+        if o.unit.formation != "unlimbered" or not o.live:
             continue
-        ox, oy = o.unit.x - x, o.unit.y - y
-        along = max(0.0, min(1.0, (ox * dx + oy * dy) / length2))
-        if math.hypot(ox - along * dx, oy - along * dy) <= contact:
+        if segment_distance(o.unit.x, o.unit.y, x, y, u.x, u.y) <= contact:
             dps = state.tables["movement"]["battery_pass_dps"]
             add_dps(state, p, dps)
             game.log.emit("interpenetrate", unit=p.id, rulings=["SU-G5"], text=f"{p.id} passes through {o.id}: {dps} DP")

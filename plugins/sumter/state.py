@@ -90,6 +90,7 @@ class SumterState:
     ypi: float  # yards per inch
     pieces: dict[str, Piece] = field(factory=dict)
     by_side: dict[str, list[Piece]] = field(factory=dict)
+    batteries: dict[str, list[Piece]] = field(factory=dict)  # side -> its artillery pieces, in by_side's order
     brigades: dict[str, Brigade] = field(factory=dict)
     cinc: dict[str, LeaderState | None] = field(factory=dict)
     intents: dict[str, dict[str, Intent]] = field(factory=dict)  # side -> unit intents, this turn
@@ -153,6 +154,8 @@ def muster(game: Game, t: SumterTables) -> SumterState:
         b.pieces.append(p)
         state.pieces[p.id] = p
         state.by_side.setdefault(spec.side, []).append(p)
+        if p.arm == "artillery":
+            state.batteries.setdefault(spec.side, []).append(p)
     return state
 
 
