@@ -171,6 +171,7 @@ def test_order_foot_passing_through_a_deployed_battery_take_two_dps() -> None:
     battery, p = state.pieces["cs-battery"], state.pieces["us-regiment"]
     battery.unit.spec = evolve(battery.unit.spec, side="union")
     state.by_side["union"].append(battery)
+    state.batteries.setdefault("union", []).append(battery)
     bx, by = battery.unit.x, battery.unit.y
     p.unit.x, p.unit.y = bx + 10.0, by + 100.0  # moved from 100 yards short of the battery to 100 beyond it
     move.pass_batteries(game, state, p, bx + 10.0, by - 100.0)
