@@ -199,9 +199,10 @@ def bounce(game: Game, state: SumterState, p: Piece, target: Piece, hits: int, c
     d = math.hypot(dx, dy) or 1.0
     ux, uy = dx / d, dy / d
     best, gap = None, depth
-    line = game.world.space.between(tx, ty, tx + ux * depth, ty + uy * depth, width + 1.0)  # (a yard over: the exact test follows)
-    for unit in line:
-        o = state.pieces[unit.id]
+    space = game.world.space
+    behind = (state.pieces.values() if not space.big  # (a small battle: every unit; else those the index finds near the line)
+              else [state.pieces[u.id] for u in space.between(tx, ty, tx + ux * depth, ty + uy * depth, width + 1.0)])
+    for o in behind:
         if o is target or o is p or not o.live:
             continue
         ox, oy = o.unit.x - tx, o.unit.y - ty
