@@ -40,9 +40,10 @@ def morale_step(game: Game, state: SumterState) -> None:
         apply_morale(game, state, p, result, res.values["dps"])
         if result in ("retreat", "rout") and i["trenches"] and enemy_foot_near(state, p):
             surrender(game, state, p)
+    routed = [p for p in state.pieces.values() if p.live and p.state in ("retreat", "rout")]  # (no test below changes them)
     for b in state.brigades.values():
         if any(p.broke for p in b.pieces) and not b.failed:
-            brigade_test(game, state, b, near)
+            brigade_test(game, state, b, near, routed)
 
 
 def enemy_foot_near(state: SumterState, p: Piece) -> bool:
@@ -82,16 +83,17 @@ def around(game: Game, p: Piece, beaten: list[Piece], near: float) -> dict[str, 
             "friends_beaten": friends, "enemies_beaten": enemies}
 
 
-def brigade_test(game: Game, state: SumterState, b: Brigade, near: float) -> None:
-    """The Brigade Morale Test; failure breaks the brigade: every unit retires 12" straight
-    back and the brigade is on Retire until an order change succeeds."""
+def brigade_test(game: Game, state: SumterState, b: Brigade, near: float, routed: list[Piece]) -> None:
+    """The Brigade Morale Test (``routed``: the units in retreat or rout); failure breaks the
+    brigade: every unit retires 12" straight back and the brigade is on Retire until an order
+    change succeeds."""
     t = state.tables
     live = [p for p in b.pieces if p.unit.on_field or p.state == "gone"]
     if not live:
         return
     good = sum(p.grade in ("veteran", "regular") for p in live)
     down = sum(p.state in ("retreat", "rout", "gone") for p in live) / len(live)
-    enemies = [e for e in state.enemies(b.side) if e.state in ("retreat", "rout")]
+    enemies = [e for e in routed if e.side != b.side]
     i = {"general": any(general_near(state, p) for p in live if p.fit), "order": b.order,
          "grade": "good" if 2 * good > len(live) else "poor" if 2 * good < len(live) else "mixed",
          "enemy_beaten": any(dist(e, p) <= near for e in enemies for p in live if p.unit.on_field),
