@@ -333,8 +333,10 @@ def clear_friends(game: Game, state: SumterState, p: Piece) -> None:
     beyond = game.scenario.width + game.scenario.height  # past every edge
     ex, ey = u.x + beyond * math.sin(rad), u.y + beyond * math.cos(rad)
     reach = contact + 1.0  # (a yard over: rounding in its steps back never leaves out a friend in contact)
+    x0, x1, y0, y1 = min(u.x, ex) - reach, max(u.x, ex) + reach, min(u.y, ey) - reach, max(u.y, ey) + reach
     in_way = [o for o in state.by_side[p.side]
-              if o is not p and o.live and segment_distance(o.unit.x, o.unit.y, u.x, u.y, ex, ey) <= reach]
+              if x0 <= o.unit.x <= x1 and y0 <= o.unit.y <= y1  # (the line's box first: most friends are off it)
+              and o is not p and o.live and segment_distance(o.unit.x, o.unit.y, u.x, u.y, ex, ey) <= reach]
     while p.unit.on_field:
         friend, gap = nearest(p, in_way)
         if friend is None or gap > contact:
