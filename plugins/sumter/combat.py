@@ -37,7 +37,7 @@ def fire_step(game: Game, state: SumterState) -> None:
             hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
         if enemies:
-            snipe(game, state, pieces, enemies, landed)
+            snipe(game, state, side, pieces, enemies, landed)
     for target, hits, cause, yards in landed:
         take_hits(game, state, target, hits, cause, yards)
 
@@ -163,14 +163,13 @@ def skirmish(game: Game, state: SumterState, p: Piece, target: Piece) -> Callabl
     return partial(mechanics.skirmish_fire, t=t, i=i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
 
 
-def snipe(game: Game, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
+def snipe(game: Game, state: SumterState, side: str, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
     """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
     melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
     hits, halved in cover. A unit whose nearest enemy is beyond the longest reach of them all
     cannot give the sniper a shot, nor one no nearer than the nearest found so far be his post: so
     each asks only of the enemies within the lesser of those two distances."""
     contact = state.tables["scale"]["contact_inches"]
-    side = pieces[0].side if pieces else ""
     longest = state.sniper_reach.get(side)
     if longest is None:
         longest = state.sniper_reach[side] = max((state.yards(reach_inches(state, p) + contact) for p in pieces if p.arm == "infantry"),

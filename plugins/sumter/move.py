@@ -99,12 +99,12 @@ def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
     brigade (SU-C3), otherwise its general; a cock-up reads the loss-of-nerve table."""
     b = state.brigades[brigade_id]
     t = state.tables
-    live = [p for p in b.pieces if p.live]
-    if not live:
-        return
     intent = state.wanted.get(b.side, {}).get(brigade_id)
     wanted = t["command"]["from_stance"][intent.stance] if intent is not None else b.order
     if wanted == b.order and not b.failed:
+        return
+    live = [p for p in b.pieces if p.live]
+    if not live:
         return
     cx = sum(p.unit.x for p in live) / len(live)
     cy = sum(p.unit.y for p in live) / len(live)
@@ -475,9 +475,9 @@ def tactical_march(game: Game, state: SumterState, b: Brigade, intents: dict[str
     mv = state.tables["movement"]
     stop = state.yards(mv["march_stop_inches"])
     ready = [p for p in b.pieces if p.fit and not p.melee]  # (``enemies``: the live ones; none changes while a side moves)
-    if not ready or any(nearest(p, enemies_near(game, state, p, among=enemies))[1] <= stop for p in ready):
-        return False
     if not any(intents.get(p.id) is not None and intents[p.id].action == "advance" for p in ready):
+        return False
+    if any(nearest(p, enemies_near(game, state, p, among=enemies))[1] <= stop for p in ready):
         return False
     for p in ready:
         intent = intents.get(p.id)
