@@ -4,7 +4,6 @@ waves, snipers, uncontrolled charges, manhandled guns, interpenetration, losses 
 from __future__ import annotations
 
 import math
-
 from fractions import Fraction
 from typing import Any
 
