@@ -1,6 +1,6 @@
 """Sumter's geometry: units are points in the neutral world's yards (ruling SU-S2), the ground
 does not slow them (SU-G3); how far apart, who is nearest, who is within reach (asked of the
-world's index of places, :mod:`referee.core.space`), which way a unit faces, and a step toward a
+world's index of places, :mod:`referee.core.engine.space`), which way a unit faces, and a step toward a
 point.
 """
 
@@ -34,7 +34,7 @@ def enemies_near(game: Game, state: SumterState, p: Piece, keep: Callable[[Piece
                  reach: float | None = None, among: list[Piece] | None = None) -> list[Piece]:
     """The enemies of ``p`` that pass ``keep`` (by default: the live ones) and could be its
     nearest (``reach`` None), or stand within about ``reach`` yards, in the order of
-    ``state.enemies``: asked of the world's index of places (:mod:`referee.core.space`), not of
+    ``state.enemies``: asked of the world's index of places (:mod:`referee.core.engine.space`), not of
     every enemy. ``among``: the enemies that pass ``keep``, if the caller has them listed (a
     small side is answered by the list)."""
     pieces, world, u = state.pieces, game.world, p.unit
