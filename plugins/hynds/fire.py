@@ -51,7 +51,7 @@ def modifiers(game: Game, state: RffState, shot: Shot) -> list[Modifier]:
             out.append(TARGET_MOVED)
     elif shot.range_inches <= lookup.close_range(state.tables) and (firer.id, target.id) not in hynds.fired:
         out.append(POINT_BLANK)
-    if target.id in hynds.works and _bare(game, state, shot):  # (works.holds, read inline)
+    if target.id in hynds.works and _bare(game, state, shot):
         out.append(BREASTWORKS)
     if target.arm == "cavalry" and target.troops and (target.parent is not None or target.formation == "extended-line"):
         out.append(CAVALRY_SKIRMISHERS)

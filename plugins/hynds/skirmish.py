@@ -70,7 +70,7 @@ def snipers_fire(game: Game, state: RffState, side: str) -> None:
 
 def _troops(state: RffState, side: str) -> tuple[tuple[Any, float, float, float], ...]:
     """``side``'s troop pieces on the field: (piece, x, y, half its frontage)."""
-    return tuple((f, f.x, f.y, geo.shape(f)[0] / 2) for f in state.of_side(side) if f.troops and f.status != "gone" and f.stands > 0)
+    return tuple((f, f.x, f.y, geo.shape(f)[0] / 2) for f in state.of_side(side) if f.troops and f.alive)
 
 
 def _under_fire_line(state: RffState, firer: Piece, target: Piece, troops: tuple[tuple[Any, float, float, float], ...] | None = None) -> list[Any]:
@@ -195,7 +195,7 @@ def separated_batteries(game: Game, state: RffState, shots: list[Any]) -> list[A
     """Batteries more than 6" apart may not fire together at a target over 16" away unless it is
     the closest enemy to each or within charge range (rff's close range) of a friendly unit; a
     battery that may not fires at another target if it has one, else holds (HYNDS-G4)."""
-    per_inch = state.tables.scale.yards_per_inch  # (geo.yards, read inline for every shot)
+    per_inch = state.tables.scale.yards_per_inch
     distant = inches("separated", "distant_inches") * per_inch
     by_target: dict[str, list[Any]] = {}
     shared = False  # do two batteries fire at one distant target?

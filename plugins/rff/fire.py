@@ -49,9 +49,7 @@ def phase(game: Game, state: RffState, side: str) -> None:
                  if not (kept and near.quiet(p)) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
         shots = state.hooks.shots(game, shots)  # a layer's list replaces rff's, even an empty one (every shot held)
         for shot in _massed_artillery(game, state, shots):
-            firer, target = shot.firer, shot.target  # both still alive (read inline: the property costs a call a shot)?
-            if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
-                    and target.status != "gone" and target.stands > 0 and target.unit.on_field):
+            if shot.firer.alive and shot.target.alive:  # both still in play?
                 resolve(game, state, shot, seen)
 
 
@@ -161,8 +159,8 @@ def fire_points(game: Game, state: RffState, shot: Shot) -> tuple[Fraction | int
 
 
 def _held(n: int, top: int) -> int:
-    """``n`` held between 0 and ``top`` (a test each way: min and max cost several times more)."""
-    return 0 if n < 0 else top if n > top else n  # noqa: FURB136
+    """``n`` held between 0 and ``top`` (no less than 0)."""
+    return min(max(n, 0), top)
 
 
 @cache

@@ -7,7 +7,7 @@ import math
 from bisect import bisect_left, bisect_right
 from functools import cache
 
-from referee.api import Game, bearing
+from referee.api import Game, angle_between, bearing
 
 from . import geometry as geo
 from . import horses, lookup
@@ -58,11 +58,8 @@ def advance(game: Game, state: RffState, piece: Piece, goal: tuple[float, float]
             if along >= 0.0:
                 continue  # it lies behind: moving away never comes nearer (_first_within is infinite)
             front, depth = geo.shape(e)
-            corners = clear + math.hypot(front, depth) / 2  # within reach of its corners? (_first_within, written out: most pass wide)
-            c = wx * wx + wy * wy - corners * corners
-            disc = along * along - c
-            if c > 0 and (disc < 0 or -along - math.sqrt(disc) >= travel):
-                continue
+            if _first_within(wx, wy, ux, uy, clear + math.hypot(front, depth) / 2) >= travel:
+                continue  # it never comes within reach of the enemy's corners (most pass wide)
             travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))
     if contact is None:
         travel = geo.works_edge(game, state, piece, ux, uy, travel)
@@ -111,11 +108,9 @@ def turn_needed(piece: Piece, toward: Piece | tuple[float, float] | None) -> flo
         x, y = toward.x, toward.y
     else:
         x, y = toward
-    px, py = piece.x, piece.y
-    if x == px and y == py:
+    if x == piece.x and y == piece.y:
         return 0.0
-    diff = abs(piece.facing - math.degrees(math.atan2(x - px, y - py)) % 360.0) % 360.0  # angle_between, bearing (asked for every holding line)
-    return 360.0 - diff if diff > 180.0 else diff
+    return angle_between(piece.facing, bearing(piece.x, piece.y, x, y))
 
 
 def wheel(piece: Piece, toward: Piece | tuple[float, float] | None, limit: float) -> None:

@@ -207,7 +207,7 @@ class RffState:
         if self._living is None:
             self._living = {}
             for p in self.pieces.values():
-                if p.status != "gone" and p.stands > 0 and p.unit.on_field:  # alive, read inline
+                if p.alive:
                     self._living.setdefault(p.side, []).append(p)
         return self._living.get(side, [])
 
