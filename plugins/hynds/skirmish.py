@@ -135,7 +135,7 @@ def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dic
     firer = shot.firer
     reach = geo.yards(state, lookup.max_range(state.tables, "cannonade", firer.weapon))
     barred = {shot.target.id}
-    for _, enemy in geo.nearest_first(geo.within(state, firer, state.enemies_of(firer.side), reach, arc=True)):
+    for _, enemy in geo.nearest_first(geo.within(state, firer, geo.enemies_near(state, firer, reach), reach, arc=True)):
         if enemy.id in barred:
             continue
         if _over(game, state, firer, enemy, troops, answers) is None:

@@ -71,7 +71,7 @@ def aim(game: Game, state: RffState, piece: Piece, defensive: bool, wanted: str 
     if near is not None:
         candidates = near.within(state, piece, reach)
     else:
-        candidates = geo.nearest_first(geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True))
+        candidates = geo.nearest_first(geo.within(state, piece, geo.enemies_near(state, piece, reach), reach, arc=True))
     if not candidates:
         return None
     if len(candidates) > 1:

@@ -29,6 +29,7 @@ GROUND_CLASS = {  # area kind -> QRS ground column (RFF-P5)
     "dense-woods": "rough", "rough": "rough", "swamp": "rough", "marsh": "rough",
 }
 COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildings": "full"}
+SCANNED = 32  # enemy pieces a search scans whole; more are read from the enemy rows (enemies_near)
 MEMO_LIMIT = 200_000  # answers kept per ground before starting afresh
 _UNKNOWN = object()  # not yet kept
 _by_ground: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
@@ -125,9 +126,22 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bo
     return found
 
 
+def enemies_near(state: RffState, a: Piece, yards: float) -> list[Piece]:
+    """a's enemies that may stand within ``yards`` of it, edge to edge: those as far north and
+    south as :func:`within`'s box, read from the enemy rows (:meth:`RffState.enemy_rows`), in the
+    order of :meth:`RffState.enemies_of`. ``within(state, a, enemies_near(state, a, yards), yards)``
+    is ``within(state, a, state.enemies_of(a.side), yards)``, without a look at every enemy. An
+    enemy of no more than :data:`SCANNED` pieces is given whole (its rows would cost more)."""
+    enemies = state.enemies_of(a.side)
+    if len(enemies) <= SCANNED:
+        return enemies
+    box = yards + (depth_of(a) + state.deepest) / 2 + 1.0
+    return state.enemy_rows(a.side).band(a.y - box, a.y + box)
+
+
 class Around:
-    """The pieces one side aims at in a fire half-phase, with each aiming piece's :func:`within`
-    answer (front arc), nearest first, kept while nothing it read has changed: its own place,
+    """The pieces one side aims at in a fire half-phase (every enemy of the aiming side), with
+    each aiming piece's :func:`within` answer (front arc), nearest first, kept while nothing it read has changed: its own place,
     facing, stands, formation and reach, and every listed piece's place, stands and formation
     (``places``). Aims repeat across half-phases whenever neither the firer nor the enemy has
     moved or lost stands since, so a kept answer spares a scan (and its sort)."""
@@ -135,7 +149,8 @@ class Around:
     __slots__ = ("answers", "pieces", "places")
 
     def __init__(self, pieces: list[Piece], places: tuple[tuple[Any, ...], ...]) -> None:
-        self.pieces, self.places = pieces, places
+        self.pieces = pieces if len(pieces) <= SCANNED else None  # scanned whole, or read from the rows
+        self.places = places
         self.answers: dict[Piece, tuple[tuple[Any, ...], list[tuple[float, Piece]]]] = {}
 
     def within(self, state: RffState, a: Piece, yards: float) -> list[tuple[float, Piece]]:
@@ -145,7 +160,7 @@ class Around:
         kept = self.answers.get(a)
         if kept is not None and kept[0] == asked:
             return kept[1]
-        found = within(state, a, self.pieces, yards, True)
+        found = within(state, a, self.pieces if self.pieces is not None else enemies_near(state, a, yards), yards, True)
         if len(found) > 1:
             found.sort(key=itemgetter(0))
         self.answers[a] = (asked, found)

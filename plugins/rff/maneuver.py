@@ -261,7 +261,7 @@ def _far(state: RffState, piece: Piece, intent: Any) -> bool:
 
 def _in_close_range(state: RffState, piece: Piece) -> bool:
     close = geo.yards(state, lookup.close_range(state.tables))
-    return bool(geo.within(state, piece, state.enemies_of(piece.side), close))
+    return bool(geo.within(state, piece, geo.enemies_near(state, piece, close), close))
 
 
 def _act(game: Game, state: RffState, piece: Piece, intent: Any, pace: str, reform: bool | str) -> None:

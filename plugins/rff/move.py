@@ -143,7 +143,7 @@ def retreat(game: Game, state: RffState, piece: Piece, yds: float) -> None:
 
 def retreat_out_of_close_range(game: Game, state: RffState, piece: Piece) -> None:
     close = geo.yards(state, lookup.close_range(state.tables))
-    near = geo.within(state, piece, state.enemies_of(piece.side), close)
+    near = geo.within(state, piece, geo.enemies_near(state, piece, close), close)
     if near:
         retreat(game, state, piece, close - min(gap for gap, _ in near) + 5.0)
 

@@ -8,6 +8,7 @@ conserved and losses come in whole stands, as the rules count them.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -140,13 +141,21 @@ class LeaderState:
 class Rows:
     """Pieces sorted south to north by the places they held when sorted (``ys``, their
     northings), for searches that want only those within a band of northing: kept by the state
-    until one of them moves or pieces come or go (:meth:`RffState.enemy_rows`)."""
+    until one of them moves or pieces come or go (:meth:`RffState.enemy_rows`). rff's index of
+    places: a search looks at the pieces in its band, not at every piece."""
 
-    __slots__ = ("pieces", "ys")
+    __slots__ = ("pieces", "rank", "ys")
 
     def __init__(self, pieces: list[Piece]) -> None:
+        self.rank = {p: i for i, p in enumerate(pieces)}  # the order listed
         self.pieces = sorted(pieces, key=_NORTHING)
         self.ys = [p.y for p in self.pieces]
+
+    def band(self, south: float, north: float) -> list[Piece]:
+        """The pieces whose northing is from ``south`` to ``north``, in the order listed."""
+        found = self.pieces[bisect_left(self.ys, south):bisect_right(self.ys, north)]
+        found.sort(key=self.rank.__getitem__)
+        return found
 
 
 _NORTHING = attrgetter("y")
