@@ -17,7 +17,7 @@ from typing import Any
 from referee.api import Game, angle_between, bearing, depth, frontage
 
 from . import lookup
-from .state import TO_NEUTRAL, Footprint, Piece, RffState
+from .state import SCANNED, TO_NEUTRAL, Footprint, Piece, RffState
 
 FRONT_ARC = 45.0  # degrees either side of the facing (RFF-P3)
 FLANK_ANGLE = 90.0  # an enemy further round than this is on the flank or rear (RFF-P4)
@@ -29,7 +29,6 @@ GROUND_CLASS = {  # area kind -> QRS ground column (RFF-P5)
     "dense-woods": "rough", "rough": "rough", "swamp": "rough", "marsh": "rough",
 }
 COVER = {"woods": "partial", "broken": "partial", "dense-woods": "full", "buildings": "full"}
-SCANNED = 32  # enemy pieces a search scans whole; more are read from the enemy rows (enemies_near)
 MEMO_LIMIT = 200_000  # answers kept per ground before starting afresh
 _UNKNOWN = object()  # not yet kept
 _by_ground: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()

@@ -44,7 +44,7 @@ def _place(game: Game, state: RffState, leader: LeaderState) -> None:
             return  # he moves with it, and enters with it (RFF-P22)
         leader.detach()
     commands = leader.commands
-    mine = [p for p in state.of_side(leader.side) if p.command in commands]
+    mine = state.under(leader.side, commands)
     if not mine:
         return
     cx, cy = sum([p.x for p in mine]) / len(mine), sum([p.y for p in mine]) / len(mine)

@@ -28,6 +28,7 @@ TO_NEUTRAL = {
     "limbered": "limbered", "unlimbered": "unlimbered",
 }
 FROM_NEUTRAL = {v: k for k, v in TO_NEUTRAL.items()}
+SCANNED = 32  # pieces of a side that searches scan whole; a larger side's are looked up (RffState.under, geometry.enemies_near)
 
 
 class Footprint:
@@ -167,9 +168,9 @@ class RffState:
     built from them. Each cache is a field of this object, which owns its inputs, and is
     forgotten in one place:
 
-    - ``_living``, ``_hostile`` (:meth:`of_side`, :meth:`enemies_of`) and ``_rows``
-      (:meth:`enemy_rows`): by :meth:`changed` when a piece enters or leaves play; ``_rows`` also
-      by :meth:`moved` when a piece changes place.
+    - ``_living``, ``_hostile``, ``_commanded`` (:meth:`of_side`, :meth:`enemies_of`,
+      :meth:`under`) and ``_rows`` (:meth:`enemy_rows`): by :meth:`changed` when a piece enters or
+      leaves play; ``_rows`` also by :meth:`moved` when a piece changes place.
     - ``_chains`` (:meth:`leaders_over`): begun afresh when a leader joins (leaders never leave).
     - ``_attachable`` (:meth:`attachable`): never (it reads what muster attached).
     - ``around`` (:func:`.geometry.around`): each :class:`~.geometry.Around` keeps the places it
@@ -201,6 +202,8 @@ class RffState:
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
+    _commanded: dict[tuple[str, str], list[Piece]] | None = None  # under: (side, command) -> its pieces in play
+    _rank: dict[Piece, int] = field(factory=dict)  # under: each piece in play by its place in of_side
     _rows: dict[str, Rows] = field(factory=dict)  # enemy_rows, by the searching side
     _chains: dict[tuple[str, str | None], list[LeaderState]] = field(factory=dict)  # leaders_over, for this many leaders:
     _chains_of: int = 0
@@ -229,6 +232,25 @@ class RffState:
         if found is None:
             found = hostile[side] = [p for s, ps in self._alive_by_side().items() if s != side for p in ps]
         return found
+
+    def under(self, side: str, commands: frozenset[str]) -> list[Piece]:
+        """The side's pieces in play whose command is one of ``commands``, in the order of
+        :meth:`of_side` (a shared list when one command has them all: do not change it). A side
+        of no more than :data:`SCANNED` pieces is scanned; a larger one's are kept by command."""
+        if len(mine := self.of_side(side)) <= SCANNED:
+            return [p for p in mine if p.command in commands]
+        commanded = self._commanded
+        if commanded is None:
+            commanded, self._rank = {}, {}
+            for s, pieces in self._alive_by_side().items():
+                for i, p in enumerate(pieces):
+                    commanded.setdefault((s, p.command), []).append(p)
+                    self._rank[p] = i
+            self._commanded = commanded
+        groups = [g for c in commands if (g := commanded.get((side, c)))]
+        if len(groups) == 1:
+            return groups[0]
+        return sorted([p for g in groups for p in g], key=self._rank.__getitem__)
 
     def enemy_rows(self, side: str) -> Rows:
         """The side's :meth:`enemies_of` as :class:`Rows`, kept until one of them moves
@@ -271,7 +293,7 @@ class RffState:
 
     def changed(self) -> None:
         """A piece entered or left play: forget the cached lists."""
-        self._living = self._hostile = None
+        self._living = self._hostile = self._commanded = None
         self._rows = {}
 
     def moved(self, piece: Piece) -> None:
