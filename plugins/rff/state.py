@@ -171,7 +171,7 @@ class RffState:
     - ``_living``, ``_hostile``, ``_commanded`` (:meth:`of_side`, :meth:`enemies_of`,
       :meth:`under`) and ``_rows`` (:meth:`enemy_rows`): by :meth:`changed` when a piece enters or
       leaves play; ``_rows`` also by :meth:`moved` when a piece changes place.
-    - ``_chains`` (:meth:`leaders_over`): begun afresh when a leader joins (leaders never leave).
+    - ``_chains`` (:meth:`leaders_over`): built afresh when a leader joins (leaders never leave).
     - ``_attachable`` (:meth:`attachable`): never (it reads what muster attached).
     - ``around`` (:func:`.geometry.around`): each :class:`~.geometry.Around` keeps the places it
       read and is replaced when they change.
@@ -273,13 +273,12 @@ class RffState:
         None), in the order listed (a shared list, kept until a leader joins: leaders are added,
         never taken away)."""
         if self._chains_of != len(self.leaders):
-            self._chains.clear()
+            self._chains = {}
+            for ld in self.leaders.values():  # each leader under his side and every command he has
+                for command_ in (None, *ld.commands):
+                    self._chains.setdefault((ld.side, command_), []).append(ld)
             self._chains_of = len(self.leaders)
-        found = self._chains.get((side, command))
-        if found is None:
-            found = self._chains[side, command] = [ld for ld in self.leaders.values()
-                                                   if ld.side == side and (command is None or command in ld.commands)]
-        return found
+        return self._chains.get((side, command), [])
 
     def attachable(self, piece_id: str) -> list[LeaderState]:
         """The leaders mustered attached to the piece: the only ones that can be attached to it
