@@ -128,7 +128,7 @@ def _flank(target: Piece, firer: Piece) -> str:
     fire, HYNDS-F6), else ""."""
     rad = math.radians(target.facing)
     across = (firer.x - target.x) * math.cos(rad) - (firer.y - target.y) * math.sin(rad)
-    if abs(across) <= (geo.shape(target)[0] + geo.shape(firer)[0]) / 2:
+    if abs(across) <= (geo.footprint(target).shape[0] + geo.footprint(firer).shape[0]) / 2:
         return ""
     return "right" if across > 0 else "left"
 

@@ -70,7 +70,7 @@ def snipers_fire(game: Game, state: RffState, side: str) -> None:
 
 def _troops(state: RffState, side: str) -> tuple[tuple[Any, float, float, float], ...]:
     """``side``'s troop pieces on the field: (piece, x, y, half its frontage)."""
-    return tuple((f, f.x, f.y, geo.shape(f)[0] / 2) for f in state.of_side(side) if f.troops and f.alive)
+    return tuple((f, f.x, f.y, geo.footprint(f).shape[0] / 2) for f in state.of_side(side) if f.troops and f.alive)
 
 
 def _under_fire_line(state: RffState, firer: Piece, target: Piece, troops: tuple[tuple[Any, float, float, float], ...] | None = None) -> list[Any]:
@@ -93,7 +93,7 @@ def may_fire_over(game: Game, state: RffState, firer: Piece, target: Piece, frie
     """Hynds: a battery may fire over its own troops only if it is more than 6" behind them and
     either above them or firing at a target above them (HYNDS-G3)."""
     behind = geo.yards(state, inches("firing_over", "behind_inches"))
-    if any(math.hypot(f.x - firer.x, f.y - firer.y) - geo.depth_of(f) / 2 <= behind for f in friends):
+    if any(math.hypot(f.x - firer.x, f.y - firer.y) - geo.footprint(f).depth / 2 <= behind for f in friends):
         return False  # (the distance first: it needs no height)
     top = max(_height(game, firer.x, firer.y), _height(game, target.x, target.y))
     return all(top > _height(game, f.x, f.y) for f in friends)

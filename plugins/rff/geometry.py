@@ -46,13 +46,9 @@ def men(piece: Piece) -> int:
     return round(piece.stands * piece.men_per_stand)
 
 
-def shape(piece: Piece) -> tuple[float, float]:
-    """(frontage, depth) in yards (kept on the piece until its stands or formation change)."""
-    return _footprint(piece).shape
-
-
-def _footprint(piece: Piece) -> Footprint:
-    """The piece's :class:`Footprint`, worked out afresh when its stands or formation changed."""
+def footprint(piece: Piece) -> Footprint:
+    """The piece's :class:`Footprint`: its ``shape`` (frontage, depth) and ``depth`` in yards,
+    kept on the piece and worked out afresh when its stands or formation changed."""
     kept = piece.footprint
     if kept is None or kept.stands != piece.stands or kept.formation != piece.formation:
         kept = piece.footprint = Footprint(piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation))
@@ -66,14 +62,9 @@ def _shape(arm: str, stands: int, men_per_stand: float, formation: str) -> tuple
     return frontage(arm, men_, stands * 2, neutral), depth(arm, men_, stands * 2, neutral)
 
 
-def depth_of(piece: Piece) -> float:
-    """Depth in yards (:func:`shape`'s, kept the same way)."""
-    return _footprint(piece).depth
-
-
 def gap(a: Piece, b: Piece) -> float:
     """Yards edge to edge."""
-    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - (depth_of(a) + depth_of(b)) / 2)
+    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - (footprint(a).depth + footprint(b).depth) / 2)
 
 
 def reach_into(b: Piece, x: float, y: float) -> float:
@@ -81,7 +72,7 @@ def reach_into(b: Piece, x: float, y: float) -> float:
     depth deep, square to its facing, on the way to (x, y) (RFF-P30)."""
     dx, dy = x - b.x, y - b.y
     d = math.hypot(dx, dy)
-    front, deep = shape(b)
+    front, deep = footprint(b).shape
     if d == 0.0:
         return deep / 2
     f = math.radians(b.facing)
@@ -92,7 +83,7 @@ def reach_into(b: Piece, x: float, y: float) -> float:
 
 def contact_gap(a: Piece, b: Piece) -> float:
     """Yards from a's edge to b's footprint (RFF-P30): what a charge closes to make contact."""
-    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - reach_into(b, a.x, a.y) - depth_of(a) / 2)
+    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - reach_into(b, a.x, a.y) - footprint(a).depth / 2)
 
 
 def deepest(pieces: Iterable[Piece]) -> float:
@@ -103,7 +94,7 @@ def deepest(pieces: Iterable[Piece]) -> float:
 def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bool = False) -> list[tuple[float, Piece]]:
     """(gap, piece) for each of ``pieces`` no more than ``yards`` from a, edge to edge, in order;
     with ``arc``, only those in a's front arc or touching it."""
-    x, y, depth = a.x, a.y, depth_of(a)
+    x, y, depth = a.x, a.y, footprint(a).depth
     facing = a.facing if arc else None
     box = yards + (depth + state.deepest) / 2 + 1.0  # no piece further off on either axis can be that close
     west, east, south, north = x - box, x + box, y - box, y + box  # (the spare yard covers rounding)
@@ -111,7 +102,7 @@ def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bo
     for b in pieces:
         if south <= b.y <= north and west <= b.x <= east:
             dx, dy = b.x - x, b.y - y
-            gap_ = math.hypot(dx, dy) - (depth + depth_of(b)) / 2
+            gap_ = math.hypot(dx, dy) - (depth + footprint(b).depth) / 2
             if gap_ <= yards:
                 if gap_ <= 0.0:
                     gap_ = 0.0  # touching
@@ -134,7 +125,7 @@ def enemies_near(state: RffState, a: Piece, yards: float) -> list[Piece]:
     enemies = state.enemies_of(a.side)
     if len(enemies) <= SCANNED:
         return enemies
-    box = yards + (depth_of(a) + state.deepest) / 2 + 1.0
+    box = yards + (footprint(a).depth + state.deepest) / 2 + 1.0
     return state.enemy_rows(a.side).band(a.y - box, a.y + box)
 
 
@@ -447,8 +438,8 @@ def counted_stands(game: Game, state: RffState, defender: Piece, charger: Piece)
             and defender.stands <= lookup.interval_limit(state.tables)):
         return defender.stands
     interval = yards(state, lookup.optional_distance(state.tables, "extended-line-frontage", "interval"))
-    per_stand = shape(defender)[0] / max(1, defender.stands) + interval
-    return min(defender.stands, max(1, math.ceil((shape(charger)[0] + 2 * interval) / per_stand)))
+    per_stand = footprint(defender).shape[0] / max(1, defender.stands) + interval
+    return min(defender.stands, max(1, math.ceil((footprint(charger).shape[0] + 2 * interval) / per_stand)))
 
 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
@@ -457,7 +448,7 @@ def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     rows (:meth:`RffState.enemy_rows`) as far north and south as :func:`within`'s box are searched."""
     reach = within_yards + state.deepest + 1.0  # no less than within's box
     rows = state.enemy_rows(piece.side)
-    box = within_yards + (depth_of(piece) + state.deepest) / 2 + 1.0  # within's
+    box = within_yards + (footprint(piece).depth + state.deepest) / 2 + 1.0  # within's
     west, east = piece.x - box, piece.x + box
     return any(west <= e.x <= east and e.status != "broken" and e.parent is None
                and gap(piece, e) <= within_yards and on_flank(piece, e)

@@ -40,7 +40,7 @@ def advance(game: Game, state: RffState, piece: Piece, goal: tuple[float, float]
         return 0.0
     x0, y0 = piece.x, piece.y
     length = dist = math.hypot(goal[0] - x0, goal[1] - y0)
-    own = geo.depth_of(piece) / 2
+    own = geo.footprint(piece).depth / 2
     if contact is not None:  # meet its footprint, frontage and depth (RFF-P30)
         dist = max(0.0, dist - own - geo.reach_into(contact, x0, y0))
     if dist < 1e-6:
@@ -57,7 +57,7 @@ def advance(game: Game, state: RffState, piece: Piece, goal: tuple[float, float]
             along = wx * ux + wy * uy
             if along >= 0.0:
                 continue  # it lies behind: moving away never comes nearer (_first_within is infinite)
-            front, depth = geo.shape(e)
+            front, depth = geo.footprint(e).shape
             if _first_within(wx, wy, ux, uy, clear + math.hypot(front, depth) / 2) >= travel:
                 continue  # it never comes within reach of the enemy's corners (most pass wide)
             travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))

@@ -33,7 +33,7 @@ SCANNED = 32  # pieces of a side that searches scan whole; a larger side's are l
 
 class Footprint:
     """A piece's (frontage, depth) in yards and its depth alone, for the stands and formation it
-    had when worked out (geometry.shape: kept on the piece, read at every search)."""
+    had when worked out (geometry.footprint: kept on the piece, read at every search)."""
 
     __slots__ = ("depth", "formation", "shape", "stands")
 
@@ -75,7 +75,7 @@ class Piece:
     combats: int = 0
     stands_lost_turn: int = 0
     spot: tuple[float, float, dict[Any, Any]] | None = None  # ground facts where it stands (geometry._at_piece)
-    footprint: Footprint | None = None  # its shape while its stands and formation last (geometry.shape)
+    footprint: Footprint | None = None  # its shape while its stands and formation last (geometry.footprint)
     side: str = field(init=False, default="")  # copied from the unit (and troops): read on every hot path
     arm: str = field(init=False, default="")
     unit_id: str = field(init=False, default="")
