@@ -7,7 +7,7 @@ import math
 from bisect import bisect_left, bisect_right
 from functools import cache
 
-from referee.api import Game, angle_between, bearing
+from referee.api import Game, bearing
 
 from . import geometry as geo
 from . import horses, lookup
@@ -110,7 +110,7 @@ def turn_needed(piece: Piece, toward: Piece | tuple[float, float] | None) -> flo
         x, y = toward
     if x == piece.x and y == piece.y:
         return 0.0
-    return angle_between(piece.facing, bearing(piece.x, piece.y, x, y))
+    return geo.off_facing(piece.facing, x - piece.x, y - piece.y)
 
 
 def wheel(piece: Piece, toward: Piece | tuple[float, float] | None, limit: float) -> None:
