@@ -168,9 +168,10 @@ class RffState:
     built from them. Each cache is a field of this object, which owns its inputs, and is
     forgotten in one place:
 
-    - ``_living``, ``_hostile``, ``_commanded`` (:meth:`of_side`, :meth:`enemies_of`,
+    - ``_living``, ``_hostile``, ``_commanded`` with ``_rank`` (:meth:`of_side`, :meth:`enemies_of`,
       :meth:`under`) and ``_rows`` (:meth:`enemy_rows`): by :meth:`changed` when a piece enters or
-      leaves play; ``_rows`` also by :meth:`moved` when a piece changes place.
+      leaves play (``_rank`` is rebuilt with ``_commanded``); ``_rows`` also by :meth:`moved` when a
+      piece changes place.
     - ``_chains`` (:meth:`leaders_over`): built afresh when a leader joins (leaders never leave).
     - ``_attachable`` (:meth:`attachable`): never (it reads what muster attached).
     - ``around`` (:func:`.geometry.around`): each :class:`~.geometry.Around` keeps the places it
