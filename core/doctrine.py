@@ -32,7 +32,7 @@ from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, di
 
 ASSAULT_YARDS = 120.0  # fallback: an attacker this close to a fit enemy goes in with the bayonet
 DEPLOY_YARDS = 600.0  # beyond this from the enemy, troops move in column
-GUN_STAND_YARDS = 800.0  # attacking guns unlimber once an enemy is this close
+GUN_STAND_YARDS = 800.0  # fallback: attacking guns unlimber once an enemy is this close
 REACHED_YARDS = 60.0  # a waypoint counts as reached within this distance
 SPENT_SHARE = 0.5  # a unit that has lost this share of its men stops attacking
 EFFECTIVE_YARDS = 400.0  # fallback: within this, musketry and canister tell: a spent unit falls back beyond it
@@ -245,12 +245,13 @@ class DefaultDoctrine:
         charge once within the unit's charge reach (its ruleset's) when it may; one that may
         not closes to its close range and fires, and the log says why it did not charge."""
         target = nearest.id if nearest else None
-        if unit.spec.arm == "artillery":
-            if gap <= GUN_STAND_YARDS:
-                return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
-            return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind)
         caps = capabilities(game, unit) if game is not None else None
         stop = _firing_distance(order, kind, caps)
+        if unit.spec.arm == "artillery":  # into action at its effective range, or farther if the order keeps off
+            stand = max(caps.effective_yards if caps is not None else GUN_STAND_YARDS, stop or 0.0)
+            if gap <= stand:
+                return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
+            return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind, standoff=stand)
         if stop is not None and gap <= stop:
             return Intent("hold", (unit.x, unit.y), target, "line", kind)
         if stop is None and nearest is not None:

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 
 import pytest
-from referee.core.doctrine import ASSAULT_YARDS, DefaultDoctrine
+from referee.core.doctrine import ASSAULT_YARDS, DEMONSTRATE_YARDS, GUN_STAND_YARDS, DefaultDoctrine, Intent
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl
@@ -224,3 +224,55 @@ def test_a_unit_that_may_charge_closes_to_its_reach_and_one_that_may_not_stands_
     game.world.units[unit].y += 30.0  # 90 yards
     game.turn += 1
     assert _intent(game, unit, 100.0) == within
+
+
+def test_a_sumter_unit_at_its_dp_cap_reads_good_and_is_offered_the_charge() -> None:
+    """SU-D5: DPs bar no charge (the Unit Morale Test weighs them, -1 each), so a unit at the
+    cap reads as good to the neutral world (SU-D4) and, on Assault orders, is sent in; a halted
+    unit still reads as disordered and is not."""
+    from referee.plugins.sumter.state import sync
+
+    game, unit = _attack_at("sumter", 1000.0)
+    piece = game.state.pieces[unit]
+    piece.brigade.order = "assault"
+    piece.dps = game.state.tables["morale"]["dp_cap"]
+    sync(game.state)
+    assert game.world.units[unit].status == "good"
+    caps = capabilities(game, game.world.units[unit])
+    assert caps is not None and caps.may_charge
+    game.world.units[unit].y = game.world.units["cs-regiment"].y - (caps.charge_yards - 1.0)
+    assert _intent(game, unit, caps.charge_yards) == "charge"
+    piece.state = "halted"
+    sync(game.state)
+    game.turn += 1
+    assert game.world.units[unit].status == "disordered"
+    assert _intent(game, unit, caps.charge_yards) != "charge"
+
+
+@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+def test_attacking_guns_go_into_action_at_their_rulesets_effective_range(ruleset: str) -> None:
+    """A battery under an attack order marches limbered, keeping off at its effective range under
+    its ruleset (the move ends there), and unlimbers once an enemy is within it; with no ruleset's
+    answer, at the neutral GUN_STAND_YARDS; a demonstration keeps it at the order's distance if
+    that is farther."""
+    game = mustered(ruleset, "big-bethel")
+    guns, enemy = game.world.units["greble-guns"], game.world.units["parrott-gun"]
+    caps = capabilities(game, guns)
+    assert caps is not None
+    order = Order("us-greble", "attack", "bridge", id="test-guns")
+    doctrine = DefaultDoctrine()
+
+    def intent(gap: float, kind: str = "attack", asked: Game | None = game) -> Intent:
+        guns.x, guns.y = enemy.x, enemy.y - gap
+        game.turn += 1
+        return doctrine.advance(game.world, guns, order, enemy, gap, {}, kind, asked)
+
+    beyond = intent(caps.effective_yards + 5.0)
+    assert beyond.action == "advance" and beyond.formation == "limbered" and beyond.standoff == caps.effective_yards
+    within = intent(caps.effective_yards - 5.0)
+    assert within.action == "hold" and within.formation == "unlimbered"
+    assert intent(GUN_STAND_YARDS - 5.0, asked=None).action == "hold"
+    assert intent(GUN_STAND_YARDS + 5.0, asked=None).standoff == GUN_STAND_YARDS
+    if caps.effective_yards < DEMONSTRATE_YARDS:
+        assert intent(DEMONSTRATE_YARDS - 5.0).action == "advance"  # an attack goes in closer
+        assert intent(DEMONSTRATE_YARDS - 5.0, "demonstrate").action == "hold"  # a demonstration keeps off

@@ -152,8 +152,7 @@ def _level(game: Any, command: str) -> str:
 def sync(state: SumterState) -> None:
     """Men (from the figures standing, so men are conserved and losses come in figures), guns
     and status back to the neutral world; places are kept there already. A unit reads as
-    disordered when halted, at the DP cap or in a retiring brigade (ruling SU-D4)."""
-    cap = state.tables["morale"]["dp_cap"]
+    disordered when halted or in a retiring brigade, whatever its DPs (rulings SU-D4, SU-D5)."""
     for p in state.pieces.values():
         u = p.unit
         u.men = u.spec.men * p.figures // p.start
@@ -162,4 +161,4 @@ def sync(state: SumterState) -> None:
         if p.state == "gone" or p.figures <= 0:
             u.status = "gone"
             continue
-        u.status = "disordered" if p.state == "ok" and (p.dps >= cap or p.brigade.failed) else STATUS[p.state]
+        u.status = "disordered" if p.state == "ok" and p.brigade.failed else STATUS[p.state]
