@@ -42,6 +42,7 @@ COMMAND_REACH_YARDS = 500.0  # a unit farther than this from every leader of its
 RETREAT_YARDS = 3000.0  # how far back a withdrawal aims when the order names no place
 SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishers out (its rules decide)
 ADVANCING = ("attack", "engage", "demonstrate")
+DEPLOYED = ("line", "skirmish")  # formations an order names to go forward deployed, not marching
 
 
 @record
@@ -189,7 +190,7 @@ class DefaultDoctrine:
                 continue
             if kind in ADVANCING:
                 gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
-                stance = ("advance" if gap > DEPLOY_YARDS else
+                stance = ("advance" if gap > DEPLOY_YARDS and not _deployed(order) else
                           "assault" if kind == "attack" and order is not None and order.assault else
                           "support" if kind == "demonstrate" else "engage")
             else:
@@ -304,6 +305,13 @@ def _kind(world: World, unit: UnitState, order: Order | None) -> str:
     if order.kind == "attack" and order.objective and world.held.get(order.objective) == unit.side:
         return "hold"
     return order.kind
+
+
+def _deployed(order: Order | None) -> bool:
+    """Does the order send its units forward deployed (in line or skirmish order, as it names)?
+    Then its command is in contact, as its units are, however far the enemy: the march stance
+    (``advance``) is for a command its units march on in column."""
+    return order is not None and order.formation in DEPLOYED
 
 
 def _firing_distance(order: Order, kind: str, caps: Capabilities | None = None) -> float | None:

@@ -9,13 +9,20 @@ import math
 from pathlib import Path
 
 import pytest
-from referee.core.doctrine import ASSAULT_YARDS, DEMONSTRATE_YARDS, GUN_STAND_YARDS, DefaultDoctrine, Intent
+from referee.core.doctrine import (
+    ASSAULT_YARDS,
+    DEMONSTRATE_YARDS,
+    DEPLOY_YARDS,
+    GUN_STAND_YARDS,
+    DefaultDoctrine,
+    Intent,
+)
 from referee.core.events import EventLog
 from referee.core.game import Game, play
 from referee.core.hookspecs import hookimpl
 from referee.core.plugins import build_rules
 from referee.core.reach import Capabilities, capabilities, short_of
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.scenario import find_scenario, load_scenario, parse_scenario
 from referee.core.world import Order
 
 DRILLS = Path(__file__).parent / "scenarios"
@@ -276,3 +283,21 @@ def test_attacking_guns_go_into_action_at_their_rulesets_effective_range(ruleset
     if caps.effective_yards < DEMONSTRATE_YARDS:
         assert intent(DEMONSTRATE_YARDS - 5.0).action == "advance"  # an attack goes in closer
         assert intent(DEMONSTRATE_YARDS - 5.0, "demonstrate").action == "hold"  # a demonstration keeps off
+
+
+@pytest.mark.parametrize("formation, stance", [(None, "advance"), ("column", "advance"), ("line", "engage"),
+                                               ("skirmish", "engage")])
+def test_a_command_sent_forward_deployed_is_in_contact_however_far_the_enemy(formation: str | None,
+                                                                             stance: str) -> None:
+    """The command's stance agrees with its units' formation: an order that names line or skirmish
+    order sends them forward deployed, so the command is in contact (not on the march) though the
+    enemy is beyond DEPLOY_YARDS (sumter's brigades then go on Engage or Assault orders, not Move
+    with its tactical march in column of march)."""
+    text = ENGAGE.read_text(encoding="utf-8")
+    if formation is not None:
+        text = text.replace('kind = "engage"\n', f'kind = "engage"\nformation = "{formation}"\n')
+    game = Game.new(build_rules("sumter"), parse_scenario(text, "drill.toml"), 1, EventLog(enabled=False))
+    game.state = game.rules.muster(game)
+    us, them = game.world.units["us-regiment"], game.world.units["cs-regiment"]
+    assert math.hypot(us.x - them.x, us.y - them.y) > DEPLOY_YARDS
+    assert game.command_intents("union")["us-brigade"].stance == stance
