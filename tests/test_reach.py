@@ -301,3 +301,20 @@ def test_a_command_sent_forward_deployed_is_in_contact_however_far_the_enemy(for
     us, them = game.world.units["us-regiment"], game.world.units["cs-regiment"]
     assert math.hypot(us.x - them.x, us.y - them.y) > DEPLOY_YARDS
     assert game.command_intents("union")["us-brigade"].stance == stance
+
+
+@pytest.mark.parametrize("objective, stance", [(True, "advance"), (False, "hold")])
+def test_a_command_marching_to_the_post_its_hold_order_names_is_on_the_march(objective: bool, stance: str) -> None:
+    """A hold order whose objective is away from its units moves them there (the doctrine's
+    intent), so their command is on the march (sumter: Move orders, which let them move; Hold
+    orders let nobody advance, SU-C8); at its post, or with no post named, it holds."""
+    text = ENGAGE.read_text(encoding="utf-8").replace('kind = "engage"\nobjective = "cs-ground"\nrange = 300\n',
+                                                      'kind = "hold"\nobjective = "cs-ground"\n' if objective else 'kind = "hold"\n')
+    assert 'kind = "engage"' not in text
+    game = Game.new(build_rules("sumter"), parse_scenario(text, "drill.toml"), 1, EventLog(enabled=False))
+    game.state = game.rules.muster(game)
+    assert game.command_intents("union")["us-brigade"].stance == stance
+    play(game)
+    us = game.world.units["us-regiment"]
+    ground = game.scenario.objectives_by_id["cs-ground"].position
+    assert (math.hypot(us.x - ground[0], us.y - ground[1]) < 900.0) is objective  # it went (it started 1,000 away)

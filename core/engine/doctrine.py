@@ -193,6 +193,8 @@ class DefaultDoctrine:
                 stance = ("advance" if gap > DEPLOY_YARDS and not _deployed(order) else
                           "assault" if kind == "attack" and order is not None and order.assault else
                           "support" if kind == "demonstrate" else "engage")
+            elif kind == "hold" and _off_post(world, u, order):
+                stance = "advance"  # marching to the post its order names: on the march, not yet holding
             else:
                 stance = STANCE_OF.get(kind, "hold")
             out[command] = CommandIntent(stance, kind, order.objective if order else None)
@@ -305,6 +307,15 @@ def _kind(world: World, unit: UnitState, order: Order | None) -> str:
     if order.kind == "attack" and order.objective and world.held.get(order.objective) == unit.side:
         return "hold"
     return order.kind
+
+
+def _off_post(world: World, unit: UnitState, order: Order | None) -> bool:
+    """Is the unit away from the objective its hold order names (so the doctrine marches it
+    there, :meth:`DefaultDoctrine.decide`)?"""
+    if order is None or order.objective is None:
+        return False
+    objective = world.scenario.objectives_by_id[order.objective]
+    return distance(unit.x, unit.y, *objective.position) > objective.radius
 
 
 def _deployed(order: Order | None) -> bool:
