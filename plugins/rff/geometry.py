@@ -454,5 +454,5 @@ def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     box = within_yards + (footprint(piece).depth + state.deepest) / 2 + 1.0  # within's
     west, east = piece.x - box, piece.x + box
     return any(west <= e.x <= east and e.status != "broken" and e.parent is None
-               and gap(piece, e) <= within_yards and on_flank(piece, e)
+               and on_flank(piece, e) and gap(piece, e) <= within_yards
                for e in rows.pieces[bisect_left(rows.ys, piece.y - reach):bisect_right(rows.ys, piece.y + reach)])
