@@ -179,11 +179,10 @@ def show_strength(p: Piece) -> None:
 def sync(state: SumterState) -> None:
     """Status back to the neutral world after each step (men and guns follow the figures as
     they fall, :func:`show_strength`; places are kept there already). A unit reads as
-    disordered when halted, at the DP cap or in a retiring brigade (ruling SU-D4)."""
-    cap = state.tables["morale"]["dp_cap"]
+    disordered when halted or in a retiring brigade, whatever its DPs (rulings SU-D4, SU-D5)."""
     for p in state.pieces.values():
         u = p.unit
         if p.state == "gone" or p.figures <= 0:
             u.status = "gone"
             continue
-        u.status = "disordered" if p.state == "ok" and (p.dps >= cap or p.brigade.failed) else STATUS[p.state]
+        u.status = "disordered" if p.state == "ok" and p.brigade.failed else STATUS[p.state]
