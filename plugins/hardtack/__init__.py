@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.api import RulesetInfo, Step, hookimpl
+from referee.api import Game, RulesetInfo, Step, hookimpl
 
 from . import activation, geometry, reach, situation
 from .mechanics import mechanic_specs
@@ -44,14 +44,14 @@ def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
 
 
 @hookimpl
-def referee_muster(game: Any) -> Any:
+def referee_muster(game: Game) -> Any:
     state = muster(game, load_with_overlays(*game.rules.overlays))
     sync(game, state, every=True)
     return state
 
 
 @hookimpl
-def referee_describe(game: Any, unit: str) -> str | None:
+def referee_describe(game: Game, unit: str) -> str | None:
     regiment = game.state.regiments.get(unit)
     if regiment is None or not regiment.companies:
         return None
@@ -65,12 +65,12 @@ def referee_describe(game: Any, unit: str) -> str | None:
 
 
 @hookimpl
-def referee_turn_minutes(game: Any) -> int:
+def referee_turn_minutes(game: Game) -> int:
     return int(game.state.tables["scale"]["minutes_per_turn"])
 
 
 @hookimpl
-def referee_turn(game: Any) -> Iterator[Step]:
+def referee_turn(game: Game) -> Iterator[Step]:
     game.state.visibility = seen = geometry.visibility(game)  # HT-V1: the light of this turn
     if seen != float("inf") and game.log.enabled:
         game.log.emit("light", rulings=[game.state.tables["light"]["ruling"]], text=f"the light lets companies see to fire {seen:.0f} yards")
@@ -78,7 +78,7 @@ def referee_turn(game: Any) -> Iterator[Step]:
 
 
 @hookimpl
-def referee_step(game: Any, step: Step) -> bool:
+def referee_step(game: Game, step: Step) -> bool:
     """Play the step. The neutral world is written back after it only when something looks at
     it between steps (a ``referee_step_done`` observer); otherwise once, at the end of the turn,
     before the core reads it (intents, victory): nothing in the hardtack turn reads it."""
@@ -89,15 +89,15 @@ def referee_step(game: Any, step: Step) -> bool:
 
 
 @hookimpl
-def referee_capabilities(game: Any, unit: str) -> Any:
+def referee_capabilities(game: Game, unit: str) -> Any:
     return reach.capabilities(game, unit)
 
 
 @hookimpl
-def referee_end_turn(game: Any) -> None:
+def referee_end_turn(game: Game) -> None:
     sync(game, game.state, every=True)
 
 
 @hookimpl
-def referee_situation(game: Any, attacker: str, defender: str, charge: bool) -> Any:
+def referee_situation(game: Game, attacker: str, defender: str, charge: bool) -> Any:
     return situation.exchange(game, attacker, defender, charge)

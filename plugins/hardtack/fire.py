@@ -7,10 +7,12 @@ import math
 from typing import Any
 
 from attrs import frozen
+from referee.api import Game
 
 from . import geometry as geo
 from . import mechanics, morale
 from .state import BROKEN, Company, HardtackState
+from .tables import HardtackTables
 
 
 @frozen
@@ -26,7 +28,7 @@ CAUSE = {"fire": "musketry", "canister": "canister", "shot": "shot-or-shell"}
 or shell, which Hardtack does not tell apart)."""
 
 
-def reach_inches(t: Any, c: Company) -> float:
+def reach_inches(t: HardtackTables, c: Company) -> float:
     """How far the company's fire carries: five bands of its quality die, or of the gun."""
     if c.artillery:
         assert c.gun is not None
@@ -37,7 +39,7 @@ def reach_inches(t: Any, c: Company) -> float:
     return float(c.quality * t["fire"]["bands"])
 
 
-def reach_yards(t: Any, c: Company) -> float:
+def reach_yards(t: HardtackTables, c: Company) -> float:
     """:func:`reach_inches` in yards, kept on the company (its quality and arms do not change)."""
     if c.reach < 0:
         c.reach = reach_inches(t, c) * t.yards_per_inch
@@ -70,7 +72,7 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
     return min(seen, hit)
 
 
-def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
+def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
     """The nearest enemy company in reach, arc and sight that the fire can affect (HT-F6); the
     intent's target unit first.
 
@@ -129,7 +131,7 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     return None
 
 
-def _open_to(game: Any, state: HardtackState, c: Company, e: Company, d2: float, known: dict[Company, tuple[Any, ...]]) -> bool:
+def _open_to(game: Game, state: HardtackState, c: Company, e: Company, d2: float, known: dict[Company, tuple[Any, ...]]) -> bool:
     """Is ``e`` in ``c``'s arc and sight, and can its fire affect it (HT-F6)? Kept in ``known``
     (the firer's for its place, facing, formation and load) under the target's place,
     formation, In Position marker and travel mode, all the answer reads of it."""
@@ -142,7 +144,7 @@ def _open_to(game: Any, state: HardtackState, c: Company, e: Company, d2: float,
     return ok
 
 
-def _log_masked(game: Any, c: Company, passed: list[tuple[str, str]], chosen: Company | None) -> None:
+def _log_masked(game: Game, c: Company, passed: list[tuple[str, str]], chosen: Company | None) -> None:
     """HT-G4 in the log: the targets a company could not fire at, and why."""
     if not passed:
         return
@@ -152,7 +154,7 @@ def _log_masked(game: Any, c: Company, passed: list[tuple[str, str]], chosen: Co
     game.log.emit("masked", unit=c.id, target=e, rulings=["HT-G4"], text=f"{c.id} cannot fire at {e}: {cause}{then}")
 
 
-def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: float) -> bool:
+def effective(game: Game, state: HardtackState, c: Company, e: Company, yards: float) -> bool:
     """HT-F6: would fire at ``e`` have any effect (a range die on the ladder after every shift)?
     Each band's die is larger than the one before, with the same shifts or more, so the fire
     tells out to a last band (for a gun, one for shot and one for canister) that depends only on
@@ -182,7 +184,7 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
 _effects: dict[Any, dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]] = {}  # tables -> HT-F6 last bands by their inputs
 
 
-def effect_memo(t: Any) -> dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]:
+def effect_memo(t: HardtackTables) -> dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]:
     """The HT-F6 last bands kept for these tables (held by the game's state once mustered)."""
     memo = _effects.get(t)
     if memo is None:
@@ -190,7 +192,7 @@ def effect_memo(t: Any) -> dict[tuple[Any, ...], tuple[tuple[int, int, int], ...
     return memo
 
 
-def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool, cover_as_fire: bool = False) -> tuple[tuple[int, int, int], ...]:
+def _limits(t: HardtackTables, c: Company, cov: str, tform: str, in_position: bool, cover_as_fire: bool = False) -> tuple[tuple[int, int, int], ...]:
     """The ways ``c``'s fire may tell, as (scale, width, last): it does at a range ``r`` inches
     when ``r * scale`` falls in one of the first ``last`` bands ``width`` inches wide."""
     bands = range(t["fire"]["bands"], 0, -1)
@@ -210,7 +212,7 @@ def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool, cover_a
     return tuple(x for x in out if x[2])
 
 
-def firing_figures(t: Any, c: Company) -> int:
+def firing_figures(t: HardtackTables, c: Company) -> int:
     """Dismounted cavalry leave one figure in four (or fraction) holding the horses (Hardtack p.9)."""
     if c.arm == "cavalry" and not c.mounted:
         every: int = t["fire"]["horse_holder_every"]
@@ -222,7 +224,7 @@ def target_formation(c: Company) -> str:
     return "skirmish" if c.artillery else c.formation  # p.5: crews count as skirmishers
 
 
-def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
+def fire(game: Game, state: HardtackState, c: Company, target: Company) -> None:
     t = state.tables
     rng = geo.inches(t, geo.dist(c, target))
     cov = geo.cover(game, target)
@@ -267,12 +269,12 @@ COVER_OPTION = "shot-cover-as-fire"
 """The option that gives shot the small-arms cover shifts (HT-S2's second reading)."""
 
 
-def shot_reading(game: Any) -> str:
+def shot_reading(game: Game) -> str:
     """HT-S1: the reading of round shot this game plays (``support`` unless the option is on)."""
     return "damage-die" if game.option(SHOT_OPTION) else "support"
 
 
-def _bounce(game: Any, state: HardtackState, shot: Shot, figures: int = 0) -> None:
+def _bounce(game: Game, state: HardtackState, shot: Shot, figures: int = 0) -> None:
     """HT-S3: the ball bounces on along its line of fire and strikes the first company of the
     target's side whose footprint that line crosses within 10" beyond the target: under HT-S1's
     ``support`` reading the ``figures`` the hit struck, under ``damage-die`` the damage die."""

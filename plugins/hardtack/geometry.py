@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 import weakref
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from referee.api import CELL, Scenario, angle_between, bearing, depth, frontage, inside
+from referee.api import CELL, Game, Ground, Scenario, angle_between, bearing, depth, frontage, inside
 from referee.api import OPEN as OPEN_KIND
 
-from .state import CLOSE, Company
+from .state import CLOSE, Company, HardtackState
+from .tables import HardtackTables
 
 LINE_COVER_YARDS = 25.0
 SIGHT_SKIP = 30.0  # yards at each end: a company sees out of the edge of the woods it holds
@@ -23,7 +24,7 @@ LINE_COVER = (("works", "hard"), ("wall", "hard"), ("fence", "soft"))
 RANK = ("none", "soft", "hard", "fortification")
 
 
-def inches(t: Any, yards: float) -> float:
+def inches(t: HardtackTables, yards: float) -> float:
     """Yards as table inches, at the tables' scale ([scale] yards_per_inch, p.1)."""
     per_inch: float = t.yards_per_inch
     return yards / per_inch
@@ -37,7 +38,7 @@ _covers: weakref.WeakKeyDictionary[Scenario, dict[tuple[int, int], str]] = weakr
 MEMO_LIMIT = 100_000
 
 
-def cover(game: Any, c: Company) -> str:
+def cover(game: Game, c: Company) -> str:
     """HT-G1: works and walls hard, fences soft (within 25 yards behind them, or inside a work
     that closes on itself, like a redoubt); woods, broken and rough ground soft; dense woods and buildings
     hard; the better cover counts. Read at the company's place to the nearest yard, and kept:
@@ -56,12 +57,12 @@ def cover(game: Any, c: Company) -> str:
     return hit
 
 
-def cover_memo(game: Any) -> dict[tuple[int, int], str]:
+def cover_memo(game: Game) -> dict[tuple[int, int], str]:
     """The scenario's kept cover answers (held by the game's state once mustered)."""
     return scenario_memo(game, "covers", _covers)
 
 
-def sight_memo(game: Any) -> dict[tuple[float, float, float, float], bool]:
+def sight_memo(game: Game) -> dict[tuple[float, float, float, float], bool]:
     """The scenario's kept sight answers (held by the game's state once mustered)."""
     return scenario_memo(game, "sights", _sight)
 
@@ -70,7 +71,7 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-def scenario_memo(game: Any, attr: str, store: weakref.WeakKeyDictionary[Scenario, dict[K, V]]) -> dict[K, V]:
+def scenario_memo(game: Game, attr: str, store: weakref.WeakKeyDictionary[Scenario, dict[K, V]]) -> dict[K, V]:
     """The scenario's memo ``attr`` from ``store``, held by the game's state once mustered."""
     memo: dict[K, V] | None = getattr(game.state, attr, None)
     if memo is None:
@@ -80,7 +81,7 @@ def scenario_memo(game: Any, attr: str, store: weakref.WeakKeyDictionary[Scenari
     return memo
 
 
-def _cover_at(game: Any, x: float, y: float) -> str:
+def _cover_at(game: Game, x: float, y: float) -> str:
     best = AREA_COVER.get(game.ground.kind_at(x, y), "none")
     for kind, value in LINE_COVER:
         if RANK.index(value) > RANK.index(best) and game.ground.behind(kind, x, y, LINE_COVER_YARDS):
@@ -88,7 +89,7 @@ def _cover_at(game: Any, x: float, y: float) -> str:
     return best
 
 
-def visibility(game: Any) -> float:
+def visibility(game: Game) -> float:
     """HT-V1: how far, in yards, a company can see to fire at the world's minute: unlimited in
     daylight; from sunset to dusk (``Light.dusk``, else sunset + the tables' minutes) falling
     evenly from the sunset distance to the dusk one; after dusk, the night's by the moon."""
@@ -110,7 +111,7 @@ def in_arc(firer: Company, target: Company) -> bool:
 MASK_MARGIN = 40.0  # yards: no company's half-footprint is larger (a 12-figure line of 5-man figures is 18)
 
 
-def masked(state: Any, c: Company, e: Company) -> str | None:
+def masked(state: HardtackState, c: Company, e: Company) -> str | None:
     """HT-G4 (p.17): why ``c`` may not fire at ``e``, or None. A column does not fire (every
     member must see the target without firing through another member of his own company); a
     line of fire, traced from the firer's centre to the target's, may not pass through a
@@ -132,7 +133,7 @@ def masked(state: Any, c: Company, e: Company) -> str | None:
     return masker
 
 
-def _masked(state: Any, c: Company, e: Company) -> str | None:
+def _masked(state: HardtackState, c: Company, e: Company) -> str | None:
     ax, ay, bx, by = c.x, c.y, e.x, e.y
     rx, ry = bx - ax, by - ay
     span = math.hypot(rx, ry)
@@ -150,7 +151,7 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
     return None
 
 
-def half_footprint(state: Any, c: Company) -> tuple[float, float, float]:
+def half_footprint(state: HardtackState, c: Company) -> tuple[float, float, float]:
     """Half the frontage, half the depth and the half-diagonal of a company's footprint (its men
     = figures x men per figure; ``core/footprint.py``), kept on the company with its figures,
     formation and guns."""
@@ -224,7 +225,7 @@ def _clip(u0: float, v0: float, u1: float, v1: float, hw: float, hd: float) -> f
 _sight: weakref.WeakKeyDictionary[Scenario, dict[tuple[float, float, float, float], bool]] = weakref.WeakKeyDictionary()
 
 
-def sees(game: Any, a: Company, b: Company) -> bool:
+def sees(game: Game, a: Company, b: Company) -> bool:
     """HT-G2: woods, dense woods and buildings between two companies block sight. Kept per
     scenario under the two exact places (a pure function of them, so it never depends on which
     game asked first): companies standing still ask again every activation."""
@@ -243,7 +244,7 @@ def sees(game: Any, a: Company, b: Company) -> bool:
 _blocking: weakref.WeakKeyDictionary[Scenario, list[list[int]]] = weakref.WeakKeyDictionary()
 
 
-def _blocking_counts(game: Any) -> list[list[int]]:
+def _blocking_counts(game: Game) -> list[list[int]]:
     """The scenario's cells of ground that blocks sight, counted (:func:`cell_counts`): a line of
     sight whose box holds none is clear, whatever the ground samples along it."""
     hit = _blocking.get(game.scenario)
@@ -257,7 +258,7 @@ def cell(v: float, n: int) -> int:
     return min(n - 1, max(0, int(v) // CELL))  # (as Ground._code)
 
 
-def kind_cells(ground: Any, kinds: frozenset[str]) -> list[list[bool]]:
+def kind_cells(ground: Ground, kinds: frozenset[str]) -> list[list[bool]]:
     """Which of the ground's cells (by row, then column) are of these area kinds."""
     return [[ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL) in kinds for c in range(ground.cols)] for r in range(ground.rows)]
 
@@ -266,7 +267,7 @@ OPEN = "open"  # HT-M9: ground no scenario area covers (the neutral world reads 
 _cultivated: weakref.WeakKeyDictionary[Scenario, list[list[bool]]] = weakref.WeakKeyDictionary()
 
 
-def cultivated_cells(game: Any) -> list[list[bool]]:
+def cultivated_cells(game: Game) -> list[list[bool]]:
     """HT-M9: the cells (by row, then column) of farm fields the scenario draws as areas, as
     opposed to the open ground the neutral world also calls ``fields`` where no area is drawn;
     a cell is read at its centre, as the ground paints it. Kept per scenario."""
@@ -281,7 +282,7 @@ def cultivated_cells(game: Any) -> list[list[bool]]:
     return hit
 
 
-def area_cells(game: Any) -> tuple[list[str], int, int, int]:
+def area_cells(game: Game) -> tuple[list[str], int, int, int]:
     """The area kind of every ground cell, row by row (:func:`area_kinds`), with the ground's
     columns and its last column and row: a point's kind is that of its cell, found as
     ``Ground._code`` finds it (clamped to the ground). This is how Hardtack's terrain classes
@@ -295,7 +296,7 @@ def area_cells(game: Any) -> tuple[list[str], int, int, int]:
 _area_kinds: weakref.WeakKeyDictionary[Scenario, list[str]] = weakref.WeakKeyDictionary()
 
 
-def area_kinds(game: Any) -> list[str]:
+def area_kinds(game: Game) -> list[str]:
     """The area kind of every ground cell (row by row), as :func:`area_cells` reads it; kept per
     scenario (walks read one every few yards)."""
     hit = _area_kinds.get(game.scenario)
@@ -308,7 +309,7 @@ def area_kinds(game: Any) -> list[str]:
     return hit
 
 
-def area_kind_cells(game: Any, kinds: frozenset[str]) -> list[list[bool]]:
+def area_kind_cells(game: Game, kinds: frozenset[str]) -> list[list[bool]]:
     """:func:`kind_cells` as :func:`area_cells` reads the ground."""
     ground, every = game.ground, area_kinds(game)
     return [[every[r * ground.cols + c] in kinds for c in range(ground.cols)] for r in range(ground.rows)]
@@ -326,7 +327,7 @@ def cell_counts(marked: list[list[bool]]) -> list[list[int]]:
     return counts
 
 
-def none_in_box(ground: Any, counts: list[list[int]], x0: float, x1: float, y0: float, y1: float) -> bool:
+def none_in_box(ground: Ground, counts: list[list[int]], x0: float, x1: float, y0: float, y1: float) -> bool:
     """Does the box (in yards; x0 <= x1, y0 <= y1) hold no marked cell? (:func:`cell`, written
     out: this is asked on every walk and line of sight not yet kept.)"""
     last_c, last_r = ground.cols - 1, ground.rows - 1

@@ -9,15 +9,16 @@ from collections.abc import Iterable
 from itertools import chain
 from typing import Any
 
-from referee.api import CELL, ladder_shift
+from referee.api import CELL, Game, Ground, ladder_shift
 
 from . import geometry as geo
-from .state import CLOSE, Company, HardtackState, box_of
+from .state import CLOSE, Company, HardtackState, Regiment, box_of
+from .tables import HardtackTables
 
 STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assault (Hardtack p.15)
 
 
-def base_inches(t: Any, c: Company) -> int:
+def base_inches(t: HardtackTables, c: Company) -> int:
     """The base move: by arm and mount, limbered or not (a hit team one die lower); a line shifts
     it down one (p.15). Kept on the company with the tables, formation, mount and team it was
     reckoned for (its arm never changes, nor whether it is a gun once mustered: Company.set_gun),
@@ -31,7 +32,7 @@ def base_inches(t: Any, c: Company) -> int:
     return hit
 
 
-def _base_inches(t: Any, c: Company) -> int:
+def _base_inches(t: HardtackTables, c: Company) -> int:
     base = t["movement"]["base"]
     if c.artillery and not c.guns:  # a crew that has abandoned its gun goes on foot (p.12; HT-C4)
         infantry: int = base["infantry"]
@@ -66,7 +67,7 @@ Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, li
 _going: weakref.WeakKeyDictionary[Any, dict[tuple[Any, str], Going]] = weakref.WeakKeyDictionary()
 
 
-def going(game: Any, t: Any, who: str) -> Going:
+def going(game: Game, t: HardtackTables, who: str) -> Going:
     """What a mover's walk reads, once per scenario: its terrain classes and their costs (from
     the tables), the area kinds that are not clear going for it, the line kinds that cost it
     something (their segments boxed), and the count of its rough cells (:func:`_rough_counts`)."""
@@ -83,12 +84,12 @@ def going(game: Any, t: Any, who: str) -> Going:
     return hit
 
 
-def going_memo(game: Any) -> dict[tuple[Any, str], Going]:
+def going_memo(game: Game) -> dict[tuple[Any, str], Going]:
     """The scenario's kept goings (held by the game's state once mustered)."""
     return geo.scenario_memo(game, "goings", _going)
 
 
-def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
+def _rough_counts(game: Game, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
     """The ground's cells a mover finds rough, counted (geometry.cell_counts): an area kind that
     is not clear going for it (geometry.area_cells), or within the box of a line that costs it something."""
     rough = geo.area_kind_cells(game, hard)
@@ -97,7 +98,7 @@ def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[B
     return geo.cell_counts(rough)
 
 
-def _mark_boxes(ground: Any, marked: list[list[bool]], boxes: list[tuple[float, float, float, float]]) -> None:
+def _mark_boxes(ground: Ground, marked: list[list[bool]], boxes: list[tuple[float, float, float, float]]) -> None:
     """Mark the ground's cells (by row, then column) that the boxes (x0, x1, y0, y1) touch."""
     for x0, x1, y0, y1 in boxes:
         for r in range(geo.cell(y0, ground.rows), geo.cell(y1, ground.rows) + 1):
@@ -108,7 +109,7 @@ def _mark_boxes(ground: Any, marked: list[list[bool]], boxes: list[tuple[float, 
 _disordering: weakref.WeakKeyDictionary[Any, dict[Any, list[list[int]]]] = weakref.WeakKeyDictionary()
 
 
-def disordering_counts(game: Any, t: Any) -> list[list[int]]:
+def disordering_counts(game: Game, t: HardtackTables) -> list[list[int]]:
     """The ground's cells that may disorder a close formation crossing them (p.15, HT-M1: the
     tables' ``disordering`` kinds): of such an area kind (geometry.area_cells), or within the box
     of a segment of such a line; counted (geometry.cell_counts), kept per scenario and tables.
@@ -146,7 +147,7 @@ def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float
     return out
 
 
-def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road: bool = False) -> tuple[float, frozenset[str], str]:
+def walk(game: Game, t: HardtackTables, c: Company, x: float, y: float, inches: float, road: bool = False) -> tuple[float, frozenset[str], str]:
     """HT-M4: spend ``inches`` of movement points toward (x, y) over the ground actually crossed:
     every inch of area costs its class (clear 1, poor 2, difficult 3; SG2), each line crossed
     costs one inch of its class, impassable ground stops the move. Returns (yards, ground kinds
@@ -169,12 +170,12 @@ _walks: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[float, frozen
 MEMO_LIMIT = 200_000
 
 
-def walk_memo(game: Any) -> dict[tuple[Any, ...], tuple[float, frozenset[str], str]]:
+def walk_memo(game: Game) -> dict[tuple[Any, ...], tuple[float, frozenset[str], str]]:
     """The scenario's kept walks (held by the game's state once mustered)."""
     return geo.scenario_memo(game, "walks", _walks)
 
 
-def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
+def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
     # (min and max are written out as conditionals here: the same values, for less than the builtins cost)
     ypi = t.yards_per_inch
     span, far = math.hypot(bx - ax, by - ay), inches * ypi
@@ -238,7 +239,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     return done, frozenset(kinds), worst
 
 
-def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) -> tuple[float, frozenset[str]]:
+def move_yards(game: Game, t: HardtackTables, c: Company, x: float, y: float, travel: bool) -> tuple[float, frozenset[str]]:
     """Yards one Move action covers toward (x, y) over the ground crossed (HT-M4); travel mode
     for columns and limbered guns while the ground stays clear (p.14, HT-M2)."""
     base = base_inches(t, c)
@@ -259,7 +260,7 @@ def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) 
     return yards, kinds
 
 
-def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
+def step_toward(game: Game, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
                 halt: float = STOP_SHORT, alone: bool = True, among: list[Company] | None = None) -> float:
     """Move straight toward (x, y) up to ``yards``, halting ``halt`` yards short of any enemy and
     where a close formation would meet another (HT-M7). A company moving ``alone`` is disordered
@@ -293,7 +294,7 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
     return travel
 
 
-def put(game: Any, c: Company, x: float, y: float) -> None:
+def put(game: Game, c: Company, x: float, y: float) -> None:
     """Set ``c`` at (x, y), held on the table (Scenario.on_table)."""
     c.x, c.y = game.scenario.on_table(x, y)
 
@@ -302,7 +303,7 @@ TOUCH_YARDS = 1.0  # HT-M7: footprints that overlap by no more than this only to
 WAY_MARGIN = 100.0  # yards: no two half-footprints add up to more (two 12-figure cavalry skirmish lines of 5-man figures: 90)
 
 
-def friends_near(state: HardtackState, reg: Any, movers: list[Company], yards: float) -> list[Company]:
+def friends_near(state: HardtackState, reg: Regiment, movers: list[Company], yards: float) -> list[Company]:
     """The living companies of ``reg``'s side, not its own, whose centres lie in the box round
     ``movers`` (state.box_of) widened by ``yards`` and :data:`WAY_MARGIN` (and a yard to spare
     for rounding): all that :func:`friends_in_way` can look at for moves of up to ``yards`` from
@@ -360,7 +361,7 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     return travel, passed
 
 
-def pass_through(game: Any, state: HardtackState, c: Company, passed: list[Company]) -> None:
+def pass_through(game: Game, state: HardtackState, c: Company, passed: list[Company]) -> None:
     """HT-M7 (p.15, p.7): a close formation that moves through a company, or has one move
     through it, is disordered (it drops into skirmish order)."""
     if not passed:
@@ -373,12 +374,12 @@ def pass_through(game: Any, state: HardtackState, c: Company, passed: list[Compa
         game.log.emit("disordered", unit=f.id, rulings=["HT-M7"], text=text)
 
 
-def rearward(game: Any, c: Company) -> tuple[float, float]:
+def rearward(game: Game, c: Company) -> tuple[float, float]:
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
     return c.x + 1000.0 * math.sin(rad), c.y + 1000.0 * math.cos(rad)
 
 
-def flee(game: Any, state: HardtackState, c: Company) -> None:
+def flee(game: Game, state: HardtackState, c: Company) -> None:
     """A broken or routed company runs for its own rear (SG2), paying for the ground it crosses
     (HT-M6; gun crews as before); off the map it is gone, its men left the field or, over an edge
     that is not its line of retreat, captured (Game.leave_field)."""
