@@ -17,6 +17,7 @@ from referee.api import Game, RulesetInfo, Step, hookimpl
 from . import activation, geometry, reach, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
+from .state import state_of
 from .tables import display_tables, load_tables, load_with_overlays
 
 PLUGIN_NAME = "hardtack"
@@ -52,7 +53,7 @@ def referee_muster(game: Game) -> Any:
 
 @hookimpl
 def referee_describe(game: Game, unit: str) -> str | None:
-    regiment = game.state.regiments.get(unit)
+    regiment = state_of(game).regiments.get(unit)
     if regiment is None or not regiment.companies:
         return None
     companies = regiment.companies
@@ -66,14 +67,14 @@ def referee_describe(game: Game, unit: str) -> str | None:
 
 @hookimpl
 def referee_turn_minutes(game: Game) -> int:
-    return int(game.state.tables["scale"]["minutes_per_turn"])
+    return int(state_of(game).tables["scale"]["minutes_per_turn"])
 
 
 @hookimpl
 def referee_turn(game: Game) -> Iterator[Step]:
-    game.state.visibility = seen = geometry.visibility(game)  # HT-V1: the light of this turn
+    state_of(game).visibility = seen = geometry.visibility(game)  # HT-V1: the light of this turn
     if seen != float("inf") and game.log.enabled:
-        game.log.emit("light", rulings=[game.state.tables["light"]["ruling"]], text=f"the light lets companies see to fire {seen:.0f} yards")
+        game.log.emit("light", rulings=[state_of(game).tables["light"]["ruling"]], text=f"the light lets companies see to fire {seen:.0f} yards")
     return activation.turn(game)
 
 
@@ -84,7 +85,7 @@ def referee_step(game: Game, step: Step) -> bool:
     before the core reads it (intents, victory): nothing in the hardtack turn reads it."""
     activation.play_step(game, step)
     if game.rules.implements("referee_step_done"):
-        sync(game, game.state)
+        sync(game, state_of(game))
     return True
 
 
@@ -95,7 +96,7 @@ def referee_capabilities(game: Game, unit: str) -> Any:
 
 @hookimpl
 def referee_end_turn(game: Game) -> None:
-    sync(game, game.state, every=True)
+    sync(game, state_of(game), every=True)
 
 
 @hookimpl

@@ -23,6 +23,7 @@ from .state import (
     HardtackState,
     Regiment,
     box_of,
+    state_of,
 )
 from .tables import HardtackTables
 
@@ -32,7 +33,7 @@ TROOP_FORMATIONS = frozenset(("line", "column", "skirmish"))  # the intent's for
 
 
 def turn(game: Game) -> Iterator[Step]:
-    state: HardtackState = game.state
+    state: HardtackState = state_of(game)
     state.file_sides()
     state.forget()  # reinforcements may have entered
     state.moves_total += 1  # (and kept "nothing in reach" answers no longer hold)
@@ -85,13 +86,12 @@ def _left(state: HardtackState, side: str, before: int, step: Step) -> int:
     return before
 
 
-def _step(game: Game, name: str, side: str, unit: str) -> Step:
-    """The activation step ``name`` of ``unit``, kept for the game (its memory): a frozen value,
-    the same every turn (the unit's side never changes), so it is built once."""
-    steps = game.memory.setdefault("hardtack.steps", {})
-    step: Step | None = steps.get((name, unit))
+def _step(state: HardtackState, name: str, side: str, unit: str) -> Step:
+    """The activation step ``name`` of ``unit``, kept for the game (``state.steps``): the same
+    value every turn (the unit's side never changes), so it is built once."""
+    step = state.steps.get((name, unit))
     if step is None:
-        step = steps[(name, unit)] = Step("activation", name, side, unit)
+        step = state.steps[(name, unit)] = Step("activation", name, side, unit)
     return step
 
 
@@ -107,24 +107,24 @@ def _next(game: Game, state: HardtackState, side: str) -> Step | None:
         reg.activated = True
         group = members(state.tables, reg)
         if sum(1 for c in group if c.level == SHAKEN) >= 2:  # HT-R1: his formation wavers; he rallies it (p.11)
-            return _step(game, "rally", side, reg.id)
+            return _step(state, "rally", side, reg.id)
         if len(group) >= 2:
             state.group = (reg.id, group)  # kept for the step that follows at once
-            return _step(game, "activate-regiment", side, reg.id)
+            return _step(state, "activate-regiment", side, reg.id)
         if reg.commander and any(c.alive and c.level >= SHAKEN and c.level < ROUTED for c in reg.companies):
-            return _step(game, "rally", side, reg.id)
+            return _step(state, "rally", side, reg.id)
         if reg.commander and math.dist((reg.x, reg.y), centre(state, reg)) > REJOIN_YARDS:
-            return _step(game, "command-move", side, reg.id)
+            return _step(state, "command-move", side, reg.id)
         pick = _transfer_pick(game, state, reg) if reg.commander else None
         if pick is not None:
             state.transfer = (reg.id, pick)  # kept for the step that follows at once
-            return _step(game, "transfer", side, reg.id)
+            return _step(state, "transfer", side, reg.id)
     queue, i = state.queue[side], state.cursor[side]
     n = len(queue)
     while i < n and (queue[i].activated or not queue[i].alive):  # passed over for good this turn
         i += 1
     state.cursor[side] = i
-    return _step(game, "activate-company", side, queue[i].id) if i < n else None
+    return _step(state, "activate-company", side, queue[i].id) if i < n else None
 
 
 def members(t: HardtackTables, reg: Regiment) -> list[Company]:
@@ -136,7 +136,7 @@ def members(t: HardtackTables, reg: Regiment) -> list[Company]:
 
 
 def play_step(game: Game, step: Step) -> None:
-    state: HardtackState = game.state
+    state: HardtackState = state_of(game)
     state.centres.clear()
     assert step.side is not None  # every activation is one side's
     if step.name == "activate-company":
@@ -302,7 +302,7 @@ def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:
 def _commander_moves(game: Game, reg: Regiment, to: tuple[float, float]) -> None:
     """The command stand's own activation: two Move actions (12") toward ``to`` (HT-T6)."""
     gap = math.dist((reg.x, reg.y), to)
-    t = game.state.tables
+    t = state_of(game).tables
     yards = min(gap, 2 * t["movement"]["base"]["infantry"] * t.yards_per_inch)
     if gap > 0:
         reg.x += (to[0] - reg.x) * yards / gap
@@ -505,7 +505,7 @@ def _seen(game: Game, state: HardtackState, c: Company) -> bool:
 def _abandon(game: Game, c: Company, why: str) -> None:
     """p.12 (HT-C4): the crew leaves its gun; the gun is lost to its side (HT-S5: nobody
     recrews it, p.19 missing) and the crew goes on foot, at the infantry's pace (HT-C4)."""
-    game.state.touch(c)
+    state_of(game).touch(c)
     c.guns, c.loaded, c.pace = 0, "", None
     game.log.emit("abandoned", unit=c.id, rulings=["HT-C4"], text=f"{c.id}, {why}, abandons its gun")
 

@@ -169,9 +169,9 @@ def effective(game: Game, state: HardtackState, c: Company, e: Company, yards: f
     else:
         assert c.weapon is not None
         key = (c.quality, c.weapon.id, geo.cover(game, e), tform, e.in_position)
-    limits = state.effects.get(key)
+    limits = state.tables.effects.get(key)
     if limits is None:
-        limits = state.effects[key] = _limits(state.tables, c, *key[2:])
+        limits = state.tables.effects[key] = _limits(state.tables, c, *key[2:])
     rng = yards / state.tables.yards_per_inch
     closer = e.travel  # HT-M8: a target in travel mode counts one band closer, within the five
     for scale, width, last in limits:
@@ -181,15 +181,6 @@ def effective(game: Game, state: HardtackState, c: Company, e: Company, yards: f
     return False
 
 
-_effects: dict[Any, dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]] = {}  # tables -> HT-F6 last bands by their inputs
-
-
-def effect_memo(t: HardtackTables) -> dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]:
-    """The HT-F6 last bands kept for these tables (held by the game's state once mustered)."""
-    memo = _effects.get(t)
-    if memo is None:
-        memo = _effects[t] = {}
-    return memo
 
 
 def _limits(t: HardtackTables, c: Company, cov: str, tform: str, in_position: bool, cover_as_fire: bool = False) -> tuple[tuple[int, int, int], ...]:

@@ -7,13 +7,11 @@ of fire and firing through friendly companies, p.17).
 from __future__ import annotations
 
 import math
-import weakref
-from typing import TypeVar
 
-from referee.api import CELL, Game, Ground, Scenario, angle_between, bearing, depth, frontage, inside
+from referee.api import CELL, Game, Ground, angle_between, bearing, depth, frontage, inside
 from referee.api import OPEN as OPEN_KIND
 
-from .state import CLOSE, Company, HardtackState
+from .state import CLOSE, Company, HardtackState, state_of, terrain
 from .tables import HardtackTables
 
 LINE_COVER_YARDS = 25.0
@@ -34,7 +32,6 @@ def dist(a: Company, b: Company) -> float:
     return math.hypot(b.x - a.x, b.y - a.y)
 
 
-_covers: weakref.WeakKeyDictionary[Scenario, dict[tuple[int, int], str]] = weakref.WeakKeyDictionary()
 MEMO_LIMIT = 100_000
 
 
@@ -46,7 +43,7 @@ def cover(game: Game, c: Company) -> str:
     kept = c.cover_at
     if kept is not None and kept[0] == c.x and kept[1] == c.y:  # asked before from this very place
         return kept[2]
-    memo = cover_memo(game)
+    memo = terrain(game).covers
     key = (round(c.x), round(c.y))
     hit = memo.get(key)
     if hit is None:
@@ -56,29 +53,6 @@ def cover(game: Game, c: Company) -> str:
     c.cover_at = (c.x, c.y, hit)
     return hit
 
-
-def cover_memo(game: Game) -> dict[tuple[int, int], str]:
-    """The scenario's kept cover answers (held by the game's state once mustered)."""
-    return scenario_memo(game, "covers", _covers)
-
-
-def sight_memo(game: Game) -> dict[tuple[float, float, float, float], bool]:
-    """The scenario's kept sight answers (held by the game's state once mustered)."""
-    return scenario_memo(game, "sights", _sight)
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def scenario_memo(game: Game, attr: str, store: weakref.WeakKeyDictionary[Scenario, dict[K, V]]) -> dict[K, V]:
-    """The scenario's memo ``attr`` from ``store``, held by the game's state once mustered."""
-    memo: dict[K, V] | None = getattr(game.state, attr, None)
-    if memo is None:
-        memo = store.get(game.scenario)
-        if memo is None:
-            memo = store[game.scenario] = {}
-    return memo
 
 
 def _cover_at(game: Game, x: float, y: float) -> str:
@@ -93,7 +67,7 @@ def visibility(game: Game) -> float:
     """HT-V1: how far, in yards, a company can see to fire at the world's minute: unlimited in
     daylight; from sunset to dusk (``Light.dusk``, else sunset + the tables' minutes) falling
     evenly from the sunset distance to the dusk one; after dusk, the night's by the moon."""
-    light, t = game.scenario.light, game.state.tables["light"]
+    light, t = game.scenario.light, state_of(game).tables["light"]
     if light.sunset is None or game.world.minute < light.sunset:
         return float("inf")
     dusk = light.dusk if light.dusk is not None else light.sunset + t["dusk_minutes"]
@@ -222,14 +196,11 @@ def _clip(u0: float, v0: float, u1: float, v1: float, hw: float, hd: float) -> f
     return t0
 
 
-_sight: weakref.WeakKeyDictionary[Scenario, dict[tuple[float, float, float, float], bool]] = weakref.WeakKeyDictionary()
-
-
 def sees(game: Game, a: Company, b: Company) -> bool:
     """HT-G2: woods, dense woods and buildings between two companies block sight. Kept per
     scenario under the two exact places (a pure function of them, so it never depends on which
     game asked first): companies standing still ask again every activation."""
-    memo = sight_memo(game)
+    memo = terrain(game).sights
     key = (a.x, a.y, b.x, b.y)
     hit = memo.get(key)
     if hit is None:
@@ -241,15 +212,13 @@ def sees(game: Game, a: Company, b: Company) -> bool:
     return hit
 
 
-_blocking: weakref.WeakKeyDictionary[Scenario, list[list[int]]] = weakref.WeakKeyDictionary()
-
-
 def _blocking_counts(game: Game) -> list[list[int]]:
     """The scenario's cells of ground that blocks sight, counted (:func:`cell_counts`): a line of
     sight whose box holds none is clear, whatever the ground samples along it."""
-    hit = _blocking.get(game.scenario)
+    kept = terrain(game)
+    hit = kept.blocking
     if hit is None:
-        hit = _blocking[game.scenario] = cell_counts(kind_cells(game.ground, BLOCKING))
+        hit = kept.blocking = cell_counts(kind_cells(game.ground, BLOCKING))
     return hit
 
 
@@ -264,18 +233,18 @@ def kind_cells(ground: Ground, kinds: frozenset[str]) -> list[list[bool]]:
 
 
 OPEN = "open"  # HT-M9: ground no scenario area covers (the neutral world reads it as "fields")
-_cultivated: weakref.WeakKeyDictionary[Scenario, list[list[bool]]] = weakref.WeakKeyDictionary()
 
 
 def cultivated_cells(game: Game) -> list[list[bool]]:
     """HT-M9: the cells (by row, then column) of farm fields the scenario draws as areas, as
     opposed to the open ground the neutral world also calls ``fields`` where no area is drawn;
     a cell is read at its centre, as the ground paints it. Kept per scenario."""
-    hit = _cultivated.get(game.scenario)
+    kept = terrain(game)
+    hit = kept.cultivated
     if hit is None:
         ground, drawn = game.ground, [a.polygon for a in game.scenario.areas if a.kind == OPEN_KIND]
         boxes = [(min(x for x, _ in p), max(x for x, _ in p), min(y for _, y in p), max(y for _, y in p), p) for p in drawn]
-        hit = _cultivated[game.scenario] = [
+        hit = kept.cultivated = [
             [ground.kind_at(x, y) == OPEN_KIND and any(x0 <= x <= x1 and y0 <= y <= y1 and inside(x, y, p) for x0, x1, y0, y1, p in boxes)
              for x in ((c + 0.5) * CELL for c in range(ground.cols))]
             for y in ((r + 0.5) * CELL for r in range(ground.rows))]
@@ -289,20 +258,18 @@ def area_cells(game: Game) -> tuple[list[str], int, int, int]:
     read the ground (p.14, HT-M9): the neutral kind, except that ground no area covers is
     ``open`` (Open, clear going), while drawn ``fields`` stay ``fields`` (Cultivated, poor going)."""
     ground = game.ground
-    kinds = _area_kinds.get(game.scenario)
+    kinds = terrain(game).area_kinds
     return kinds if kinds is not None else area_kinds(game), ground.cols, ground.cols - 1, ground.rows - 1
-
-
-_area_kinds: weakref.WeakKeyDictionary[Scenario, list[str]] = weakref.WeakKeyDictionary()
 
 
 def area_kinds(game: Game) -> list[str]:
     """The area kind of every ground cell (row by row), as :func:`area_cells` reads it; kept per
     scenario (walks read one every few yards)."""
-    hit = _area_kinds.get(game.scenario)
+    kept = terrain(game)
+    hit = kept.area_kinds
     if hit is None:
         ground, marks = game.ground, cultivated_cells(game)
-        hit = _area_kinds[game.scenario] = [
+        hit = kept.area_kinds = [
             kind if kind != OPEN_KIND or marks[r][c] else OPEN
             for r in range(ground.rows) for c in range(ground.cols)
             for kind in (ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL),)]

@@ -10,7 +10,7 @@ from referee.api import Game, d, men_between
 
 from . import geometry as geo
 from . import mechanics
-from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment
+from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment, state_of
 from .tables import LEVELS, HardtackTables
 
 
@@ -48,7 +48,7 @@ def confidence_test(game: Game, t: HardtackTables, c: Company, tl: int | None, w
 
 
 def lose_levels(game: Game, c: Company, n: int) -> None:
-    game.state.touch(c)
+    state_of(game).touch(c)
     c.level = min(ROUTED, c.level + n)
     if c.level >= BROKEN and not c.artillery:
         c.formation = "skirmish"  # p.7: broken or routed companies become disordered
@@ -60,14 +60,14 @@ def casualties(game: Game, t: HardtackTables, c: Company, lost: int, fired_on: s
     """Remove ``lost`` figures (wounded or killed: HT-F5), reported lost to the neutral ``cause``
     of fire at ``yards``; then the company's test: the worst of fired on, more casualties than
     survivors, and its leader or its regimental commander down (HT-L1, HT-L2)."""
-    game.state.touch(c)
+    state_of(game).touch(c)
     before = c.figures
     lost = min(lost, before)
     if lost:
         lose_figures(game, c, lost, cause, yards=round(yards))
     c.figures -= lost
     if not c.figures:
-        game.state.forget(c)  # it no longer stands: the kept lists of the living are stale
+        state_of(game).forget(c)  # it no longer stands: the kept lists of the living are stale
     basics = [fired_on]
     if lost:
         if lost > c.figures:
@@ -76,7 +76,7 @@ def casualties(game: Game, t: HardtackTables, c: Company, lost: int, fired_on: s
             c.lv = min(3, c.lv + 1)
             basics.append("leader-casualty")
             game.log.emit("leader", unit=c.id, rulings=["HT-L1"], text=f"{c.id}'s commander is hit; LV now {c.lv}")
-        if stands_with(game.state, c) and game.roller.roll(d(before + 1)) <= lost and commander_falls(game, t, c):
+        if stands_with(state_of(game), c) and game.roller.roll(d(before + 1)) <= lost and commander_falls(game, t, c):
             basics.append("leader-casualty")
         if c.artillery and c.formation == "limbered" and not c.team_hit:
             _team(game, c, before, lost)
@@ -101,7 +101,7 @@ def _team(game: Game, c: Company, before: int, lost: int) -> None:
     """HT-S6: the limbered gun's two team figures stand among its crew's; the team is hit if a
     die of all of them shows no more than two per crew figure lost (p.13: its movement die
     shifts down one, once)."""
-    team = game.state.tables["artillery"]["team_figures"]  # p.13: a full team of six horses is two horse figures
+    team = state_of(game).tables["artillery"]["team_figures"]  # p.13: a full team of six horses is two horse figures
     if game.roller.roll(d(before + team)) <= team * lost:
         c.team_hit = True
         game.log.emit("team", unit=c.id, rulings=["HT-S6"], text=f"{c.id}'s horse team is hit: it moves a die type slower")
@@ -159,6 +159,6 @@ def rally(game: Game, t: HardtackTables, leader_lv: int, c: Company) -> None:
     res = mechanics.test(game.roller, t, c.quality, c.lv, leader_lv, "reaction", cite=game.seen, extra=tuple(game.extra_modifiers("rally", c)))
     res = game.settle("rally", c, res, rulings=("HT-R1",), unit=c.id)
     if res.values["passed"]:
-        game.state.touch(c)
+        state_of(game).touch(c)
         c.level -= 1
         game.log.emit("rally", unit=c.id, text=f"{c.id} rallies to {LEVELS[c.level]}")

@@ -4,15 +4,13 @@ classes, disordering ground, and the flight of broken and routed companies."""
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Iterable
 from itertools import chain
-from typing import Any
 
 from referee.api import CELL, Game, Ground, ladder_shift
 
 from . import geometry as geo
-from .state import CLOSE, Company, HardtackState, Regiment, box_of
+from .state import CLOSE, Boxed, Company, Going, HardtackState, Regiment, box_of, state_of, terrain
 from .tables import HardtackTables
 
 STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assault (Hardtack p.15)
@@ -62,18 +60,13 @@ FLEE_YARDS = 1000.0  # a flight heads this far toward the side's own edge (off t
 RANK = {"clear": 0, "poor": 1, "difficult": 2, "impassable": 3}  # terrain classes, worst last
 
 
-Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box
-Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]
-_going: weakref.WeakKeyDictionary[Any, dict[tuple[Any, str], Going]] = weakref.WeakKeyDictionary()
 
 
 def going(game: Game, t: HardtackTables, who: str) -> Going:
     """What a mover's walk reads, once per scenario: its terrain classes and their costs (from
     the tables), the area kinds that are not clear going for it, the line kinds that cost it
     something (their segments boxed), and the count of its rough cells (:func:`_rough_counts`)."""
-    per: dict[tuple[Any, str], Going] | None = game.state.goings
-    if per is None:  # (not mustered yet)
-        per = going_memo(game)
+    per = terrain(game).goings
     hit = per.get((t, who))
     if hit is None:
         table, segments = t["movement"]["terrain"][who], game.ground.segments
@@ -83,10 +76,6 @@ def going(game: Game, t: HardtackTables, who: str) -> Going:
         hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game, hard, lines))
     return hit
 
-
-def going_memo(game: Game) -> dict[tuple[Any, str], Going]:
-    """The scenario's kept goings (held by the game's state once mustered)."""
-    return geo.scenario_memo(game, "goings", _going)
 
 
 def _rough_counts(game: Game, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
@@ -106,17 +95,12 @@ def _mark_boxes(ground: Ground, marked: list[list[bool]], boxes: list[tuple[floa
                 marked[r][c] = True
 
 
-_disordering: weakref.WeakKeyDictionary[Any, dict[Any, list[list[int]]]] = weakref.WeakKeyDictionary()
-
-
 def disordering_counts(game: Game, t: HardtackTables) -> list[list[int]]:
     """The ground's cells that may disorder a close formation crossing them (p.15, HT-M1: the
     tables' ``disordering`` kinds): of such an area kind (geometry.area_cells), or within the box
     of a segment of such a line; counted (geometry.cell_counts), kept per scenario and tables.
     A walk whose box (widened by :data:`ROUNDING`) holds none of them crosses none."""
-    per = _disordering.get(game.scenario)
-    if per is None:
-        per = _disordering[game.scenario] = {}
+    per = terrain(game).disordering
     hit = per.get(t)
     if hit is None:
         kinds, ground = frozenset(t["movement"]["disordering"]), game.ground
@@ -154,9 +138,7 @@ def walk(game: Game, t: HardtackTables, c: Company, x: float, y: float, inches: 
     crossed, worst class met). On a road (travel mode, HT-M2) the ground is clear (p.14). Computed
     from the rounded ends, so it never depends on history; the answers are kept per scenario
     under exactly those inputs."""
-    per: dict[tuple[Any, ...], tuple[float, frozenset[str], str]] | None = game.state.walks
-    if per is None:  # (not mustered yet)
-        per = walk_memo(game)
+    per = terrain(game).walks
     key = (t, mover(c), round(c.x), round(c.y), round(x), round(y), inches, road)
     hit = per.get(key)
     if hit is None:
@@ -166,13 +148,7 @@ def walk(game: Game, t: HardtackTables, c: Company, x: float, y: float, inches: 
     return hit
 
 
-_walks: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[float, frozenset[str], str]]] = weakref.WeakKeyDictionary()
 MEMO_LIMIT = 200_000
-
-
-def walk_memo(game: Game) -> dict[tuple[Any, ...], tuple[float, frozenset[str], str]]:
-    """The scenario's kept walks (held by the game's state once mustered)."""
-    return geo.scenario_memo(game, "walks", _walks)
 
 
 def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
@@ -387,7 +363,7 @@ def flee(game: Game, state: HardtackState, c: Company) -> None:
     c.in_position = False
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
     sn, cs = math.sin(rad), math.cos(rad)
-    t = game.state.tables
+    t = state_of(game).tables
     inches = base_inches(t, c)
     yards = inches * t.yards_per_inch
     if not c.artillery:  # HT-M6: the flight pays for the ground it crosses, as any move (HT-M4, p.14)

@@ -13,9 +13,8 @@ import math
 
 from referee.api import Game, UnitState, frontage
 
-from . import fire, move
 from . import geometry as geo
-from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment
+from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment, terrain_of
 from .tables import HardtackTables
 
 NEUTRAL_FORMATION = {"line": "line", "column": "column", "skirmish": "skirmish", "limbered": "limbered", "unlimbered": "unlimbered"}
@@ -71,9 +70,7 @@ def muster(game: Game, t: HardtackTables) -> HardtackState:
                           text=f"{spec.id}: {len(sizes)} companies in {formation}, {_span(unit, len(sizes)):.0f} yards of front")
         state.regiments[spec.id] = reg
         state.by_side.setdefault(spec.side, []).append(reg)
-    state.covers, state.sights, state.walks = geo.cover_memo(game), geo.sight_memo(game), move.walk_memo(game)
-    state.goings = move.going_memo(game)
-    state.effects = fire.effect_memo(t)
+    state.terrain = terrain_of(game.scenario)
     for c in state.companies.values():  # HT-G3: companies placed in hard cover begin In Position
         c.in_position = c.unit.on_field and geo.cover(game, c) == "hard"
     return state

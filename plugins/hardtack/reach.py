@@ -10,7 +10,7 @@ from functools import cache
 from referee.api import Capabilities, Game
 
 from . import assault, fire, mechanics, move
-from .state import Company, HardtackState
+from .state import Company, HardtackState, state_of
 from .tables import HardtackTables
 
 RULINGS = ("HT-A1", "HT-CR1", "HT-CR2")
@@ -18,7 +18,7 @@ ACTIONS = 2  # a company's actions in one activation (SG2; p.7)
 
 
 def capabilities(game: Game, unit: str) -> Capabilities | None:
-    state: HardtackState = game.state
+    state: HardtackState = state_of(game)
     reg = state.regiments.get(unit)
     alive = [c for c in reg.companies if c.alive] if reg is not None else []
     if not alive:

@@ -12,7 +12,7 @@ from referee.api import Exchange, Game, Result, Roller, men_between
 
 from . import fire, mechanics
 from . import geometry as geo
-from .state import BROKEN, HardtackState
+from .state import BROKEN, HardtackState, state_of
 
 
 def _hit(roller: Roller, kind: str, *args: Any) -> int:
@@ -58,7 +58,7 @@ def _shot(game: Game, state: HardtackState, c: Any, target: Any) -> tuple[Any, .
 def exchange(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:
     if charge:
         return None
-    state = game.state
+    state = state_of(game)
     a, b = state.regiments[attacker], state.regiments[defender]
     enemies = [e for e in b.companies if e.alive]
     by_target: dict[str, list[tuple[Any, ...]]] = {}

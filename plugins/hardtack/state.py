@@ -7,10 +7,11 @@ in yards, like the neutral world; inches appear only where a rule is read.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from attrs import define, field
-from referee.api import Intent, UnitState
+from referee.api import Game, Intent, Scenario, Step, UnitState
 
 from .tables import LEVELS, Gun, HardtackTables, Weapon
 
@@ -90,6 +91,63 @@ class Regiment:
     @property
     def side(self) -> str:
         return self.unit.side
+
+
+Walk = tuple[float, frozenset[str], str]  # move.walk: yards gone, ground kinds crossed, worst class met
+Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box (move.going)
+Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]  # move.going
+
+
+@define(eq=False, slots=True)
+class Terrain:
+    """What Hardtack reads of one scenario's ground, kept for every game played on it: each
+    answer is a pure function of the scenario (its ground, drawn from it, never changes) and,
+    where named, of the tables, computed from rounded places so that no game's history can change
+    it. One per scenario (:func:`terrain_of`); nothing is ever invalidated, and the two memos of
+    places (``covers``, ``sights``, ``walks``) are emptied when they reach their ``MEMO_LIMIT``.
+
+    - ``covers`` (geometry.cover): HT-G1's cover by the place, to the yard.
+    - ``sights`` (geometry.sees): HT-G2's sight by the two places.
+    - ``blocking`` (geometry.sees): the cells that block sight, counted (geometry.cell_counts).
+    - ``cultivated``, ``area_kinds`` (geometry.cultivated_cells, area_kinds): HT-M9's reading of
+      each cell.
+    - ``goings`` (move.going): by tables and mover, what its walk reads.
+    - ``disordering`` (move.disordering_counts): by tables, the cells that may disorder a close
+      formation, counted.
+    - ``walks`` (move.walk): HT-M4's walks by tables, mover, rounded ends, inches and road.
+    """
+
+    covers: dict[tuple[int, int], str] = field(factory=dict)
+    sights: dict[tuple[float, float, float, float], bool] = field(factory=dict)
+    blocking: list[list[int]] | None = None
+    cultivated: list[list[bool]] | None = None
+    area_kinds: list[str] | None = None
+    goings: dict[tuple[Any, str], Going] = field(factory=dict)
+    disordering: dict[Any, list[list[int]]] = field(factory=dict)
+    walks: dict[tuple[Any, ...], Walk] = field(factory=dict)
+
+
+_terrains: weakref.WeakKeyDictionary[Scenario, Terrain] = weakref.WeakKeyDictionary()
+
+
+def terrain_of(scenario: Scenario) -> Terrain:
+    """The scenario's :class:`Terrain`, made at its first game and kept while the scenario lives."""
+    hit = _terrains.get(scenario)
+    if hit is None:
+        hit = _terrains[scenario] = Terrain()
+    return hit
+
+
+def state_of(game: Game) -> HardtackState:
+    """The game's Hardtack state (what muster gave it)."""
+    state: HardtackState = game.state
+    return state
+
+
+def terrain(game: Game) -> Terrain:
+    """The game's :class:`Terrain`: its state's once mustered (read without a look-up), else the scenario's."""
+    state: HardtackState | None = game.state
+    return state.terrain if state is not None else terrain_of(game.scenario)
 
 
 SQUARE = 400  # yards: the side of a Grid's squares
@@ -172,6 +230,28 @@ def box_of(group: list[Company]) -> tuple[float, float, float, float]:
 
 @define(eq=False)
 class HardtackState:
+    """One game of Hardtack: its regiments and companies, the turn's order of activation, and
+    the caches built from them. Each cache is a field of this object (or of the company or
+    regiment it is about), which owns its inputs, and is forgotten in one place:
+
+    - ``_living``, ``_enemies``, ``_by_regiment`` (:meth:`living`, :meth:`enemies`,
+      :meth:`living_by_regiment`): by :meth:`forget`, whenever who stands may change.
+    - ``Regiment.box`` (:meth:`groups_in`) and the side's :class:`Grid`: by :meth:`moved`, the one
+      call every change of a company's place makes.
+    - ``out_of_reach``, ``no_target``, ``aims`` (fire.choose_target) and each company's
+      ``cover_at``, ``halves``, ``pace`` (geometry.cover, half_footprint, move.base_inches): never
+      cleared; each answer carries the inputs it was computed from (the places, formations and
+      moves counted by :meth:`moved`) and is recomputed when they differ.
+    - ``masks`` (geometry.masked): lives through one lone company's activation (activation.play_step).
+    - ``fire_reach``, ``steps``, ``Company.reach``: never (pure functions of the tables and the
+      company's quality and weapon, or of the unit).
+    - ``terrain``: the scenario's :class:`Terrain`, shared by every game on it; ``tables.effects``
+      likewise the tables'.
+
+    Module caches (``@cache`` on the mechanics' and the tables' functions, geometry's
+    ``_halves``) are pure functions of immutable inputs.
+    """
+
     tables: HardtackTables
     men_per_figure: int
     regiments: dict[str, Regiment] = field(factory=dict)
@@ -179,6 +259,7 @@ class HardtackState:
     by_side: dict[str, list[Regiment]] = field(factory=dict)
     intents: dict[str, dict[str, Intent]] = field(factory=dict)  # side -> this turn's intents
     touched: set[str] = field(factory=set)  # regiments changed since the last sync
+    steps: dict[tuple[str, str], Step] = field(factory=dict)  # (step name, unit) -> its activation step, built once a game (activation._step)
 
     queue: dict[str, list[Company]] = field(factory=dict)  # side -> its companies in order, this turn
     cursor: dict[str, int] = field(factory=dict)  # side -> the first company not yet passed over
@@ -197,11 +278,7 @@ class HardtackState:
     aims: dict[tuple[str, str], tuple[tuple[float, float, float, str], dict[Company, tuple[object, ...]]]] = field(factory=dict)  # fire.choose_target: (company, load) -> its place, and its targets' answers from there
     masks: dict[tuple[object, ...], str | None] | None = None  # geometry.masked answers kept through a lone company's step
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
-    covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
-    sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
-    walks: dict[tuple[object, ...], tuple[float, frozenset[str], str]] | None = None  # the scenario's kept ground walks (move.walk)
-    goings: dict[tuple[Any, str], Any] | None = None  # the scenario's kept goings by tables and mover (move.going)
-    effects: dict[tuple[object, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)  # the tables' kept HT-F6 last bands (fire.effective)
+    terrain: Terrain = field(factory=Terrain)  # the scenario's ground as Hardtack reads it (terrain_of), given at muster
     visibility: float = float("inf")  # yards one can see to fire this turn (ruling HT-V1; geometry.visibility)
     grids: dict[str, Grid] = field(factory=dict)  # side -> its companies filed by place (around), for sides with GRID_FROM
     filed: bool = False  # grids given (file_sides)
