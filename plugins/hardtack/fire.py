@@ -95,7 +95,7 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
         return None
     ranked = []
     low = -reach
-    for i, e in enumerate(enemies):  # the box first, then the circle (comparisons unchained: quicker)
+    for i, e in enumerate(enemies):  # the box first, then the circle
         dx = e.x - cx
         if low <= dx <= reach:
             dy = e.y - cy

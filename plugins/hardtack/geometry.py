@@ -251,15 +251,15 @@ def cultivated_cells(game: Game) -> list[list[bool]]:
     return hit
 
 
-def area_cells(game: Game) -> tuple[list[str], int, int, int]:
+def area_cells(game: Game) -> tuple[list[str], int, int]:
     """The area kind of every ground cell, row by row (:func:`area_kinds`), with the ground's
-    columns and its last column and row: a point's kind is that of its cell, found as
-    ``Ground._code`` finds it (clamped to the ground). This is how Hardtack's terrain classes
+    columns and rows: a point's kind is that of its cell (:func:`cell`, as ``Ground._code``
+    finds it: clamped to the ground). This is how Hardtack's terrain classes
     read the ground (p.14, HT-M9): the neutral kind, except that ground no area covers is
     ``open`` (Open, clear going), while drawn ``fields`` stay ``fields`` (Cultivated, poor going)."""
     ground = game.ground
     kinds = terrain(game).area_kinds
-    return kinds if kinds is not None else area_kinds(game), ground.cols, ground.cols - 1, ground.rows - 1
+    return kinds if kinds is not None else area_kinds(game), ground.cols, ground.rows
 
 
 def area_kinds(game: Game) -> list[str]:
@@ -295,14 +295,9 @@ def cell_counts(marked: list[list[bool]]) -> list[list[int]]:
 
 
 def none_in_box(ground: Ground, counts: list[list[int]], x0: float, x1: float, y0: float, y1: float) -> bool:
-    """Does the box (in yards; x0 <= x1, y0 <= y1) hold no marked cell? (:func:`cell`, written
-    out: this is asked on every walk and line of sight not yet kept.)"""
-    last_c, last_r = ground.cols - 1, ground.rows - 1
-    c0, c1, r0, r1 = int(x0) // CELL, int(x1) // CELL, int(y0) // CELL, int(y1) // CELL  # (as Ground._code)
-    c0 = 0 if c0 < 0 else min(c0, last_c)
-    c1 = 0 if c1 < 0 else min(c1, last_c)
-    r0 = 0 if r0 < 0 else min(r0, last_r)
-    r1 = 0 if r1 < 0 else min(r1, last_r)
+    """Does the box (in yards; x0 <= x1, y0 <= y1) hold no marked cell?"""
+    cols, rows = ground.cols, ground.rows
+    c0, c1, r0, r1 = cell(x0, cols), cell(x1, cols), cell(y0, rows), cell(y1, rows)
     return counts[r1 + 1][c1 + 1] - counts[r0][c1 + 1] - counts[r1 + 1][c0] + counts[r0][c0] == 0
 
 

@@ -7,10 +7,10 @@ import math
 from collections.abc import Iterable
 from itertools import chain
 
-from referee.api import CELL, Game, Ground, ladder_shift
+from referee.api import Game, Ground, ladder_shift
 
 from . import geometry as geo
-from .state import CLOSE, Boxed, Company, Going, HardtackState, Regiment, box_of, state_of, terrain
+from .state import Boxed, Company, Going, HardtackState, Regiment, box_of, state_of, terrain
 from .tables import HardtackTables
 
 STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assault (Hardtack p.15)
@@ -152,7 +152,6 @@ MEMO_LIMIT = 200_000
 
 
 def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
-    # (min and max are written out as conditionals here: the same values, for less than the builtins cost)
     ypi = t.yards_per_inch
     span, far = math.hypot(bx - ax, by - ay), inches * ypi
     reach = min(span, far)
@@ -161,8 +160,7 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
     table, costs, hard, lines, counts = going(game, t, who)
-    if geo.none_in_box(game.ground, counts, (min(ax, ex)) - ROUNDING, (max(ax, ex)) + ROUNDING,
-                       (min(ay, ey)) - ROUNDING, (max(ay, ey)) + ROUNDING):
+    if geo.none_in_box(game.ground, counts, min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING):
         return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
@@ -175,7 +173,7 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
         return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
     n = len(events)
-    area, cols, last_c, last_r = geo.area_cells(game)
+    area, cols, rows = geo.area_cells(game)
     points = inches * ypi  # movement points in yards of clear ground
     kinds: set[str] = set()
     worst = "clear"
@@ -194,8 +192,7 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
             points -= (costs[line] - 1) * ypi
             nxt += 1
         mid = done + step / 2  # the ground under the middle of the step: its cell's area kind (geometry.area_cells)
-        c, r = int(ax + ux * mid) // CELL, int(ay + uy * mid) // CELL
-        cell = (0 if r < 0 else min(r, last_r)) * cols + (0 if c < 0 else min(c, last_c))
+        cell = geo.cell(ay + uy * mid, rows) * cols + geo.cell(ax + ux * mid, cols)
         if cell != here:  # (a cell's kind, class and cost are read once while the walk stays in it)
             here, kind = cell, area[cell]
             cls = table.get(kind, "clear")
@@ -247,12 +244,12 @@ def step_toward(game: Game, state: HardtackState, c: Company, x: float, y: float
     span = math.hypot(dx, dy)
     if span < 1e-6 or yards <= 0:
         return 0.0
-    travel = min(span, yards)  # (min(span, yards): the conditionals here cost less than the builtins)
+    travel = min(span, yards)
     ux, uy = dx / span, dy / span
     cx, cy, near = c.x, c.y, travel + halt
     for e in enemies:
         ex, ey = e.x - cx, e.y - cy
-        if ex > near or -ex > near or ey > near or -ey > near:  # (abs written out: quicker)
+        if abs(ex) > near or abs(ey) > near:
             continue
         along = ex * ux + ey * uy
         across = abs(ex * uy - ey * ux)
@@ -306,23 +303,22 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     hw, hd, radius = geo.half_footprint(state, c)
     ax, ay = c.x, c.y
     bx, by = ax + ux * travel, ay + uy * travel
-    # the path's box, widened (min and max written out: cheaper than the builtins)
-    lo_x, hi_x = (min(ax, bx)) - WAY_MARGIN, (max(ax, bx)) + WAY_MARGIN
-    lo_y, hi_y = (min(ay, by)) - WAY_MARGIN, (max(ay, by)) + WAY_MARGIN
+    lo_x, hi_x = min(ax, bx) - WAY_MARGIN, max(ax, bx) + WAY_MARGIN  # the path's box, widened
+    lo_y, hi_y = min(ay, by) - WAY_MARGIN, max(ay, by) + WAY_MARGIN
     close = c.close
     met = []
     if among is None:
         among = chain.from_iterable(state.groups_in(c.side, lo_x, hi_x, lo_y, hi_y, c.regiment))
     for f in among:
         # a company not in close formation passing one not in close formation changes nothing
-        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.formation in CLOSE):  # (f.close, inlined)
+        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.close):
             fw, fd, f_radius = geo.half_footprint(state, f)
             # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
             # that keeps further away cannot enter it, and the exact test is left for the others
             reach = radius + f_radius + 2.0
             px, py = f.x - ax, f.y - ay
             across = px * uy - py * ux
-            if across > reach or -across > reach or not -reach <= px * ux + py * uy <= travel + reach:  # (abs written out)
+            if abs(across) > reach or not -reach <= px * ux + py * uy <= travel + reach:
                 continue
             at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
             if at is not None:

@@ -211,21 +211,9 @@ class Grid:
 
 
 def box_of(group: list[Company]) -> tuple[float, float, float, float]:
-    """The box of the companies' centres (x0, x1, y0, y1): min and max in one pass, written out
-    (the same values as the builtins, which cost more for a handful of companies)."""
-    x0 = x1 = group[0].x
-    y0 = y1 = group[0].y
-    for c in group:
-        x, y = c.x, c.y
-        if x < x0:
-            x0 = x
-        elif x > x1:
-            x1 = x
-        if y < y0:
-            y0 = y
-        elif y > y1:
-            y1 = y
-    return x0, x1, y0, y1
+    """The box of the companies' centres (x0, x1, y0, y1)."""
+    xs, ys = [c.x for c in group], [c.y for c in group]
+    return min(xs), max(xs), min(ys), max(ys)
 
 
 @define(eq=False)
