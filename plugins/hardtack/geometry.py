@@ -224,7 +224,8 @@ def _blocking_counts(game: Game) -> list[list[int]]:
 
 def cell(v: float, n: int) -> int:
     """The ground cell (column or row) of a coordinate, as the ground reads it."""
-    return min(n - 1, max(0, int(v) // CELL))  # (as Ground._code)
+    i = int(v) // CELL
+    return 0 if i < 0 else n - 1 if i >= n else i  # (clamped as Ground._code clamps)
 
 
 def kind_cells(ground: Ground, kinds: frozenset[str]) -> list[list[bool]]:
