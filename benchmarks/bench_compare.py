@@ -14,7 +14,7 @@ import platform
 import time
 
 from inputs import check
-from referee.core.compare import Stack, replicate, run_replications
+from referee.core.studies.compare import Stack, replicate, run_replications
 
 
 def rate(stack: Stack, scenario: str, n: int, workers: int, seed: int) -> float:

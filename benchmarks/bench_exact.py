@@ -27,8 +27,8 @@ from fractions import Fraction
 from typing import Any
 
 from inputs import check
-from referee.core.mechanics import InputSpec, MechanicSpec
-from referee.core.plugins import build_rules, installed
+from referee.core.engine.mechanics import InputSpec, MechanicSpec
+from referee.core.engine.plugins import build_rules, installed
 
 NUMBERS = (Fraction(1, 2), 1, 4, 9, 25, -6, 6)
 UNBOUNDED = 1000
@@ -104,7 +104,7 @@ def slowest(spec: MechanicSpec, least: float) -> dict[str, Any]:
 
 def startup(runs: int) -> dict[str, float]:
     """Median CPU seconds (user + system, the child's) of each start-up command."""
-    referee = [sys.executable, "-c", "from referee.core.launch import main; main()"]
+    referee = [sys.executable, "-c", "from referee.core.cli.launch import main; main()"]
     out = {}
     for args in STARTUP:
         spent = []

@@ -39,10 +39,10 @@ from typing import Any
 
 import tomllib
 from inputs import check
-from referee.core import reading
-from referee.core.compare import Stack
-from referee.core.game import Game, play, replication_seed
-from referee.core.scenario import find_scenario, parse_scenario
+from referee.core.engine import reading
+from referee.core.engine.game import Game, play, replication_seed
+from referee.core.input.scenario import find_scenario, parse_scenario
+from referee.core.studies.compare import Stack
 
 LAYOUTS = {"open": (200.0, 150.0), "crowded": (50.0, 40.0)}  # yards between the centres of regiments side by side, and between rows
 MARGIN = 200.0  # yards of map beyond the outermost regiments

@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 from inputs import check
-from referee.core.compare import Stack, run_replications
-from referee.core.scenario import find_scenario
-from referee.core.sweep import read_sweep
-from referee.core.sweep_out import parquet_bytes
-from referee.core.sweep_run import Row, run_cluster, run_local
+from referee.core.input.scenario import find_scenario
+from referee.core.studies.compare import Stack, run_replications
+from referee.core.studies.sweep import read_sweep
+from referee.core.studies.sweep_out import parquet_bytes
+from referee.core.studies.sweep_run import Row, run_cluster, run_local
 
 SPEC = """\
 scenarios = ["{scenario}"]

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from referee.core.files import write_atomic
-from referee.core.history import BROKE_OFF_LEGEND, broke_off_text, spread_text, winner_text
+from referee.core.cli.files import write_atomic
+from referee.core.studies.history import BROKE_OFF_LEGEND, broke_off_text, spread_text, winner_text
 
 BEGIN, END = "<!-- history:begin -->", "<!-- history:end -->"
 DOC = Path(__file__).resolve().parent.parent / "docs" / "history.md"
@@ -28,7 +28,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "history.md"
 
 def history_json(n: int, workers: int = 1) -> dict[str, Any]:
     """What `referee history --json -n N` prints, run as a user runs it."""
-    command = [sys.executable, "-c", "from referee.core.cli import main; main()",
+    command = [sys.executable, "-c", "from referee.core.cli.cli import main; main()",
                "history", "--json", "-n", str(n), "--workers", str(workers)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 
-from referee.core.errors import RefereeError
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario
+from referee.core.engine.errors import RefereeError
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario
 
 
 def check(rulesets: Iterable[str], scenarios: Iterable[str] = ()) -> None:

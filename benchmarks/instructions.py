@@ -22,7 +22,7 @@ from inputs import check
 
 GAMES = """\
 import sys
-from referee.core.compare import Stack, replicate
+from referee.core.studies.compare import Stack, replicate
 stack, scenario, n = Stack(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 replicate(stack, scenario, 1, range(3))
 replicate(stack, scenario, 2, range(n))

@@ -19,8 +19,8 @@ import argparse
 import json
 from fractions import Fraction
 
-from referee.core.chance import exact
-from referee.core.tables import apply_overlay, load_ruleset
+from referee.core.engine.chance import exact
+from referee.core.engine.tables import apply_overlay, load_ruleset
 from referee.plugins.hardtack import mechanics
 from referee.plugins.hardtack.tables import RULESET, SCHEMA, HardtackTables, load_tables
 

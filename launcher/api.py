@@ -17,8 +17,8 @@ The testing kit for a plugin's own tests is ``referee.testing`` (docs/writing-ho
 
 from __future__ import annotations
 
-from referee.core import world
-from referee.core.chance import (
+from referee.core.engine import world
+from referee.core.engine.chance import (
     AVERAGE,
     D4,
     D6,
@@ -35,20 +35,19 @@ from referee.core.chance import (
     dice_sum,
     ladder_shift,
 )
-from referee.core.doctrine import CommandIntent, Intent
-from referee.core.errors import InvalidInput, PluginFailed, Problem, RefereeError
-from referee.core.events import CAUSES, Modifier, Resolution, net
-from referee.core.footprint import depth, frontage
-from referee.core.game import Game, Outcome, Step, men_between
-from referee.core.ground import CELL, OPEN, Ground, inside
-from referee.core.hookspecs import hookimpl, hookspec
-from referee.core.mechanics import InputSpec, MechanicSpec
-from referee.core.reach import Capabilities, short_of
-from referee.core.records import STRICT, record
-from referee.core.rules import OptionSpec, RulesetInfo, Scale
-from referee.core.situation import Exchange, Result
-from referee.core.space import Space, segment_distance
-from referee.core.tables import (
+from referee.core.engine.doctrine import CommandIntent, Intent
+from referee.core.engine.errors import InvalidInput, PluginFailed, Problem, RefereeError
+from referee.core.engine.events import CAUSES, Modifier, Resolution, net
+from referee.core.engine.footprint import depth, frontage
+from referee.core.engine.game import Game, Outcome, Step, men_between
+from referee.core.engine.ground import CELL, OPEN, Ground, inside
+from referee.core.engine.hookspecs import hookimpl, hookspec
+from referee.core.engine.mechanics import InputSpec, MechanicSpec
+from referee.core.engine.reach import Capabilities, short_of
+from referee.core.engine.records import STRICT, record
+from referee.core.engine.rules import OptionSpec, RulesetInfo, Scale
+from referee.core.engine.space import Space, segment_distance
+from referee.core.engine.tables import (
     Band,
     Bands,
     BandsOf,
@@ -68,7 +67,7 @@ from referee.core.tables import (
     load_texts,
     to_fraction,
 )
-from referee.core.world import (
+from referee.core.engine.world import (
     LeaderState,
     Point,
     Scenario,
@@ -79,6 +78,7 @@ from referee.core.world import (
     bearing,
     distance,
 )
+from referee.core.studies.situation import Exchange, Result
 
 __all__ = [  # noqa: RUF022  (grouped by use, as docs/hooks.md lists them)
     # hooks

@@ -23,16 +23,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from referee.core.compare import Stack, against_baseline, replicate_traced
-from referee.core.errors import RefereeError
-from referee.core.events import EventLog, Resolution
-from referee.core.game import Game, play
-from referee.core.hookspecs import hookimpl
-from referee.core.plugins import Rules, build_rules
-from referee.core.scenario import find_scenario, load_scenario
-from referee.core.situation import field_of
-from referee.core.situation import read as read_situation
-from referee.core.world import Scenario
+from referee.core.engine.errors import RefereeError
+from referee.core.engine.events import EventLog, Resolution
+from referee.core.engine.game import Game, play
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.plugins import Rules, build_rules
+from referee.core.engine.world import Scenario
+from referee.core.input.scenario import find_scenario, load_scenario
+from referee.core.studies.compare import Stack, against_baseline, replicate_traced
+from referee.core.studies.situation import field_of
+from referee.core.studies.situation import read as read_situation
 
 __all__ = ["Found", "against_base", "find_seed", "new_game", "situation", "staged"]
 
@@ -86,10 +86,10 @@ def staged(mechanic: str, setup: Sequence[str] = (), ruleset: str = "rff", where
     two units ``a`` and ``b`` described as ``referee situation --set`` describes them
     (``"a.experience=veteran"``, ``"charge=true"``, ``"range=150"``, ``"b.cover=fence"``,
     ``"b.formation=column"``, ... see docs/situation.md), set on a small field of their own
-    (:func:`referee.core.situation.field_of`) and played under the stack until the ruleset asks
+    (:func:`referee.core.studies.situation.field_of`) and played under the stack until the ruleset asks
     for ``mechanic`` in a way ``where`` accepts. Any ruleset, any rare case: a veteran charge, a
     battery in column, cavalry on a fence. A mistake in ``setup`` raises
-    :class:`~referee.core.errors.InvalidInput` naming the key and what would be valid."""
+    :class:`~referee.core.engine.errors.InvalidInput` naming the key and what would be valid."""
     described = read_situation(None, setup)
     return _caught(_rules(ruleset, house_rules, ()), mechanic, where, [field_of(described)], seeds, described.describe())
 

@@ -1,4 +1,4 @@
-"""The suite runs in the strict build (core/records.py): records built frozen, so code that
+"""The suite runs in the strict build (core/engine/records.py): records built frozen, so code that
 changes a value that must not change fails here rather than passing unnoticed in a fast build,
 and kept answers checked against fresh ones at each use.
 

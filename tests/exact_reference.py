@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from referee.core.chance import Die, Mechanic, Tally, merge
+from referee.core.engine.chance import Die, Mechanic, Tally, merge
 
 Branches = tuple[tuple[Any, Fraction], ...]
 
@@ -105,7 +105,7 @@ def _tally(outcomes: tuple[Any, ...]) -> Tally:
 
 def exact(mechanic: Mechanic, *args: Any, key: Callable[[Any], Hashable] = lambda o: o,
           budget: int = 100_000) -> list[tuple[Any, Fraction]]:
-    """As :func:`referee.core.chance.exact`, by the old enumeration; :class:`TooMany` past ``budget`` paths."""
+    """As :func:`referee.core.engine.chance.exact`, by the old enumeration; :class:`TooMany` past ``budget`` paths."""
     first: dict[Hashable, Any] = {}
     total: dict[Hashable, Fraction] = {}
     for outcome, p in _Exact(budget).paths(mechanic, args):

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import strategies as st
-from referee.core import world
+from referee.core.engine import world
 
 # ----------------------------------------------------------------------------- atoms
 
@@ -103,7 +103,7 @@ def trigger_tables(draw: st.DrawFn, start: int, end: int, objectives: list[str],
                    beginning: list[str], ending: list[str]) -> tuple[dict[str, Any], world.Trigger]:
     """A valid trigger table (as a dict) for a game from ``start`` to ``end`` (minutes) naming only
     the ids given (``beginning``: orders that can begin, ``ending``: orders that can end), with the
-    :class:`~referee.core.world.Trigger` it reads as. ``darkness`` is drawn too: the scenario must
+    :class:`~referee.core.engine.world.Trigger` it reads as. ``darkness`` is drawn too: the scenario must
     have its last light before ``end``."""
     kind = draw(st.sampled_from(world.TRIGGERS))
     of = draw(st.none() | st.sampled_from(scopes))

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from attrs import evolve
 from click.testing import CliRunner, Result
-from referee.core.cli import main
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.plan import OUT_OF_REACH_YARDS, Plan
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
-from referee.core.victory import judge
-from referee.core.world import Order, SidePlan, Trigger
+from referee.core.cli.cli import main
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.plan import OUT_OF_REACH_YARDS, Plan
+from referee.core.engine.plugins import build_rules
+from referee.core.engine.victory import judge
+from referee.core.engine.world import Order, SidePlan, Trigger
+from referee.core.input.scenario import find_scenario, load_scenario
 
 DRILL = find_scenario("drill-musketry")
 
@@ -253,7 +253,7 @@ def test_surprised_changes_nothing_where_the_text_has_no_rule(ruleset: str) -> N
 
 
 def test_the_docs_example_shows_the_new_keys() -> None:
-    from referee.core.scenario import parse_scenario
+    from referee.core.input.scenario import parse_scenario
     from test_plan_format import _examples
 
     scenario = parse_scenario(_examples()[1], "docs/scenario-format.md")

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.chance import (
+from referee.core.engine.chance import (
     AVERAGE,
     D6,
     D10,

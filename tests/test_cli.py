@@ -16,18 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import referee.core.compare as compare_module
+import referee.core.studies.compare as compare_module
 from click.testing import CliRunner, Result
-from referee.core import cli
-from referee.core.cli import main
-from referee.core.scenario import find_scenario
+from referee.core.cli import cli
+from referee.core.cli.cli import main
+from referee.core.input.scenario import find_scenario
 from rich.console import Console
 from strategies import minimal_scenario, to_toml
 
 DRILLS = ("drill-cavalry", "drill-charge-battery", "drill-musketry")
 SIDES = ("union", "confederate")
 BOOM = '''\
-from referee.core.hookspecs import hookimpl
+from referee.core.engine.hookspecs import hookimpl
 
 BASE = "any"
 
@@ -168,7 +168,7 @@ def test_run_log_that_cannot_be_written_leaves_the_old_file(tmp_path: Path, monk
     def refuse(src: Any, dst: Any) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("referee.core.files.os.replace", refuse)
+    monkeypatch.setattr("referee.core.cli.files.os.replace", refuse)
     user_error(referee("run", "drill-musketry", "--rules", "rff", "--quiet", "--log", str(log)), "game.jsonl", "Permission denied")
     assert log.read_text() == "an older log\n"
     assert folder_listing(tmp_path) == ["game.jsonl"]  # the temporary file was removed
@@ -456,7 +456,7 @@ def test_house_rule_file_missing(tmp_path: Path) -> None:
 
 def test_house_rule_with_a_syntax_error(tmp_path: Path) -> None:
     path = tmp_path / "typo.py"
-    path.write_text("from referee.core.hookspecs import hookimpl\n\n@hookimpl\ndef referee_end_turn(game:\n    pass\n")
+    path.write_text("from referee.core.engine.hookspecs import hookimpl\n\n@hookimpl\ndef referee_end_turn(game:\n    pass\n")
     user_error(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", str(path)), "house rule", "typo.py:4", "syntax error")
 
 
@@ -475,7 +475,7 @@ def test_house_rule_that_fails_to_import(tmp_path: Path) -> None:
 )
 def test_house_rule_that_does_not_fit_the_hooks(tmp_path: Path, source: str, says: list[str]) -> None:
     path = tmp_path / "wrong_hook.py"
-    path.write_text("from referee.core.hookspecs import hookimpl\n\nBASE = \"any\"\n\n" + source)
+    path.write_text("from referee.core.engine.hookspecs import hookimpl\n\nBASE = \"any\"\n\n" + source)
     user_error(referee("run", "drill-musketry", "--rules", "rff", "--house-rule", str(path)), "house rule", *says)
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from referee.core.game import Game, play
-from referee.core.hookspecs import hookimpl
-from referee.core.plugins import build_rules, exclusive_clashes, installed
-from referee.core.scenario import bundled, find_scenario, load_scenario
+from referee.core.engine.game import Game, play
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.plugins import build_rules, exclusive_clashes, installed
+from referee.core.input.scenario import bundled, find_scenario, load_scenario
 from strategies import seeds
 
 RULESETS = sorted(installed())

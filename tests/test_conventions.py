@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from click.shell_completion import ShellComplete
 from click.testing import CliRunner
-from referee.core import cli, situation
-from referee.core.cli import main
-from referee.core.plugins import build_rules
+from referee.core.cli import cli
+from referee.core.cli.cli import main
+from referee.core.engine.plugins import build_rules
+from referee.core.studies import situation
 from rich.console import Console
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,7 +1,7 @@
 """The core's speed shortcuts give the answers of the plain rules they stand for: objectives'
-holders found through the world's index of places (:mod:`referee.core.space`) as by every unit's
+holders found through the world's index of places (:mod:`referee.core.engine.space`) as by every unit's
 distance to every objective; an enemy within reach of a plan's trigger found through boxes
-(:func:`~referee.core.plan.enemy_within`) as by every pair's distance."""
+(:func:`~referee.core.engine.plan.enemy_within`) as by every pair's distance."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.plan import enemy_within
-from referee.core.scenario import find_scenario, load_scenario
-from referee.core.victory import hand_over, update_holders
-from referee.core.world import World
+from referee.core.engine.plan import enemy_within
+from referee.core.engine.victory import hand_over, update_holders
+from referee.core.engine.world import World
+from referee.core.input.scenario import find_scenario, load_scenario
 
 BIG_BETHEL = load_scenario(find_scenario("big-bethel"))
 
@@ -91,9 +91,9 @@ def test_a_plan_finds_its_scopes_units_in_each_games_world() -> None:
     """A plan keeps the units of each scope it reads; moved to another world, it finds them there."""
     from types import SimpleNamespace
 
-    from referee.core.events import EventLog
-    from referee.core.plan import Plan
-    from referee.core.world import Trigger
+    from referee.core.engine.events import EventLog
+    from referee.core.engine.plan import Plan
+    from referee.core.engine.world import Trigger
 
     plan, first, second = Plan.start(BIG_BETHEL), World.start(BIG_BETHEL), World.start(BIG_BETHEL)
     near = Trigger("enemy_within", of="us-duryee", yards=400.0)
@@ -124,9 +124,9 @@ def test_standing_intents_kept_are_the_intents_decided_afresh(rounds, side, minu
     """The doctrine gives a standing order's intent again while its inputs are the same (and
     the suite's strict build checks each one it gives again); after any change, what it gives
     is what a doctrine with no memory of it decides."""
-    from referee.core.events import EventLog
-    from referee.core.game import Game
-    from referee.core.plugins import build_rules
+    from referee.core.engine.events import EventLog
+    from referee.core.engine.game import Game
+    from referee.core.engine.plugins import build_rules
 
     game = Game.new(build_rules("rff"), BIG_BETHEL, 1, EventLog(enabled=False))
     game.state = game.rules.pm.hook.referee_muster(game=game)

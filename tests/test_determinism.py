@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from referee.core.cli import main
-from referee.core.compare import Stack, run_replications, summarise
-from referee.core.events import EventLog, narrate
-from referee.core.game import Game, play, replication_seed
-from referee.core.plugins import build_rules
-from referee.core.scenario import bundled, find_scenario, load_scenario
+from referee.core.cli.cli import main
+from referee.core.engine.events import EventLog, narrate
+from referee.core.engine.game import Game, play, replication_seed
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import bundled, find_scenario, load_scenario
+from referee.core.studies.compare import Stack, run_replications, summarise
 from scripts import ROOT, load_script
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -35,7 +35,7 @@ GOLDENS = [("drill-musketry", "rff", 7), ("big-bethel", "rff", 7), ("drill-muske
 SCENARIOS = [sid for sid, _, _ in bundled()]
 NOOP_HOUSE_RULE = '''\
 """A house rule that changes nothing: its games must be the base ruleset's games."""
-from referee.core.hookspecs import hookimpl
+from referee.core.engine.hookspecs import hookimpl
 
 BASE = "any"
 
@@ -79,7 +79,7 @@ def test_log_is_the_same_under_any_hash_seed(tmp_path: Path) -> None:
         path = tmp_path / f"h{hash_seed}.jsonl"
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         subprocess.run(
-            [sys.executable, "-c", "from referee.core.cli import main; main()",
+            [sys.executable, "-c", "from referee.core.cli.cli import main; main()",
              "run", "big-bethel", "--rules", "rff", "--seed", "7", "--quiet", "--log", str(path)],
             env=env, check=True, capture_output=True,
         )
@@ -156,7 +156,7 @@ def test_replicate_gives_the_garbage_collector_back_as_it_found_it(was_on: bool,
     fails, it is on again only if it was on before."""
     import gc
 
-    from referee.core import compare as compare_module
+    from referee.core.studies import compare as compare_module
 
     def failing(game: object) -> None:
         assert not gc.isenabled()

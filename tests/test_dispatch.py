@@ -1,4 +1,4 @@
-"""The host's fast path for hooks (core/plugins.py ``sole_caller``) answers exactly as pluggy's
+"""The host's fast path for hooks (core/engine/plugins.py ``sole_caller``) answers exactly as pluggy's
 own dispatch does (``call``), for every kind of hook and of implementation: plain ones taking all
 or some of the arguments, answering or not, raising; new-style wrappers that change the answer,
 raise, swallow an error, never yield or yield twice; old-style hook wrappers. Where both fail,
@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from referee.core.errors import PluginFailed
-from referee.core.plugins import call, load_file, new_manager, sole_caller
+from referee.core.engine.errors import PluginFailed
+from referee.core.engine.plugins import call, load_file, new_manager, sole_caller
 
 GAME = object()
 KWARGS = {
@@ -48,7 +48,7 @@ WRAPPERS = {
 def _module(folder: Path, name: str, template: str, hook: str) -> Any:
     path = folder / f"{name}.py"
     body = template.format(hook=hook, args=", ".join(KWARGS[hook]), name=name, answer=ANSWER[hook])
-    path.write_text("from referee.core.hookspecs import hookimpl\n\nSEEN = []\n\n\n" + body, encoding="utf-8")
+    path.write_text("from referee.core.engine.hookspecs import hookimpl\n\nSEEN = []\n\n\n" + body, encoding="utf-8")
     return load_file(path)
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from referee.core import draw
-from referee.core.cli import main
-from referee.core.scenario import bundled, find_scenario, load_scenario
+from referee.core.cli.cli import main
+from referee.core.input.scenario import bundled, find_scenario, load_scenario
+from referee.core.studies import draw
 
 
 @pytest.mark.parametrize("scenario_id", [sid for sid, _, _ in bundled()])

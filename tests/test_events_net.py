@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from hypothesis import given
 from hypothesis import strategies as st
-from referee.core.events import Modifier, net
+from referee.core.engine.events import Modifier, net
 
 VALUE = st.one_of(st.integers(-6, 6), st.fractions(-6, 6), st.booleans())
 

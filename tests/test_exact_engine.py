@@ -10,10 +10,10 @@ import exact_reference as reference
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.chance import SampledRoller, Tally, d, exact
-from referee.core.events import Resolution
-from referee.core.mechanics import InputSpec, MechanicSpec
-from referee.core.plugins import build_rules, installed
+from referee.core.engine.chance import SampledRoller, Tally, d, exact
+from referee.core.engine.events import Resolution
+from referee.core.engine.mechanics import InputSpec, MechanicSpec
+from referee.core.engine.plugins import build_rules, installed
 from referee.plugins.sumter import dice as sumter_dice
 
 SMALL = (Fraction(1, 2), 1, 2, 4, 9)

@@ -2,7 +2,7 @@
 conformance suite and answers at the table, as an installed one would.
 
 The example is made visible as if installed: its folder on ``sys.path`` and its entry point added
-to what :func:`referee.core.plugins.installed` finds, for these tests only."""
+to what :func:`referee.core.engine.plugins.installed` finds, for these tests only."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ import pytest
 import test_conformance
 import test_reach
 from click.testing import CliRunner
-from referee.core import plugins
-from referee.core.cli import main
-from referee.core.scenario import bundled
+from referee.core.cli.cli import main
+from referee.core.engine import plugins
+from referee.core.input.scenario import bundled
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "rulesets" / "firefight"
 ENTRY = EntryPoint("firefight", "referee_firefight", plugins.GROUP)

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
-from referee.core.cli import main
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.cli.cli import main
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "house_rules"
 SCENARIO = "drill-charge-battery"

@@ -16,10 +16,10 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from referee.core.cli import main
-from referee.core.errors import InvalidInput
-from referee.core.limits import PROBLEMS
-from referee.core.scenario import parse_scenario
+from referee.core.cli.cli import main
+from referee.core.engine.errors import InvalidInput
+from referee.core.engine.limits import PROBLEMS
+from referee.core.input.scenario import parse_scenario
 from strategies import bundled_texts, cli_arguments, mutated_scenarios
 
 TEXTS = bundled_texts()

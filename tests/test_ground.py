@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.ground import Ground, _covers, _point_segment
-from referee.core.scenario import parse_scenario
+from referee.core.engine.ground import Ground, _covers, _point_segment
+from referee.core.input.scenario import parse_scenario
 
 SCENARIO = """
 [scenario]

@@ -6,8 +6,8 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.ground import CELL, Ground, _covers, _point_segment
-from referee.core.scenario import parse_scenario
+from referee.core.engine.ground import CELL, Ground, _covers, _point_segment
+from referee.core.input.scenario import parse_scenario
 from test_ground import SCENARIO
 
 GROUND = Ground(parse_scenario(SCENARIO + """

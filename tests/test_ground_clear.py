@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.ground import Ground
-from referee.core.scenario import parse_scenario
+from referee.core.engine.ground import Ground
+from referee.core.input.scenario import parse_scenario
 from test_ground import SCENARIO
 
 # a wood in the corner (touching two edges of the map) and a building in the middle

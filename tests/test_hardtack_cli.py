@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from referee.core.cli import main
+from referee.core.cli.cli import main
 
 MECHANICS = {"fire", "confidence", "reaction", "close-assault", "shot", "canister", "combat-move", "regimental-combat-move"}
 

@@ -6,12 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
-from referee.core.chance import SampledRoller
-from referee.core.errors import InvalidInput
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.chance import SampledRoller
+from referee.core.engine.errors import InvalidInput
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.hardtack import mechanics
 from referee.plugins.hardtack.muster import split
 from referee.plugins.hardtack.tables import load_tables

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from referee.core.events import EventLog
-from referee.core.game import Game
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.hardtack import activation
 from referee.plugins.hardtack.state import BROKEN, ROUTED
 from referee.plugins.hardtack.tables import MOVERS, load_tables

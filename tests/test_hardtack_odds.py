@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from referee.core.chance import exact
-from referee.core.plugins import build_rules
+from referee.core.engine.chance import exact
+from referee.core.engine.plugins import build_rules
 from referee.plugins.hardtack import dice, mechanics
 from referee.plugins.hardtack.tables import load_tables
 

@@ -8,11 +8,11 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.hookspecs import hookimpl
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -89,7 +89,7 @@ def test_a_regiment_in_line_holds_its_real_frontage_in_its_works() -> None:
     """HT-O5: the 1st North Carolina's main body in Hill's work (592 men, line) stands in one row
     over its neutral frontage (about 180 yards), every company behind the works and In Position
     (HT-G3)."""
-    from referee.core.footprint import frontage
+    from referee.core.engine.footprint import frontage
     from referee.plugins.hardtack import geometry
 
     game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("big-bethel")), 1)
@@ -134,7 +134,7 @@ def test_a_broken_company_keeps_to_its_cover_and_routs_when_assaulted() -> None:
 def test_replications_do_not_depend_on_the_worker_count() -> None:
     """Kept geometry (cover, sight, walks) is computed from its key, never from whichever game
     asked first: one worker and two play the same games."""
-    from referee.core.compare import Stack, run_replications
+    from referee.core.studies.compare import Stack, run_replications
 
     path = str(find_scenario("big-bethel"))
     one, _ = run_replications(Stack("hardtack"), path, 6, 3, workers=1)
@@ -337,7 +337,7 @@ def test_holding_cavalry_dismount_when_an_enemy_comes_within_their_fire(gap: flo
     """HT-K2 (pp.6, 9): cavalry holding dismount with a Reorganise action once an enemy is within
     the reach of their fire (five 8" bands of a D8 company's carbines); the same action takes up
     the formation wanted."""
-    from referee.core.doctrine import Intent
+    from referee.core.engine.doctrine import Intent
     from referee.plugins.hardtack import activation
 
     game, state, c, e = _drill_cavalry()
@@ -353,7 +353,7 @@ def test_holding_cavalry_dismount_when_an_enemy_comes_within_their_fire(gap: flo
 def test_dismounted_cavalry_mount_to_charge_withdraw_or_advance_far(kind: str, ahead: float, mounts: bool) -> None:
     """HT-K2: dismounted cavalry mount (one Reorganise) to charge, to withdraw, or to advance
     further than two dismounted Moves (120 yards); a shorter advance is made on foot."""
-    from referee.core.doctrine import Intent
+    from referee.core.engine.doctrine import Intent
     from referee.plugins.hardtack import activation
 
     game, state, c, _ = _drill_cavalry()

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 
 
 def mustered(scenario_id: str = "big-bethel", seed: int = 1, log: EventLog | None = None) -> Game:
@@ -72,7 +72,7 @@ def test_a_target_in_travel_mode_counts_one_range_band_closer() -> None:
 def _drill_column(seed: int = 1) -> tuple[Game, Any, Any]:
     """drill-musketry (open ground): the Union regiment taken back 200 yards and its first company
     marched off in column; the first Confederate company."""
-    from referee.core.doctrine import Intent
+    from referee.core.engine.doctrine import Intent
     from referee.plugins.hardtack import activation
 
     game = mustered("drill-musketry", seed, EventLog(enabled=True))
@@ -90,7 +90,7 @@ def _drill_column(seed: int = 1) -> tuple[Game, Any, Any]:
 def test_a_column_on_the_x2_is_in_travel_mode_until_it_next_activates() -> None:
     """HT-M8: a column's Move in clear ground goes twice its normal move (p.14) and puts it in
     travel mode; its next activation takes it out."""
-    from referee.core.game import Step
+    from referee.core.engine.game import Step
     from referee.plugins.hardtack import activation
 
     game, c, _ = _drill_column()

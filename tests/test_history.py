@@ -12,19 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import referee.core.compare as compare_module
+import referee.core.studies.compare as compare_module
 from attrs import evolve
 from click.testing import CliRunner, Result
 from hypothesis import given
 from hypothesis import strategies as st
-from referee.core import cli
-from referee.core.cli import main
-from referee.core.game import Outcome
-from referee.core.history import broke_off_text, men_lost_inside, row, spread
-from referee.core.plugins import installed
-from referee.core.scenario import find_scenario, load_scenario
-from referee.core.stats import percentile, percentile_rank, verdict
-from referee.core.world import Historical
+from referee.core.cli import cli
+from referee.core.cli.cli import main
+from referee.core.engine.game import Outcome
+from referee.core.engine.plugins import installed
+from referee.core.engine.world import Historical
+from referee.core.input.scenario import find_scenario, load_scenario
+from referee.core.studies.history import broke_off_text, men_lost_inside, row, spread
+from referee.core.studies.stats import percentile, percentile_rank, verdict
 from rich.console import Console
 from scripts import load_script
 from strategies import loss_samples, minimal_scenario, to_toml
@@ -283,8 +283,8 @@ def test_the_committed_document_can_be_regenerated() -> None:
 
 
 def test_every_bundled_battle_with_a_record_by_default() -> None:
-    from referee.core.cli import _historical_battles
-    from referee.core.scenario import bundled
+    from referee.core.cli.cli import _historical_battles
+    from referee.core.input.scenario import bundled
 
     chosen = [world.id for _, world in _historical_battles(())]
     with_record = [sid for sid, _, _ in bundled() if load_scenario(find_scenario(sid)).historical]

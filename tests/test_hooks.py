@@ -16,12 +16,12 @@ from typing import Any
 import attrs
 import pytest
 import referee.plugins
-from referee.core import hookspecs
-from referee.core.errors import PluginFailed
-from referee.core.events import EventLog, Modifier
-from referee.core.game import Game, play
-from referee.core.plugins import build_rules, call, installed, new_manager, sole_caller
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine import hookspecs
+from referee.core.engine.errors import PluginFailed
+from referee.core.engine.events import EventLog, Modifier
+from referee.core.engine.game import Game, play
+from referee.core.engine.plugins import build_rules, call, installed, new_manager, sole_caller
+from referee.core.input.scenario import find_scenario, load_scenario
 
 
 def specs_in(module: Any) -> dict[str, Any]:
@@ -123,8 +123,8 @@ def test_every_installed_ruleset_builds(ruleset: str) -> None:
 
 RAIN = '''\
 """House rule: rain. Wet powder: -1 on every musketry roll."""
-from referee.core.events import Modifier
-from referee.core.hookspecs import hookimpl
+from referee.core.engine.events import Modifier
+from referee.core.engine.hookspecs import hookimpl
 
 BASE = "any"
 
@@ -140,7 +140,7 @@ BLANKS = '''\
 """House rule: blank cartridges. Every musketry roll does nothing at all."""
 from attrs import evolve
 
-from referee.core.hookspecs import hookimpl
+from referee.core.engine.hookspecs import hookimpl
 
 BASE = "rff"
 
@@ -189,7 +189,7 @@ def test_house_rule_adds_a_cited_modifier(tmp_path: Path) -> None:
 
 def test_house_rule_modifier_is_narrated(tmp_path: Path) -> None:
     from click.testing import CliRunner
-    from referee.core.cli import main
+    from referee.core.cli.cli import main
 
     path = tmp_path / "rain.py"
     path.write_text(RAIN)
@@ -215,7 +215,7 @@ def test_house_rule_replaces_a_resolution(tmp_path: Path) -> None:
 
 def run_quietly(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "from referee.core.cli import main; main()", "run", "drill-musketry", "--rules", "rff", "--quiet"],
+        [sys.executable, "-c", "from referee.core.cli.cli import main; main()", "run", "drill-musketry", "--rules", "rff", "--quiet"],
         env=env, capture_output=True, text=True, check=True,
     )
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import attrs
 import pytest
-from referee.core import hookspecs
-from referee.core.game import Game, play
-from referee.core.hookspecs import hookimpl
-from referee.core.plugins import build_rules, installed
-from referee.core.scenario import bundled, find_scenario, load_scenario
+from referee.core.engine import hookspecs
+from referee.core.engine.game import Game, play
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.plugins import build_rules, installed
+from referee.core.input.scenario import bundled, find_scenario, load_scenario
 
 DOC = (Path(__file__).parent.parent / "docs" / "hooks.md").read_text(encoding="utf-8")
 RULESETS = sorted(installed())  # base rulesets and packaged layers

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from referee.core import plugins, scaffold
-from referee.core.cli import main
-from referee.core.files import open_fifo, write_atomic
-from referee.core.reading import _scan, key_lines
-from referee.core.report_html import script_json
-from referee.core.scenario import find_scenario
+from referee.core.cli import scaffold
+from referee.core.cli.cli import main
+from referee.core.cli.files import open_fifo, write_atomic
+from referee.core.engine import plugins
+from referee.core.engine.reading import _scan, key_lines
+from referee.core.input.scenario import find_scenario
+from referee.core.studies.report_html import script_json
 
 
 def referee(*args: str) -> Result:

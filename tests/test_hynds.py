@@ -17,12 +17,12 @@ from attrs import evolve
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from referee.core.chance import D10, exact
-from referee.core.cli import _ruleset_names, main
-from referee.core.events import EventLog, Modifier, Resolution
-from referee.core.game import Game, play, scenario_options
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.cli.cli import _ruleset_names, main
+from referee.core.engine.chance import D10, exact
+from referee.core.engine.events import EventLog, Modifier, Resolution
+from referee.core.engine.game import Game, play, scenario_options
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.hynds import (
     OVERLAYS,
     fire,

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from referee.core.chance import exact
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.chance import exact
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.hynds import (
     OVERLAYS,
     fire,

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import referee.core.compare as compare_module
-from referee.core.compare import Stack, run_replications
-from referee.core.game import replication_seed
-from referee.core.scenario import find_scenario
+import referee.core.studies.compare as compare_module
+from referee.core.engine.game import replication_seed
+from referee.core.input.scenario import find_scenario
+from referee.core.studies.compare import Stack, run_replications
 
 LOOPS_FOREVER = Path(__file__).parent / "fixtures" / "reliability" / "house_rules" / "loops_forever.py"
 LONG_RUN = ("compare", "drill-musketry", "--rules", "rff", "-n", "1000000", "--json")  # hours of work
@@ -41,7 +41,7 @@ LAUNCH = """\
 import os, signal
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal: a background job or nohup ignores them
 signal.signal(signal.SIGHUP, signal.SIG_DFL)
-import referee.core.game as game_module  # before anything imports its play
+import referee.core.engine.game as game_module  # before anything imports its play
 real = game_module.play
 def play(game):  # says when each game begins and ends (workers are forked: they say it too)
     with open(os.environ["REFEREE_TEST_MARKS"], "a") as marks:
@@ -51,7 +51,7 @@ def play(game):  # says when each game begins and ends (workers are forked: they
         marks.write("ended\\n")
     return outcome
 game_module.play = play
-from referee.core.launch import main
+from referee.core.cli.launch import main
 main()
 """
 

@@ -1,5 +1,5 @@
 """Every command's ``--json`` (and ``compare --out``) has the shape docs/json.md documents: the
-real output is validated against ``referee.core.schemas.SCHEMAS``."""
+real output is validated against ``referee.core.cli.schemas.SCHEMAS``."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from referee.core.cli import main
-from referee.core.schemas import SCHEMAS, problems
+from referee.core.cli.cli import main
+from referee.core.cli.schemas import SCHEMAS, problems
 
 ROOT = Path(__file__).resolve().parent.parent
 

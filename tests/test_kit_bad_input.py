@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from referee.core.cli import main
+from referee.core.cli.cli import main
 
 DESCRIBED = '''\
-from referee.core.hookspecs import hookimpl
-from referee.core.rules import RulesetInfo, Scale
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.rules import RulesetInfo, Scale
 
 
 @hookimpl
@@ -23,16 +23,16 @@ CASES = {
     "unknown-base": ("rule.py", DESCRIBED.format(base="fnf"), ["goes on 'fnf', which is not an installed ruleset", "did you mean 'rff'"]),
     "other-base": ("rule.py", DESCRIBED.format(base="hardtack"), ["goes on 'hardtack', not on 'rff': use --rules hardtack"]),
     "base-attribute": ("rule.py", 'BASE = "hardtack"\n', ["goes on 'hardtack', not on 'rff'"]),
-    "no-base": ("rule.py", "from referee.core.hookspecs import hookimpl\n", ["does not say which ruleset it is written for: add BASE = 'rff'",
+    "no-base": ("rule.py", "from referee.core.engine.hookspecs import hookimpl\n", ["does not say which ruleset it is written for: add BASE = 'rff'",
                                                                                'BASE = "any"']),
     "other-tables": ("rule.toml", "[artillery]\ncanister_impact = 10\n", ["artillery: unknown table 'artillery'"]),
     "overlay-key": ("rule.toml", "[maneuver.command_radiuss.clear]\ninches = 18\n",
                     ["maneuver.command_radiuss", "unknown key 'command_radiuss'", "did you mean 'command_radius'"]),
-    "unknown-hook": ("rule.py", "from referee.core.hookspecs import hookimpl\n\n\n@hookimpl\ndef referee_modifer(game):\n    return []\n",
+    "unknown-hook": ("rule.py", "from referee.core.engine.hookspecs import hookimpl\n\n\n@hookimpl\ndef referee_modifer(game):\n    return []\n",
                      ["rule.py:4: unknown hook 'referee_modifer'", "did you mean 'referee_modifiers'"]),
-    "wrong-intents": ("rule.py", "from referee.core.hookspecs import hookimpl\n\nBASE = \"rff\"\n\n@hookimpl\ndef referee_intents(side):\n    return {'a': 'advance'}\n",
+    "wrong-intents": ("rule.py", "from referee.core.engine.hookspecs import hookimpl\n\nBASE = \"rff\"\n\n@hookimpl\ndef referee_intents(side):\n    return {'a': 'advance'}\n",
                       ["failed in hook referee_intents (file ", "expected a dict of Intent by unit id or None"]),
-    "wrong-type": ("rule.py", "from referee.core.hookspecs import hookimpl\n\nBASE = \"rff\"\n\n@hookimpl\ndef referee_modifiers(game):\n    return 3\n",
+    "wrong-type": ("rule.py", "from referee.core.engine.hookspecs import hookimpl\n\nBASE = \"rff\"\n\n@hookimpl\ndef referee_modifiers(game):\n    return 3\n",
                    ["failed in hook referee_modifiers (file ", "rule.py): TypeError: returned int 3; expected a list of Modifier"]),
 }
 

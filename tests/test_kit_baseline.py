@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
-from referee.core.cli import main
+from referee.core.cli.cli import main
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "house_rules"
 NOTHING = '''\
-from referee.core.hookspecs import hookimpl
+from referee.core.engine.hookspecs import hookimpl
 
 BASE = "any"
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from referee.core.events import Modifier, Resolution
-from referee.core.game import Game, play
-from referee.core.hookspecs import hookimpl
-from referee.core.plugins import build_rules, installed
-from referee.core.scenario import bundled, find_scenario, load_scenario
+from referee.core.engine.events import Modifier, Resolution
+from referee.core.engine.game import Game, play
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.plugins import build_rules, installed
+from referee.core.input.scenario import bundled, find_scenario, load_scenario
 
 RULESETS = sorted(installed())  # base rulesets and packaged layers (hynds)
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from referee.core.cli import main
-from referee.core.tables import parse_toml
+from referee.core.cli.cli import main
+from referee.core.engine.tables import parse_toml
 
 
 def _install(project: Path, site: Path) -> None:
@@ -40,7 +40,7 @@ def test_the_scaffold_installs_and_its_tests_pass(tmp_path: Path, base: str) -> 
                          cwd=project, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     assert " passed" in run.stdout and "failed" not in run.stdout
-    listed = subprocess.run([sys.executable, "-c", "from referee.core.cli import main; main()", "rulesets"], cwd=project, env=env,
+    listed = subprocess.run([sys.executable, "-c", "from referee.core.cli.cli import main; main()", "rulesets"], cwd=project, env=env,
                             capture_output=True, text=True, timeout=120, check=False)
     assert f"steady-lads  Steady lads (house rules on {base})" in listed.stdout, listed.stdout + listed.stderr
 

@@ -4,7 +4,7 @@ searching the bundled battles (a veteran charge, which no bundled battle has und
 from __future__ import annotations
 
 import pytest
-from referee.core.errors import InvalidInput
+from referee.core.engine.errors import InvalidInput
 from referee.testing import staged
 
 

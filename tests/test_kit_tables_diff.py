@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from referee.core.cli import main
+from referee.core.cli.cli import main
 
 
 def _tables(*args: str) -> object:

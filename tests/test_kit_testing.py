@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from referee.core.game import Game, play
+from referee.core.engine.game import Game, play
 from referee.testing import (  # noqa: F401  (fixtures)
     against_base,
     find_seed,

@@ -1,5 +1,6 @@
-"""The layers of docs/architecture.md: the core names no ruleset, and no two modules import each
-other at load time (a circle makes the order of imports matter and hides a module's real job).
+"""The layers of docs/architecture.md: the core names no ruleset, its layers (engine, input,
+studies, cli) import only downward, and no two modules import each other at load time (a circle
+makes the order of imports matter and hides a module's real job).
 
 Imports are read from the source (the AST), so a test fails on the line that breaks the rule;
 imports inside a function (deferred) and under ``if TYPE_CHECKING:`` are not load-time imports."""
@@ -111,10 +112,86 @@ def test_the_circle_finder() -> None:
 
 
 def test_deferred_and_type_only_imports_are_not_load_time() -> None:
-    imports = load_time_imports("referee.core.doctrine")
-    assert "referee.core.world" in imports  # a plain relative import is read
-    source = MODULES["referee.core.compare"][0].read_text(encoding="utf-8")
-    assert "import ctypes" in source and "ctypes" not in load_time_imports("referee.core.compare")  # inside a function
+    imports = load_time_imports("referee.core.engine.doctrine")
+    assert "referee.core.engine.world" in imports  # a plain relative import is read
+    source = MODULES["referee.core.studies.compare"][0].read_text(encoding="utf-8")
+    assert "import ctypes" in source and "ctypes" not in load_time_imports("referee.core.studies.compare")  # inside a function
+
+
+# ----------------------------------------------------------------------------- the core's layers
+
+LAYERS = ("engine", "input", "studies", "cli")  # each imports only from itself and the layers before it
+
+
+def run_time_imports(path: Path, name: str, is_package: bool = False) -> dict[str, int]:
+    """The referee modules the module ``name`` (at ``path``) imports when it runs, each with the line
+    of its first import: deferred imports inside functions count; ``if TYPE_CHECKING:`` ones do not."""
+    here = name if is_package else name.rsplit(".", 1)[0]
+    found: dict[str, int] = {}
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.setdefault(alias.name, node.lineno)
+        elif isinstance(node, ast.ImportFrom):
+            parts = here.split(".")
+            module = (node.module or "") if not node.level else ".".join(
+                parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            for alias in node.names:
+                found.setdefault(f"{module}.{alias.name}" if f"{module}.{alias.name}" in MODULES else module, node.lineno)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {m: line for m, line in found.items() if m.startswith("referee.")}
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of a ``referee.core`` module (``referee.core.engine.game`` is in "engine")."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["referee", "core"] and parts[2] in LAYERS else None
+
+
+def upward_imports(path: Path, name: str, is_package: bool = False) -> list[str]:
+    """Where the core module ``name`` imports from a layer above its own."""
+    mine = layer_of(name)
+    assert mine is not None, f"{name} is in none of the core's layers {LAYERS}"
+    return [f"{path.relative_to(ROOT)}:{line} ({mine}) imports {module}"
+            for module, line in run_time_imports(path, name, is_package).items()
+            if (theirs := layer_of(module)) is not None and LAYERS.index(theirs) > LAYERS.index(mine)]
+
+
+CORE_MODULES = sorted(m for m in MODULES if m.startswith("referee.core.") and layer_of(m) is not None)
+
+
+def test_every_core_module_sits_in_a_layer() -> None:
+    flat = [m for m in MODULES if m.startswith("referee.core") and m != "referee.core" and layer_of(m) is None]
+    assert flat == [], f"core modules outside {LAYERS}: {flat}"
+    assert {layer_of(m) for m in CORE_MODULES} == set(LAYERS)
+
+
+@pytest.mark.parametrize("name", CORE_MODULES)
+def test_the_core_layers_import_only_downward(name: str) -> None:
+    path, is_package = MODULES[name]
+    assert upward_imports(path, name, is_package) == []
+
+
+def test_the_layer_check_finds_an_upward_import(tmp_path: Path) -> None:
+    probe = tmp_path / "core" / "engine" / "probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text("from typing import TYPE_CHECKING\nfrom .world import World\nif TYPE_CHECKING:\n"
+                     "    from ..cli import cli\ndef f():\n    from ..studies.compare import Stack\n", encoding="utf-8")
+    global ROOT
+    here, ROOT = ROOT, tmp_path
+    try:
+        found = upward_imports(probe, "referee.core.engine.probe")
+    finally:
+        ROOT = here
+    assert found == ["core/engine/probe.py:6 (engine) imports referee.core.studies.compare"]
 
 
 # ----------------------------------------------------------------------------- what a plugin imports
@@ -177,7 +254,7 @@ def test_a_plugin_imports_referee_api_its_own_package_and_its_bases_public_names
 def test_the_import_check_finds_a_reach_into_another_plugin(tmp_path: Path) -> None:
     (tmp_path / "plugins" / "mine").mkdir(parents=True)
     rule = tmp_path / "plugins" / "mine" / "rule.py"
-    rule.write_text("from referee.core.events import Modifier\nfrom referee.plugins.rff import geometry\n"
+    rule.write_text("from referee.core.engine.events import Modifier\nfrom referee.plugins.rff import geometry\n"
                     "from referee.plugins.rff.state import _hidden\nx = geometry._kept\n", encoding="utf-8")
     global ROOT
     here, ROOT = ROOT, tmp_path
@@ -185,5 +262,5 @@ def test_the_import_check_finds_a_reach_into_another_plugin(tmp_path: Path) -> N
         found = plugin_import_problems(rule)
     finally:
         ROOT = here
-    assert found == ["plugins/mine/rule.py:1 imports referee.core.events", "plugins/mine/rule.py:2 imports referee.plugins.rff",
+    assert found == ["plugins/mine/rule.py:1 imports referee.core.engine.events", "plugins/mine/rule.py:2 imports referee.plugins.rff",
                      "plugins/mine/rule.py:3 imports referee.plugins.rff.state", "plugins/mine/rule.py:4 reads private geometry._kept"]

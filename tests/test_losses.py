@@ -4,11 +4,11 @@ cause, so that the losses by cause add up exactly to the men lost by each side."
 from __future__ import annotations
 
 import pytest
-from referee.core.events import CAUSES, EventLog
-from referee.core.game import Game, men_between, play
-from referee.core.plugins import build_rules, installed
-from referee.core.scenario import bundled, find_scenario, load_scenario
-from referee.core.timeline import losses_by_cause
+from referee.core.engine.events import CAUSES, EventLog
+from referee.core.engine.game import Game, men_between, play
+from referee.core.engine.plugins import build_rules, installed
+from referee.core.input.scenario import bundled, find_scenario, load_scenario
+from referee.core.studies.timeline import losses_by_cause
 
 RULESETS = sorted(installed())
 SCENARIOS = [sid for sid, _, _ in bundled()]
@@ -75,7 +75,7 @@ def test_a_ruleset_that_does_not_report_its_losses_is_said_so(monkeypatch: pytes
     import json
 
     from click.testing import CliRunner
-    from referee.core.cli import main
+    from referee.core.cli.cli import main
 
     monkeypatch.setattr(Game, "lose", lambda self, unit, men, cause, **detail: None)  # as a ruleset that never calls it
     result = CliRunner().invoke(main, ["explain", "big-bethel", "--rules", "rff", "-n", "2", "--workers", "1", "--json"])

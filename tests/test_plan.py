@@ -8,18 +8,18 @@ import pytest
 from attrs import evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.doctrine import (
+from referee.core.engine.doctrine import (
     ASSAULT_YARDS,
     EFFECTIVE_YARDS,
     SPENT_SHARE,
     DefaultDoctrine,
 )
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.plan import Plan
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
-from referee.core.world import Order, SidePlan, Trigger
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.plan import Plan
+from referee.core.engine.plugins import build_rules
+from referee.core.engine.world import Order, SidePlan, Trigger
+from referee.core.input.scenario import find_scenario, load_scenario
 
 DOCTRINE = DefaultDoctrine()
 
@@ -255,7 +255,7 @@ def test_men_off_an_edge_that_is_no_line_of_retreat_are_captured() -> None:
 
 
 def play_nothing():  # type: ignore[no-untyped-def]
-    from referee.core.victory import Verdict
+    from referee.core.engine.victory import Verdict
     return Verdict(True, None, "")
 
 

@@ -1,5 +1,5 @@
 """Plans with conditions in the scenario format: sequences of orders, triggers, side plans and
-edges, as read by core/plans_format.py; every validation message with its key path and line."""
+edges, as read by core/input/plans_format.py; every validation message with its key path and line."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from referee.core import world
-from referee.core.cli import main
-from referee.core.errors import InvalidInput, Problem
-from referee.core.scenario import bundled, find_scenario, load_scenario, parse_scenario
-from referee.core.world import Order, SidePlan, Trigger
+from referee.core.cli.cli import main
+from referee.core.engine import world
+from referee.core.engine.errors import InvalidInput, Problem
+from referee.core.engine.world import Order, SidePlan, Trigger
+from referee.core.input.scenario import bundled, find_scenario, load_scenario, parse_scenario
 from strategies import minimal_scenario, to_toml, trigger_tables
 from test_scenario import edit, line_of, only, problems_of
 

@@ -9,14 +9,14 @@ import math
 from pathlib import Path
 
 import pytest
-from referee.core.doctrine import ASSAULT_YARDS, DefaultDoctrine
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.hookspecs import hookimpl
-from referee.core.plugins import build_rules
-from referee.core.reach import Capabilities, capabilities, short_of
-from referee.core.scenario import find_scenario, load_scenario
-from referee.core.world import Order
+from referee.core.engine.doctrine import ASSAULT_YARDS, DefaultDoctrine
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.plugins import build_rules
+from referee.core.engine.reach import Capabilities, capabilities, short_of
+from referee.core.engine.world import Order
+from referee.core.input.scenario import find_scenario, load_scenario
 
 DRILLS = Path(__file__).parent / "scenarios"
 ENGAGE = DRILLS / "drill-engage.toml"

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import referee.core.compare as compare_module
+import referee.core.studies.compare as compare_module
 from click.testing import CliRunner, Result
-from referee.core import limits
-from referee.core.cli import main
-from referee.core.compare import Stack, run_replications
-from referee.core.errors import InvalidInput
-from referee.core.scenario import find_scenario, load_scenario, parse_scenario
+from referee.core.cli.cli import main
+from referee.core.engine import limits
+from referee.core.engine.errors import InvalidInput
+from referee.core.input.scenario import find_scenario, load_scenario, parse_scenario
+from referee.core.studies.compare import Stack, run_replications
 from strategies import minimal_scenario, to_toml
 
 FIXTURES = Path(__file__).parent / "fixtures" / "reliability"
@@ -144,7 +144,7 @@ def test_areas_that_would_take_long_to_draw_are_refused() -> None:
     assert "cell tests to draw" in problems(big) and "at most 10,000,000" in problems(big)
     within = scenario_text(area(0, corners=60, size=10_000), width=10_000, height=10_000)  # 9.6 million tests
     parse_scenario(within)
-    from referee.core.ground import Ground
+    from referee.core.engine.ground import Ground
 
     Ground(parse_scenario(within))
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from referee.core.cli import main
-from referee.core.compare import Stack, run_replications
-from referee.core.explain import paired, replicate_logged
-from referee.core.scenario import find_scenario
+from referee.core.cli.cli import main
+from referee.core.input.scenario import find_scenario
+from referee.core.studies.compare import Stack, run_replications
+from referee.core.studies.explain import paired, replicate_logged
 
 BOX = re.compile("[\u2500-\u257f]")  # box-drawing characters
 
@@ -74,7 +74,7 @@ def test_explain_json() -> None:
 
 def test_a_ruleset_paired_with_a_layer_that_changes_nothing_differs_by_nothing(tmp_path: Path) -> None:
     noop = tmp_path / "noop.py"
-    noop.write_text("from referee.core.hookspecs import hookimpl\n\nBASE = \"any\"\n\n@hookimpl\ndef referee_end_turn(game):\n    pass\n")
+    noop.write_text("from referee.core.engine.hookspecs import hookimpl\n\nBASE = \"any\"\n\n@hookimpl\ndef referee_end_turn(game):\n    pass\n")
     data = json.loads(referee("explain", "drill-musketry", "--rules", "rff", "--house-rule", str(noop), "-n", "5",
                               "--workers", "1", "--json").stdout)
     assert data["house_rules"] == [str(noop)] and data["paired"] == []  # one stack: nothing to pair
@@ -163,7 +163,7 @@ def test_report_into_a_missing_folder_fails_before_playing(tmp_path: Path) -> No
 
 def test_every_plot_text_is_at_least_the_axis_label_size_and_the_plots_share_one_scale(page: tuple[str, dict[str, Any]]) -> None:
     """Each plot fills the same width on the page, so the same font size in each reads the same."""
-    from referee.core.report_html import PLOT_STYLE
+    from referee.core.studies.report_html import PLOT_STYLE
     text, _ = page
     plots = re.findall(r'<svg[^>]*class="plot">.*?</svg>', text, re.DOTALL)
     widths = [float(re.search(r'viewBox="0 0 ([\d.]+)', p).group(1)) for p in plots]  # type: ignore[union-attr]
@@ -188,8 +188,8 @@ def _side(men: float, causes: dict[str, float]) -> dict[str, Any]:
 
 
 def test_no_share_is_given_of_a_mean_below_the_floor_and_findings_lead_by_size() -> None:
-    from referee.core.explain import SHARE_FLOOR, findings, ranked, sentences
-    from referee.core.scenario import load_scenario
+    from referee.core.input.scenario import load_scenario
+    from referee.core.studies.explain import SHARE_FLOOR, findings, ranked, sentences
     scenario = load_scenario(find_scenario("drill-musketry"))
     union, confederate = scenario.sides
     times = {"losses_by_time": {"men_lost": {union: [0.0], confederate: [0.0]}}, "mechanics": {}}

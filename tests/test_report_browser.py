@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from referee.core.cli import main
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.cli.cli import main
+from referee.core.input.scenario import find_scenario, load_scenario
 
 websocket = pytest.importorskip("websocket", reason="websocket-client is not installed (pip install -e '.[test]')")
 

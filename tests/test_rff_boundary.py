@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from referee.core.plugins import build_rules
+from referee.core.engine.plugins import build_rules
 
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
 

@@ -3,10 +3,10 @@ tables say, read one figure at a time."""
 
 from __future__ import annotations
 
-from referee.core.events import EventLog
-from referee.core.game import Game
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.rff import lookup, maneuver
 from referee.plugins.rff.muster import muster
 from referee.plugins.rff.tables import load_tables

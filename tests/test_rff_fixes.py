@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.rff import charge, fire
 from referee.plugins.rff.muster import muster, sync
 from referee.plugins.rff.tables import load_tables
@@ -180,7 +180,7 @@ def test_an_attached_leader_moves_with_his_unit() -> None:
 
 
 def _intent(action: str, goal: tuple[float, float] | None, formation: str | None, target: str | None = None) -> Any:
-    from referee.core.doctrine import Intent
+    from referee.core.engine.doctrine import Intent
 
     return Intent(action, goal, target, formation, "attack")
 
@@ -203,7 +203,7 @@ def test_a_rally_may_re_form_to_line() -> None:
 
 
 def _screen_intent(action: str, goal: tuple[float, float] | None, target: str | None = None) -> Any:
-    from referee.core.doctrine import Intent
+    from referee.core.engine.doctrine import Intent
 
     return Intent(action, goal, target, "line", "attack", skirmishers=True)
 
@@ -318,7 +318,7 @@ def test_a_leader_attached_to_a_reinforcement_enters_with_it() -> None:
 
 
 def _overlaid(text: str) -> Any:
-    from referee.core.tables import apply_overlay, load_ruleset
+    from referee.core.engine.tables import apply_overlay, load_ruleset
     from referee.plugins.rff.tables import SCHEMA, build_tables
 
     return build_tables(apply_overlay(load_ruleset("rff", SCHEMA), "house.toml", SCHEMA, text=text))

@@ -4,11 +4,11 @@ test fails on the code before they were played."""
 from __future__ import annotations
 
 import pytest
-from referee.core.doctrine import Intent
-from referee.core.events import EventLog
-from referee.core.game import Game
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.doctrine import Intent
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.rff import fire, lookup, maneuver, move
 from referee.plugins.rff.muster import muster
 from referee.plugins.rff.tables import load_tables

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from referee.core import world
-from referee.core.chance import Die, SampledRoller, exact
-from referee.core.events import Modifier, Resolution
+from referee.core.engine import world
+from referee.core.engine.chance import Die, SampledRoller, exact
+from referee.core.engine.events import Modifier, Resolution
 from referee.plugins.rff import mechanics as m
 from referee.plugins.rff.tables import RffTables, load_tables
 from strategies import band_rows, die_modifiers
@@ -419,7 +419,7 @@ def test_every_table_band_covers_every_total_once() -> None:
 
 @given(band_rows(), st.integers(-60, 60))
 def test_bands_lookup_agrees_with_a_scan(rows: list[dict[str, Any]], total: int) -> None:
-    from referee.core.tables import Bands, band_problems
+    from referee.core.engine.tables import Bands, band_problems
 
     assert band_problems(rows) == []
     hits = [r["result"] for r in rows if r.get("min", -999) <= total <= r.get("max", 999)]

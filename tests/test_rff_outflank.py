@@ -7,10 +7,10 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.events import EventLog
-from referee.core.game import Game
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.rff import geometry
 from referee.plugins.rff.maneuver import outflank_yards
 from referee.plugins.rff.muster import muster

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 
-from referee.core.events import EventLog
-from referee.core.game import Game
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.rff import charge, geometry, horses, move
 from referee.plugins.rff.maneuver import outflank_yards
 from referee.plugins.rff.muster import muster

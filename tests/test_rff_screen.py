@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from referee.api import Intent, hookimpl
-from referee.core.events import EventLog
-from referee.core.game import Game
-from referee.core.plugins import build_rules
-from referee.core.scenario import load_scenario
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import load_scenario
 from referee.plugins.rff import maneuver, skirmishers
 from referee.plugins.rff.muster import muster
 from referee.plugins.rff.tables import load_tables

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from referee.core.errors import InvalidInput, Problem, UnknownName
-from referee.core.ground import Ground
-from referee.core.scenario import (
+from referee.core.engine.errors import InvalidInput, Problem, UnknownName
+from referee.core.engine.ground import Ground
+from referee.core.engine.world import Scenario, World, angle_between
+from referee.core.input.scenario import (
     bundled,
     find_scenario,
     key_lines,
     load_scenario,
     parse_scenario,
 )
-from referee.core.world import Scenario, World, angle_between
 from strategies import clock, minimal_scenario, minutes, to_toml, unit_tables
 
 BUNDLED = ("big-bethel", "brawners-farm", "drill-cavalry", "drill-charge-battery", "drill-musketry", "kernstown", "valverde")

@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core import world
-from referee.core.chance import SampledRoller, exact
-from referee.core.cli import main
-from referee.core.errors import InvalidInput
-from referee.core.plugins import build_rules, installed
-from referee.core.situation import (
+from referee.core.cli.cli import main
+from referee.core.engine import world
+from referee.core.engine.chance import SampledRoller, exact
+from referee.core.engine.errors import InvalidInput
+from referee.core.engine.plugins import build_rules, installed
+from referee.core.studies.situation import (
     COVER,
     GROUND,
     Party,
@@ -128,7 +128,7 @@ def test_exact_and_sampled_agree(ruleset: str, s: Situation) -> None:
 
 
 def test_the_exact_answer_takes_under_a_second() -> None:
-    from referee.core.situation import answer
+    from referee.core.studies.situation import answer
     rules = build_rules("rff")
     begun = time.process_time()
     out = answer(rules, Situation(b=Party(arm="artillery", men=100, weapon=None, formation="unlimbered", guns=4,

@@ -1,4 +1,4 @@
-"""The world's index of places (core/space.py) answers as a scan of every unit does: within R,
+"""The world's index of places (core/engine/space.py) answers as a scan of every unit does: within R,
 the nearest (ties broken by world order), what stands between two points; and it follows units
 as they move. Each property is checked with the k-d tree on every side and with the scan that
 small sides use."""
@@ -12,10 +12,10 @@ from contextlib import contextmanager
 from attrs import define
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core import space
-from referee.core.scenario import find_scenario, load_scenario
-from referee.core.space import Space, segment_distance
-from referee.core.world import World
+from referee.core.engine import space
+from referee.core.engine.space import Space, segment_distance
+from referee.core.engine.world import World
+from referee.core.input.scenario import find_scenario, load_scenario
 
 
 @define(eq=False)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from referee.core.cli import main
-from referee.core.plugins import installed
-from referee.core.scenario import bundled, find_scenario, load_scenario
-from referee.core.schemas import SCHEMAS, problems
+from referee.core.cli.cli import main
+from referee.core.cli.schemas import SCHEMAS, problems
+from referee.core.engine.plugins import installed
+from referee.core.input.scenario import bundled, find_scenario, load_scenario
 
 
 def referee(*args: str) -> Result:

@@ -11,7 +11,7 @@ import pytest
 PROBE = """
 import importlib.util, json, sys
 sys.argv = ["referee", *json.loads(sys.argv[1])]
-from referee.core.launch import main
+from referee.core.cli.launch import main
 try:
     main()
 except SystemExit:
@@ -34,8 +34,8 @@ def loaded_by(*args: str) -> set[str]:
     return set(json.loads(err.strip().splitlines()[-1]))
 
 
-NEVER_FOR_TABLE_USE = ("matplotlib", "numpy", "rich.progress", "referee.core.compare", "referee.core.report",
-                       "referee.core.report_html", "referee.core.explain", "referee.core.history", "referee.core.scaffold")
+NEVER_FOR_TABLE_USE = ("matplotlib", "numpy", "rich.progress", "referee.core.studies.compare", "referee.core.studies.report",
+                       "referee.core.studies.report_html", "referee.core.studies.explain", "referee.core.studies.history", "referee.core.cli.scaffold")
 
 
 def _any(loaded: set[str], prefixes: tuple[str, ...]) -> list[str]:
@@ -44,9 +44,9 @@ def _any(loaded: set[str], prefixes: tuple[str, ...]) -> list[str]:
 
 def test_help_loads_no_game_no_ruleset_no_plots() -> None:
     loaded = loaded_by("--help")
-    assert "referee.core.cli" in loaded
-    assert _any(loaded, NEVER_FOR_TABLE_USE + ("referee.plugins", "referee.core.game", "referee.core.plugins",
-                                               "referee.core.doctrine", "referee.core.world")) == []
+    assert "referee.core.cli.cli" in loaded
+    assert _any(loaded, NEVER_FOR_TABLE_USE + ("referee.plugins", "referee.core.engine.game", "referee.core.engine.plugins",
+                                               "referee.core.engine.doctrine", "referee.core.engine.world")) == []
 
 
 @pytest.mark.parametrize("ruleset", ["rff", "sumter"])

@@ -1,4 +1,4 @@
-"""core/stats.py: the Wilson interval against published values, percentiles worked by hand,
+"""core/studies/stats.py: the Wilson interval against published values, percentiles worked by hand,
 and properties that must hold for any run of replications."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from referee.core.stats import Z95, percentile, percentile_rank, summary, wilson
+from referee.core.studies.stats import Z95, percentile, percentile_rank, summary, wilson
 from strategies import loss_samples, percents, share_counts
 
 # ----------------------------------------------------------------------------- wilson

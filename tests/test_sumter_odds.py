@@ -10,7 +10,7 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from referee.core.mechanics import MechanicSpec
+from referee.core.engine.mechanics import MechanicSpec
 from referee.plugins.sumter.mechanics import mechanic_specs
 from referee.plugins.sumter.tables import load_tables
 

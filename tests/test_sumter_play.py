@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from referee.core.cli import main
-from referee.core.errors import InvalidInput
-from referee.core.events import EventLog
-from referee.core.game import Game, Step, play
-from referee.core.hookspecs import hookimpl
-from referee.core.plugins import build_rules, installed
-from referee.core.scenario import find_scenario, load_scenario, parse_scenario
-from referee.core.tables import load_texts
+from referee.core.cli.cli import main
+from referee.core.engine.errors import InvalidInput
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, Step, play
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.plugins import build_rules, installed
+from referee.core.engine.tables import load_texts
+from referee.core.input.scenario import find_scenario, load_scenario, parse_scenario
 from referee.plugins.sumter.tables import SCHEMA
 
 GOLDEN = Path(__file__).parent / "golden" / "big-bethel-sumter-seed7.jsonl"
@@ -103,7 +103,7 @@ def test_rebel_yell_is_asked_and_spent_once() -> None:
 class HoldEverywhere:
     @hookimpl(tryfirst=True)
     def referee_command_intents(self, game, side):  # type: ignore[no-untyped-def]
-        from referee.core.doctrine import CommandIntent
+        from referee.core.engine.doctrine import CommandIntent
         return {c.id: CommandIntent("hold") for c in game.scenario.commands if c.side == side}
 
 

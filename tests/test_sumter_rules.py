@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 from attrs import evolve
-from referee.core.doctrine import Intent
-from referee.core.events import EventLog, Modifier, Resolution
-from referee.core.game import Game, play
-from referee.core.hookspecs import hookimpl
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario, parse_scenario
+from referee.core.engine.doctrine import Intent
+from referee.core.engine.events import EventLog, Modifier, Resolution
+from referee.core.engine.game import Game, play
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario, parse_scenario
 from referee.plugins.sumter import combat, morale, move
 
 SECOND = """
@@ -196,8 +196,8 @@ def test_the_situation_exchange_is_one_throw_on_the_shooting_table_read_exactly(
     target's 3 DPs take figures of 20 men. The same odds as the mechanic read directly."""
     from fractions import Fraction
 
-    from referee.core.chance import exact
-    from referee.core.situation import Situation, exchange, field_of
+    from referee.core.engine.chance import exact
+    from referee.core.studies.situation import Situation, exchange, field_of
     from referee.plugins.sumter import mechanics
     from referee.plugins.sumter.tables import load_tables
 

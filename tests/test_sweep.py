@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from referee.core.cli import main
-from referee.core.compare import Stack, run_replications
-from referee.core.scenario import find_scenario
-from referee.core.sweep import read_sweep
-from referee.core.sweep_out import read_games
+from referee.core.cli.cli import main
+from referee.core.input.scenario import find_scenario
+from referee.core.studies.compare import Stack, run_replications
+from referee.core.studies.sweep import read_sweep
+from referee.core.studies.sweep_out import read_games
 
 STEADY = Path(__file__).parent.parent / "examples" / "house_rules" / "steady.toml"
 SPEC = f"""\
@@ -141,7 +141,7 @@ def test_an_earlier_run_is_not_overwritten(tmp_path: Path) -> None:
 LAUNCH = """\
 import signal
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from referee.core.launch import main
+from referee.core.cli.launch import main
 main()
 """
 

@@ -18,14 +18,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from referee.core.sweep import read_sweep
-from referee.core.sweep_out import parquet_bytes
-from referee.core.sweep_run import Row, run_local
+from referee.core.studies.sweep import read_sweep
+from referee.core.studies.sweep_out import parquet_bytes
+from referee.core.studies.sweep_run import Row, run_local
 
 # Dask runs in child processes only: importing distributed into the test process changes how
 # errors pickle for compare's workers (tests/test_reliability.py's failing house rules).
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="needs Dask: pip install 'referee[cluster]'")
-REFEREE = [sys.executable, "-c", "from referee.core.launch import main; main()"]
+REFEREE = [sys.executable, "-c", "from referee.core.cli.launch import main; main()"]
 
 SPEC = """\
 scenarios = ["drill-musketry"]
@@ -56,9 +56,9 @@ def local_bytes(path: Path, tmp_path: Path) -> bytes:
 LOCAL_CLUSTER = """\
 import sys
 from distributed import Client, LocalCluster
-from referee.core.sweep import read_sweep
-from referee.core.sweep_out import parquet_bytes
-from referee.core.sweep_run import run_cluster
+from referee.core.studies.sweep import read_sweep
+from referee.core.studies.sweep_out import parquet_bytes
+from referee.core.studies.sweep_run import run_cluster
 
 if __name__ == "__main__":
     sweep = read_sweep(sys.argv[1])

@@ -1,12 +1,12 @@
-"""core.tables: schema checks reporting every problem at once, overlays, bands, key lines."""
+"""core.engine.tables: schema checks reporting every problem at once, overlays, bands, key lines."""
 
 from __future__ import annotations
 
 from importlib import resources
 
 import pytest
-from referee.core.errors import InvalidInput
-from referee.core.tables import (
+from referee.core.engine.errors import InvalidInput
+from referee.core.engine.tables import (
     Band,
     Bands,
     BandsOf,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from referee.core.cli import main
-from referee.core.tabular import WIDE, FittingConsole
+from referee.core.cli.cli import main
+from referee.core.studies.tabular import WIDE, FittingConsole
 from rich.table import Table
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")

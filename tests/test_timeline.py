@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from referee.core.cli import main
-from referee.core.events import UNSPOKEN, EventLog
-from referee.core.game import POSITION_FIELDS, Game, Outcome, play, replication_seed
-from referee.core.plugins import build_rules
-from referee.core.scenario import find_scenario, load_scenario
-from referee.core.timeline import frames, losses_by_time, lost_so_far, mechanics_rolled
+from referee.core.cli.cli import main
+from referee.core.engine.events import UNSPOKEN, EventLog
+from referee.core.engine.game import POSITION_FIELDS, Game, Outcome, play, replication_seed
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
+from referee.core.studies.timeline import frames, losses_by_time, lost_so_far, mechanics_rolled
 
 RULESETS = ["rff", "hardtack"]
 

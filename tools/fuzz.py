@@ -39,7 +39,7 @@ LAUNCH = """\
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
 del sys.argv[1]
-from referee.core.launch import main
+from referee.core.cli.launch import main
 main()
 """
 
@@ -142,7 +142,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=Path(tempfile.gettempdir()) / "referee-fuzz")
     options = parser.parse_args()
 
-    from referee.core.plugins import installed, load_named
+    from referee.core.engine.plugins import installed, load_named
 
     rulesets = sorted(name for name in installed() if getattr(load_named(name), "BASE", None) is None)
     started = time.perf_counter()

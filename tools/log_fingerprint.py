@@ -20,12 +20,12 @@ import hashlib
 import json
 import sys
 
-from referee.core.compare import Stack, replicate
-from referee.core.errors import RefereeError
-from referee.core.events import EventLog
-from referee.core.game import Game, play
-from referee.core.plugins import build_rules, installed
-from referee.core.scenario import bundled, find_scenario, load_scenario
+from referee.core.engine.errors import RefereeError
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.plugins import build_rules, installed
+from referee.core.input.scenario import bundled, find_scenario, load_scenario
+from referee.core.studies.compare import Stack, replicate
 
 
 def fingerprint(rules_name: str, scenario: str, seed: int) -> str:

@@ -384,7 +384,7 @@ def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list
 
 def _kept_off(state: HardtackState, intent: Intent, x: float, y: float, gx: float, gy: float, yards: float) -> float:
     """The yards a move from (x, y) toward (gx, gy) may go and end no nearer to the centre of
-    the enemy regiment the intent engages than its stand-off (core.reach.short_of)."""
+    the enemy regiment the intent engages than its stand-off (core.engine.reach.short_of)."""
     engaged = state.regiments.get(intent.target or "")
     if engaged is None or intent.standoff is None:
         return yards

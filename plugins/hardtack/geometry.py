@@ -127,7 +127,7 @@ def _masked(state: HardtackState, c: Company, e: Company) -> str | None:
 
 def half_footprint(state: HardtackState, c: Company) -> tuple[float, float, float]:
     """Half the frontage, half the depth and the half-diagonal of a company's footprint (its men
-    = figures x men per figure; ``core/footprint.py``), kept on the company with its figures,
+    = figures x men per figure; ``core/engine/footprint.py``), kept on the company with its figures,
     formation and guns."""
     kept = c.halves
     if kept is not None and kept[0] == c.figures and kept[1] == c.formation and kept[2] == c.guns:

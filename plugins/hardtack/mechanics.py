@@ -1,5 +1,5 @@
 """Hardtack mechanics on the Stargrunt II core: pure functions against a Roller, each returning a
-cited :class:`~referee.core.events.Resolution`. The game calls the same functions that
+cited :class:`~referee.core.engine.events.Resolution`. The game calls the same functions that
 ``referee resolve hardtack`` runs (:func:`mechanic_specs`).
 
 Opposed die types, not a table: every die shift is a :class:`Modifier` with ``on="shift "``.

@@ -19,7 +19,7 @@ from .mechanics import pol_reaction
 from .state import of
 from .tables import charts, fraction
 
-MOVING = ("advance", "charge", "withdraw")  # intents that move a piece from where it stands (core/doctrine.py)
+MOVING = ("advance", "charge", "withdraw")  # intents that move a piece from where it stands (core/engine/doctrine.py)
 OBSTACLES = ("fence", "wall", "works")
 
 

@@ -56,7 +56,7 @@ def phase(game: Game, state: RffState, side: str) -> None:
 
 
 def _hidden(targets: list[Piece]) -> frozenset[str]:
-    """The ids of the concealed targets (core/world.py): none is aimed at."""
+    """The ids of the concealed targets (core/engine/world.py): none is aimed at."""
     return frozenset([p.id for p in targets if p.unit.hidden])
 
 

@@ -3,7 +3,7 @@ wraps ``pm.hook``, so rff's procedures never name a hook by a string.
 
 One :class:`RffHooks` is built per game, at muster (``RffState.hooks``, :func:`.muster.muster`). Each method asks the
 hook only when some plugin implements it (``Rules.implemented``), and then through the stack's
-fast path (``Rules.callers``: :func:`referee.core.plugins.sole_caller`, proven equal to pluggy
+fast path (``Rules.callers``: :func:`referee.core.engine.plugins.sole_caller`, proven equal to pluggy
 by tests/test_dispatch.py), read at each call so a plugin registered after muster is heard.
 """
 

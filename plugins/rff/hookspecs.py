@@ -53,7 +53,7 @@ def rff_shots(game: Game, shots: list[Shot]) -> list[Shot] | None:
 @hookspec(firstresult=True)
 def rff_fire_points(game: Game, shot: Shot, points: Any, multipliers: Sequence[Modifier]) -> tuple[Any, Sequence[Modifier]] | None:
     """The fire points of one shot (``points``, after rff's x 1/2 ``multipliers``, a tuple of
-    :class:`~referee.core.events.Modifier`): return ``(points, multipliers)`` to change them (a
+    :class:`~referee.core.engine.events.Modifier`): return ``(points, multipliers)`` to change them (a
     further x 1/2 with its cited multiplier) or None to keep them.
 
     Called once before each musketry or cannonade roll. Who: any layer on rff.

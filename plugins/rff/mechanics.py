@@ -1,8 +1,8 @@
 """Regimental Fire and Fury mechanics: pure functions against a Roller, each returning a cited
-:class:`~referee.core.events.Resolution`.
+:class:`~referee.core.engine.events.Resolution`.
 
 These are the functions the game engine calls, with the modifiers it has gathered (each a
-:class:`~referee.core.events.Modifier`; :func:`pick` makes them from the tables' ids), and
+:class:`~referee.core.engine.events.Modifier`; :func:`pick` makes them from the tables' ids), and
 the ones ``referee resolve rff`` runs through :func:`mechanic_specs`. Every mechanic is one
 d10 or a d10 against a d10, so exact mode walks at most 100 paths.
 """

@@ -2,7 +2,7 @@
 
 :func:`load_tables` reads and checks every file once (cached) and returns an immutable
 :class:`RffTables`; :func:`build_tables` does the same for tables a house rule has overlaid
-(:func:`referee.core.tables.apply_overlay`). :func:`display_tables` gives each table as the
+(:func:`referee.core.engine.tables.apply_overlay`). :func:`display_tables` gives each table as the
 ruleset reads it, for ``referee tables rff``.
 """
 

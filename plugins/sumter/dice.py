@@ -1,5 +1,5 @@
 """Raising Sumter's rolls as mechanics: each a function of a roller and plain inputs that
-returns a cited :class:`~referee.core.events.Resolution`, the same code in a game and at the
+returns a cited :class:`~referee.core.engine.events.Resolution`, the same code in a game and at the
 table (sampled or exact). Modifiers are built by the callers (:mod:`.modifiers`)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Modifiers from the tables by name: one :class:`~referee.core.events.Modifier` per entry."""
+"""Modifiers from the tables by name: one :class:`~referee.core.engine.events.Modifier` per entry."""
 
 from __future__ import annotations
 

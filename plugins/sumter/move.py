@@ -45,7 +45,7 @@ def enemies_near(game: Any, state: SumterState, p: Piece, keep: Callable[[Piece]
                  reach: float | None = None, among: list[Piece] | None = None) -> list[Piece]:
     """The enemies of ``p`` that pass ``keep`` and could be its nearest (``reach`` None), or
     stand within about ``reach`` yards, in the order of ``state.enemies``: asked of the world's
-    index of places (:mod:`referee.core.space`), not of every enemy. ``among``: the enemies that
+    index of places (:mod:`referee.core.engine.space`), not of every enemy. ``among``: the enemies that
     pass ``keep``, if the caller has them listed (a small side is answered by the list)."""
     pieces, world, u = state.pieces, game.world, p.unit
     if not world.space.big or not world.space.indexed(world.enemy(p.side)):  # (no side held in a tree: a small battle)

@@ -1,7 +1,7 @@
 """The Raising Sumter table: units as figures (batteries as gun models) under brigades with
 orders, and the write-back to the neutral world.
 
-A :class:`Piece` keeps its place in the neutral :class:`~referee.core.world.UnitState` (yards),
+A :class:`Piece` keeps its place in the neutral :class:`~referee.core.engine.world.UnitState` (yards),
 its figures, grade and DPs here. Rulings SU-S1..SU-S6 (docs/rulings/sumter.md).
 """
 

@@ -1,7 +1,7 @@
 """Firefight's turn on the neutral world: movement (RULES.md 3), fire (4) and morale (5).
 
 The example keeps no pieces of its own: a unit's stands are its men over 100, so it moves and
-loses men on the world's :class:`~referee.core.world.UnitState` directly. What it remembers
+loses men on the world's :class:`~referee.core.engine.world.UnitState` directly. What it remembers
 between steps is in :class:`FirefightState`.
 """
 

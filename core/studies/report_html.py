@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # (after the backend is chosen)
 from matplotlib.figure import Figure
 
-from .events import CAUSES
+from ..engine.events import CAUSES
 from .explain import LEAD
 from .history import BROKE_OFF_LEGEND
 from .tabular import comparison_rows
@@ -375,7 +375,7 @@ def render(data: Mapping[str, Any], command: str) -> str:
     explained = data["explain"]
     names = ", ".join(data["comparison"])
     history = data.get("history")
-    page = files("referee.core").joinpath("report_page.html").read_text(encoding="utf-8")
+    page = files("referee.core.studies").joinpath("report_page.html").read_text(encoding="utf-8")
     fills: dict[str, str] = {
         "TITLE": html.escape(f"{scenario['title']} under {names}"),
         "SIDE_A": html.escape(scenario["sides"][0]), "SIDE_B": html.escape(scenario["sides"][1]),

@@ -1,7 +1,7 @@
 """The data of a one-page report: the comparison with history, the explanation, the ground, and
 one game per ruleset to replay on the map.
 
-Everything here is plain JSON-able data; :mod:`~referee.core.report_html` draws it. The game
+Everything here is plain JSON-able data; :mod:`~referee.core.studies.report_html` draws it. The game
 replayed is replication 0 of the comparison (the same seed under every ruleset).
 """
 
@@ -11,17 +11,17 @@ from collections.abc import Mapping, Sequence
 from importlib.metadata import version
 from typing import Any
 
+from ..engine.events import clock
+from ..engine.footprint import depth, frontage
+from ..engine.game import POSITION_FIELDS, replication_seed
+from ..engine.world import Scenario
 from .compare import Stack, summarise
-from .events import clock
 from .explain import GameRecord, explain, record
-from .footprint import depth, frontage
-from .game import POSITION_FIELDS, replication_seed
 from .timeline import frames, lost_so_far
-from .world import Scenario
 
 REPLAY_FIELDS = ("x", "y", "facing", "front", "depth", "formation", "men", "guns", "status")
 """What a replay frame says of each unit that changed: POSITION_FIELDS with the unit's
-footprint in yards (front and depth, from :mod:`~referee.core.footprint`) after the facing."""
+footprint in yards (front and depth, from :mod:`~referee.core.engine.footprint`) after the facing."""
 
 
 def terrain(scenario: Scenario) -> dict[str, Any]:
@@ -39,7 +39,7 @@ def terrain(scenario: Scenario) -> dict[str, Any]:
 def replay(stack: Stack, scenario_path: str, scenario: Scenario, seed: int) -> dict[str, Any]:
     """One game, played with the log on, as frames for the map: each frame lists the units that
     changed (REPLAY_FIELDS), each side's men lost so far and what was narrated on the way to it.
-    Each unit carries its label (:func:`~referee.core.draw.short_names`)."""
+    Each unit carries its label (:func:`~referee.core.studies.draw.short_names`)."""
     from .draw import (
         short_names,  # (draw imports matplotlib: only the report command needs it)
     )

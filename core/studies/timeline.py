@@ -2,7 +2,7 @@
 mechanics rolled.
 
 Works on the JSON events of any ruleset: it reads only the neutral ``positions`` events (see
-:data:`~referee.core.game.POSITION_FIELDS`), the ``lost`` events (``Game.lose``), the ``leaves``
+:data:`~referee.core.engine.game.POSITION_FIELDS`), the ``lost`` events (``Game.lose``), the ``leaves``
 events of men who went off the map, and the ``resolution`` events' mechanic and result.
 """
 
@@ -14,9 +14,9 @@ from typing import Any
 
 from attrs import frozen
 
-from .events import CAUSES, UNSPOKEN, narrate
-from .game import POSITION_FIELDS
-from .world import Scenario
+from ..engine.events import CAUSES, UNSPOKEN, narrate
+from ..engine.game import POSITION_FIELDS
+from ..engine.world import Scenario
 
 BUCKET = 30  # minutes per bucket of losses by time
 
@@ -100,7 +100,7 @@ def lost_so_far(events: Iterable[Mapping[str, Any]], scenario: Scenario) -> list
 
 
 def losses_by_cause(events: Iterable[Mapping[str, Any]], scenario: Scenario) -> dict[str, dict[str, int]]:
-    """Men lost by each side to each cause (in the order of :data:`~referee.core.events.CAUSES`),
+    """Men lost by each side to each cause (in the order of :data:`~referee.core.engine.events.CAUSES`),
     read from the ``lost`` events and the men captured going off the map; their sum is the
     game's ``men_lost``."""
     side_of = {u.id: u.side for u in scenario.units}

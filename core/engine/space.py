@@ -2,7 +2,7 @@
 "the nearest enemy" and "what stands between two points" cost about log n, not n.
 
 One :class:`Space` per world (``world.space``), one k-d tree per side of more than
-:data:`SMALL` units. Such a side's units are of :class:`~referee.core.world.TrackedUnit`, whose
+:data:`SMALL` units. Such a side's units are of :class:`~referee.core.engine.world.TrackedUnit`, whose
 ``x`` and ``y`` setter calls :meth:`Space.moved`: that is the one place of invalidation, and it
 only marks the unit's side stale. A stale side's tree is rebuilt at its next question (n log n), so a phase that moves many
 units and then asks many questions pays one build, and a side that did not move pays none.

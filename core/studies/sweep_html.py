@@ -19,7 +19,7 @@ MOST_POINTS = 40  # the most points the by-point plot shows
 
 
 def render(data: Mapping[str, Any]) -> str:
-    style = re.search(r"<style>.*?</style>", files("referee.core").joinpath("report_page.html").read_text(encoding="utf-8"), re.DOTALL)
+    style = re.search(r"<style>.*?</style>", files("referee.core.studies").joinpath("report_page.html").read_text(encoding="utf-8"), re.DOTALL)
     parts = [f"<h1>{html.escape(data['title'])}</h1>",
              (f"<p class=\"meta\">{data['played']:,} of {data['games']:,} games; {data['replications']} replications a point, "
               f"seed {data['seed']}, base point {html.escape(data['base'])}; referee {html.escape(data['version'])}; "

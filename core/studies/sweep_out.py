@@ -15,13 +15,13 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from ..engine.errors import RefereeError
+from ..engine.game import replication_seed
+from ..engine.world import Scenario
+from ..input.scenario import parse_scenario
 from . import history
-from .errors import RefereeError
-from .game import replication_seed
-from .scenario import parse_scenario
 from .stats import paired, summary, wilson
 from .sweep import Sweep, cell_path
-from .world import Scenario
 
 Row = tuple[Any, ...]
 

@@ -1,7 +1,7 @@
 """The neutral commander: turns each side's plan into intents from the neutral state.
 
-The doctrine sees only :class:`~referee.core.world.World` (men, places, statuses) and the plan
-(:mod:`referee.core.plan`), never a ruleset's state, and it is the same for every ruleset, so
+The doctrine sees only :class:`~referee.core.engine.world.World` (men, places, statuses) and the plan
+(:mod:`referee.core.engine.plan`), never a ruleset's state, and it is the same for every ruleset, so
 differences in outcome come from the rules. Rulesets turn intents into their own legal actions.
 It is a plugin (hook ``referee_intents``), registered last, so a plugin may replace it.
 
@@ -10,7 +10,7 @@ command says; spent attackers stop (they hold out of effective range or fall bac
 never advance); a unit out of its commander's reach does not begin an assault; no assault is
 begun after dark unless the order says so; a side that has broken off retires, its rear guard
 holding. How far a unit can charge and how far its fire tells it asks the unit's ruleset
-(hook ``referee_capabilities``, :mod:`referee.core.reach`); the distances here are neutral
+(hook ``referee_capabilities``, :mod:`referee.core.engine.reach`); the distances here are neutral
 judgements in yards, and the charge and fire distances among them are only the fallback for a
 ruleset that does not answer.
 """

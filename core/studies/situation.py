@@ -8,7 +8,7 @@ its own scale, as it would any battle. Two answers are given for each ruleset:
 
 - **one exchange** (``a``'s fire at ``b``, or its charge), if the ruleset offers it through the
   ``referee_situation`` hook: a mechanic of a roller giving a neutral :class:`Result`, computed
-  exactly with :func:`~referee.core.chance.exact` (a ruleset that does not implement the hook is
+  exactly with :func:`~referee.core.engine.chance.exact` (a ruleset that does not implement the hook is
   reported as such);
 - **the minutes played**: ``n`` small games on the field with the usual game loop and doctrine
   (replication ``k`` on the same seed under every ruleset), sampled, with 95 % intervals.
@@ -23,13 +23,13 @@ from typing import Any, cast
 
 from attrs import asdict, define, field, frozen
 
-from . import world
-from .chance import Roller, exact
-from .errors import InvalidInput, Problem
-from .events import EventLog
-from .game import Game, play, replication_seed
-from .plugins import Rules, call
-from .reading import (
+from ..engine import world
+from ..engine.chance import Roller, exact
+from ..engine.errors import InvalidInput, Problem
+from ..engine.events import EventLog
+from ..engine.game import Game, play, replication_seed
+from ..engine.plugins import Rules, call
+from ..engine.reading import (
     Bad,
     Reader,
     Table,
@@ -43,9 +43,9 @@ from .reading import (
     show,
     whole,
 )
-from .scenario import GUN_FORMATIONS, TROOP_FORMATIONS, parse_scenario
+from ..engine.world import Scenario
+from ..input.scenario import GUN_FORMATIONS, TROOP_FORMATIONS, parse_scenario
 from .stats import Z95, percentile, wilson
-from .world import Scenario
 
 GROUND = ("open", *world.AREA_KINDS)
 COVER = ("none", "fence", "wall", "works")
@@ -114,7 +114,7 @@ class Result:
 @frozen
 class Exchange:
     """What a ruleset resolves as one exchange of a situation: its words for it, and a mechanic
-    (``mechanic(roller) -> Result``) that :func:`~referee.core.chance.exact` can enumerate."""
+    (``mechanic(roller) -> Result``) that :func:`~referee.core.engine.chance.exact` can enumerate."""
 
     what: str
     mechanic: Callable[[Roller], Result]

@@ -2,7 +2,7 @@
 that begin them, each side's ``[plan.<side>]`` (when it is beaten, when it breaks off) and the
 lines of retreat in ``[edges]``.
 
-:mod:`referee.core.scenario` calls this for those tables and collects the problems with the rest
+:mod:`referee.core.input.scenario` calls this for those tables and collects the problems with the rest
 of the file. The older form of a reserve's release (``from``, ``when_enemy_within``) is read as
 two orders: the reserve, then its release. The checks are the sure ones: every name a trigger
 uses exists, times fall within the game, and a trigger that can never fire (a time at or after
@@ -18,10 +18,10 @@ from typing import Any
 
 from attrs import evolve, frozen
 
-from . import world
-from .events import clock
-from .plan import ATTACKS
-from .reading import (
+from ..engine import world
+from ..engine.events import clock
+from ..engine.plan import ATTACKS
+from ..engine.reading import (
     Bad,
     Reader,
     Table,
@@ -37,7 +37,7 @@ from .reading import (
     show,
     whole,
 )
-from .world import Command, Objective, Order, SidePlan, Trigger, UnitSpec
+from ..engine.world import Command, Objective, Order, SidePlan, Trigger, UnitSpec
 
 ORDER_KEYS = ("command", "unit", "kind", "id", "when", "objective", "route", "formation", "assault", "range", "to",
               "night", "source", "from", "when_enemy_within")

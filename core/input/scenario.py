@@ -1,8 +1,8 @@
-"""Load a scenario file (TOML) into the neutral :class:`~referee.core.world.Scenario`.
+"""Load a scenario file (TOML) into the neutral :class:`~referee.core.engine.world.Scenario`.
 
 A scenario describes the battle as it was, in men, guns, yards, degrees and ``"HH:MM"`` times;
 nothing in it names a ruleset except ``options``. Every problem in a file is reported at once as
-one :class:`~referee.core.errors.InvalidInput`, each with its key path (``units[3].men``), file
+one :class:`~referee.core.engine.errors.InvalidInput`, each with its key path (``units[3].men``), file
 and line. The format is described key by key in ``docs/scenario-format.md``.
 """
 
@@ -19,14 +19,13 @@ from typing import Any, TypeVar
 
 from attrs import define, evolve
 
-from . import plans_format, world
-from .errors import InvalidInput, UnknownName
-from .events import clock
-from .ground import CELL
-from .limits import AREAS, GROUND_CELLS, GUNS, MAP_YARDS, MEN
-from .plan import DUSK_AFTER_SUNSET, last_light
-from .plans_format import PlacedOrder, PlacedPlan
-from .reading import (
+from ..engine import world
+from ..engine.errors import InvalidInput, UnknownName
+from ..engine.events import clock
+from ..engine.ground import CELL
+from ..engine.limits import AREAS, GROUND_CELLS, GUNS, MAP_YARDS, MEN
+from ..engine.plan import DUSK_AFTER_SUNSET, last_light
+from ..engine.reading import (
     MISSING,
     Bad,
     Reader,
@@ -49,7 +48,7 @@ from .reading import (
     show,
     whole,
 )
-from .world import (
+from ..engine.world import (
     Area,
     Command,
     Feature,
@@ -62,6 +61,8 @@ from .world import (
     UnitSpec,
     Victory,
 )
+from . import plans_format
+from .plans_format import PlacedOrder, PlacedPlan
 
 PACKAGE = "referee.scenarios"
 WEATHER = ("clear", "overcast", "fog", "rain")
@@ -103,7 +104,7 @@ def load_scenario(path: Path | str) -> Scenario:
 
 def parse_scenario(text: str, source: str = "<string>", default_id: str | None = None) -> Scenario:
     """Check the TOML text of a scenario and build it; ``default_id`` stands in for a missing id.
-    Nothing is built from a file past the limits of :mod:`referee.core.limits`."""
+    Nothing is built from a file past the limits of :mod:`referee.core.engine.limits`."""
     data = parse_toml(text, source, f"scenario {source}")
     reader = Reader(source, key_lines(text))
     for path, message in oversized(data):
@@ -641,7 +642,7 @@ def _check_weather(r: Reader, weather: str | None) -> None:
     values in ``RulesetInfo.weather``); the message names the values played and by which."""
     if weather is None or weather == "clear":
         return
-    from .plugins import (
+    from ..engine.plugins import (
         weathers,  # (asked only for weather other than clear: it loads every ruleset)
     )
 

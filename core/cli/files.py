@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import InvalidInput, Problem
+from ..engine.errors import InvalidInput, Problem
 
 STDOUT = "-"
 

@@ -332,8 +332,8 @@ class UnitState:
 
 class TrackedUnit(UnitState):
     """A unit of a side large enough for the world's index to hold in a tree (more than
-    :data:`~referee.core.space.SMALL` units): the one door of its place. A new ``x`` or ``y``
-    marks its side stale in the index (:meth:`~referee.core.space.Space.moved`). Units of small
+    :data:`~referee.core.engine.space.SMALL` units): the one door of its place. A new ``x`` or ``y``
+    marks its side stale in the index (:meth:`~referee.core.engine.space.Space.moved`). Units of small
     sides are plain :class:`UnitState`: they are scanned, and a hook on every attribute written
     (some thousands a game) would cost them about a fifth of a game."""
 
@@ -382,7 +382,7 @@ class World:
     weather: str = "clear"  # the weather now: the scenario's at the start; a ruleset may change it (fog lifting)
     by_side: dict[str, tuple[UnitState, ...]] = field(  # side -> its units, in the order of ``units`` (which never changes)
         init=False, repr=False, default=Factory(lambda self: _by_side(self.scenario, self.units), takes_self=True))
-    space: Space = field(  # the units by place (core/space.py), kept up to date as they move
+    space: Space = field(  # the units by place (core/engine/space.py), kept up to date as they move
         init=False, repr=False, default=Factory(lambda self: Space(self.units.values()), takes_self=True))
 
     @classmethod

@@ -3,7 +3,7 @@
 Ruleset-neutral. A ruleset keeps its tables in ``referee.rulesets/<name>/*.toml`` and declares
 a small schema per file (:class:`Record`, :class:`MapOf`, :class:`ListOf`, :class:`Int`, ...).
 :func:`load_ruleset` reads every file and reports **every** problem at once as
-:class:`~referee.core.errors.InvalidInput`, each :class:`~referee.core.errors.Problem` with its
+:class:`~referee.core.engine.errors.InvalidInput`, each :class:`~referee.core.engine.errors.Problem` with its
 key path, file and line. :func:`apply_overlay` lays a house rule's TOML over its base's tables
 (it may only replace keys that exist). :class:`Bands` looks a total up in a range-band table
 such as "8 or more / 3-7 / 1, 2 / 0, -1 / -2 or less". :class:`Table` is what

@@ -1,6 +1,6 @@
 """Comparison: N replications per ruleset, in parallel, the same whatever the worker count.
 
-Replication ``k`` of every ruleset draws from :func:`~referee.core.game.replication_seed`
+Replication ``k`` of every ruleset draws from :func:`~referee.core.engine.game.replication_seed`
 ``(seed, k)``. Work is handed out in chunks of replications and every game is sent back as it
 ends, then put in replication order, so the numbers do not depend on how many workers ran them.
 
@@ -30,10 +30,14 @@ from typing import Any, cast
 
 from attrs import frozen
 
-from .errors import RefereeError
-from .events import Resolution
-from .game import Game, Outcome, play, replication_seed
-from .hookspecs import hookimpl
+from ..engine.errors import RefereeError
+from ..engine.events import Resolution
+from ..engine.game import Game, Outcome, play, replication_seed
+from ..engine.hookspecs import hookimpl
+from ..engine.limits import WORKERS
+from ..engine.plugins import Rules, blame, build_rules
+from ..engine.world import Scenario
+from ..input.scenario import find_scenario, load_scenario
 from .interrupts import (
     SIGNALS,
     Interrupted,
@@ -42,11 +46,7 @@ from .interrupts import (
     _signals_held,
     interruptible,
 )
-from .limits import WORKERS
-from .plugins import Rules, blame, build_rules
-from .scenario import find_scenario, load_scenario
 from .stats import mean, paired, percentile_rank, summary, wilson
-from .world import Scenario
 
 CHUNK = 25  # the most replications handed to a worker at once
 
@@ -106,7 +106,7 @@ def run_replications(
 ) -> tuple[list[Any], Interrupted | None]:
     """Play ``n`` replications with ``job`` (default :func:`replicate`: their outcomes) on up to
     ``workers`` processes (never more than there are chunks of work, nor than
-    :data:`~referee.core.limits.WORKERS`). Returns the results in replication order (every one
+    :data:`~referee.core.engine.limits.WORKERS`). Returns the results in replication order (every one
     finished, if interrupted) and the interrupt that stopped the run, if any."""
     # with several workers, about four chunks each keep them all busy to the end
     size = CHUNK if workers <= 1 else max(1, min(CHUNK, -(-n // (4 * workers))))

@@ -18,15 +18,15 @@ from typing import Any
 
 from attrs import frozen
 
+from ..engine.errors import InvalidInput, Problem, RefereeError
+from ..engine.game import Game, play, replication_seed
+from ..engine.limits import SWEEP_BATCH
+from ..engine.plugins import Rules, blame, build_rules
+from ..engine.world import Scenario
+from ..input.scenario import parse_scenario
 from . import compare as comparing
-from .errors import InvalidInput, Problem, RefereeError
-from .game import Game, play, replication_seed
 from .interrupts import Interrupted, _deferred, interruptible
-from .limits import SWEEP_BATCH
-from .plugins import Rules, blame, build_rules
-from .scenario import parse_scenario
 from .sweep import Cell, Sweep, materialize
-from .world import Scenario
 
 Row = tuple[Any, ...]  # (game index, winner, men lost 1, men lost 2, guns lost 1, guns lost 2, minutes, ended by)
 JOURNAL = "journal.jsonl"

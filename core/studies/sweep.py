@@ -4,7 +4,7 @@ A sweep names scenarios, rulesets, replications and a base seed, and what varies
 rule on or off, a house-rule file layered or not, or a number in the ruleset's tables (a TOML
 overlay's cell) over a list or a range. Points are the full grid of those values or an
 explicit list. Every game is a (point, scenario, ruleset, replication) and replication ``k``
-plays on :func:`~referee.core.game.replication_seed` ``(seed, k)`` at every point (common
+plays on :func:`~referee.core.engine.game.replication_seed` ``(seed, k)`` at every point (common
 random numbers). A point's stack under each ruleset is a :class:`Cell` that carries the text of
 every file it layers, so a worker on another machine needs only referee installed.
 """
@@ -23,10 +23,10 @@ from typing import Any
 
 from attrs import field, frozen
 
-from .errors import InvalidInput, RefereeError, did_you_mean
-from .limits import REPLICATIONS, SWEEP_GAMES
-from .plugins import build_rules, installed
-from .reading import (
+from ..engine.errors import InvalidInput, RefereeError, did_you_mean
+from ..engine.limits import REPLICATIONS, SWEEP_GAMES
+from ..engine.plugins import build_rules, installed
+from ..engine.reading import (
     Bad,
     Reader,
     Table,
@@ -41,8 +41,8 @@ from .reading import (
     read_bounded,
     whole,
 )
-from .scenario import find_scenario, parse_scenario
-from .tables import to_fraction
+from ..engine.tables import to_fraction
+from ..input.scenario import find_scenario, parse_scenario
 
 GAMES_ASKED = SWEEP_GAMES  # a sweep of more games than this runs only with --yes
 POINTS = 10_000  # the most points a sweep may have

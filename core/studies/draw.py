@@ -2,7 +2,7 @@
 (or where and when it enters), with names, a yard grid, a scale bar, a north arrow and a legend.
 
 ``referee draw SCENARIO -o map.svg`` (or ``.png``, ``.pdf``). Units are drawn as their footprint
-in their formation (:mod:`~referee.core.footprint`: a regiment in line a long thin block, a
+in their formation (:mod:`~referee.core.engine.footprint`: a regiment in line a long thin block, a
 column a short deep one, a battery its guns' front), coloured by side; labels are placed so that
 none overlaps another (each tried in turn around its unit until it fits).
 """
@@ -25,10 +25,10 @@ from matplotlib.lines import Line2D
 from matplotlib.text import Text
 from matplotlib.transforms import Affine2D, Bbox
 
-from .events import clock
-from .footprint import depth, frontage
+from ..engine.events import clock
+from ..engine.footprint import depth, frontage
+from ..engine.world import Scenario, UnitSpec
 from .report_html import AREA_FILL, LINE_STYLE
-from .world import Scenario, UnitSpec
 
 FORMATS = ("svg", "png", "pdf")
 SIDE_COLOURS = {"union": "#2b4c8c", "confederate": "#8c2b2b"}

@@ -1,7 +1,7 @@
 """The hooks a ruleset or house rule implements, grouped by when they are called.
 
 Every hook is prefixed ``referee_``. Implementations take only the arguments they need and no
-defaults (pluggy never passes them). One :class:`~referee.core.plugins.Rules` stack is a base
+defaults (pluggy never passes them). One :class:`~referee.core.engine.plugins.Rules` stack is a base
 ruleset plus its house rules, registered in that order, so a house rule's ``hookwrapper`` or
 ``tryfirst`` implementation sees and may adjust the base ruleset's answer.
 
@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:  # the classes the hooks pass and return; the core imports this module first
+    from ..studies.situation import Exchange
     from .doctrine import CommandIntent, Intent
     from .events import Modifier, Resolution
     from .game import Game, Step
     from .mechanics import MechanicSpec
     from .reach import Capabilities
     from .rules import OptionSpec, RulesetInfo
-    from .situation import Exchange
     from .tables import Table
 
 hookspec = pluggy.HookspecMarker("referee")
@@ -36,7 +36,7 @@ hookimpl = pluggy.HookimplMarker("referee")
 
 @hookspec(firstresult=True)
 def referee_ruleset() -> RulesetInfo | None:
-    """The base ruleset's :class:`~referee.core.rules.RulesetInfo`: name, title, source, scale.
+    """The base ruleset's :class:`~referee.core.engine.rules.RulesetInfo`: name, title, source, scale.
 
     Called once when a stack is built. Who: base. A house rule describes itself with
     ``referee_house_rule`` instead.
@@ -45,7 +45,7 @@ def referee_ruleset() -> RulesetInfo | None:
 
 @hookspec
 def referee_house_rule() -> RulesetInfo | None:
-    """A house rule's :class:`~referee.core.rules.RulesetInfo` (kind "house-rule", its base).
+    """A house rule's :class:`~referee.core.engine.rules.RulesetInfo` (kind "house-rule", its base).
 
     Called once when a stack is built, to list the layers and check each fits its base. Who: a
     house rule.
@@ -54,7 +54,7 @@ def referee_house_rule() -> RulesetInfo | None:
 
 @hookspec
 def referee_options() -> Sequence[OptionSpec] | None:
-    """The switchable rules this plugin offers: a list of :class:`~referee.core.rules.OptionSpec`.
+    """The switchable rules this plugin offers: a list of :class:`~referee.core.engine.rules.OptionSpec`.
 
     Called once when a stack is built; ``--option`` and a scenario's ``options`` are checked
     against the union. Who: any.
@@ -74,7 +74,7 @@ def referee_tables(tables: dict[str, Table], overlays: tuple[Path, ...]) -> dict
 @hookspec
 def referee_mechanics(tables: dict[str, Table], overlays: tuple[Path, ...]) -> Sequence[MechanicSpec] | None:
     """The mechanics this plugin offers at the table: a list of
-    :class:`~referee.core.mechanics.MechanicSpec`.
+    :class:`~referee.core.engine.mechanics.MechanicSpec`.
 
     Called once when a stack is built, with the merged display tables and the data overlays.
     A later plugin's mechanic of the same name replaces an earlier one. Who: any.
@@ -116,7 +116,7 @@ def referee_turn_minutes(game: Game) -> int | None:
 
 @hookspec(firstresult=True)
 def referee_turn(game: Game) -> Iterable[Step] | None:
-    """The steps of this turn, in order: an iterable of :class:`~referee.core.game.Step`.
+    """The steps of this turn, in order: an iterable of :class:`~referee.core.engine.game.Step`.
 
     May be a generator that reads the state as it goes (alternate activation decides the next
     unit only when the last has acted). The core walks the steps and knows nothing else of
@@ -151,7 +151,7 @@ def referee_end_turn(game: Game) -> None:
 
 @hookspec
 def referee_modifiers(game: Game, mechanic: str, situation: Any) -> Sequence[Modifier] | None:
-    """Extra modifiers for one resolution: a list of :class:`~referee.core.events.Modifier`.
+    """Extra modifiers for one resolution: a list of :class:`~referee.core.engine.events.Modifier`.
 
     ``situation`` is the ruleset's description of what is being resolved (firer, target,
     range...). Who: any (typically a house rule adding a modifier).
@@ -160,7 +160,7 @@ def referee_modifiers(game: Game, mechanic: str, situation: Any) -> Sequence[Mod
 
 @hookspec(firstresult=True)
 def referee_resolved(game: Game, mechanic: str, situation: Any, resolution: Resolution) -> Resolution | None:
-    """A resolution has been made: return a replacement :class:`~referee.core.events.Resolution`
+    """A resolution has been made: return a replacement :class:`~referee.core.engine.events.Resolution`
     or None to keep it. Who: any (typically a house rule changing a result).
     """
 
@@ -188,11 +188,11 @@ def referee_intents(game: Game, side: str) -> dict[str, Intent] | None:
 @hookspec(firstresult=True)
 def referee_capabilities(game: Game, unit: str) -> Capabilities | None:
     """What ``unit`` can do now under this ruleset, in yards: a
-    :class:`~referee.core.reach.Capabilities` (how far it can charge or assault this turn, its
+    :class:`~referee.core.engine.reach.Capabilities` (how far it can charge or assault this turn, its
     effective and close fire ranges, whether it may charge at all now and why not), read from
     the ruleset's printed tables and scale, or None to leave the doctrine its neutral distances.
     Asked by the doctrine at most once per unit per turn (and again if the unit's formation or
-    status changes; kept in ``game.memory``, :mod:`referee.core.reach`). Who: base (a layer
+    status changes; kept in ``game.memory``, :mod:`referee.core.engine.reach`). Who: base (a layer
     whose text differs may wrap it).
     """
 
@@ -205,7 +205,7 @@ def referee_capabilities(game: Game, unit: str) -> Capabilities | None:
 @hookspec(firstresult=True)
 def referee_command_intents(game: Game, side: str) -> dict[str, CommandIntent] | None:
     """What the commander wants of each command of ``side`` now: a dict ``command id ->``
-    :class:`~referee.core.doctrine.CommandIntent` (its stance: assault, engage, support,
+    :class:`~referee.core.engine.doctrine.CommandIntent` (its stance: assault, engage, support,
     advance, hold or withdraw), read from the plan and the neutral state. Called by a ruleset
     that gives orders to commands (a brigade's order). Who: doctrine.
     """
@@ -228,9 +228,9 @@ def referee_choose(game: Game, side: str, unit: str, question: str, options: tup
 @hookspec(firstresult=True)
 def referee_situation(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:
     """One exchange of a neutral situation as this ruleset resolves it: ``attacker``'s fire at
-    ``defender`` (or its charge, when ``charge``), as a :class:`~referee.core.situation.Exchange`
+    ``defender`` (or its charge, when ``charge``), as a :class:`~referee.core.studies.situation.Exchange`
     (the ruleset's words for what it resolves, and a mechanic of a roller giving a neutral
-    :class:`~referee.core.situation.Result` in men and statuses), or None when the ruleset offers
+    :class:`~referee.core.studies.situation.Result` in men and statuses), or None when the ruleset offers
     none for this situation. Called once, after ``referee_muster`` on the situation's own small
     field; the core computes the mechanic exactly. Who: base (a layer may wrap it).
     """

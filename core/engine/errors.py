@@ -60,7 +60,7 @@ def _rebuild(cls: type[RefereeError], message: str, state: dict[str, Any]) -> Re
 
 class InvalidInput(RefereeError):
     """One or more problems with a file or a value, all reported at once (the message lists the
-    first :data:`~referee.core.limits.PROBLEMS` of them, each on one line of bounded length)."""
+    first :data:`~referee.core.engine.limits.PROBLEMS` of them, each on one line of bounded length)."""
 
     def __init__(self, problems: Sequence[Problem], what: str = "input") -> None:
         self.problems = tuple(problems)

@@ -17,15 +17,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from . import limits
-from .errors import InvalidInput, Problem, RefereeError, UnknownName
-from .events import CAUSES, EventLog, jsonable, narrate
+from ..engine import limits
+from ..engine.errors import InvalidInput, Problem, RefereeError, UnknownName
+from ..engine.events import CAUSES, EventLog, jsonable, narrate
+from ..engine.text import printable, shorten
+from ..studies.interrupts import Interrupted, interruptible
+from ..studies.tabular import WIDE, FittingConsole, comparison_rows, history_long
 from .files import check_folder, write_atomic
-from .interrupts import Interrupted, interruptible
 from .lazy import lazy
 from .sweep_cli import sweep_cmd
-from .tabular import WIDE, FittingConsole, comparison_rows, history_long
-from .text import printable, shorten
 
 if TYPE_CHECKING:
     from importlib import metadata
@@ -33,20 +33,22 @@ if TYPE_CHECKING:
     import pluggy
     from rich.progress import Progress
 
-    from . import compare as comparing
-    from . import explain as explaining
-    from . import game as playing
-    from . import history, scaffold
-    from . import plugins as stacking
-    from . import report as reporting
-    from . import scenario as finding
-    from .plugins import Rules
-    from .tables import Table
-    from .world import Scenario
+    from ..engine import game as playing
+    from ..engine import plugins as stacking
+    from ..engine.plugins import Rules
+    from ..engine.tables import Table
+    from ..engine.world import Scenario
+    from ..input import scenario as finding
+    from ..studies import compare as comparing
+    from ..studies import explain as explaining
+    from ..studies import history
+    from ..studies import report as reporting
+    from . import scaffold
 else:
     metadata, pluggy = lazy("importlib.metadata"), lazy("pluggy")
     comparing, explaining, playing, history, scaffold, stacking, reporting, finding = (
-        lazy(f"referee.core.{name}") for name in ("compare", "explain", "game", "history", "scaffold", "plugins", "report", "scenario"))
+        lazy(f"referee.core.{name}") for name in ("studies.compare", "studies.explain", "engine.game", "studies.history",
+                                                  "cli.scaffold", "engine.plugins", "studies.report", "input.scenario"))
 
 out = FittingConsole(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
@@ -206,7 +208,7 @@ def scenarios_cmd(paths: bool, as_json: bool) -> None:
 def new_scenario_cmd(name: str, out_path: str | None, start_from: str | None, title: str | None) -> None:
     """Write a scenario file NAME.toml to start from: a small battle, every section commented,
     that plays as it stands under every ruleset (or a copy of a bundled one)."""
-    from . import starting
+    from ..input import starting
     path = Path(out_path if out_path is not None else f"{name}.toml")
     source = finding.find_scenario(start_from) if start_from is not None else None
     text = starting.new_scenario(name, path, title, source)
@@ -227,7 +229,7 @@ def new_scenario_cmd(name: str, out_path: str | None, start_from: str | None, ti
 def check_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...], as_json: bool) -> None:
     """Check SCENARIO without playing it: every problem in the file at once, then what each
     ruleset makes of each unit (its stands, figures or companies, grade and weapon)."""
-    from . import starting
+    from ..input import starting
     world = finding.load_scenario(finding.find_scenario(scenario))
     described = {}
     for name in _ruleset_names(rulesets):
@@ -263,7 +265,7 @@ def check_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], hou
 def draw_cmd(scenario: str, out_path: str, as_json: bool) -> None:
     """Draw SCENARIO before it is played: the ground, the objectives and every unit where it
     deploys (or where and when it enters), named, on a yard grid with a scale bar and north arrow."""
-    from . import draw  # matplotlib: imported only by the commands that draw
+    from ..studies import draw  # matplotlib: imported only by the commands that draw
     kind = Path(out_path).suffix.lstrip(".").lower()
     if kind not in draw.FORMATS:
         raise InvalidInput([Problem(f"unknown kind of drawing {Path(out_path).suffix or '(no suffix)'!r}; "
@@ -896,7 +898,7 @@ def situation_cmd(file: str | None, pairs: tuple[str, ...], rulesets: str | None
     """One situation in the world's terms (two units, the range, the ground, the minutes, a
     charge), answered side by side by every ruleset in men and yards: one exchange computed
     exactly where the ruleset offers it, and the minutes played out, sampled."""
-    from . import situation as situating
+    from ..studies import situation as situating
     s = situating.read(file, pairs)
     stacks = {stacking.build_rules(name, options, house_rules).name: name for name in _ruleset_names(rulesets)}
     threshold = situating.check_at_least(at_least, s)
@@ -995,7 +997,7 @@ def report_cmd(scenario: str, rulesets: str | None, baseline: str | None, option
                n: int, seed: int, workers: int | None, out_path: str, as_json: bool) -> None:
     """Write one self-contained HTML page on SCENARIO: the comparison with history, plots, what
     drives the differences, and one game per ruleset replayed on the map."""
-    from . import report_html  # matplotlib: imported only by the command that draws
+    from ..studies import report_html  # matplotlib: imported only by the command that draws
     path = str(finding.find_scenario(scenario))
     world = finding.load_scenario(finding.find_scenario(scenario))
     stacks = _stacks(rulesets, options, house_rules)

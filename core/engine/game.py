@@ -157,7 +157,7 @@ class Game:
 
     def lose(self, unit: str, men: int, cause: str, **detail: Any) -> None:
         """Rulesets call this wherever their rules take men out of play: ``men`` of ``unit`` are
-        lost to ``cause`` (a key of :data:`~referee.core.events.CAUSES`); ``detail`` is what the
+        lost to ``cause`` (a key of :data:`~referee.core.engine.events.CAUSES`); ``detail`` is what the
         ruleset knows of it in neutral terms (``yards``: the range of the fire). Every man the
         world counts as lost must be reported once (see :func:`men_between`), so that the losses
         by cause add up to the men lost. Logged as a compact ``lost`` event."""

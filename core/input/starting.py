@@ -8,11 +8,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidInput, Problem
-from .events import clock
-from .game import Game
-from .plugins import Rules
-from .world import Scenario
+from ..engine.errors import InvalidInput, Problem
+from ..engine.events import clock
+from ..engine.game import Game
+from ..engine.plugins import Rules
+from ..engine.world import Scenario
 
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")  # as a bundled scenario's id
 

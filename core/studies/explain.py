@@ -3,7 +3,7 @@ paired differences on common random numbers, ending in a few plain sentences.
 
 Games are played with the log on (each reduced to a :class:`GameRecord` in the worker that
 played it) so that what happened when, and which mechanics were rolled, can be read back from
-the log's neutral events (:mod:`~referee.core.timeline`): the ``lost`` events every ruleset
+the log's neutral events (:mod:`~referee.core.studies.timeline`): the ``lost`` events every ruleset
 reports through ``Game.lose`` give the losses by cause, and by range where the ruleset knew it. Replication ``k`` draws from the same
 seed under every ruleset, so the difference between two rulesets can be taken game by game.
 """
@@ -15,13 +15,13 @@ from typing import Any
 
 from attrs import field, frozen
 
+from ..engine.events import ARTILLERY, CAUSES, EventLog, clock
+from ..engine.game import Game, Outcome, play, replication_seed
+from ..engine.world import Scenario
 from .compare import Stack, _scenario
-from .events import ARTILLERY, CAUSES, EventLog, clock
-from .game import Game, Outcome, play, replication_seed
 from .stats import mean as _mean
 from .stats import paired
 from .timeline import BUCKET, losses_by_range, losses_by_time, mechanics_rolled
-from .world import Scenario
 
 RANGE_BANDS = (200, 400, 800)
 """Yards: the range bands of losses to fire (up to 200, 200-400, 400-800, over 800)."""

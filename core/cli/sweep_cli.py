@@ -14,28 +14,28 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from . import limits
-from .errors import InvalidInput, Problem
-from .events import jsonable
+from ..engine import limits
+from ..engine.errors import InvalidInput, Problem
+from ..engine.events import jsonable
+from ..engine.limits import SWEEP_BATCH, SWEEP_GAMES
+from ..engine.text import printable
+from ..studies.tabular import FittingConsole
 from .files import write_atomic
 from .lazy import lazy
-from .limits import SWEEP_BATCH, SWEEP_GAMES
-from .tabular import FittingConsole
-from .text import printable
 
 if TYPE_CHECKING:
-    from . import compare as comparing
-    from . import sweep as sweeping
-    from . import sweep_out, sweep_run
-    from .interrupts import Interrupted
-    from .sweep import Sweep
-    from .sweep_run import Journal, Row
+    from ..studies import compare as comparing
+    from ..studies import sweep as sweeping
+    from ..studies import sweep_out, sweep_run
+    from ..studies.interrupts import Interrupted
+    from ..studies.sweep import Sweep
+    from ..studies.sweep_run import Journal, Row
 else:  # imported when the command runs, not when --help lists it
-    comparing, sweeping, sweep_out, sweep_run = (lazy(f"referee.core.{m}") for m in ("compare", "sweep", "sweep_out", "sweep_run"))
+    comparing, sweeping, sweep_out, sweep_run = (lazy(f"referee.core.studies.{m}") for m in ("compare", "sweep", "sweep_out", "sweep_run"))
 
 
 MANIFEST, SUMMARY, PAGE = "manifest.json", "summary.json", "sweep.html"
-out = FittingConsole(highlight=False, soft_wrap=True)  # as the other commands print (core/cli.py registers this one)
+out = FittingConsole(highlight=False, soft_wrap=True)  # as the other commands print (core/cli/cli.py registers this one)
 err = Console(stderr=True, highlight=False)
 
 
@@ -124,7 +124,7 @@ def _report(spec: str, sweep: Sweep, journal: Journal, folder: Path, interrupted
         data["parquet"] = str(folder / sweep_run.GAMES_FILE)
     write_atomic(folder / SUMMARY, json.dumps(jsonable(data), indent=2) + "\n")
     if not no_html and journal.rows:
-        from .sweep_html import render
+        from ..studies.sweep_html import render
         write_atomic(folder / PAGE, render(data))
     if interrupted:
         err.print(f"[yellow]interrupted: {len(journal.rows):,} of {sweep.games:,} games played; "

@@ -13,8 +13,8 @@ import re
 import shutil
 from pathlib import Path
 
-from .errors import InvalidInput, Problem
-from .plugins import build_rules, installed
+from ..engine.errors import InvalidInput, Problem
+from ..engine.plugins import build_rules, installed
 
 NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")
 
@@ -106,7 +106,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import {module}
-from referee.core.plugins import build_rules, installed
+from referee.core.engine.plugins import build_rules, installed
 
 
 def test_it_is_installed_as_a_layer_on_its_base() -> None:

@@ -2,7 +2,7 @@
 2020-12) declared in Python, and a small validator for the subset used here. docs/json.md
 describes each; tests/test_json_schema.py validates real output against them.
 
-    python -c 'import json; from referee.core.schemas import SCHEMAS; print(json.dumps(SCHEMAS["compare"], indent=2))'
+    python -c 'import json; from referee.core.cli.schemas import SCHEMAS; print(json.dumps(SCHEMAS["compare"], indent=2))'
 
 prints one as a standard JSON Schema file, for any other validator.
 """

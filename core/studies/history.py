@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..engine.game import Outcome
+from ..engine.world import Scenario
 from .compare import broke_off_shares
-from .game import Outcome
 from .stats import percentile, percentile_rank, verdict, wilson
-from .world import Scenario
 
 LOSSES = ("men_lost", "guns_lost")
 
