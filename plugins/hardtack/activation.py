@@ -35,12 +35,7 @@ TROOP_FORMATIONS = frozenset(("line", "column", "skirmish"))  # the intent's for
 def turn(game: Game) -> Iterator[Step]:
     state: HardtackState = state_of(game)
     state.file_sides()
-    state.forget()  # reinforcements may have entered
-    state.moves_total += 1  # (and kept "nothing in reach" answers no longer hold)
-    for c in state.companies.values():
-        c.activated = False
-    for r in state.regiments.values():
-        r.activated, r.box = False, None  # (HardtackState.groups_in)
+    state.begin_turn()
     sides = game.scenario.sides
     state.queue = {s: [c for r in state.by_side.get(s, ()) for c in r.companies] for s in sides}
     state.cursor = {s: 0 for s in sides}
@@ -146,7 +141,7 @@ def play_step(game: Game, step: Step) -> None:
         intent = state.intents[step.side].get(c.unit.id)
         kind = intent.action if intent is not None else "hold"  # it neither moves nor charges: shaken, it may not (action)
         holds = kind in ("hold", "rally") or kind in ("advance", "charge") and c.level >= SHAKEN
-        kept = state.out_of_reach.get(c.id) if holds and not c.artillery else None  # (a gun's reach changes as it loads)
+        kept = state.aims.out_of_reach.get(c.id) if holds and not c.artillery else None  # (a gun's reach changes as it loads)
         if c.level >= BROKEN or (kept is not None and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)
                                  and kept[3] == fire.fire_reach_yards(state, c)):
             # broken, it only flees or keeps to its cover (action); or it holds, and nothing is in
@@ -154,10 +149,10 @@ def play_step(game: Game, step: Step) -> None:
             enemies: list[Company] = []
         else:
             enemies = _near(state, step.side, [c], fire_only=holds)
-        state.masks = {}  # only the company acts, its friends stand still: geometry.masked may keep its answers
+        state.aims.masks = {}  # only the company acts, its friends stand still: geometry.masked may keep its answers
         if not action(game, state, c, intent, 0, enemies):  # (one that did nothing would do nothing again)
             action(game, state, c, intent, 1, enemies)
-        state.masks = None
+        state.aims.masks = None
         return
     reg = state.regiments[str(step.unit)]
     state.touch_regiment(reg)

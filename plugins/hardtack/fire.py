@@ -85,11 +85,11 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     enemy in reach was asked (the step's near box holds the company's reach)."""
     reach = fire_reach_yards(state, c)
     reach2, cx, cy, moves = reach * reach, c.x, c.y, state.others_moved(c.side)
-    kept = state.out_of_reach.get(c.id)
+    kept = state.aims.out_of_reach.get(c.id)
     if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == moves and kept[3] == reach:
         return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
     stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, moves)
-    kept_none = state.no_target.get(c.id)
+    kept_none = state.aims.no_target.get(c.id)
     if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p and e.travel == v
                                                                for e, f, p, v in kept_none[1]):
         return None
@@ -107,13 +107,13 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     asked = x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1  # every enemy in reach
     if not ranked:
         if asked:
-            state.out_of_reach[c.id] = (cx, cy, moves, reach)
+            state.aims.out_of_reach[c.id] = (cx, cy, moves, reach)
         return None
     ranked.sort()
     here = (cx, cy, c.facing, c.formation)
-    aims = state.aims.get((c.id, c.loaded))
+    aims = state.aims.open_to.get((c.id, c.loaded))
     if aims is None or aims[0] != here:
-        aims = state.aims[(c.id, c.loaded)] = (here, {})
+        aims = state.aims.open_to[(c.id, c.loaded)] = (here, {})
     passed: list[tuple[str, str]] = []  # (target, why) passed over under HT-G4
     for _, d2, i in ranked:
         e = enemies[i]
@@ -127,7 +127,7 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
                 break  # a column fires at nothing
     _log_masked(game, c, passed, None)
     if asked and not passed:
-        state.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, _, i in ranked) if e.alive])
+        state.aims.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, _, i in ranked) if e.alive])
     return None
 
 

@@ -93,11 +93,11 @@ def masked(state: HardtackState, c: Company, e: Company) -> str | None:
     routed companies (in skirmish order, p.12) do not mask; nor does a company whose footprint
     holds the firer's or the target's centre (it stands among them, not across the line).
 
-    While only one company acts (``state.masks`` is set), its friends stand still, so the
+    While only one company acts (``state.aims.masks`` is set), its friends stand still, so the
     answers are kept under the firer's place and formation and the target's place."""
     if c.formation == "column":
         return "column"
-    memo = state.masks
+    memo = state.aims.masks
     if memo is None:
         return _masked(state, c, e)
     key = (c.id, c.x, c.y, c.formation, e.id, e.x, e.y)

@@ -93,6 +93,30 @@ class Regiment:
         return self.unit.side
 
 
+@define(eq=False, slots=True)
+class Aims:
+    """fire.choose_target's answers kept from one activation to the next, so that what did not
+    change since a company last looked is not looked at again. None is cleared: each answer is
+    stamped with all it read and recomputed when the stamp differs from the present. The stamps
+    count moves (:meth:`HardtackState.others_moved`), which :meth:`HardtackState.moved` advances
+    on every change of a company's place and :meth:`HardtackState.begin_turn` as a turn begins
+    (companies may enter).
+
+    - ``out_of_reach``: company -> (x, y, the other sides' moves, reach): no enemy in reach from there.
+    - ``no_target``: company -> ((x, y, facing, formation, load, reach, moves), the enemies then
+      in reach with their formation, In Position marker and travel mode): none it may fire at.
+    - ``open_to``: (company, load) -> (its place, facing and formation, each target's answer
+      from there under the target's place, formation, marker and travel mode): fire._open_to.
+    - ``masks``: geometry.masked's answers while one lone company acts (its friends stand
+      still: activation.play_step sets and drops it), else None.
+    """
+
+    out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)
+    no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool, bool]]]] = field(factory=dict)
+    open_to: dict[tuple[str, str], tuple[tuple[float, float, float, str], dict[Company, tuple[object, ...]]]] = field(factory=dict)
+    masks: dict[tuple[object, ...], str | None] | None = None
+
+
 Walk = tuple[float, frozenset[str], str]  # move.walk: yards gone, ground kinds crossed, worst class met
 Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box (move.going)
 Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]  # move.going
@@ -226,11 +250,10 @@ class HardtackState:
       :meth:`living_by_regiment`): by :meth:`forget`, whenever who stands may change.
     - ``Regiment.box`` (:meth:`groups_in`) and the side's :class:`Grid`: by :meth:`moved`, the one
       call every change of a company's place makes.
-    - ``out_of_reach``, ``no_target``, ``aims`` (fire.choose_target) and each company's
-      ``cover_at``, ``halves``, ``pace`` (geometry.cover, half_footprint, move.base_inches): never
-      cleared; each answer carries the inputs it was computed from (the places, formations and
-      moves counted by :meth:`moved`) and is recomputed when they differ.
-    - ``masks`` (geometry.masked): lives through one lone company's activation (activation.play_step).
+    - ``aims`` (:class:`Aims`: fire.choose_target's) and each company's ``cover_at``, ``halves``,
+      ``pace`` (geometry.cover, half_footprint, move.base_inches): never cleared; each answer
+      carries the inputs it was computed from (the places, formations and moves counted by
+      :meth:`moved` and :meth:`begin_turn`) and is recomputed when they differ.
     - ``fire_reach``, ``steps``, ``Company.reach``: never (pure functions of the tables and the
       company's quality and weapon, or of the unit).
     - ``terrain``: the scenario's :class:`Terrain`, shared by every game on it; ``tables.effects``
@@ -259,12 +282,9 @@ class HardtackState:
     _enemies: dict[str, list[Company]] = field(factory=dict)
     _by_regiment: dict[str, list[list[Company]]] = field(factory=dict)
     fire_reach: dict[tuple[int, str], float] = field(factory=dict)  # fire.fire_reach_yards by quality and weapon
-    out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
     moves_total: int = 0
-    no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool, bool]]]] = field(factory=dict)  # fire.choose_target: none it may fire at from here
-    aims: dict[tuple[str, str], tuple[tuple[float, float, float, str], dict[Company, tuple[object, ...]]]] = field(factory=dict)  # fire.choose_target: (company, load) -> its place, and its targets' answers from there
-    masks: dict[tuple[object, ...], str | None] | None = None  # geometry.masked answers kept through a lone company's step
+    aims: Aims = field(factory=Aims)  # fire.choose_target's answers kept from one activation to the next
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
     terrain: Terrain = field(factory=Terrain)  # the scenario's ground as Hardtack reads it (terrain_of), given at muster
     visibility: float = float("inf")  # yards one can see to fire this turn (ruling HT-V1; geometry.visibility)
@@ -280,6 +300,16 @@ class HardtackState:
             grid = self.grids.get(c.side)
             if grid is not None:
                 grid.moved(c)
+
+    def begin_turn(self) -> None:
+        """A turn begins: companies may have entered (the kept lists of the living, the regiments'
+        boxes and the answers stamped with the other sides' moves are stale), and none has activated."""
+        self.forget()
+        self.moves_total += 1
+        for c in self.companies.values():
+            c.activated = False
+        for r in self.regiments.values():
+            r.activated, r.box = False, None
 
     def others_moved(self, side: str) -> int:
         """How many moves the other sides' companies have made so far."""
