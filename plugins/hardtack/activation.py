@@ -199,7 +199,7 @@ def _near(state: HardtackState, side: str, group: list[Company], fire_only: bool
     the armies face each other, so that test turns more of them away."""
     if not group:
         return []
-    if len(group) == 1:  # a lone company: the same box, without the lists
+    if len(group) == 1:  # a lone company: the same box, without the lists (1.5 % of a Big Bethel game: 1,339 M instructions against 1,360 M)
         c = group[0]
         reach = _tells(state, c) + 1.0 if fire_only else fire.reach_yards(state.tables, c) + 300.0
         x0, x1, y0, y1 = c.x - reach, c.x + reach, c.y - reach, c.y + reach
