@@ -115,10 +115,15 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     if aims is None or aims[0] != here:
         aims = state.aims.open_to[(c.id, c.loaded)] = (here, {})
     passed: list[tuple[str, str]] = []  # (target, why) passed over under HT-G4
+    friends: list[Company] | None = None  # those that may mask any of its lines of fire, once a second line is asked about
+    lines = 0
     for _, d2, i in ranked:
         e = enemies[i]
         if e.alive and _open_to(game, state, c, e, d2, aims[1]):
-            why = geo.masked(state, c, e)
+            if lines == 1:
+                friends = geo.screen(state, c, [enemies[j] for _, _, j in ranked])
+            lines += 1
+            why = geo.masked(state, c, e, friends)
             if why is None:
                 _log_masked(game, c, passed, e)
                 return e

@@ -11,7 +11,7 @@ import math
 from referee.api import CELL, Game, Ground, angle_between, bearing, depth, frontage, inside
 from referee.api import OPEN as OPEN_KIND
 
-from .state import CLOSE, Company, HardtackState, state_of, terrain
+from .state import CLOSE, Company, HardtackState, box_of, state_of, terrain
 from .tables import HardtackTables
 
 LINE_COVER_YARDS = 25.0
@@ -85,7 +85,17 @@ def in_arc(firer: Company, target: Company) -> bool:
 MASK_MARGIN = 40.0  # yards: no company's half-footprint is larger (a 12-figure line of 5-man figures is 18)
 
 
-def masked(state: HardtackState, c: Company, e: Company) -> str | None:
+def screen(state: HardtackState, c: Company, targets: list[Company]) -> list[Company]:
+    """The friends that may mask ``c``'s lines of fire to ``targets`` (HT-G4): those in close
+    formation whose centres stand in the box of ``c`` and the targets, :data:`MASK_MARGIN` yards
+    wider (each line's own box lies in it), in the side's order. A search that tests many lines
+    screens once and tests each line against these (nothing moves or changes formation meanwhile)."""
+    x0, x1, y0, y1 = box_of([c, *targets])
+    x0, x1, y0, y1 = x0 - MASK_MARGIN, x1 + MASK_MARGIN, y0 - MASK_MARGIN, y1 + MASK_MARGIN
+    return [f for f in state.around(c.side, x0, x1, y0, y1) if x0 <= f.x <= x1 and y0 <= f.y <= y1 and f.formation in CLOSE and f is not c]
+
+
+def masked(state: HardtackState, c: Company, e: Company, friends: list[Company] | None = None) -> str | None:
     """HT-G4 (p.17): why ``c`` may not fire at ``e``, or None. A column does not fire (every
     member must see the target without firing through another member of his own company); a
     line of fire, traced from the firer's centre to the target's, may not pass through a
@@ -93,28 +103,29 @@ def masked(state: HardtackState, c: Company, e: Company) -> str | None:
     routed companies (in skirmish order, p.12) do not mask; nor does a company whose footprint
     holds the firer's or the target's centre (it stands among them, not across the line).
 
-    While only one company acts (``state.aims.masks`` is set), its friends stand still, so the
-    answers are kept under the firer's place and formation and the target's place."""
+    ``friends``, when given, hold every friend that may stand across the line (:func:`screen`);
+    else those round the line are asked for. While only one company acts (``state.aims.masks``
+    is set), its friends stand still, so the answers are kept under the firer's place and
+    formation and the target's place."""
     if c.formation == "column":
         return "column"
     memo = state.aims.masks
     if memo is None:
-        return _masked(state, c, e)
+        return _masked(state, c, e, friends)
     key = (c.id, c.x, c.y, c.formation, e.id, e.x, e.y)
     if key not in memo:
-        memo[key] = _masked(state, c, e)
+        memo[key] = _masked(state, c, e, friends)
     masker: str | None = memo[key]
     return masker
 
 
-def _masked(state: HardtackState, c: Company, e: Company) -> str | None:
+def _masked(state: HardtackState, c: Company, e: Company, friends: list[Company] | None) -> str | None:
     ax, ay, bx, by = c.x, c.y, e.x, e.y
     rx, ry = bx - ax, by - ay
     span = math.hypot(rx, ry)
-    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
-    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
-    lo_x, hi_x, lo_y, hi_y = lo_x - MASK_MARGIN, hi_x + MASK_MARGIN, lo_y - MASK_MARGIN, hi_y + MASK_MARGIN
-    for f in state.around(c.side, lo_x, hi_x, lo_y, hi_y):
+    lo_x, hi_x = min(ax, bx) - MASK_MARGIN, max(ax, bx) + MASK_MARGIN
+    lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
+    for f in state.around(c.side, lo_x, hi_x, lo_y, hi_y) if friends is None else friends:
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
             hw, hd, radius = half_footprint(state, f)
             # a footprint whose centre stands further from the line of fire than its corners (and
