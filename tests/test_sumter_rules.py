@@ -3,6 +3,7 @@ waves, snipers, uncontrolled charges, manhandled guns, interpenetration, losses 
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -171,6 +172,7 @@ def test_order_foot_passing_through_a_deployed_battery_take_two_dps() -> None:
     battery, p = state.pieces["cs-battery"], state.pieces["us-regiment"]
     battery.unit.spec = evolve(battery.unit.spec, side="union")
     state.by_side["union"].append(battery)
+    state.batteries.setdefault("union", []).append(battery)
     bx, by = battery.unit.x, battery.unit.y
     p.unit.x, p.unit.y = bx + 10.0, by + 100.0  # moved from 100 yards short of the battery to 100 beyond it
     move.pass_batteries(game, state, p, bx + 10.0, by - 100.0)
@@ -188,6 +190,27 @@ def test_a_retreating_unit_ending_on_a_friend_goes_on_until_clear() -> None:
     front.unit.x, front.unit.y = behind.unit.x, behind.unit.y + 5.0
     move.clear_friends(game, state, front)
     assert abs(front.unit.y - behind.unit.y) > state.yards(state.tables["scale"]["contact_inches"]) or not front.unit.on_field
+
+
+def test_a_retreat_through_a_column_of_friends_goes_on_past_them_all() -> None:
+    """Friends stacked behind a retreating unit, each within contact of the last, and one beside
+    its line: it walks back past every friend on its line (met one after another) and ends clear of
+    them all (SU-G5)."""
+    extra = "".join(SECOND.replace("us-second", f"us-{k}") for k in ("second", "third", "fourth", "beside"))
+    game = _game(text=extra)
+    state = game.state
+    contact = state.yards(state.tables["scale"]["contact_inches"])
+    front = state.pieces["us-regiment"]
+    x, y = 500.0, 600.0
+    front.unit.x, front.unit.y = x, y
+    for k, name in enumerate(("second", "third", "fourth"), start=1):
+        state.pieces[f"us-{name}"].unit.x, state.pieces[f"us-{name}"].unit.y = x, y - k * 0.8 * contact
+    beside = state.pieces["us-beside"].unit
+    beside.x, beside.y = x + 3 * contact, y - 4 * 0.8 * contact  # off its line: never in its way
+    move.clear_friends(game, state, front)
+    friends = [p for p in state.pieces.values() if p.side == "union" and p is not front]
+    assert front.unit.on_field and front.unit.y < y - 3 * 0.8 * contact
+    assert all(math.hypot(p.unit.x - front.unit.x, p.unit.y - front.unit.y) > contact for p in friends)
 
 
 def test_the_situation_exchange_is_one_throw_on_the_shooting_table_read_exactly() -> None:

@@ -32,7 +32,7 @@ from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, di
 
 ASSAULT_YARDS = 120.0  # fallback: an attacker this close to a fit enemy goes in with the bayonet
 DEPLOY_YARDS = 600.0  # beyond this from the enemy, troops move in column
-GUN_STAND_YARDS = 800.0  # attacking guns unlimber once an enemy is this close
+GUN_STAND_YARDS = 800.0  # fallback: attacking guns unlimber once an enemy is this close
 REACHED_YARDS = 60.0  # a waypoint counts as reached within this distance
 SPENT_SHARE = 0.5  # a unit that has lost this share of its men stops attacking
 EFFECTIVE_YARDS = 400.0  # fallback: within this, musketry and canister tell: a spent unit falls back beyond it
@@ -42,6 +42,7 @@ COMMAND_REACH_YARDS = 500.0  # a unit farther than this from every leader of its
 RETREAT_YARDS = 3000.0  # how far back a withdrawal aims when the order names no place
 SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishers out (its rules decide)
 ADVANCING = ("attack", "engage", "demonstrate")
+DEPLOYED = ("line", "skirmish")  # formations an order names to go forward deployed, not marching
 
 
 @record
@@ -189,9 +190,11 @@ class DefaultDoctrine:
                 continue
             if kind in ADVANCING:
                 gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
-                stance = ("advance" if gap > DEPLOY_YARDS else
+                stance = ("advance" if gap > DEPLOY_YARDS and not _deployed(order) else
                           "assault" if kind == "attack" and order is not None and order.assault else
                           "support" if kind == "demonstrate" else "engage")
+            elif kind == "hold" and _off_post(world, u, order):
+                stance = "advance"  # marching to the post its order names: on the march, not yet holding
             else:
                 stance = STANCE_OF.get(kind, "hold")
             out[command] = CommandIntent(stance, kind, order.objective if order else None)
@@ -245,12 +248,13 @@ class DefaultDoctrine:
         charge once within the unit's charge reach (its ruleset's) when it may; one that may
         not closes to its close range and fires, and the log says why it did not charge."""
         target = nearest.id if nearest else None
-        if unit.spec.arm == "artillery":
-            if gap <= GUN_STAND_YARDS:
-                return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
-            return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind)
         caps = capabilities(game, unit) if game is not None else None
         stop = _firing_distance(order, kind, caps)
+        if unit.spec.arm == "artillery":  # into action at its effective range, or farther if the order keeps off
+            stand = max(caps.effective_yards if caps is not None else GUN_STAND_YARDS, stop or 0.0)
+            if gap <= stand:
+                return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
+            return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind, standoff=stand)
         if stop is not None and gap <= stop:
             return Intent("hold", (unit.x, unit.y), target, "line", kind)
         if stop is None and nearest is not None:
@@ -303,6 +307,22 @@ def _kind(world: World, unit: UnitState, order: Order | None) -> str:
     if order.kind == "attack" and order.objective and world.held.get(order.objective) == unit.side:
         return "hold"
     return order.kind
+
+
+def _off_post(world: World, unit: UnitState, order: Order | None) -> bool:
+    """Is the unit away from the objective its hold order names (so the doctrine marches it
+    there, :meth:`DefaultDoctrine.decide`)?"""
+    if order is None or order.objective is None:
+        return False
+    objective = world.scenario.objectives_by_id[order.objective]
+    return distance(unit.x, unit.y, *objective.position) > objective.radius
+
+
+def _deployed(order: Order | None) -> bool:
+    """Does the order send its units forward deployed (in line or skirmish order, as it names)?
+    Then its command is in contact, as its units are, however far the enemy: the march stance
+    (``advance``) is for a command its units march on in column."""
+    return order is not None and order.formation in DEPLOYED
 
 
 def _firing_distance(order: Order, kind: str, caps: Capabilities | None = None) -> float | None:

@@ -10,9 +10,9 @@ data in ``rulesets/sumter``; rulings for what the sheet leaves silent or garbled
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
 
-from referee.api import RulesetInfo, Step, hookimpl
+from referee.api import Capabilities, Exchange, Game, MechanicSpec, OptionSpec, RulesetInfo, Step, Table, hookimpl
 
 from .combat import fire_step, melee_step
 from .mechanics import mechanic_specs
@@ -20,7 +20,7 @@ from .morale import end_turn, morale_step
 from .move import charge_step, compulsory_step, movement_step, orders_step
 from .reach import capabilities
 from .situation import exchange
-from .state import muster, sync
+from .state import SumterState, muster, sync
 from .tables import display_tables, load_tables, load_with_overlays
 
 PLUGIN_NAME = "sumter"
@@ -38,30 +38,31 @@ def referee_ruleset() -> RulesetInfo:
 
 
 @hookimpl
-def referee_options() -> list[Any]:
+def referee_options() -> list[OptionSpec]:
     return list(load_tables().options)
 
 
 @hookimpl
-def referee_tables(overlays: tuple[Any, ...]) -> dict[str, Any]:
+def referee_tables(overlays: tuple[Path, ...]) -> dict[str, Table]:
     return display_tables(load_with_overlays(*overlays))
 
 
 @hookimpl
-def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
+def referee_mechanics(overlays: tuple[Path, ...]) -> list[MechanicSpec]:
     return mechanic_specs(load_with_overlays(*overlays))
 
 
 @hookimpl
-def referee_muster(game: Any) -> Any:
+def referee_muster(game: Game) -> SumterState:
     state = muster(game, load_with_overlays(*game.rules.overlays))
     sync(state)
     return state
 
 
 @hookimpl
-def referee_describe(game: Any, unit: str) -> str | None:
-    piece = game.state.pieces.get(unit)
+def referee_describe(game: Game, unit: str) -> str | None:
+    state: SumterState = game.state
+    piece = state.pieces.get(unit)
     if piece is None:
         return None
     models = f" and {piece.models} gun model{'' if piece.models == 1 else 's'}" if piece.models else ""
@@ -69,13 +70,14 @@ def referee_describe(game: Any, unit: str) -> str | None:
 
 
 @hookimpl
-def referee_turn_minutes(game: Any) -> int:
-    return int(game.state.tables["scale"]["minutes_per_turn"])
+def referee_turn_minutes(game: Game) -> int:
+    state: SumterState = game.state
+    return int(state.tables["scale"]["minutes_per_turn"])
 
 
 @hookimpl
-def referee_turn(game: Any) -> Iterator[Step]:
-    state = game.state
+def referee_turn(game: Game) -> Iterator[Step]:
+    state: SumterState = game.state
     sides = game.scenario.sides
     state.wanted = {side: game.command_intents(side) for side in sides}
     for side in sides:
@@ -94,8 +96,8 @@ def referee_turn(game: Any) -> Iterator[Step]:
 
 
 @hookimpl
-def referee_step(game: Any, step: Step) -> bool:
-    state = game.state
+def referee_step(game: Game, step: Step) -> bool:
+    state: SumterState = game.state
     name = step.name
     if name == "orders":
         assert step.command is not None
@@ -120,16 +122,17 @@ def referee_step(game: Any, step: Step) -> bool:
 
 
 @hookimpl
-def referee_capabilities(game: Any, unit: str) -> Any:
+def referee_capabilities(game: Game, unit: str) -> Capabilities | None:
     return capabilities(game, unit)
 
 
 @hookimpl
-def referee_situation(game: Any, attacker: str, defender: str, charge: bool) -> Any:
+def referee_situation(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:
     return exchange(game, attacker, defender, charge)
 
 
 @hookimpl
-def referee_end_turn(game: Any) -> None:
-    end_turn(game, game.state)
-    sync(game.state)
+def referee_end_turn(game: Game) -> None:
+    state: SumterState = game.state
+    end_turn(game, state)
+    sync(state)

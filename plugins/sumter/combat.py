@@ -11,20 +11,12 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from referee.api import Resolution, Roller, men_between
+from referee.api import Game, Intent, Resolution, Roller, men_between
 
 from . import dice, mechanics
-from .move import (
-    add_dps,
-    back_off,
-    disperse,
-    dist,
-    enemies_near,
-    flanked,
-    nearest,
-    roll_move,
-)
-from .state import Piece, SumterState
+from .geometry import dist, enemies_near, flanked, nearest
+from .move import add_dps, back_off, disperse, roll_move
+from .state import Piece, SumterState, show_strength
 from .tables import share
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
@@ -33,7 +25,7 @@ Landed = tuple[Piece, int, str, int]
 COVER = {"woods": "hedge-trees", "dense-woods": "hedge-trees", "buildings": "works"}
 
 
-def fire_step(game: Any, state: SumterState) -> None:
+def fire_step(game: Game, state: SumterState) -> None:
     """Every unit that may fire throws at its target; the hits land together afterwards."""
     landed: list[Landed] = []
     for side, pieces in state.by_side.items():
@@ -45,7 +37,7 @@ def fire_step(game: Any, state: SumterState) -> None:
             hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
         if enemies:
-            snipe(game, state, pieces, enemies, landed)
+            snipe(game, state, side, pieces, enemies, landed)
     for target, hits, cause, yards in landed:
         take_hits(game, state, target, hits, cause, yards)
 
@@ -65,18 +57,18 @@ def reach_inches(state: SumterState, p: Piece) -> float:
     return float(state.tables["fire"]["ranges"][p.unit.spec.weapon or "rifle-musket"][1])
 
 
-def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Piece], landed: list[Any]) -> int | None:
+def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemies: list[Piece], landed: list[Landed]) -> int | None:
     """``p`` fires at its intent's target, or when that is out of reach at the nearest of
     ``enemies`` (the live ones) in reach: the last of those equally near."""
     if not may_fire(state, p):
         return None
     reach = state.yards(reach_inches(state, p)) + state.yards(state.tables["scale"]["contact_inches"])
     target = state.pieces.get(intent.target) if intent is not None and intent.target else None
-    if target is None or target.side == p.side or not target.unit.on_field or target.state == "gone" or dist(p, target) > reach:
+    if target is None or target.side == p.side or not target.live or dist(p, target) > reach:
         best, gap = None, reach
         x, y = p.unit.x, p.unit.y
         for e in enemies_near(game, state, p, reach=reach, among=enemies):
-            d = math.hypot(e.unit.x - x, e.unit.y - y)
+            d = math.hypot(e.unit.x - x, e.unit.y - y)  # (dist written out: 1.2 % of a Big Bethel game, instructions.py -n 2)
             if d <= gap:
                 best, gap = e, d
         target = best
@@ -100,7 +92,7 @@ def shoot(game: Any, state: SumterState, p: Piece, intent: Any, enemies: list[Pi
     return hits
 
 
-def fire_cause(state: SumterState, p: Piece, res: Any) -> str:
+def fire_cause(state: SumterState, p: Piece, res: Resolution) -> str:
     """The neutral cause of losses to a unit's fire (ruling SU-A6): musketry; a battery's
     canister within canister range, else round shot or shell (the sheet does not tell them
     apart); a Gatling's fire is artillery with no ammunition named."""
@@ -111,7 +103,7 @@ def fire_cause(state: SumterState, p: Piece, res: Any) -> str:
     return "canister" if res.inputs["range"] == "canister" else "shot-or-shell"
 
 
-def target_inputs(game: Any, state: SumterState, target: Piece) -> dict[str, Any]:
+def target_inputs(game: Game, state: SumterState, target: Piece) -> dict[str, Any]:
     """The target as the fire mechanics read it: its formation or kind and its cover (ruling
     SU-F10: woods are "hedge & trees", buildings and works "trench, buildings or walls")."""
     u = target.unit
@@ -121,14 +113,15 @@ def target_inputs(game: Any, state: SumterState, target: Piece) -> dict[str, Any
     return {"target": kind, "cover": cover_of(game, target) or "none", "close_up": False}
 
 
-def cover_of(game: Any, p: Piece) -> str:
+def cover_of(game: Game, p: Piece) -> str:
+    """The cover where ``p`` stands: "works" behind works, else its ground's (:data:`COVER`), else ""."""
     u = p.unit
     if game.ground.behind("works", u.x, u.y, 30.0):
         return "works"
     return COVER.get(game.ground.kind_at(u.x, u.y), "")
 
 
-def volley(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
+def volley(game: Game, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     """``p``'s fire at ``target`` ``inches`` away as a mechanic of a roller (its inputs, the
     player's choices and the house rules' modifiers settled now)."""
     if p.arm == "artillery":
@@ -138,7 +131,7 @@ def volley(game: Any, state: SumterState, p: Piece, target: Piece, inches: float
     return musketry(game, state, p, target, inches)
 
 
-def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
+def musketry(game: Game, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     f = state.tables["fire"]
     weapon = p.unit.spec.weapon or "rifle-musket"
     low = p.unit.low_ammo
@@ -150,7 +143,7 @@ def musketry(game: Any, state: SumterState, p: Piece, target: Piece, inches: flo
     return partial(mechanics.fire, t=state.tables, i=i, extra=tuple(game.extra_modifiers("fire", (p, target))))
 
 
-def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
+def artillery(game: Game, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
     t = state.tables
     gun = p.unit.spec.gun_type or "12-pdr-napoleon"
     canister, effective, _ = t["artillery"]["bands"][str(t["artillery"]["guns"][gun]["band"])]
@@ -161,7 +154,7 @@ def artillery(game: Any, state: SumterState, p: Piece, target: Piece, inches: fl
     return partial(mechanics.artillery_fire, t=t, i=i, extra=tuple(game.extra_modifiers("artillery-fire", (p, target))))
 
 
-def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Callable[[Roller], Resolution]:
+def skirmish(game: Game, state: SumterState, p: Piece, target: Piece) -> Callable[[Roller], Resolution]:
     t = state.tables
     weapon = p.unit.spec.weapon or ""
     pour = (p.arm == "cavalry" and weapon in t["fire"]["weapons"]["pour_half"] and not p.unit.low_ammo
@@ -170,17 +163,24 @@ def skirmish(game: Any, state: SumterState, p: Piece, target: Piece) -> Callable
     return partial(mechanics.skirmish_fire, t=t, i=i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
 
 
-def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
+def snipe(game: Game, state: SumterState, side: str, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
     """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
     melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
-    hits, halved in cover."""
+    hits, halved in cover. A unit whose nearest enemy is beyond the longest reach of them all
+    cannot give the sniper a shot, nor one no nearer than the nearest found so far be his post: so
+    each asks only of the enemies within the lesser of those two distances."""
+    contact = state.tables["scale"]["contact_inches"]
+    longest = state.sniper_reach.get(side)
+    if longest is None:
+        longest = state.sniper_reach[side] = max((state.yards(reach_inches(state, p) + contact) for p in pieces if p.arm == "infantry"),
+                                                 default=0.0)
     best, target, gap = None, None, math.inf
     for p in pieces:
         if p.fit and not p.melee and p.arm == "infantry":
-            e, d = nearest(p, enemies_near(game, state, p, among=enemies))
+            e, d = nearest(p, enemies_near(game, state, p, reach=min(longest, gap), among=enemies))
             if d < gap:
                 best, target, gap = p, e, d
-    if best is None or target is None or gap > state.yards(reach_inches(state, best) + state.tables["scale"]["contact_inches"]):
+    if best is None or target is None or gap > state.yards(reach_inches(state, best) + contact):
         return
     i = {"figures": 0, "grade": best.grade, "dps": 0, "cover": bool(cover_of(game, target)), "pour": False, "sniper": True}
     res = mechanics.skirmish_fire(game.roller, state.tables, i, ("SU-F11", "SU-D1"),
@@ -190,20 +190,25 @@ def snipe(game: Any, state: SumterState, pieces: list[Piece], enemies: list[Piec
         landed.append((target, res.values["hits"], "musketry", round(gap)))
 
 
-def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, cause: str, landed: list[Landed]) -> None:
+def bounce(game: Game, state: SumterState, p: Piece, target: Piece, hits: int, cause: str, landed: list[Landed]) -> None:
     """Bounce-thru: the nearest unit within 5" directly behind the target takes half."""
     a = state.tables["artillery"]
     depth = state.yards(a["bounce_inches"])
-    dx, dy = target.unit.x - p.unit.x, target.unit.y - p.unit.y
+    width = state.yards(1)
+    tx, ty = target.unit.x, target.unit.y
+    dx, dy = tx - p.unit.x, ty - p.unit.y
     d = math.hypot(dx, dy) or 1.0
     ux, uy = dx / d, dy / d
     best, gap = None, depth
-    for o in state.pieces.values():
-        if o is target or o is p or not o.unit.on_field or o.state == "gone":
+    space = game.world.space
+    behind = (state.pieces.values() if not space.big  # (a small battle: every unit; else those the index finds near the line)
+              else [state.pieces[u.id] for u in space.between(tx, ty, tx + ux * depth, ty + uy * depth, width + 1.0)])
+    for o in behind:
+        if o is target or o is p or not o.live:
             continue
-        ox, oy = o.unit.x - target.unit.x, o.unit.y - target.unit.y
+        ox, oy = o.unit.x - tx, o.unit.y - ty
         along = ox * ux + oy * uy
-        if 0 < along <= gap and abs(ox * uy - oy * ux) <= state.yards(1):
+        if 0 < along <= gap and abs(ox * uy - oy * ux) <= width:
             best, gap = o, along
     if best is None:
         return
@@ -213,7 +218,7 @@ def bounce(game: Any, state: SumterState, p: Piece, target: Piece, hits: int, ca
         landed.append((best, more, cause, round(dist(p, best))))
 
 
-def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
+def lose_gun(game: Game, state: SumterState, p: Piece) -> None:
     """Heavy guns' double 1-5: one gun of the battery is lost (its crew of 2 is under one
     figure, ruling SU-A4)."""
     if p.unit.guns > 0:
@@ -223,7 +228,7 @@ def lose_gun(game: Any, state: SumterState, p: Piece) -> None:
             disperse(game, p)
 
 
-def take_hits(game: Any, state: SumterState, p: Piece, hits: int, cause: str, yards: int) -> None:
+def take_hits(game: Game, state: SumterState, p: Piece, hits: int, cause: str, yards: int) -> None:
     """Hits fill the unit's DPs to 3, then each removes a figure (ruling SU-D1)."""
     to_dps = state.tables["morale"]["hits_to_dps"]
     p.hit = p.hit or hits > 0
@@ -236,7 +241,7 @@ def take_hits(game: Any, state: SumterState, p: Piece, hits: int, cause: str, ya
         lose_figures(game, p, hits - as_dps, cause, yards=yards, rulings=["SU-A6"])
 
 
-def lose_figures(game: Any, p: Piece, n: int, cause: str, **detail: Any) -> None:
+def lose_figures(game: Game, p: Piece, n: int, cause: str, **detail: Any) -> None:
     """Remove ``n`` figures; the men they stood for are reported lost to the neutral ``cause``
     (Game.lose); a unit with none left is gone."""
     n = min(n, p.figures)
@@ -244,6 +249,7 @@ def lose_figures(game: Any, p: Piece, n: int, cause: str, **detail: Any) -> None
         game.lose(p.id, men_between(p.unit.spec.men, p.start, p.figures, p.figures - n), cause, **detail)
         p.figures -= n
         p.lost += n
+        show_strength(p)
         if p.figures == 0:
             p.state = "gone"
             p.broke = True
@@ -252,18 +258,18 @@ def lose_figures(game: Any, p: Piece, n: int, cause: str, **detail: Any) -> None
 # ----------------------------------------------------------------------------- melee
 
 
-def melee_step(game: Any, state: SumterState) -> None:
+def melee_step(game: Game, state: SumterState) -> None:
     """Every pair in contact fights a round; a draw fights on next turn."""
     pairs, state.melees = state.melees, []
     for a, b in pairs:
-        if a.melee != b.id or not a.unit.on_field or not b.unit.on_field or a.state == "gone" or b.state == "gone":
+        if a.melee != b.id or not a.live or not b.live:
             a.melee = None if a.melee == b.id else a.melee
             b.melee = None if b.melee == a.id else b.melee
             continue
         fight(game, state, a, b)
 
 
-def side_inputs(game: Any, p: Piece, foe: Piece, s: str) -> dict[str, Any]:
+def side_inputs(game: Game, p: Piece, foe: Piece, s: str) -> dict[str, Any]:
     """One side of a melee as the melee mechanic reads it."""
     kind = "skirmisher" if p.skirmish else p.arm
     here = game.ground.kind_at(p.unit.x, p.unit.y)
@@ -274,7 +280,7 @@ def side_inputs(game: Any, p: Piece, foe: Piece, s: str) -> dict[str, Any]:
             f"{s}_weapon": weapon if weapon in ("shotgun", "carbine", "repeater") else "other"}
 
 
-def fight(game: Any, state: SumterState, a: Piece, b: Piece) -> None:
+def fight(game: Game, state: SumterState, a: Piece, b: Piece) -> None:
     t = state.tables
     rounds = state.rounds[(a.id, b.id)] = state.rounds.get((a.id, b.id), 0) + 1
     i = {**side_inputs(game, a, b, "a"), **side_inputs(game, b, a, "b"), "round": rounds}
@@ -316,7 +322,7 @@ def fight(game: Any, state: SumterState, a: Piece, b: Piece) -> None:
         pursue(game, state, win, lose)
 
 
-def pursue(game: Any, state: SumterState, win: Piece, lose: Piece) -> None:
+def pursue(game: Game, state: SumterState, win: Piece, lose: Piece) -> None:
     """The Pursuit Test (taken even when the beaten unit has dispersed); 6 or less pursues the
     unit just beaten in the compulsory moves, or charges uncontrolled if it has gone (ruling
     SU-M5); cavalry told to retire go back 12" (SU-M6)."""

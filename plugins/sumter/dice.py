@@ -16,6 +16,7 @@ from .tables import SumterTables, share
 RULESET = "sumter"
 D5 = d(5)
 DIE = {"ave": AVERAGE, "d6": D6, "d5": D5}
+NO_PART = Fraction(0)  # the fraction of a hit when the hits are whole
 
 
 def _throw(roller: Roller) -> tuple[int, int]:
@@ -59,6 +60,8 @@ def _d12_at_least(roller: Roller, need: int) -> bool:
 def hits_of(roller: Roller, t: SumterTables, whole: int, portion: Fraction) -> tuple[int, Fraction, bool]:
     """Hits after a share (long range, low ammo, cover, bounce): the whole part, and the
     fraction thrown for as a semi-hit. Returns (hits, the fraction, did it hit)."""
+    if portion == 1:  # no share: nothing to divide, no fraction to throw for
+        return whole, NO_PART, False
     total = whole * portion
     hits = floor(total)
     part = total - hits

@@ -6,13 +6,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from referee.api import Game
+
 from . import mechanics
 from .combat import cover_of, general_near, lose_figures
-from .move import add_dps, apply_morale, attached_general, back_off, dist, morale_inputs
-from .state import Piece, SumterState
+from .geometry import dist
+from .move import add_dps, apply_morale, attached_general, back_off, morale_inputs
+from .state import Brigade, Piece, SumterState
 
 
-def morale_step(game: Any, state: SumterState) -> None:
+def morale_step(game: Game, state: SumterState) -> None:
     """Units that lost figures this turn test (Other; with the option ``test-when-hit``, units
     that took any hits); retreating and routing units test to rally (ruling SU-U1); then each
     brigade with a unit broken this turn tests (SU-B2)."""
@@ -21,7 +24,7 @@ def morale_step(game: Any, state: SumterState) -> None:
     when_hit = game.option("test-when-hit")
     beaten = [p for p in state.pieces.values() if p.unit.on_field and p.state in ("retreat", "rout", "gone")]
     for p in list(state.pieces.values()):
-        if not p.unit.on_field or p.state == "gone":
+        if not p.live:
             continue
         if p.state in ("retreat", "rout") and not p.broke:
             column = "rally"
@@ -37,9 +40,10 @@ def morale_step(game: Any, state: SumterState) -> None:
         apply_morale(game, state, p, result, res.values["dps"])
         if result in ("retreat", "rout") and i["trenches"] and enemy_foot_near(state, p):
             surrender(game, state, p)
+    routed = [p for p in state.pieces.values() if p.live and p.state in ("retreat", "rout")]  # (no test below changes them)
     for b in state.brigades.values():
         if any(p.broke for p in b.pieces) and not b.failed:
-            brigade_test(game, state, b, near)
+            brigade_test(game, state, b, near, routed)
 
 
 def enemy_foot_near(state: SumterState, p: Piece) -> bool:
@@ -48,12 +52,12 @@ def enemy_foot_near(state: SumterState, p: Piece) -> bool:
         if e.order_foot and e.fit:
             r = state.tables["movement"]["rates"][e.rate]
             reach = r["line"][-1] * (5 if r["die"] == "ave" else 6) + r["charge_inches"]
-            if math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) <= state.yards(reach):
+            if dist(e, p) <= state.yards(reach):
                 return True
     return False
 
 
-def surrender(game: Any, state: SumterState, p: Piece) -> None:
+def surrender(game: Game, state: SumterState, p: Piece) -> None:
     """Foot in a trench that fail their morale in charge range of enemy foot surrender: every
     figure is lost (captured) and the unit is gone."""
     lose_figures(game, p, p.figures, "captured")
@@ -61,13 +65,13 @@ def surrender(game: Any, state: SumterState, p: Piece) -> None:
     game.log.emit("surrender", unit=p.id, text=f"{p.id} fails its morale in its trench within charge range of enemy foot and surrenders")
 
 
-def around(game: Any, p: Piece, beaten: list[Piece], near: float) -> dict[str, Any]:
+def around(game: Game, p: Piece, beaten: list[Piece], near: float) -> dict[str, Any]:
     """The unit's cover and the friends and enemies in retreat, rout or dispersed within 12"
     (foot ignore skirmishers and cavalry, and vice versa)."""
     cover = cover_of(game, p)
     friends = enemies = 0
     for o in beaten:
-        if o is p or math.hypot(o.unit.x - p.unit.x, o.unit.y - p.unit.y) > near:
+        if o is p or dist(o, p) > near:
             continue
         if (o.arm == "infantry") != (p.arm == "infantry") or o.skirmish:
             continue
@@ -79,19 +83,20 @@ def around(game: Any, p: Piece, beaten: list[Piece], near: float) -> dict[str, A
             "friends_beaten": friends, "enemies_beaten": enemies}
 
 
-def brigade_test(game: Any, state: SumterState, b: Any, near: float) -> None:
-    """The Brigade Morale Test; failure breaks the brigade: every unit retires 12" straight
-    back and the brigade is on Retire until an order change succeeds."""
+def brigade_test(game: Game, state: SumterState, b: Brigade, near: float, routed: list[Piece]) -> None:
+    """The Brigade Morale Test (``routed``: the units in retreat or rout); failure breaks the
+    brigade: every unit retires 12" straight back and the brigade is on Retire until an order
+    change succeeds."""
     t = state.tables
     live = [p for p in b.pieces if p.unit.on_field or p.state == "gone"]
     if not live:
         return
     good = sum(p.grade in ("veteran", "regular") for p in live)
     down = sum(p.state in ("retreat", "rout", "gone") for p in live) / len(live)
-    enemies = [e for e in state.enemies(b.side) if e.state in ("retreat", "rout")]
+    enemies = [e for e in routed if e.side != b.side]
     i = {"general": any(general_near(state, p) for p in live if p.fit), "order": b.order,
          "grade": "good" if 2 * good > len(live) else "poor" if 2 * good < len(live) else "mixed",
-         "enemy_beaten": any(math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) <= near for e in enemies for p in live if p.unit.on_field),
+         "enemy_beaten": any(dist(e, p) <= near for e in enemies for p in live if p.unit.on_field),
          **secured(game, state, b, live), "cover": 2 * sum(bool(cover_of(game, p)) for p in live) > len(live),
          "beaten": "most" if down > 0.5 else "half" if down >= 0.5 else "quarter" if down >= 0.25 else "none"}
     res = mechanics.brigade_morale(game.roller, t, i, tuple(game.extra_modifiers("brigade-morale", b)))
@@ -104,7 +109,7 @@ def brigade_test(game: Any, state: SumterState, b: Any, near: float) -> None:
             back_off(game, state, p, state.yards(t["morale"]["brigade"]["retire_inches"]))
 
 
-def secured(game: Any, state: SumterState, b: Any, live: list[Piece]) -> dict[str, Any]:
+def secured(game: Game, state: SumterState, b: Brigade, live: list[Piece]) -> dict[str, Any]:
     """Secure flanks and rear: a fit unit of another friendly brigade not retiring within 6" of
     the brigade's units, on its left, its right or behind it (toward its home edge); blocking
     terrain is not modelled (ruling SU-B4)."""
@@ -129,7 +134,7 @@ def secured(game: Any, state: SumterState, b: Any, live: list[Piece]) -> dict[st
     return {"secure_flanks": left + right, "secure_rear": rear}
 
 
-def end_turn(game: Any, state: SumterState) -> None:
+def end_turn(game: Game, state: SumterState) -> None:
     """Removal of DPs by grade and by generals in contact (stationary units, not in melee; the
     two add up, ruling SU-D3), generals placed with their units (SU-G1), the turn's marks cleared."""
     rm = state.tables["morale"]["removal"]
@@ -137,7 +142,7 @@ def end_turn(game: Any, state: SumterState) -> None:
         place_general(state, b)
         b.yelled = False
     for p in state.pieces.values():
-        if p.state == "gone" or not p.unit.on_field:
+        if not p.live:
             continue
         still = not p.moved and not p.melee
         if p.dps and still and not p.rallied and p.fit:
@@ -166,7 +171,7 @@ def end_turn(game: Any, state: SumterState) -> None:
             ld.x, ld.y = cx[side][0] / cx[side][2], cx[side][1] / cx[side][2]
 
 
-def place_general(state: SumterState, b: Any) -> None:
+def place_general(state: SumterState, b: Brigade) -> None:
     """A brigade's general joins the stationary unit of his brigade with the most DPs (the first
     fit unit if none has any; ruling SU-G1)."""
     ld = b.general
@@ -175,5 +180,5 @@ def place_general(state: SumterState, b: Any) -> None:
     fit = [p for p in b.pieces if p.fit]
     if not fit:
         return
-    best = max(fit, key=lambda p: (p.dps if not p.moved else -1, -fit.index(p)))
+    best = max(fit, key=lambda p: p.dps if not p.moved else -1)  # (max keeps the first of those equal)
     ld.attached_to, ld.x, ld.y = best.id, best.unit.x, best.unit.y

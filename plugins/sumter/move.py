@@ -1,78 +1,29 @@
 """Moving on the table: orders steps, charges, compulsory moves and the movement phase.
 
 Distances are yards in the neutral world; the sheet's inches are converted with the scale
-(ruling SU-S2). Units move as points toward the doctrine's goal, the ground does not slow them
-(SU-G3) and they pass through one another (SU-G5).
+(ruling SU-S2). Units move as points toward the doctrine's goal (:mod:`.geometry`), the ground
+does not slow them (SU-G3) and they pass through one another (SU-G5).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from referee.api import short_of
+from referee.api import Game, Intent, segment_distance, short_of
 
 from . import dice, mechanics
+from .geometry import dist, enemies_near, flanked, nearest, step_toward
 from .mods import mods
-from .state import Piece, SumterState
+from .state import Brigade, Piece, SumterState
 from .tables import share
 
 FORMATION_OF = {"march-column": "column"}
+NO_COST = Fraction(0)  # a change to the formation it is in
 
 
-def dist(a: Piece, b: Piece) -> float:
-    return math.hypot(a.unit.x - b.unit.x, a.unit.y - b.unit.y)
-
-
-def nearest(p: Piece, others: list[Piece]) -> tuple[Piece | None, float]:
-    best, gap = None, math.inf
-    x, y = p.unit.x, p.unit.y
-    for o in others:
-        d = (o.unit.x - x) ** 2 + (o.unit.y - y) ** 2
-        if d < gap:
-            best, gap = o, d
-    return best, math.sqrt(gap)
-
-
-def live(e: Piece) -> bool:
-    """On the field and not gone (``SumterState.enemies``' test)."""
-    return e.unit.on_field and e.state != "gone"
-
-
-def enemies_near(game: Any, state: SumterState, p: Piece, keep: Callable[[Piece], bool] = live,
-                 reach: float | None = None, among: list[Piece] | None = None) -> list[Piece]:
-    """The enemies of ``p`` that pass ``keep`` and could be its nearest (``reach`` None), or
-    stand within about ``reach`` yards, in the order of ``state.enemies``: asked of the world's
-    index of places (:mod:`referee.core.engine.space`), not of every enemy. ``among``: the enemies that
-    pass ``keep``, if the caller has them listed (a small side is answered by the list)."""
-    pieces, world, u = state.pieces, game.world, p.unit
-    if not world.space.big or not world.space.indexed(world.enemy(p.side)):  # (no side held in a tree: a small battle)
-        if among is not None:
-            return among
-        return state.enemies(p.side) if keep is live else [e for e in state.enemies(p.side) if keep(e)]
-    def test(e: Any) -> bool:
-        return keep(pieces[e.id])
-    side = world.enemy(p.side)
-    found = (world.space.candidates(side, u.x, u.y, test) if reach is None else world.space.near(side, u.x, u.y, reach, test))
-    return [pieces[e.id] for e in found]
-
-
-def step_toward(game: Any, p: Piece, gx: float, gy: float, yards: float) -> float:
-    """Move ``p`` up to ``yards`` toward (gx, gy), facing that way; returns the yards moved."""
-    u = p.unit
-    dx, dy = gx - u.x, gy - u.y
-    d = math.hypot(dx, dy)
-    if d < 1e-9 or yards <= 0:
-        return 0.0
-    go = min(d, yards)
-    u.facing = math.degrees(math.atan2(dx, dy)) % 360.0
-    u.x, u.y = game.scenario.on_table(u.x + dx / d * go, u.y + dy / d * go)
-    return go
-
-
-def back_off(game: Any, state: SumterState, p: Piece, yards: float) -> None:
+def back_off(game: Game, state: SumterState, p: Piece, yards: float) -> None:
     """Move ``p`` straight back ``yards`` toward its home edge; off the table it leaves the field."""
     u = p.unit
     rad = math.radians(game.scenario.home_edges.get(p.side, 180.0))
@@ -86,7 +37,7 @@ def back_off(game: Any, state: SumterState, p: Piece, yards: float) -> None:
     u.x, u.y = sx, sy
 
 
-def roll_move(game: Any, state: SumterState, p: Piece, die: str, count: int, inches: float, why: str,
+def roll_move(game: Game, state: SumterState, p: Piece, die: str, count: int, inches: float, why: str,
               rulings: tuple[str, ...] = ()) -> float:
     """Throw movement dice for ``p`` (1 DP for each 1 or 2); returns the inches."""
     if count <= 0:
@@ -114,7 +65,7 @@ def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
     good = p.grade in ("veteran", "regular")
     have, want = FORMATION_OF.get(have, have), FORMATION_OF.get(want, want)
     if have == want:
-        return Fraction(0)
+        return NO_COST
     if "limbered" in (have, want) or "unlimbered" in (have, want):  # a heavy field battery: a whole move (SU-G8)
         heavy = state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"].get("heavy", False)
         return share(ch["limber-heavy" if heavy else "limber"])
@@ -142,18 +93,18 @@ def move_dice(state: SumterState, p: Piece, formation: str, far: float) -> tuple
 # ----------------------------------------------------------------------------- orders
 
 
-def orders_step(game: Any, state: SumterState, brigade_id: str) -> None:
+def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
     """A brigade whose plan asks for another order (or which is retiring after an order or
     morale failure) tries to change it: the CinC rolls when he is within command radius of the
     brigade (SU-C3), otherwise its general; a cock-up reads the loss-of-nerve table."""
     b = state.brigades[brigade_id]
     t = state.tables
-    live = [p for p in b.pieces if p.unit.on_field and p.state != "gone"]
-    if not live:
-        return
     intent = state.wanted.get(b.side, {}).get(brigade_id)
     wanted = t["command"]["from_stance"][intent.stance] if intent is not None else b.order
     if wanted == b.order and not b.failed:
+        return
+    live = [p for p in b.pieces if p.live]
+    if not live:
         return
     cx = sum(p.unit.x for p in live) / len(live)
     cy = sum(p.unit.y for p in live) / len(live)
@@ -172,7 +123,7 @@ def orders_step(game: Any, state: SumterState, brigade_id: str) -> None:
 # ----------------------------------------------------------------------------- charges
 
 
-def charge_step(game: Any, state: SumterState, side: str) -> None:
+def charge_step(game: Game, state: SumterState, side: str) -> None:
     """Charges of ``side``: units the doctrine sends in, of brigades on Assault orders (SU-C7),
     test to charge (Rebel Yell where chosen; each unit of the brigade that charged the same enemy
     before it this turn a wave, +1 each, ruling SU-C10), throw their initial dice; on contact the
@@ -185,14 +136,14 @@ def charge_step(game: Any, state: SumterState, side: str) -> None:
                 or p.brigade.order != "assault" or p.skirmish):
             continue
         target = state.pieces.get(intent.target or "")
-        if target is None or not target.unit.on_field or target.state == "gone":
+        if target is None or not target.live:
             continue
         wave = waves.get((p.brigade.id, target.id), 0)
         if charge(game, state, p, target, wave):
             waves[p.brigade.id, target.id] = wave + 1
 
 
-def charge(game: Any, state: SumterState, p: Piece, target: Piece, wave: int) -> bool:
+def charge(game: Game, state: SumterState, p: Piece, target: Piece, wave: int) -> bool:
     """``p`` tests to charge ``target`` and throws its dice; whether it charged."""
     t = state.tables
     r = t["movement"]["rates"][p.rate]
@@ -241,7 +192,7 @@ def charge(game: Any, state: SumterState, p: Piece, target: Piece, wave: int) ->
     return True
 
 
-def charged(game: Any, state: SumterState, p: Piece, by: Piece) -> None:
+def charged(game: Game, state: SumterState, p: Piece, by: Piece) -> None:
     """The defender's Unit Morale Test being charged; countercharge or stand is its choice."""
     by_kind = ("cavalry" if by.arm == "cavalry" and p.arm != "cavalry" else "skirmishers" if p.skirmish and by.skirmish
                else "foot" if by.order_foot and (p.order_foot or p.arm == "artillery") else "none")
@@ -273,7 +224,7 @@ def morale_inputs(state: SumterState, p: Piece, column: str, **facts: Any) -> di
     return i
 
 
-def apply_morale(game: Any, state: SumterState, p: Piece, result: str, dps: int) -> None:
+def apply_morale(game: Game, state: SumterState, p: Piece, result: str, dps: int) -> None:
     """A morale result on the piece: its DPs and its new state."""
     add_dps(state, p, dps)
     if result in ("halt", "fail"):
@@ -291,18 +242,10 @@ def apply_morale(game: Any, state: SumterState, p: Piece, result: str, dps: int)
         add_dps(state, p, -state.tables["morale"]["removal"]["rally"])
 
 
-def disperse(game: Any, p: Piece) -> None:
+def disperse(game: Game, p: Piece) -> None:
     if p.state != "gone":
         p.state, p.broke, p.melee = "gone", True, None
         game.log.emit("disperse", unit=p.id, text=f"{p.id} disperses")
-
-
-def flanked(target: Piece, by: Piece) -> bool:
-    """Is ``by`` off ``target``'s front (more than 45 degrees from its facing; SU-G4)?"""
-    u, v = target.unit, by.unit
-    bearing = math.degrees(math.atan2(v.x - u.x, v.y - u.y)) % 360.0
-    off = abs(bearing - u.facing) % 360.0
-    return min(off, 360.0 - off) > 45.0
 
 
 def attached_general(state: SumterState, p: Piece) -> str:
@@ -317,11 +260,11 @@ def attached_general(state: SumterState, p: Piece) -> str:
 # ----------------------------------------------------------------------------- compulsory moves
 
 
-def compulsory_step(game: Any, state: SumterState) -> None:
+def compulsory_step(game: Game, state: SumterState) -> None:
     """Retreats and routs (their retreat dice straight back), pursuits, and brigades retiring
     after an order or morale failure (a step back: half a move; skirmishers a full move; SU-C9)."""
     for p in list(state.pieces.values()):
-        if not p.unit.on_field or p.state == "gone":
+        if not p.live:
             continue
         r = state.tables["movement"]["rates"][p.rate]
         if p.state in ("retreat", "rout"):
@@ -334,7 +277,7 @@ def compulsory_step(game: Any, state: SumterState) -> None:
             p.pursuing = None
             if p.melee:
                 continue
-            if quarry.unit.on_field and quarry.state != "gone":
+            if quarry.live:
                 if rush(game, state, p, quarry, "pursuit") and quarry.melee is None:
                     p.melee, quarry.melee, p.bonus = quarry.id, p.id, "pursuing"
                     state.melees.append((p, quarry))
@@ -347,7 +290,7 @@ def compulsory_step(game: Any, state: SumterState) -> None:
             p.moved = 1.0
 
 
-def rush(game: Any, state: SumterState, p: Piece, at: Piece, why: str) -> bool:
+def rush(game: Game, state: SumterState, p: Piece, at: Piece, why: str) -> bool:
     """``p`` throws its pursuit dice and goes at ``at``, stopping at contact; whether it made contact."""
     r = state.tables["movement"]["rates"][p.rate]
     inches = roll_move(game, state, p, r["die"] if p.arm != "infantry" else "d6", r["pursuit"], 0, why)
@@ -358,12 +301,12 @@ def rush(game: Any, state: SumterState, p: Piece, at: Piece, why: str) -> bool:
     return state.yards(inches) + contact >= gap
 
 
-def uncontrolled(game: Any, state: SumterState, p: Piece) -> None:
+def uncontrolled(game: Game, state: SumterState, p: Piece) -> None:
     """A pursuer whose quarry has gone makes an uncontrolled charge at the nearest enemy within
     45 degrees of its front, on its pursuit dice and with no test to charge; the enemy tests being
     charged. With no such enemy it acts as a pursuit result of 7-8: 1 DP, cavalry retire 12", foot
     stand (ruling SU-M5)."""
-    target, _ = nearest(p, enemies_near(game, state, p, lambda e: live(e) and not flanked(p, e)))
+    target, _ = nearest(p, enemies_near(game, state, p, lambda e: e.live and not flanked(p, e)))
     if target is None:
         add_dps(state, p, next(b.result[1] for b in state.tables.pursuit.bands if b.result[0] == "halt"))
         if p.arm == "cavalry":
@@ -380,12 +323,22 @@ def uncontrolled(game: Any, state: SumterState, p: Piece) -> None:
         state.melees.append((p, target))
 
 
-def clear_friends(game: Any, state: SumterState, p: Piece) -> None:
+def clear_friends(game: Game, state: SumterState, p: Piece) -> None:
     """A unit in retreat or rout that ends its move on a friend goes on back until it is clear
-    of every friend (ruling SU-G5)."""
+    of every friend (ruling SU-G5). It goes straight back toward its home edge, so the friends it
+    can meet are those near that line: they are found once, not at every step back."""
     contact = state.yards(state.tables["scale"]["contact_inches"])
+    u = p.unit
+    rad = math.radians(game.scenario.home_edges.get(p.side, 180.0))
+    beyond = game.scenario.width + game.scenario.height  # past every edge
+    ex, ey = u.x + beyond * math.sin(rad), u.y + beyond * math.cos(rad)
+    reach = contact + 1.0  # (a yard over: rounding in its steps back never leaves out a friend in contact)
+    x0, x1, y0, y1 = min(u.x, ex) - reach, max(u.x, ex) + reach, min(u.y, ey) - reach, max(u.y, ey) + reach
+    in_way = [o for o in state.by_side[p.side]
+              if x0 <= o.unit.x <= x1 and y0 <= o.unit.y <= y1  # (the line's box first: most friends are off it)
+              and o is not p and o.live and segment_distance(o.unit.x, o.unit.y, u.x, u.y, ex, ey) <= reach]
     while p.unit.on_field:
-        friend, gap = nearest(p, [o for o in state.by_side[p.side] if o is not p and o.unit.on_field and o.state != "gone"])
+        friend, gap = nearest(p, in_way)
         if friend is None or gap > contact:
             return
         at = (p.unit.x, p.unit.y)
@@ -397,7 +350,7 @@ def clear_friends(game: Any, state: SumterState, p: Piece) -> None:
 # ----------------------------------------------------------------------------- movement
 
 
-def movement_step(game: Any, state: SumterState, side: str) -> None:
+def movement_step(game: Game, state: SumterState, side: str) -> None:
     """The side's units move as their intents ask, within their brigade's order (SU-C8: Hold
     moves nobody forward; Retire is the compulsory move), one brigade on Move orders far from
     the enemy by tactical march."""
@@ -420,7 +373,7 @@ def movement_step(game: Any, state: SumterState, side: str) -> None:
             move(game, state, p, intent)
 
 
-def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
+def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     u = p.unit
     order = p.brigade.order
     want = intent.formation or u.formation
@@ -460,7 +413,7 @@ def move(game: Any, state: SumterState, p: Piece, intent: Any) -> None:
         pass_batteries(game, state, p, x, y)
 
 
-def manhandle(game: Any, state: SumterState, p: Piece, goal: tuple[float, float]) -> bool:
+def manhandle(game: Game, state: SumterState, p: Piece, goal: tuple[float, float]) -> bool:
     """An unlimbered field gun battery whose goal is within 2" is manhandled there instead of
     limbering (ruling SU-G7): a foot battery may not fire this turn, horse artillery may."""
     u = p.unit
@@ -474,7 +427,7 @@ def manhandle(game: Any, state: SumterState, p: Piece, goal: tuple[float, float]
     return True
 
 
-def pass_batteries(game: Any, state: SumterState, p: Piece, x: float, y: float) -> None:
+def pass_batteries(game: Game, state: SumterState, p: Piece, x: float, y: float) -> None:
     """An order unit whose move from (x, y) crossed a friendly deployed battery (within contact
     of its path) takes 2 DPs, once a move (ruling SU-G5)."""
     u = p.unit
@@ -483,26 +436,24 @@ def pass_batteries(game: Any, state: SumterState, p: Piece, x: float, y: float) 
     if length2 < 1e-9:  # it did not move (a move that ended at once, short of an engage order's range)
         return
     contact = state.yards(state.tables["scale"]["contact_inches"])
-    for o in state.by_side[p.side]:
-        if o.arm != "artillery" or o.unit.formation != "unlimbered" or not o.unit.on_field or o.state == "gone":
+    for o in state.batteries.get(p.side, ()):
+        if o.unit.formation != "unlimbered" or not o.live:
             continue
-        ox, oy = o.unit.x - x, o.unit.y - y
-        along = max(0.0, min(1.0, (ox * dx + oy * dy) / length2))
-        if math.hypot(ox - along * dx, oy - along * dy) <= contact:
+        if segment_distance(o.unit.x, o.unit.y, x, y, u.x, u.y) <= contact:
             dps = state.tables["movement"]["battery_pass_dps"]
             add_dps(state, p, dps)
             game.log.emit("interpenetrate", unit=p.id, rulings=["SU-G5"], text=f"{p.id} passes through {o.id}: {dps} DP")
             return
 
 
-def in_reach(game: Any, state: SumterState, p: Piece) -> bool:
+def in_reach(game: Game, state: SumterState, p: Piece) -> bool:
     """Is an enemy within the long range of the unit's firearm?"""
     weapon = p.unit.spec.weapon or "rifle-musket"
     reach = state.yards(state.tables["fire"]["ranges"][weapon][1] + state.tables["scale"]["contact_inches"])
     return nearest(p, enemies_near(game, state, p))[1] <= reach
 
 
-def recall(game: Any, state: SumterState, p: Piece) -> bool:
+def recall(game: Game, state: SumterState, p: Piece) -> bool:
     """Skirmish Recall: 2D6 against the grade's score to form again."""
     t = state.tables["fire"]["recall"]
     names: list[str | tuple[str, int]] = [("dp", p.dps)]
@@ -518,15 +469,15 @@ def recall(game: Any, state: SumterState, p: Piece) -> bool:
     return recalled
 
 
-def tactical_march(game: Any, state: SumterState, b: Any, intents: dict[str, Any], enemies: list[Piece]) -> bool:
+def tactical_march(game: Game, state: SumterState, b: Brigade, intents: dict[str, Intent], enemies: list[Piece]) -> bool:
     """Tactical March: the whole brigade in column of march, 18" (24" for cavalry and horse
     artillery), ending 20" from the enemy; DPs thrown on its column dice."""
     mv = state.tables["movement"]
     stop = state.yards(mv["march_stop_inches"])
     ready = [p for p in b.pieces if p.fit and not p.melee]  # (``enemies``: the live ones; none changes while a side moves)
-    if not ready or any(nearest(p, enemies_near(game, state, p, among=enemies))[1] <= stop for p in ready):
-        return False
     if not any(intents.get(p.id) is not None and intents[p.id].action == "advance" for p in ready):
+        return False
+    if any(nearest(p, enemies_near(game, state, p, among=enemies))[1] <= stop for p in ready):
         return False
     for p in ready:
         intent = intents.get(p.id)

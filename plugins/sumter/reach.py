@@ -4,9 +4,7 @@ artillery tables, at the scale of ruling SU-S2."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from referee.api import Capabilities
+from referee.api import Capabilities, Game
 
 from .dice import DIE
 from .state import Piece, SumterState
@@ -23,7 +21,7 @@ def charge_inches(state: SumterState, p: Piece) -> float:
     return float((r["line"][-1] + r["charge_dice"]) * mean + r["charge_inches"])
 
 
-def capabilities(game: Any, unit: str) -> Capabilities | None:
+def capabilities(game: Game, unit: str) -> Capabilities | None:
     state: SumterState = game.state
     p = state.pieces.get(unit)
     if p is None:

@@ -5,18 +5,17 @@ morale tests that follow, the army's sniper and any bounce-thru are left to play
 
 from __future__ import annotations
 
-from typing import Any
-
-from referee.api import Exchange, Result, men_between
+from referee.api import Exchange, Game, Result, Roller, men_between
 
 from .combat import may_fire, reach_inches, volley
-from .move import dist
+from .geometry import dist
+from .state import SumterState
 
 
-def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange | None:
+def exchange(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:
     if charge:
         return None
-    state = game.state
+    state: SumterState = game.state
     a, b = state.pieces[attacker], state.pieces[defender]
     contact = state.tables["scale"]["contact_inches"]
     if not may_fire(state, a) or dist(a, b) > state.yards(reach_inches(state, a) + contact):
@@ -27,7 +26,7 @@ def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange 
     room = max(0, state.tables["morale"]["hits_to_dps"] - b.dps)
     men, start, standing = b.unit.spec.men, b.start, b.figures
 
-    def one_volley(roller: Any) -> Result:
+    def one_volley(roller: Roller) -> Result:
         lost = min(standing, max(0, fire(roller).values["hits"] - room))
         return Result((0, men_between(men, start, standing, standing - lost)), ("good", "gone" if lost == standing else "good"))
 

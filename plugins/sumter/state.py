@@ -8,12 +8,11 @@ its figures, grade and DPs here. Rulings SU-S1..SU-S6 (docs/rulings/sumter.md).
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from attrs import define, field
-from referee.api import LeaderState, UnitState
+from referee.api import CommandIntent, Game, Intent, LeaderState, UnitState
 
-from .tables import SumterTables, load_with_overlays
+from .tables import SumterTables
 
 STATUS = {"ok": "good", "halted": "disordered", "retreat": "broken", "rout": "routed", "gone": "gone"}
 
@@ -54,6 +53,11 @@ class Piece:
         return self.unit.spec.side
 
     @property
+    def live(self) -> bool:
+        """On the field and not gone."""
+        return self.unit.on_field and self.state != "gone"
+
+    @property
     def fit(self) -> bool:
         return self.state in ("ok", "halted") and self.unit.on_field
 
@@ -79,22 +83,30 @@ class Brigade:
 
 @define(eq=False)
 class SumterState:
+    """One game of sumter (``game.state``): its pieces and brigades, what a phase hands the next,
+    and its one cache, :attr:`sniper_reach` (the tables' is :attr:`SumterTables.optioned`)."""
+
     tables: SumterTables
     ypi: float  # yards per inch
     pieces: dict[str, Piece] = field(factory=dict)
     by_side: dict[str, list[Piece]] = field(factory=dict)
+    batteries: dict[str, list[Piece]] = field(factory=dict)  # side -> its artillery pieces, in by_side's order
     brigades: dict[str, Brigade] = field(factory=dict)
     cinc: dict[str, LeaderState | None] = field(factory=dict)
-    intents: dict[str, dict[str, Any]] = field(factory=dict)  # side -> unit intents, this turn
-    wanted: dict[str, dict[str, Any]] = field(factory=dict)  # side -> command intents, this turn
+    intents: dict[str, dict[str, Intent]] = field(factory=dict)  # side -> unit intents, this turn
+    wanted: dict[str, dict[str, CommandIntent]] = field(factory=dict)  # side -> command intents, this turn
     melees: list[tuple[Piece, Piece]] = field(factory=list)  # (attacker, defender) pairs in contact
     rounds: dict[tuple[str, str], int] = field(factory=dict)  # rounds fought by each pair in melee
+    sniper_reach: dict[str, float] = field(factory=dict)
+    """Cache of ``combat.snipe``: side -> yards the longest firearm of its infantry reaches (with
+    contact), the radius of the sniper's search; filled on first ask, never cleared (weapons do
+    not change)."""
 
     def yards(self, inches: float) -> float:
         return inches * self.ypi
 
     def enemies(self, side: str) -> list[Piece]:
-        return [p for s, ps in self.by_side.items() if s != side for p in ps if p.unit.on_field and p.state != "gone"]
+        return [p for s, ps in self.by_side.items() if s != side for p in ps if p.live]
 
 
 def rate_of(arm: str, grade: str, mounted: bool) -> str:
@@ -106,13 +118,13 @@ def rate_of(arm: str, grade: str, mounted: bool) -> str:
     return "foot-good" if good else "foot-poor"
 
 
-def muster(game: Any, t: SumterTables) -> SumterState:
+def muster(game: Game, t: SumterTables) -> SumterState:
     """Units become figures (men / 20, rounded, at least one; SU-S1), batteries gun models of
     two guns (rounded up; SU-S3); grades and generals by the scale's maps (SU-S5, SU-S6); each
     command with units a brigade, on the order its plan asks for (SU-C6)."""
     laid = tuple(o for o in sorted(t.option_sets) if game.option(o))
     if laid:  # options that change the tables (rulings' other readings)
-        t = load_with_overlays(*game.rules.overlays, options=laid)
+        t = t.with_options(laid)
     s = t["scale"]
     state = SumterState(t, float(t.scale.yards_per_inch))
     world = game.world
@@ -122,7 +134,7 @@ def muster(game: Any, t: SumterTables) -> SumterState:
     chosen = [o for o in sorted(t.figure_men) if game.option(o)]
     men_per_figure = t.figure_men[chosen[0]] if chosen else s["men_per_figure"]
     wanted = {side: game.command_intents(side) for side in game.scenario.sides}
-    generals: dict[str, Any] = {}  # command -> its first leader by id (one pass, not one per brigade)
+    generals: dict[str, LeaderState] = {}  # command -> its first leader by id (one pass, not one per brigade)
     for ld in leaders:
         generals.setdefault(ld.spec.command, ld)
     for unit in world.units.values():
@@ -138,28 +150,37 @@ def muster(game: Any, t: SumterTables) -> SumterState:
         p = Piece(spec.id, unit, b, spec.arm, grade, figures, figures, rate_of(spec.arm, grade, spec.mounted),
                   math.ceil(spec.guns / s["guns_per_model"]) if spec.guns else 0)
         p.bushwhacked = spec.surprised
+        show_strength(p)
         b.pieces.append(p)
         state.pieces[p.id] = p
         state.by_side.setdefault(spec.side, []).append(p)
+        if p.arm == "artillery":
+            state.batteries.setdefault(spec.side, []).append(p)
     return state
 
 
-def _level(game: Any, command: str) -> str:
+def _level(game: Game, command: str) -> str:
     chain = game.scenario.chains.get(command, ())
     return chain[0].level if chain else ""
 
 
+def show_strength(p: Piece) -> None:
+    """The unit's men in the neutral world from its figures standing (so men are conserved and
+    losses come in figures), and its guns, which fall with their crews (ruling SU-A5): written
+    when figures fall (``combat.lose_figures``) and at muster."""
+    u = p.unit
+    u.men = u.spec.men * p.figures // p.start
+    if u.spec.guns:
+        u.guns = min(u.guns, math.ceil(u.spec.guns * p.figures / p.start))
+
+
 def sync(state: SumterState) -> None:
-    """Men (from the figures standing, so men are conserved and losses come in figures), guns
-    and status back to the neutral world; places are kept there already. A unit reads as
-    disordered when halted, at the DP cap or in a retiring brigade (ruling SU-D4)."""
-    cap = state.tables["morale"]["dp_cap"]
+    """Status back to the neutral world after each step (men and guns follow the figures as
+    they fall, :func:`show_strength`; places are kept there already). A unit reads as
+    disordered when halted or in a retiring brigade, whatever its DPs (rulings SU-D4, SU-D5)."""
     for p in state.pieces.values():
         u = p.unit
-        u.men = u.spec.men * p.figures // p.start
-        if u.spec.guns:  # guns fall with their crews (ruling SU-A5)
-            u.guns = min(u.guns, math.ceil(u.spec.guns * p.figures / p.start))
         if p.state == "gone" or p.figures <= 0:
             u.status = "gone"
             continue
-        u.status = "disordered" if p.state == "ok" and (p.dps >= cap or p.brigade.failed) else STATUS[p.state]
+        u.status = "disordered" if p.state == "ok" and p.brigade.failed else STATUS[p.state]

@@ -1,7 +1,9 @@
 """Typed, checked access to the Raising Sumter tables (``rulesets/sumter/*.toml``).
 
-:func:`load_tables` reads and checks every file once (cached); :func:`load_with_overlays` lays
-data house rules over them; :func:`display_tables` gives each table for ``referee tables``.
+:func:`load_tables` reads and checks every file once (cached: a pure function of the bundled
+files); :func:`load_with_overlays` lays data house rules over them, and
+:meth:`SumterTables.with_options` the chosen options' changes (kept on the tables they are laid
+over); :func:`display_tables` gives each table for ``referee tables``.
 """
 
 from __future__ import annotations
@@ -9,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 from referee.api import (
     Bands,
     BandsOf,
@@ -144,6 +147,7 @@ SCHEMA: dict[str, Spec] = {
 
 @frozen(eq=False)  # hashed by identity: one loaded table set
 class SumterTables:
+    files: Mapping[str, TomlFile]  # the checked files these tables are built from (options are laid over them)
     raw: Mapping[str, Any]
     scale: Scale
     fire_rows: tuple[tuple[int, ...], ...]  # figures firing (0..most) -> the row's hits by column
@@ -155,6 +159,21 @@ class SumterTables:
     options: tuple[OptionSpec, ...]
     figure_men: Mapping[str, int]  # option -> men per figure
     option_sets: Mapping[str, Mapping[str, Any]]  # option -> the table changes it makes (file -> keys)
+    optioned: dict[tuple[str, ...], SumterTables] = field(factory=dict, repr=False)
+    """Cache of :meth:`with_options`: chosen options -> these tables with their changes laid over
+    (every game of a stack with those options asks; the tables never change, so nothing is cleared)."""
+
+    def with_options(self, options: tuple[str, ...]) -> SumterTables:
+        """These tables with each option's ``set`` tables laid over them (as an overlay, so they
+        are checked); options that change no table are passed over."""
+        laid = self.optioned.get(options)
+        if laid is None:
+            files = self.files
+            for name in options:
+                if name in self.option_sets:
+                    files = apply_overlay(files, f"option {name}", SCHEMA, text=_toml(self.option_sets[name]))
+            laid = self.optioned[options] = build(files)
+        return laid
 
     def __getitem__(self, name: str) -> Any:
         return self.raw[name]
@@ -185,7 +204,7 @@ def build(files: Mapping[str, TomlFile]) -> SumterTables:
     scale = Scale(float(to_fraction(s["yards_per_inch"]) or 1), s["men_per_figure"], "figure", s["guns_per_model"],
                   s["minutes_per_turn"], s["scale_ruling"])
     return SumterTables(
-        raw, scale,
+        files, raw, scale,
         _rows(raw["fire"]["casualties"], raw["fire"]["most_figures"]),
         _rows(raw["artillery"]["casualties"], raw["artillery"]["most_models"]),
         _bands(raw["melee"]["results"], lambda r: r["result"]),
@@ -200,36 +219,18 @@ def build(files: Mapping[str, TomlFile]) -> SumterTables:
 
 @cache
 def load_tables() -> SumterTables:
+    """The bundled tables, read and checked once."""
     return build(load_ruleset(RULESET, SCHEMA))
 
 
-@cache
-def _files() -> dict[str, TomlFile]:
-    return load_ruleset(RULESET, SCHEMA)
-
-
-def load_with_overlays(*overlays: Any, options: tuple[str, ...] = ()) -> SumterTables:
-    """The tables with house rules' overlays, then the chosen options' changes, laid over them."""
+def load_with_overlays(*overlays: str | Path) -> SumterTables:
+    """The tables with house rules' overlays laid over them."""
     if not overlays:
-        return _with_options(options) if options else load_tables()
-    files = _files()
+        return load_tables()
+    files: Mapping[str, TomlFile] = load_tables().files
     for overlay in overlays:
         files = apply_overlay(files, overlay, SCHEMA)
-    return build(_lay_options(files, options))
-
-
-@cache
-def _with_options(options: tuple[str, ...]) -> SumterTables:
-    return build(_lay_options(_files(), options))
-
-
-def _lay_options(files: dict[str, TomlFile], options: tuple[str, ...]) -> dict[str, TomlFile]:
-    """Lay each option's ``set`` tables over ``files`` (as an overlay, so they are checked)."""
-    sets = load_tables().option_sets
-    for name in options:
-        if name in sets:
-            files = apply_overlay(files, f"option {name}", SCHEMA, text=_toml(sets[name]))
-    return files
+    return build(files)
 
 
 def _toml(tables: Mapping[str, Any], prefix: str = "") -> str:
