@@ -698,3 +698,51 @@ def test_a_bad_plan_exits_with_code_2_and_no_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "orders[2].when.begun" in result.output and "no order with id 'us.9'" in result.output
     assert "Traceback" not in result.output
+
+
+# ----------------------------------------------------------------------------- concerted assaults
+
+RESERVE_ATTACK = '\n[[orders]]\ncommand = "us-reserve"\nkind = "attack"\nobjective = "hill"\ntogether = "grand-charge"\n'
+TOGETHER = edit(BASE, 'kind = "attack"\nobjective = "hill"', 'kind = "attack"\nobjective = "hill"\ntogether = "grand-charge"')
+
+
+def test_attack_orders_naming_one_group_read_as_a_concerted_assault() -> None:
+    scenario = load(TOGETHER + RESERVE_ATTACK)
+    assert [o.together for o in scenario.orders] == ["grand-charge", "", "grand-charge"]
+    assert all(o.together == "" for o in load(BASE).orders)
+
+
+def test_a_group_of_one_order_is_refused(tmp_path: Path) -> None:
+    problem(tmp_path, TOGETHER, "orders[0].together", "'grand-charge' is named by this order only",
+            "two commands or units or more", line='together = "grand-charge"')
+
+
+def test_a_group_on_an_order_that_is_not_an_attack_is_refused(tmp_path: Path) -> None:
+    text = TOGETHER + RESERVE_ATTACK.replace('kind = "attack"\nobjective = "hill"', 'kind = "hold"')
+    problem(tmp_path, text, "orders[2].together", "'together' is for attack orders, not hold",
+            line='together = "grand-charge"', nth=1)
+
+
+def test_a_group_on_an_attack_without_the_bayonet_is_refused(tmp_path: Path) -> None:
+    text = TOGETHER + RESERVE_ATTACK.replace("together", "assault = false\ntogether")
+    problem(tmp_path, text, "orders[2].together", "needs an attack with assault = true", line='together = "grand-charge"', nth=1)
+
+
+def test_a_group_name_that_is_not_an_id_is_refused(tmp_path: Path) -> None:
+    text = TOGETHER.replace('"grand-charge"', '"grand charge!"') + RESERVE_ATTACK
+    problem(tmp_path, text, "orders[0].together", "expected an id", "'grand charge!'", line='together = "grand charge!"')
+
+
+def test_a_group_of_both_sides_is_refused(tmp_path: Path) -> None:
+    text = TOGETHER + RESERVE_ATTACK + '\n[[orders]]\ncommand = "cs"\nkind = "attack"\nobjective = "ford"\n' \
+                                       'together = "grand-charge"\nwhen = { time = "18:00" }\n'
+    problem(tmp_path, text, "orders[3].together", "named by orders of both sides", line='together = "grand-charge"', nth=2)
+
+
+def test_a_bad_group_exits_with_code_2_and_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(TOGETHER, encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path), "--rules", "rff", "--quiet"])
+    assert result.exit_code == 2
+    assert "orders[0].together" in result.output and "named by this order only" in result.output
+    assert str(path) in result.output and "Traceback" not in result.output
