@@ -668,15 +668,15 @@ def _examples() -> list[str]:
     """The TOML of each "complete example" in docs/scenario-format.md."""
     text = DOCS.read_text(encoding="utf-8")
     sections = re.split(r"^## ", text, flags=re.MULTILINE)
-    examples = [section for section in sections if section.startswith(("A complete example", "A second complete example"))]
+    examples = [section for section in sections if section.startswith(("A complete example", "A second complete example", "A third complete example"))]
     return [block for section in examples for block in re.findall(r"```toml\n(.*?)```", section, re.DOTALL)]
 
 
-def test_the_docs_have_two_complete_examples() -> None:
-    assert len(_examples()) == 2
+def test_the_docs_have_three_complete_examples() -> None:
+    assert len(_examples()) == 3
 
 
-@pytest.mark.parametrize("index", [0, 1])
+@pytest.mark.parametrize("index", [0, 1, 2])
 def test_the_complete_examples_in_the_docs_load(index: int) -> None:
     scenario = parse_scenario(_examples()[index], "docs/scenario-format.md")
     assert scenario.orders and scenario.victory.end > scenario.start
@@ -689,6 +689,14 @@ def test_the_plan_example_shows_a_plan_with_conditions() -> None:
     assert any(p.break_off for p in scenario.plans.values())
     assert any(set(sides) != set(scenario.sides) for sides in scenario.retreat_edges.values())
     assert any(o.kind == "withdraw" and o.when for o in scenario.orders)
+
+
+def test_the_third_example_is_the_concerted_assault_drill() -> None:
+    scenario = parse_scenario(_examples()[2], "docs/scenario-format.md")
+    groups = [o.together for o in scenario.orders if o.together]
+    assert len(groups) == 2 and len(set(groups)) == 1
+    drill = DOCS.parent.parent / "tests" / "scenarios" / "drill-together.toml"
+    assert _examples()[2] == drill.read_text(encoding="utf-8")
 
 
 def test_a_bad_plan_exits_with_code_2_and_no_traceback(tmp_path: Path) -> None:
