@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 from referee.api import (
     LADDER,
     Bool,
@@ -155,6 +155,9 @@ class HardtackTables:
     figure_men: Mapping[str, int]  # option -> men per figure
     yards_per_inch: float  # [scale] yards_per_inch (p.1), read by every distance in play
     command_yards: float  # [scale] command_inches in yards (p.7, p.11: formation, rally, transfer)
+    effects: dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)
+    """fire.effective's HT-F6 last bands by their inputs: a pure function of these tables, kept
+    while they live (the set is read once; a mutable memo in a frozen record)."""
 
     def __getitem__(self, name: str) -> Any:
         return self.raw[name]
