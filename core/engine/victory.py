@@ -63,7 +63,7 @@ def update_holders(world: World) -> list[tuple[str, str | None, str]]:
         present = {side for x, y, side in near if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r}
         if indexed:
             present.update(side for side in sorted(indexed)
-                           if any(math.hypot(ox - u.x, oy - u.y) <= r for u in space.near(side, ox, oy, r, _fit)))
+                           if space.occupied(side, ox, oy, r, _fit))
         hand_over(world, objective, present, changes)
     return changes
 
