@@ -5,11 +5,12 @@ One :class:`Space` per world (``world.space``), one k-d tree per side of more th
 :data:`SMALL` units. Such a side's units are of :class:`~referee.core.engine.world.TrackedUnit`, whose
 ``x`` and ``y`` setter calls :meth:`Space.moved`: that is the one place of invalidation. A unit
 that moves is put in its side's *moved* set; the tree still holds its old place but skips it, and
-every question scans the moved units at their present places. A question that finds more than
-:func:`loose` units moved rebuilds the tree (n log n) and empties the set. So a phase that moves
-a few units between questions (a retreat, then a question about friends in the way) pays no
-build, one that moves many and then asks many questions pays one, and a side that did not move
-pays none.
+every question scans the moved units at their present places. Once the questions since the
+last build have scanned as many moved units as the side has units (what a build looks at), the
+next rebuilds the tree (n log n) and empties the set: scans never cost much more than the builds
+they spare. So a phase that moves a few units between questions (a retreat, then a question
+about the friends in its way) pays no build, one that moves many and then asks many questions
+pays one, and a side that did not move pays none.
 
 A k-d tree rather than a uniform grid: the doctrine asks every unit for its nearest enemy however
 far that is, and on a large field most units are far from the nearest enemy, where a grid's
@@ -42,13 +43,6 @@ Node = Leaf | tuple[float, float, float, float, "Node", "Node"]  # a leaf, or a 
 Keep = Callable[["UnitState"], bool]
 
 
-def loose(units: int) -> int:
-    """How many of a side's ``units`` may have moved since its tree was built before a question
-    rebuilds it: about the square root, which balances the scan of the moved at every question
-    against a build (n log n) every so many moves."""
-    return max(LEAF, math.isqrt(units))
-
-
 class Space:
     """The units of one world by place: one k-d tree per side, and the units moved since it was built."""
 
@@ -65,6 +59,7 @@ class Space:
                 u.space = self
         self.trees: dict[str, Node] = {}  # side -> its tree; absent: to be built at the next question
         self.moves: dict[str, dict[int, UnitState]] = {}  # side -> its units moved since its tree was built, by rank
+        self.scanned: dict[str, int] = {}  # side -> moved units its questions have scanned since its tree was built
 
     def moved(self, unit: UnitState) -> None:
         """``unit``'s place is about to change (the setter hook's call): its side's tree skips it
@@ -75,10 +70,13 @@ class Space:
     def _tree(self, side: str) -> tuple[Node, dict[int, UnitState]]:
         """The side's tree and its moved units (rebuilt if missing or too many have moved)."""
         tree, moves = self.trees.get(side), self.moves.get(side)
-        if tree is None or moves is None or len(moves) > loose(len(self.members[side])):
+        if moves:
+            self.scanned[side] += len(moves)
+        if tree is None or moves is None or self.scanned[side] >= len(self.members[side]):
             rank = self.rank
             tree = self.trees[side] = _build([(u.x, u.y, rank[u.id], u) for u in self.members[side]])
             moves = self.moves[side] = {}
+            self.scanned[side] = 0
         return tree, moves
 
     def indexed(self, side: str) -> bool:
