@@ -40,6 +40,7 @@ from referee.core.engine.errors import InvalidInput, PluginFailed, Problem, Refe
 from referee.core.engine.events import CAUSES, Modifier, Resolution, net
 from referee.core.engine.footprint import depth, frontage
 from referee.core.engine.game import Game, Outcome, Step, men_between
+from referee.core.engine.glue import TableHooks, TableSource
 from referee.core.engine.ground import CELL, OPEN, Ground, inside
 from referee.core.engine.hookspecs import hookimpl, hookspec
 from referee.core.engine.mechanics import InputSpec, MechanicSpec
@@ -96,6 +97,7 @@ __all__ = [  # noqa: RUF022  (grouped by use, as docs/hooks.md lists them)
     # describing a ruleset, its tables and options
     "RulesetInfo", "Scale", "OptionSpec", "Table", "TomlFile", "Spec", "Record", "MapOf", "ListOf", "Int", "Number",
     "Str", "Bool", "Check", "Band", "Bands", "BandsOf", "load_ruleset", "load_texts", "apply_overlay", "to_fraction",
+    "TableSource", "TableHooks",
     # values and errors
     "record", "STRICT", "RefereeError", "InvalidInput", "Problem", "PluginFailed",
 ]

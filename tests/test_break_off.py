@@ -13,12 +13,13 @@ from referee.core.cli.cli import main
 from referee.core.engine.events import EventLog
 from referee.core.engine.game import Game, play
 from referee.core.engine.plan import OUT_OF_REACH_YARDS, Plan
-from referee.core.engine.plugins import build_rules
+from referee.core.engine.plugins import build_rules, installed
 from referee.core.engine.victory import judge
 from referee.core.engine.world import Order, SidePlan, Trigger
 from referee.core.input.scenario import find_scenario, load_scenario
 
 DRILL = find_scenario("drill-musketry")
+RULESETS = sorted(installed())  # every installed ruleset and layer: the contract holds for each
 
 
 def drill(**changes):  # type: ignore[no-untyped-def]
@@ -81,7 +82,7 @@ def test_a_break_off_is_not_decided_while_its_side_is_within_reach() -> None:
 # ----------------------------------------------------------------------------- the withdrawal played
 
 
-@pytest.mark.parametrize("ruleset", ["rff", "hardtack", "sumter", "hynds"])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_withdrawal_is_played_until_the_side_gets_away(ruleset: str) -> None:
     scenario = union_breaks_off_at(615)
     game = game_of(scenario, ruleset, seed=3, log=True)

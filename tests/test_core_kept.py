@@ -5,10 +5,14 @@ distance to every objective; an enemy within reach of a plan's trigger found thr
 
 from __future__ import annotations
 
+import ast
 import math
+from pathlib import Path
 
+from attrs import evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from referee.core.engine.ground import ground_of
 from referee.core.engine.plan import enemy_within
 from referee.core.engine.victory import hand_over, update_holders
 from referee.core.engine.world import World
@@ -145,5 +149,36 @@ def test_standing_intents_kept_are_the_intents_decided_afresh(rounds, side, minu
             else:
                 game.world.held[BIG_BETHEL.objectives[change[1]].id] = change[2]
         kept = game.intents(side)
-        game.memory.pop("doctrine.standing")
+        game.kept.doctrine.standing.clear()
         assert kept == game.intents(side)
+
+
+CORE = Path(__file__).parent.parent / "core"
+
+
+def _caches_in(path: Path) -> list[str]:
+    """What breaks the core's rule for caches in one module: a module-level WeakKeyDictionary (a
+    cache belongs to the object that owns its inputs), a ``game.memory`` key (the core's per-game
+    memory is ``game.kept``), a ``@cache``/``@lru_cache`` function without a docstring saying why
+    keeping its answers is safe."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = [f"{path.name}:{node.lineno} module-level {ast.unparse(node)[:60]}" for node in tree.body
+             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and "WeakKeyDictionary" in ast.unparse(node.value)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "memory" and ast.unparse(node.value) in ("game", "self"):
+            found.append(f"{path.name}:{node.lineno} game.memory")
+        if isinstance(node, ast.FunctionDef) and any("cache" in ast.unparse(d) for d in node.decorator_list) and not ast.get_docstring(node):
+            found.append(f"{path.name}:{node.lineno} {node.name} is kept with no word on why that is safe")
+    return found
+
+
+def test_the_core_declares_its_caches() -> None:
+    assert [problem for path in sorted(CORE.rglob("*.py")) for problem in _caches_in(path)] == []
+
+
+def test_a_changed_scenario_works_its_ground_out_again() -> None:
+    scenario = load_scenario(find_scenario("drill-musketry"))
+    ground = ground_of(scenario)
+    assert ground_of(scenario) is ground and scenario.kept.ground is ground
+    changed = evolve(scenario, width=scenario.width + 100.0)
+    assert changed.kept.ground is None and ground_of(changed) is not ground

@@ -62,12 +62,11 @@ def test_an_observer_sees_the_world_after_every_step_and_changes_nothing() -> No
 
 
 def test_geometry_kept_across_games_does_not_change_a_game() -> None:
-    """Memoised cover, sight and ground walks are computed from their keys alone: a game played
-    after others (memos full) is the game played first (memos empty)."""
-    from referee.plugins.hardtack import geometry, move
+    """Memoised cover, sight and ground walks (the scenario's Terrain) are computed from their
+    keys alone: a game played after others (memos full) is the game played first (memos empty)."""
+    from referee.plugins.hardtack import state
 
-    for memo in (geometry._covers, geometry._sight, move._walks):
-        memo.clear()
+    state._terrains.clear()
     _, first = played("big-bethel", 5)
     played("big-bethel", 6)
     _, again = played("big-bethel", 5)

@@ -81,3 +81,23 @@ def test_a_game_is_the_same_with_every_side_filed_in_a_grid(scenario: str, seed:
     scanned = played(scenario, seed)
     monkeypatch.setattr(hardtack_state, "GRID_FROM", 1)
     assert played(scenario, seed) == scanned
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(places, st.sampled_from(["line", "column", "skirmish"]), st.floats(0, 359)), min_size=20, max_size=20))
+def test_a_search_screening_its_friends_once_finds_the_maskers_each_line_finds(placed: list[tuple[tuple[float, float], str, float]]) -> None:
+    """HT-G4: a line of fire tested against the friends screened once for the whole search
+    (geometry.screen, in the box of the firer and every target) is masked by the same friend as
+    when the friends round that line alone are asked for."""
+    from referee.plugins.hardtack import geometry
+
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-musketry")), 1)
+    game.state = state = game.rules.pm.hook.referee_muster(game=game)
+    side = [c for r in state.by_side["union"] + state.by_side["confederate"] for c in r.companies]
+    for c, ((x, y), formation, facing) in zip(side, placed):
+        c.x, c.y, c.formation, c.facing = x / 3, y / 3, formation, facing  # (a crowd: lines overlap)
+    for c in side:
+        targets = [e for e in side if e.side != c.side]
+        friends = geometry.screen(state, c, targets)
+        for e in targets:
+            assert geometry.masked(state, c, e, friends) == geometry.masked(state, c, e)

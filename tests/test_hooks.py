@@ -20,6 +20,7 @@ from referee.core.engine import hookspecs
 from referee.core.engine.errors import PluginFailed
 from referee.core.engine.events import EventLog, Modifier
 from referee.core.engine.game import Game, play
+from referee.core.engine.glue import TableHooks
 from referee.core.engine.plugins import build_rules, call, installed, new_manager, sole_caller
 from referee.core.input.scenario import find_scenario, load_scenario
 
@@ -102,6 +103,31 @@ def test_plugin_hookimpl_fits_a_hookspec(module: str, name: str, fn: Any) -> Non
     params = inspect.signature(fn).parameters
     assert set(params) <= set(inspect.signature(ALL_SPECS[name]).parameters), f"{module}.{name} takes arguments the hookspec does not give"
     assert all(p.default is inspect.Parameter.empty for p in params.values()), f"{module}.{name} has a default argument"
+
+
+GLUE_HOOKS = sorted(n for n, fn in vars(TableHooks).items() if hasattr(fn, "referee_impl"))
+
+
+@pytest.mark.parametrize("name", GLUE_HOOKS)
+def test_the_ruleset_glue_fits_its_hookspecs(name: str) -> None:
+    """TableHooks' methods are the hooks a ruleset names after them (core/glue.py)."""
+    params = list(inspect.signature(getattr(TableHooks, name)).parameters)[1:]  # after self
+    assert set(params) <= set(inspect.signature(ALL_SPECS[name]).parameters), f"TableHooks.{name} takes arguments the hookspec does not give"
+
+
+GLUED = sorted(name for name, ep in installed().items() if hasattr(ep.load(), "GLUE"))
+
+
+def test_the_bundled_base_rulesets_use_the_glue() -> None:
+    assert {"rff", "hardtack", "sumter"} <= set(GLUED)
+
+
+@pytest.mark.parametrize("ruleset", GLUED)
+def test_the_table_rulesets_register_the_glue(ruleset: str) -> None:
+    module = installed()[ruleset].load()
+    for name in GLUE_HOOKS:
+        assert getattr(module, name) == getattr(module.GLUE, name), f"{ruleset}.{name} is not its TableHooks' method"
+    assert {"referee_options", "referee_tables", "referee_mechanics", "referee_muster"} <= set(build_rules(ruleset).hooks_by_plugin()[ruleset])
 
 
 @pytest.mark.parametrize("ruleset", sorted(installed()))
@@ -384,3 +410,8 @@ def test_the_suite_builds_records_frozen() -> None:
     modifier = Modifier("Fresh troops", 2, "QRS II")
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         modifier.value = 3  # type: ignore[misc]
+
+
+def test_the_hooks_by_plugin_follow_the_stack_base_first() -> None:
+    """`referee rulesets` prints them in this order: the same on every run."""
+    assert list(build_rules("hynds").hooks_by_plugin()) == ["rff", "hynds"]

@@ -156,7 +156,7 @@ def test_hynds_own_rolls_are_offered_at_the_table() -> None:
 
 def _shot(side: str, kind: str = "musketry", rng: float = 10.0) -> Any:
     stands = {"stands": 4, "men_per_stand": 50.0, "formation": "line", "troops": True, "guns": False, "arm": "infantry",
-              "footprint": None}  # (rff's Piece keeps its shape there: geometry.shape)
+              "footprint": None}  # (rff's Piece keeps its shape there: geometry.footprint)
     firer = SimpleNamespace(id=f"{side}-a", side=side, x=0.0, y=0.0, facing=0.0, **stands)
     target = SimpleNamespace(id="t", x=0.0, y=200.0, facing=180.0, **stands)
     return SimpleNamespace(firer=firer, target=target, kind=kind, range_inches=rng, stands=4)

@@ -9,24 +9,17 @@ import pytest
 from referee.core.engine.events import Modifier, Resolution
 from referee.core.engine.game import Game, play
 from referee.core.engine.hookspecs import hookimpl
-from referee.core.engine.plugins import build_rules, installed
+from referee.core.engine.plugins import Rules, build_rules, installed
 from referee.core.input.scenario import bundled, find_scenario, load_scenario
 
 RULESETS = sorted(installed())  # base rulesets and packaged layers (hynds)
 
-# Mechanics a ruleset resolves that take no modifiers in its rules (a house rule cannot add one).
-UNMODIFIED = {
-    ("rff", "fallen-leader"): "one unmodified d10 (RFF QRS, Fallen Leader)",
-    ("hardtack", "initiative"): "an unmodified D6 each side (ruling HT-T1)",
-    ("hynds", "fallen-leader"): "rff's",
-}
-# Mechanics a ruleset offers at the table (`referee resolve`) that the bundled battles never roll.
-TABLE_ONLY = {
-    ("hardtack", "combat-move"): "play moves companies their base distance (no combat-move roll)",
-    ("hardtack", "regimental-combat-move"): "as combat-move",
-    ("hynds", "surprise-fire"): "needs a hidden unit, which no bundled scenario has "
-                                "(tests/test_hynds.py plays it on one that does)",
-}
+
+def declared(rules: Rules, attribute: str) -> set[str]:
+    """The mechanics the stack's plugins name in a module attribute (docs/hooks.md): ``NO_MODIFIERS``,
+    resolved with no modifiers in its rules (a house rule cannot add one); ``TABLE_ONLY``, offered
+    to ``referee resolve`` and never rolled in the bundled battles."""
+    return {m for _, plugin in rules.pm.list_name_plugin() for m in getattr(plugin, attribute, {})}
 
 
 class Probe:
@@ -60,7 +53,7 @@ def _probed(ruleset: str) -> tuple[Any, Probe]:
     rules.register(probe, name="probe")
     scenarios = [load_scenario(find_scenario(sid)) for sid, _, _ in bundled()]
     for seed in range(1, 9):
-        if seed > 2 and set(rules.mechanics) - {m for r, m in TABLE_ONLY if r == ruleset} <= probe.resolved:
+        if seed > 2 and set(rules.mechanics) - declared(rules, "TABLE_ONLY") <= probe.resolved:
             break
         for scenario in scenarios:
             play(Game.new(rules, scenario, seed))
@@ -72,8 +65,8 @@ def test_every_mechanic_asks_for_modifiers_and_is_resolved_and_observed(ruleset:
     rules, probe = _probed(ruleset)
     played = probe.resolved
     listed = set(rules.mechanics)
-    assert listed - played == {m for r, m in TABLE_ONLY if r == ruleset}, "a listed mechanic is never resolved in play"
-    unmodified = {m for r, m in UNMODIFIED if r == ruleset} & played
+    assert listed - played == declared(rules, "TABLE_ONLY"), "a listed mechanic is never resolved in play"
+    unmodified = declared(rules, "NO_MODIFIERS") & played
     assert played - probe.asked == unmodified, "a mechanic resolved without asking house rules for modifiers"
     assert {m for m, _ in probe.observed} == played
 

@@ -497,6 +497,18 @@ def test_duplicate_order_ids(tmp_path: Path) -> None:
     assert "cannot also have 'when'" in only(problems, "orders[3].when").message
 
 
+def test_a_reserve_objective_needs_the_older_release(tmp_path: Path) -> None:
+    """A reserve waits where it stands; its objective is only the older form's release target, so
+    without 'from' or 'when_enemy_within' it would be silently ignored: refused instead."""
+    text = BASE + '\n[[orders]]\ncommand = "us-reserve"\nkind = "reserve"\nobjective = "hill"\n' \
+                  'when = { time = "18:00" }\n'
+    problem(tmp_path, text, "orders[2].objective", "a reserve waits where it stands", "needs 'from' or "
+            "'when_enemy_within'", line='objective = "hill"', nth=2)
+    older = BASE + '\n[[orders]]\ncommand = "us-reserve"\nkind = "reserve"\nobjective = "hill"\n' \
+                   'from = "18:00"\nwhen = { time = "17:00" }\n'
+    assert not [p for p in problems_of(tmp_path, older) if p.path == "orders[2].objective"]
+
+
 @pytest.mark.parametrize(
     ("old", "new", "path", "fragments"),  # the problem stands on the line of the new text's first key
     [

@@ -9,16 +9,24 @@ import math
 from pathlib import Path
 
 import pytest
-from referee.core.engine.doctrine import ASSAULT_YARDS, DefaultDoctrine
+from referee.core.engine.doctrine import (
+    ASSAULT_YARDS,
+    DEMONSTRATE_YARDS,
+    DEPLOY_YARDS,
+    GUN_STAND_YARDS,
+    DefaultDoctrine,
+    Intent,
+)
 from referee.core.engine.events import EventLog
 from referee.core.engine.game import Game, play
 from referee.core.engine.hookspecs import hookimpl
-from referee.core.engine.plugins import build_rules
+from referee.core.engine.plugins import build_rules, installed
 from referee.core.engine.reach import Capabilities, capabilities, short_of
 from referee.core.engine.world import Order
-from referee.core.input.scenario import find_scenario, load_scenario
+from referee.core.input.scenario import find_scenario, load_scenario, parse_scenario
 
 DRILLS = Path(__file__).parent / "scenarios"
+RULESETS = sorted(installed())  # every installed ruleset and layer: the contract holds for each
 ENGAGE = DRILLS / "drill-engage.toml"
 RANGE = 300.0  # the drill's engage order
 ROUNDING = 10.0  # yards: the issue's tolerance for one move's rounding
@@ -44,7 +52,7 @@ class Gaps:
             self.gaps.append(math.hypot(us.x - them.x, us.y - them.y))
 
 
-@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_engage_order_holds_at_its_range(ruleset: str) -> None:
     """No move ends nearer than the range less a move's rounding; and it does come to its range
     (in some seed: the militia may break under its fire before it gets there)."""
@@ -168,7 +176,7 @@ class Reach:
         return Capabilities(250.0, 200.0, 100.0, self.may, "" if self.may else "its brigade is not on Assault orders", ("X-1",))
 
 
-@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_charge_is_offered_inside_the_reach_and_not_outside(ruleset: str) -> None:
     game, unit = _attack_at(ruleset, 240.0)
     game.rules.register(Reach(), name="reach")
@@ -179,7 +187,7 @@ def test_the_charge_is_offered_inside_the_reach_and_not_outside(ruleset: str) ->
     assert 240.0 > ASSAULT_YARDS
 
 
-@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_each_ruleset_offers_the_charge_within_its_own_reach(ruleset: str) -> None:
     game, unit = _attack_at(ruleset, 1000.0)
     caps = capabilities(game, game.world.units[unit])
@@ -224,3 +232,90 @@ def test_a_unit_that_may_charge_closes_to_its_reach_and_one_that_may_not_stands_
     game.world.units[unit].y += 30.0  # 90 yards
     game.turn += 1
     assert _intent(game, unit, 100.0) == within
+
+
+def test_a_sumter_unit_at_its_dp_cap_reads_good_and_is_offered_the_charge() -> None:
+    """SU-D5: DPs bar no charge (the Unit Morale Test weighs them, -1 each), so a unit at the
+    cap reads as good to the neutral world (SU-D4) and, on Assault orders, is sent in; a halted
+    unit still reads as disordered and is not."""
+    from referee.plugins.sumter.state import sync
+
+    game, unit = _attack_at("sumter", 1000.0)
+    piece = game.state.pieces[unit]
+    piece.brigade.order = "assault"
+    piece.dps = game.state.tables["morale"]["dp_cap"]
+    sync(game.state)
+    assert game.world.units[unit].status == "good"
+    caps = capabilities(game, game.world.units[unit])
+    assert caps is not None and caps.may_charge
+    game.world.units[unit].y = game.world.units["cs-regiment"].y - (caps.charge_yards - 1.0)
+    assert _intent(game, unit, caps.charge_yards) == "charge"
+    piece.state = "halted"
+    sync(game.state)
+    game.turn += 1
+    assert game.world.units[unit].status == "disordered"
+    assert _intent(game, unit, caps.charge_yards) != "charge"
+
+
+@pytest.mark.parametrize("ruleset", ["rff", "hynds", "sumter", "hardtack"])
+def test_attacking_guns_go_into_action_at_their_rulesets_effective_range(ruleset: str) -> None:
+    """A battery under an attack order marches limbered, keeping off at its effective range under
+    its ruleset (the move ends there), and unlimbers once an enemy is within it; with no ruleset's
+    answer, at the neutral GUN_STAND_YARDS; a demonstration keeps it at the order's distance if
+    that is farther."""
+    game = mustered(ruleset, "big-bethel")
+    guns, enemy = game.world.units["greble-guns"], game.world.units["parrott-gun"]
+    caps = capabilities(game, guns)
+    assert caps is not None
+    order = Order("us-greble", "attack", "bridge", id="test-guns")
+    doctrine = DefaultDoctrine()
+
+    def intent(gap: float, kind: str = "attack", asked: Game | None = game) -> Intent:
+        guns.x, guns.y = enemy.x, enemy.y - gap
+        game.turn += 1
+        return doctrine.advance(game.world, guns, order, enemy, gap, {}, kind, asked)
+
+    beyond = intent(caps.effective_yards + 5.0)
+    assert beyond.action == "advance" and beyond.formation == "limbered" and beyond.standoff == caps.effective_yards
+    within = intent(caps.effective_yards - 5.0)
+    assert within.action == "hold" and within.formation == "unlimbered"
+    assert intent(GUN_STAND_YARDS - 5.0, asked=None).action == "hold"
+    assert intent(GUN_STAND_YARDS + 5.0, asked=None).standoff == GUN_STAND_YARDS
+    if caps.effective_yards < DEMONSTRATE_YARDS:
+        assert intent(DEMONSTRATE_YARDS - 5.0).action == "advance"  # an attack goes in closer
+        assert intent(DEMONSTRATE_YARDS - 5.0, "demonstrate").action == "hold"  # a demonstration keeps off
+
+
+@pytest.mark.parametrize("formation, stance", [(None, "advance"), ("column", "advance"), ("line", "engage"),
+                                               ("skirmish", "engage")])
+def test_a_command_sent_forward_deployed_is_in_contact_however_far_the_enemy(formation: str | None,
+                                                                             stance: str) -> None:
+    """The command's stance agrees with its units' formation: an order that names line or skirmish
+    order sends them forward deployed, so the command is in contact (not on the march) though the
+    enemy is beyond DEPLOY_YARDS (sumter's brigades then go on Engage or Assault orders, not Move
+    with its tactical march in column of march)."""
+    text = ENGAGE.read_text(encoding="utf-8")
+    if formation is not None:
+        text = text.replace('kind = "engage"\n', f'kind = "engage"\nformation = "{formation}"\n')
+    game = Game.new(build_rules("sumter"), parse_scenario(text, "drill.toml"), 1, EventLog(enabled=False))
+    game.state = game.rules.muster(game)
+    us, them = game.world.units["us-regiment"], game.world.units["cs-regiment"]
+    assert math.hypot(us.x - them.x, us.y - them.y) > DEPLOY_YARDS
+    assert game.command_intents("union")["us-brigade"].stance == stance
+
+
+@pytest.mark.parametrize("objective, stance", [(True, "advance"), (False, "hold")])
+def test_a_command_marching_to_the_post_its_hold_order_names_is_on_the_march(objective: bool, stance: str) -> None:
+    """A hold order whose objective is away from its units moves them there (the doctrine's
+    intent), so their command is on the march (sumter: Move orders, which let them move; Hold
+    orders let nobody advance, SU-C8); at its post, or with no post named, it holds."""
+    text = ENGAGE.read_text(encoding="utf-8").replace('kind = "engage"\nobjective = "cs-ground"\nrange = 300\n',
+                                                      'kind = "hold"\nobjective = "cs-ground"\n' if objective else 'kind = "hold"\n')
+    assert 'kind = "engage"' not in text
+    game = Game.new(build_rules("sumter"), parse_scenario(text, "drill.toml"), 1, EventLog(enabled=False))
+    game.state = game.rules.muster(game)
+    assert game.command_intents("union")["us-brigade"].stance == stance
+    play(game)
+    us = game.world.units["us-regiment"]
+    ground = game.scenario.objectives_by_id["cs-ground"].position
+    assert (math.hypot(us.x - ground[0], us.y - ground[1]) < 900.0) is objective  # it went (it started 1,000 away)

@@ -254,9 +254,9 @@ def test_a_charger_from_the_flank_meets_the_end_of_the_line() -> None:
     state = game.state
     defender, attacker = state.pieces["cs-regiment"], state.pieces["us-regiment"]
     attacker.x, attacker.y, attacker.facing = 1100.0, 1800.0, 270.0
-    front, _ = geo.shape(defender)
+    front, _ = geo.footprint(defender).shape
     move.advance(game, state, attacker, (defender.x, defender.y), 1000.0, contact=defender)
-    assert attacker.x == pytest.approx(defender.x + front / 2 + geo.shape(attacker)[1] / 2)
+    assert attacker.x == pytest.approx(defender.x + front / 2 + geo.footprint(attacker).shape[1] / 2)
     assert geo.contact_gap(attacker, defender) == pytest.approx(0.0, abs=1e-6)
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from referee.core.engine.errors import InvalidInput
+from referee.core.engine.glue import TableSource
 from referee.core.engine.tables import (
     Band,
     Bands,
@@ -16,10 +19,13 @@ from referee.core.engine.tables import (
     Number,
     Record,
     Str,
+    TomlFile,
     apply_overlay,
     key_lines,
     load_texts,
 )
+from referee.plugins.rff.tables import RULESET
+from referee.plugins.rff.tables import SCHEMA as RFF_SCHEMA
 
 SCHEMA = {
     "dice": Record(
@@ -126,3 +132,25 @@ def test_shipped_rff_tables_report_every_problem() -> None:
     assert len(found) == 2
     assert found[0].startswith("rff/charge.toml:") and "total 4 is in no band" in found[0]
     assert found[1].startswith("rff/fallen_leader.toml:") and "'out' is not valid" in found[1]
+
+
+def test_a_table_source_lays_overlays_in_order_and_builds_each_stack_once(tmp_path: Path) -> None:
+    built: list[Mapping[str, TomlFile]] = []
+
+    def build(files: Mapping[str, TomlFile]) -> Mapping[str, TomlFile]:
+        built.append(files)
+        return files
+
+    source = TableSource(RULESET, RFF_SCHEMA, build)
+    own = source.load()
+    assert source.load() is own and len(built) == 1
+    first, second = tmp_path / "first.toml", tmp_path / "second.toml"
+    first.write_text("[scale]\nminutes_per_turn = 30\n", encoding="utf-8")
+    second.write_text("[scale]\nminutes_per_turn = 45\n", encoding="utf-8")
+    assert source.load(first)["scale"].data["minutes_per_turn"] == 30
+    assert source.load(first, second)["scale"].data["minutes_per_turn"] == 45
+    assert source.load(second, first)["scale"].data["minutes_per_turn"] == 30
+    assert source.load(first) is source.load(first) and len(built) == 4
+    assert own["scale"].data["minutes_per_turn"] == source.files()["scale"].data["minutes_per_turn"] != 30
+    with pytest.raises(InvalidInput):
+        source.load(tmp_path / "missing.toml")

@@ -59,7 +59,8 @@ class Die:
 
 @cache
 def d(sides: int) -> Die:
-    """The ordinary die with faces 1..sides (a d10 reads 1-10)."""
+    """The ordinary die with faces 1..sides (a d10 reads 1-10); one object per size (a pure
+    function of an int, kept)."""
     if sides < 2:
         raise ValueError(f"a die needs at least 2 sides, not {sides}")
     return Die(f"d{sides}", tuple(range(1, sides + 1)))

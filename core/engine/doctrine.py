@@ -20,9 +20,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from math import hypot
-from typing import Any
+from typing import TYPE_CHECKING
 
-from attrs import evolve
+from attrs import Factory, define, evolve
 
 from .hookspecs import hookimpl
 from .plan import dark
@@ -30,9 +30,12 @@ from .reach import Capabilities, capabilities
 from .records import STRICT, record
 from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, distance
 
+if TYPE_CHECKING:
+    from .game import Game
+
 ASSAULT_YARDS = 120.0  # fallback: an attacker this close to a fit enemy goes in with the bayonet
 DEPLOY_YARDS = 600.0  # beyond this from the enemy, troops move in column
-GUN_STAND_YARDS = 800.0  # attacking guns unlimber once an enemy is this close
+GUN_STAND_YARDS = 800.0  # fallback: attacking guns unlimber once an enemy is this close
 REACHED_YARDS = 60.0  # a waypoint counts as reached within this distance
 SPENT_SHARE = 0.5  # a unit that has lost this share of its men stops attacking
 EFFECTIVE_YARDS = 400.0  # fallback: within this, musketry and canister tell: a spent unit falls back beyond it
@@ -42,6 +45,7 @@ COMMAND_REACH_YARDS = 500.0  # a unit farther than this from every leader of its
 RETREAT_YARDS = 3000.0  # how far back a withdrawal aims when the order names no place
 SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishers out (its rules decide)
 ADVANCING = ("attack", "engage", "demonstrate")
+DEPLOYED = ("line", "skirmish")  # formations an order names to go forward deployed, not marching
 
 
 @record
@@ -68,12 +72,22 @@ class CommandIntent:
 
 
 Standing = tuple[Order | None, str, float, float, UnitState | None, bool]
+
+
+@define
+class DoctrineMemory:
+    """What the default doctrine remembers during one game (``game.kept.doctrine``), dropped with it."""
+
+    repulsed: set[tuple[str, str]] = Factory(set)  # (unit, order) whose repulse at its objective is counted
+    waypoint: dict[str, int] = Factory(dict)  # "unit:order" -> the index of the next point of its route
+    standing: dict[str, tuple[Standing, Intent]] = Factory(dict)  # unit -> a standing order's inputs and the intent they gave
+    declined: set[tuple[str, int]] = Factory(set)  # (unit, turn) whose declined charge is logged
 """What decides the intent of a unit under an order that does not advance (hold, defend,
 reserve, screen, rally, withdraw): the order (which, read by :func:`_kind` as one that does not
 advance, reads as one kind only), the unit's status and place, its nearest enemy (by identity)
 and whether that enemy is within :data:`SCREEN_YARDS`. Nothing else is read on that path (not
 the men, the light, the leaders or the route), so the intent decided for these inputs is kept
-per unit, in the game's memory (``doctrine.standing``), and given again while they are the same."""
+per unit, in ``game.kept.doctrine.standing``, and given again while they are the same."""
 
 STANCES = ("assault", "engage", "support", "advance", "hold", "withdraw")
 STANCE_OF = {"engage": "engage", "demonstrate": "support", "screen": "support", "hold": "hold", "reserve": "hold",
@@ -123,7 +137,7 @@ class DefaultDoctrine:
     rally; spent attackers never advance."""
 
     @hookimpl(trylast=True)
-    def referee_intents(self, game, side: str) -> dict[str, Intent]:  # type: ignore[no-untyped-def]
+    def referee_intents(self, game: Game, side: str) -> dict[str, Intent]:
         world: World = game.world
         plan = game.plan
         mine = [u for u in world.by_side[side] if u.on_field]
@@ -131,16 +145,17 @@ class DefaultDoctrine:
         enemies = [u for u in world.by_side[enemy] if _known(u)]
         indexed = space.indexed(enemy)  # a large side: asked of the index, not scanned
         orders = plan.orders_of(mine)
-        counted: set[tuple[str, str]] = game.memory.setdefault("doctrine.repulsed", set())
+        kept = game.kept.doctrine
+        counted = kept.repulsed
         for u, order in zip(mine, orders):
             if order is not None and order.kind == "attack":
                 _note_repulse(game, u, order, counted)
         if plan.update(game):
             orders = plan.orders_of(mine)
-        memory: dict[str, int] = game.memory.setdefault("doctrine.waypoint", {})
+        memory = kept.waypoint
         retiring = side in world.broken_off
         rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
-        standing: dict[str, tuple[Standing, Intent]] = game.memory.setdefault("doctrine.standing", {})
+        standing = kept.standing
         intents = {}
         for u, order in zip(mine, orders):
             if u.status == "gone":
@@ -168,7 +183,7 @@ class DefaultDoctrine:
         return intents
 
     @hookimpl(trylast=True)
-    def referee_command_intents(self, game, side: str) -> dict[str, CommandIntent]:  # type: ignore[no-untyped-def]
+    def referee_command_intents(self, game: Game, side: str) -> dict[str, CommandIntent]:
         """Each command of ``side`` with units on the field: the stance of the order in force
         of its units (the first on the field), withdraw once the side has broken off."""
         world: World = game.world
@@ -189,16 +204,18 @@ class DefaultDoctrine:
                 continue
             if kind in ADVANCING:
                 gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
-                stance = ("advance" if gap > DEPLOY_YARDS else
+                stance = ("advance" if gap > DEPLOY_YARDS and not _deployed(order) else
                           "assault" if kind == "attack" and order is not None and order.assault else
                           "support" if kind == "demonstrate" else "engage")
+            elif kind == "hold" and _off_post(world, u, order):
+                stance = "advance"  # marching to the post its order names: on the march, not yet holding
             else:
                 stance = STANCE_OF.get(kind, "hold")
             out[command] = CommandIntent(stance, kind, order.objective if order else None)
         return out
 
     @hookimpl(trylast=True)
-    def referee_choose(self, game, side: str, unit: str, question: str, options: tuple[str, ...]) -> str:  # type: ignore[no-untyped-def]
+    def referee_choose(self, game: Game, side: str, unit: str, question: str, options: tuple[str, ...]) -> str:
         """The default answer to a reactive choice (:data:`CHOICES`); the first option for a
         question it does not know."""
         rule = CHOICES.get(question)
@@ -209,7 +226,7 @@ class DefaultDoctrine:
         return answer if answer in options else options[0]
 
     def decide(self, world: World, unit: UnitState, order: Order | None, nearest: UnitState | None, gap: float,
-               memory: dict[str, int], game: Any = None) -> Intent:
+               memory: dict[str, int], game: Game | None = None) -> Intent:
         """The intent from the unit's order, given its nearest fit enemy and how far it is;
         ``game`` (None: the neutral distances) is whose rulesets are asked what a unit can do."""
         kind = _kind(world, unit, order)
@@ -239,18 +256,19 @@ class DefaultDoctrine:
         return Intent("hold", (unit.x, unit.y), target, formation, kind)
 
     def advance(self, world: World, unit: UnitState, order: Order, nearest: UnitState | None, gap: float,
-                memory: dict[str, int], kind: str, game: Any = None) -> Intent:
+                memory: dict[str, int], kind: str, game: Game | None = None) -> Intent:
         """Attack, engage, demonstrate: march on the objective and stop at firing range (engage,
         demonstrate, an attack without assault: the move itself ends there, ``standoff``), or
         charge once within the unit's charge reach (its ruleset's) when it may; one that may
         not closes to its close range and fires, and the log says why it did not charge."""
         target = nearest.id if nearest else None
-        if unit.spec.arm == "artillery":
-            if gap <= GUN_STAND_YARDS:
-                return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
-            return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind)
         caps = capabilities(game, unit) if game is not None else None
         stop = _firing_distance(order, kind, caps)
+        if unit.spec.arm == "artillery":  # into action at its effective range, or farther if the order keeps off
+            stand = max(caps.effective_yards if caps is not None else GUN_STAND_YARDS, stop or 0.0)
+            if gap <= stand:
+                return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
+            return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind, standoff=stand)
         if stop is not None and gap <= stop:
             return Intent("hold", (unit.x, unit.y), target, "line", kind)
         if stop is None and nearest is not None:
@@ -305,6 +323,22 @@ def _kind(world: World, unit: UnitState, order: Order | None) -> str:
     return order.kind
 
 
+def _off_post(world: World, unit: UnitState, order: Order | None) -> bool:
+    """Is the unit away from the objective its hold order names (so the doctrine marches it
+    there, :meth:`DefaultDoctrine.decide`)?"""
+    if order is None or order.objective is None:
+        return False
+    objective = world.scenario.objectives_by_id[order.objective]
+    return distance(unit.x, unit.y, *objective.position) > objective.radius
+
+
+def _deployed(order: Order | None) -> bool:
+    """Does the order send its units forward deployed (in line or skirmish order, as it names)?
+    Then its command is in contact, as its units are, however far the enemy: the march stance
+    (``advance``) is for a command its units march on in column."""
+    return order is not None and order.formation in DEPLOYED
+
+
 def _firing_distance(order: Order, kind: str, caps: Capabilities | None = None) -> float | None:
     """How far from the enemy the unit stops to fire; None: it goes in. An order that names no
     range stops at the unit's effective range under its ruleset (fallback :data:`ENGAGE_YARDS`)."""
@@ -329,12 +363,12 @@ def _why_not(world: World, unit: UnitState, order: Order, caps: Capabilities | N
     return None
 
 
-def _declined(game: Any, unit: UnitState, enemy: UnitState, gap: float, reach: float, why: str,
+def _declined(game: Game, unit: UnitState, enemy: UnitState, gap: float, reach: float, why: str,
               caps: Capabilities | None) -> None:
     """Log, once per unit and turn, that a unit that could have charged did not, and why."""
     if not game.log.enabled:
         return
-    told: set[tuple[str, int]] = game.memory.setdefault("doctrine.declined", set())
+    told = game.kept.doctrine.declined
     if (unit.id, game.turn) in told:
         return
     told.add((unit.id, game.turn))
@@ -344,7 +378,7 @@ def _declined(game: Any, unit: UnitState, enemy: UnitState, gap: float, reach: f
                        f"{reach:.0f}): {why}")
 
 
-def _spent(world: World, unit: UnitState, nearest: UnitState | None, gap: float, kind: str, game: Any = None) -> Intent:
+def _spent(world: World, unit: UnitState, nearest: UnitState | None, gap: float, kind: str, game: Game | None = None) -> Intent:
     """A spent unit never advances: within the enemy's effective range (its ruleset's; fallback
     :data:`EFFECTIVE_YARDS`) it falls back beyond it, otherwise it holds where it is."""
     target = nearest.id if nearest else None
@@ -401,7 +435,7 @@ def _leader_place(world: World, leader: LeaderState) -> Point | None:
     return (sum(xs) / len(xs), sum(ys) / len(ys)) if xs else None
 
 
-def _note_repulse(game: Any, unit: UnitState, order: Order | None, counted: set[tuple[str, str]]) -> None:
+def _note_repulse(game: Game, unit: UnitState, order: Order | None, counted: set[tuple[str, str]]) -> None:
     """An attacker broken, or spent, within its effective range (its ruleset's; fallback
     :data:`EFFECTIVE_YARDS`) of its objective has been repulsed there (once per unit and order);
     a ruleset's failed charges are counted by the game."""

@@ -11,11 +11,12 @@ import hashlib
 import random
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from attrs import define, evolve, field, frozen
+from attrs import Factory, define, evolve, field, frozen
 
 from .chance import SampledRoller
+from .doctrine import DoctrineMemory
 from .errors import InvalidInput, Problem, RefereeError, did_you_mean
 from .events import CAUSES, EventLog, Modifier, Resolution, clock
 from .ground import Ground, ground_of
@@ -33,6 +34,9 @@ from .victory import (
     update_holders,
 )
 from .world import Departure, Scenario, World
+
+if TYPE_CHECKING:
+    from .reach import Capabilities
 
 MAX_TURNS = 500  # a guard against a ruleset whose clock does not advance
 
@@ -83,6 +87,17 @@ class Outcome:
         }
 
 
+@define
+class GameKept:
+    """What the core remembers during one game (``game.kept``), each entry kept by the code named
+    beside it and dropped with the game. A plugin keeps its own in ``game.state`` or ``game.memory``."""
+
+    doctrine: DoctrineMemory = Factory(DoctrineMemory)  # the default doctrine's (core/engine/doctrine.py)
+    capabilities: dict[str, tuple[tuple[int, str, str], Capabilities | None]] = Factory(dict)
+    """reach.capabilities: unit -> ((turn, neutral formation, status), its ruleset's answer then)."""
+    repulses: set[tuple[str, int, str]] = Factory(set)  # report_assault: (attacker, turn, objective) already counted
+
+
 @define(eq=False)
 class Game:
     rules: Rules
@@ -97,7 +112,8 @@ class Game:
     state: Any = None
     turn: int = 0
     step: Step | None = None
-    memory: dict[str, Any] = field(factory=dict)  # per-game scratch for plugins (doctrine memory)
+    memory: dict[str, Any] = field(factory=dict)  # per-game scratch for plugins
+    kept: GameKept = field(factory=GameKept)  # what the core remembers during the game
     lost: dict[tuple[str, str], int] = field(factory=dict)  # (side, cause) -> men lost (see lose)
 
     @classmethod
@@ -196,7 +212,7 @@ class Game:
             return
         world = self.world
         side, target = world.units[attacker].side, world.units[defender]
-        counted = self.memory.setdefault("plan.repulses", set())
+        counted = self.kept.repulses
         for objective in self.scenario.objectives:
             ox, oy = objective.position
             once = (attacker, self.turn, objective.id)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import weakref
 from collections.abc import Iterator
 from math import floor
 from typing import Any
@@ -65,19 +64,18 @@ class Ground:
                     self.grid[r * self.cols + c] = code
 
     def _code(self, x: float, y: float) -> int:
-        # floor(x) // CELL is floor(x / CELL) (an int division costs less than a float one, and
-        # floor less than int); clamped without min and max, which cost more
+        """The area code of the cell under a point; a point off the map reads the nearest edge cell
+        (``floor(x) // CELL`` is ``floor(x / CELL)``, in whole numbers)."""
         cols, c, r = self.cols, floor(x) // CELL, floor(y) // CELL
+        # clamped by tests, not min and max: with min and max an rff Big Bethel game costs 4.8 % more
+        # (124.42 M against 118.70 M instructions: every move and line of sight reads cells here)
         c = 0 if c < 0 else cols - 1 if c >= cols else c
         r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
         return self.grid[r * cols + c]
 
     def kind_at(self, x: float, y: float) -> str:
         """The area kind under a point (``fields`` where no area is drawn)."""
-        cols, c, r = self.cols, floor(x) // CELL, floor(y) // CELL  # _code, written out: asked on every move
-        c = 0 if c < 0 else cols - 1 if c >= cols else c
-        r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
-        return self.kinds[self.grid[r * cols + c]]
+        return self.kinds[self._code(x, y)]
 
     def height_at(self, x: float, y: float) -> float:
         return self.heights[self._code(x, y)]
@@ -116,8 +114,7 @@ class Ground:
         boxes = self._boxes.get(kinds)
         if boxes is None:
             boxes = self._boxes[kinds] = self._cell_boxes(kinds)
-        west, east = (ax, bx) if ax < bx else (bx, ax)
-        south, north = (ay, by) if ay < by else (by, ay)
+        west, east, south, north = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
         c0, c1, r0, r1 = floor(west - 3.0) // CELL, floor(east + 3.0) // CELL, floor(south - 3.0) // CELL, floor(north + 3.0) // CELL
         for west_, east_, south_, north_ in boxes:
             if c0 <= east_ and west_ <= c1 and r0 <= north_ and south_ <= r1:
@@ -146,15 +143,11 @@ class Ground:
             return []
         steps = max(1, int((length - 2 * skip) // CELL))
         out = []
-        kinds, heights, grid, cols, rows = self.kinds, self.heights, self.grid, self.cols, self.rows
         span, dx, dy = length - 2 * skip, bx - ax, by - ay
         for i in range(steps + 1):
             t = (skip + span * i / steps) / length
-            c, r = floor(ax + dx * t) // CELL, floor(ay + dy * t) // CELL  # _code, written out
-            c = 0 if c < 0 else cols - 1 if c >= cols else c
-            r = 0 if r < 0 else rows - 1 if r >= rows else r
-            code = grid[r * cols + c]
-            out.append((kinds[code], heights[code]))
+            code = self._code(ax + dx * t, ay + dy * t)
+            out.append((self.kinds[code], self.heights[code]))
         return out
 
     def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
@@ -169,22 +162,19 @@ class Ground:
         key = (kind, x0, y0, x1, y1)
         if ((x0 < box[0] and x1 < box[0]) or (x0 > box[1] and x1 > box[1])
                 or (y0 < box[2] and y1 < box[2]) or (y0 > box[3] and y1 > box[3])):
-            return False  # the segment's box misses every line of this kind (no min or max: builtins cost more)
+            return False  # the segment's box misses every line of this kind
         hit: bool | None = self._between.get(key)
         if hit is None:
             hit = self._remember(key, self._crossing(kind, x0, y0, x1, y1))
         return hit
 
     def _crossing(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
-        """Does a-b cross a line of this kind? Each segment's box is tested first, written out
-        (most segments miss it, and a call or min and max would cost more than the test)."""
-        west, east = (ax, bx) if ax < bx else (bx, ax)
-        south, north = (ay, by) if ay < by else (by, ay)
+        """Does a-b cross a line of this kind? Each segment's box is tested first (most miss it)."""
+        west, east, south, north = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
         for s in self.segments[kind]:
             cx, cy, dx, dy = s
-            if ((cx if cx > dx else dx) < west or (cx if cx < dx else dx) > east  # noqa: FURB136
-                    or (cy if cy > dy else dy) < south or (cy if cy < dy else dy) > north):  # noqa: FURB136
-                continue
+            if max(cx, dx) < west or min(cx, dx) > east or max(cy, dy) < south or min(cy, dy) > north:
+                continue  # the segment's box misses a-b's
             if _straddle(ax, ay, bx, by, s):
                 return True
         return False
@@ -252,15 +242,12 @@ class Ground:
 
 
 
-_cache: weakref.WeakKeyDictionary[Scenario, Ground] = weakref.WeakKeyDictionary()
-
-
 def ground_of(scenario: Scenario) -> Ground:
-    """The scenario's prepared ground (built on first use, then shared)."""
-    ground = _cache.get(scenario)
-    if ground is None:
-        ground = _cache[scenario] = Ground(scenario)
-    return ground
+    """The scenario's prepared ground (built on first use, then kept with it: ``scenario.kept``)."""
+    kept = scenario.kept
+    if kept.ground is None:
+        kept.ground = Ground(scenario)
+    return kept.ground
 
 
 def inside(x: float, y: float, polygon: tuple[Point, ...]) -> bool:

@@ -192,7 +192,7 @@ def referee_capabilities(game: Game, unit: str) -> Capabilities | None:
     effective and close fire ranges, whether it may charge at all now and why not), read from
     the ruleset's printed tables and scale, or None to leave the doctrine its neutral distances.
     Asked by the doctrine at most once per unit per turn (and again if the unit's formation or
-    status changes; kept in ``game.memory``, :mod:`referee.core.engine.reach`). Who: base (a layer
+    status changes; kept in ``game.kept.capabilities``, :mod:`referee.core.engine.reach`). Who: base (a layer
     whose text differs may wrap it).
     """
 

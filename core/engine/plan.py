@@ -9,14 +9,16 @@ fired it.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from attrs import Factory, define, field, frozen
 
 from .events import clock
 from .world import Order, Scenario, SidePlan, Trigger, UnitState, World
+
+if TYPE_CHECKING:
+    from .game import Game
 
 DUSK_AFTER_SUNSET = 30  # minutes of civil twilight where the scenario gives no dusk
 ATTACKS = ("attack", "engage")  # orders that are not begun after dark unless they say so
@@ -56,7 +58,9 @@ class Layout:
 
     @classmethod
     def of(cls, scenario: Scenario) -> Layout:
-        if scenario not in _layouts:
+        """The scenario's layout, worked out on first use and kept with it (``scenario.kept``)."""
+        kept = scenario.kept
+        if kept.layout is None:
             sequences: dict[str, list[Order]] = {}
             for order in scenario.orders:
                 sequences.setdefault(order.command, []).append(order)
@@ -81,12 +85,9 @@ class Layout:
             side_of = {c.id: c.side for c in scenario.commands} | {u.id: u.side for u in scenario.units if u.id in own}
             withdrawing = frozenset(side_of[o.command] for o in scenario.orders
                                     if o.kind == "withdraw" and o.to is None and o.command in side_of)
-            _layouts[scenario] = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
-                                     side_of, waits, withdrawing, own)
-        return _layouts[scenario]
-
-
-_layouts: weakref.WeakKeyDictionary[Scenario, Layout] = weakref.WeakKeyDictionary()
+            kept.layout = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
+                              side_of, waits, withdrawing, own)
+        return kept.layout
 
 
 @define(eq=False)
@@ -128,7 +129,7 @@ class Plan:
             out.append(None if i is None else sequences[command][i])  # type: ignore[index]
         return out
 
-    def update(self, game: Any) -> bool:
+    def update(self, game: Game) -> bool:
         """Begin every order whose trigger has fired, and break off every side whose break-off
         condition has; log each with its reason. Did anything begin or break off?"""
         world: World = game.world
@@ -159,7 +160,7 @@ class Plan:
         return bool(on_field) and all(o is not None and o.kind == "withdraw" and o.to is None
                                       for o in self.orders_of(on_field)) and got_away(world, side, on_field)
 
-    def _begin_due(self, game: Any) -> bool:
+    def _begin_due(self, game: Game) -> bool:
         """Begin, for each command, the latest order whose trigger has fired; did any begin?"""
         world: World = game.world
         begun = False
@@ -181,7 +182,7 @@ class Plan:
             self.pending = [c for c in self.pending if self.current.get(c, -1) < len(sequences[c]) - 1]
         return begun
 
-    def _begin(self, game: Any, command: str, j: int, why: str) -> bool:
+    def _begin(self, game: Game, command: str, j: int, why: str) -> bool:
         world: World = game.world
         order = self.layout.sequences[command][j]
         if order.kind in ATTACKS and not order.night and dark(world):
@@ -197,7 +198,7 @@ class Plan:
         _log(game, command, order, f"{command}: {order.kind}{aim} ({order.id}) begins: {why}")
         return True
 
-    def _break_off(self, game: Any, side: str, why: str) -> None:
+    def _break_off(self, game: Game, side: str, why: str) -> None:
         world: World = game.world
         world.broken_off[side] = why
         for command, i in sorted(self.current.items()):
@@ -264,7 +265,7 @@ class Plan:
         return units
 
 
-def _log(game: Any, command: str, order: Order, text: str) -> None:
+def _log(game: Game, command: str, order: Order, text: str) -> None:
     game.log.emit("plan", command=command, order=order.id, text=text,
                   **({"source": order.source} if order.source else {}))
 

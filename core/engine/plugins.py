@@ -56,7 +56,8 @@ RESOLUTION_HOOKS = ("referee_modifiers", "referee_resolved", "referee_observed",
 
 @cache
 def installed() -> dict[str, EntryPoint]:
-    """Every ruleset and house rule installed, by name."""
+    """Every ruleset and house rule installed, by name: read once per process (what is installed
+    does not change under a running referee; a test that installs one clears it)."""
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
@@ -258,9 +259,10 @@ class Rules:
             call(self.pm, "referee_observed", game=game, mechanic=mechanic, situation=situation, resolution=resolution)
 
     def hooks_by_plugin(self) -> dict[str, list[str]]:
+        """Each plugin's hooks by its name, in the order of the stack (base first: pluggy's
+        ``get_plugins`` is a set, whose order would change from one run to the next)."""
         out: dict[str, list[str]] = {}
-        for plugin in self.pm.get_plugins():
-            name = self.pm.get_name(plugin) or "?"
+        for name, plugin in self.pm.list_name_plugin():
             if name == "doctrine":
                 continue
             out[name] = sorted(c.name for c in self.pm.get_hookcallers(plugin) or ())
@@ -566,7 +568,7 @@ def sole_implementation(pm: pluggy.PluginManager, hook_name: str) -> Callable[..
 
 def _guarded_step(pm: pluggy.PluginManager, function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` (the only ``referee_step``) guarded as :func:`_guarded` guards a hook."""
-    def play_step(game: Any, step: Any) -> Any:
+    def play_step(game: Game, step: Step) -> Any:
         try:
             return function(game, step)
         except (RefereeError, BrokenPipeError):

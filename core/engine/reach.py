@@ -2,19 +2,21 @@
 
 The doctrine asks each unit's ruleset (hook ``referee_capabilities``) how far the unit can
 charge this turn, how far its fire tells and whether it may charge at all; the answers are kept
-here, per unit and turn, in the game's memory (``reach.capabilities``), the one place they are
-kept. :func:`short_of` is the shared arithmetic every ruleset's movement uses to honour an
+here, per unit and turn, in ``game.kept.capabilities``, the one place they are kept. :func:`short_of` is the shared arithmetic every ruleset's movement uses to honour an
 intent's stand-off (docs/doctrine.md, "Orders keep their range").
 """
 
 from __future__ import annotations
 
 from math import hypot, sqrt
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .records import record
 
-MEMORY = "reach.capabilities"  # game.memory: unit id -> ((turn, formation, status), Capabilities | None)
+if TYPE_CHECKING:
+    from .game import Game
+    from .world import UnitState
+
 
 
 @record
@@ -29,10 +31,10 @@ class Capabilities:
     rulings: tuple[str, ...] = ()  # the rulings the answer rests on (cited when a charge is declined)
 
 
-def capabilities(game: Any, unit: Any) -> Capabilities | None:
+def capabilities(game: Game, unit: UnitState) -> Capabilities | None:
     """The unit's :class:`Capabilities` from its ruleset, or None when no ruleset answers.
     Asked once per unit per turn and kept (again if its formation or status changes)."""
-    kept: dict[str, tuple[tuple[int, str, str], Capabilities | None]] = game.memory.setdefault(MEMORY, {})
+    kept = game.kept.capabilities
     key = (game.turn, unit.formation, unit.status)
     was = kept.get(unit.id)
     if was is not None and was[0] == key:

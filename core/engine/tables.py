@@ -156,7 +156,7 @@ def to_fraction(value: Any) -> Fraction | None:
 
 @lru_cache(maxsize=4096)
 def _fraction_of(value: float | str) -> Fraction | None:
-    """:func:`to_fraction` of a number or a text, kept: a ruleset may read the same entry of its
+    """:func:`to_fraction` of a number or a text, kept (a pure function of an immutable value): a ruleset may read the same entry of its
     tables on every resolution, and parsing "1/2" costs thousands of instructions."""
     if not isinstance(value, str):
         return Fraction(value) if math.isfinite(value) else None  # TOML's nan and inf are no number of a table

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import weakref
 
 from attrs import frozen
 
@@ -32,16 +31,15 @@ class Reach:
 
     @classmethod
     def of(cls, scenario: Scenario) -> Reach:
-        if scenario not in _reaches:
+        """The scenario's reach, worked out on first use and kept with it (``scenario.kept``)."""
+        kept = scenario.kept
+        if kept.reach is None:
             boxes = tuple((o, o.position[0] - o.radius - 1.0, o.position[0] + o.radius + 1.0,
                            o.position[1] - o.radius - 1.0, o.position[1] + o.radius + 1.0) for o in scenario.objectives)
             around = ((min(b[1] for b in boxes), max(b[2] for b in boxes), min(b[3] for b in boxes), max(b[4] for b in boxes))
                       if boxes else (math.inf, -math.inf, math.inf, -math.inf))
-            _reaches[scenario] = cls(boxes, around)
-        return _reaches[scenario]
-
-
-_reaches: weakref.WeakKeyDictionary[Scenario, Reach] = weakref.WeakKeyDictionary()
+            kept.reach = cls(boxes, around)
+        return kept.reach
 
 
 def update_holders(world: World) -> list[tuple[str, str | None, str]]:

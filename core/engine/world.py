@@ -14,11 +14,17 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from attrs import Factory, define, field, frozen
 
 from . import space as places
 from .space import Space
+
+if TYPE_CHECKING:
+    from .ground import Ground
+    from .plan import Layout
+    from .victory import Reach
 
 SIDE_NAMES = ("union", "confederate")
 ARMS = ("infantry", "cavalry", "artillery")
@@ -229,6 +235,17 @@ class Light:
     moon: str = "none"  # none, moonlit, full
 
 
+@define
+class ScenarioKept:
+    """What is worked out from one scenario once and kept with it for every game played on it,
+    each filled on first use by its maker; a scenario never changes, so nothing here goes stale
+    (and :func:`attrs.evolve` gives a changed scenario an empty one)."""
+
+    ground: Ground | None = None  # its prepared ground: ground.ground_of
+    layout: Layout | None = None  # its orders by command, scopes and waits: plan.Layout.of
+    reach: Reach | None = None  # its objectives' boxes: victory.Reach.of
+
+
 @frozen(eq=False)  # compared and hashed by identity: one loaded scenario, shared by its games
 class Scenario:
     id: str
@@ -270,6 +287,7 @@ class Scenario:
     chains: Mapping[str, tuple[Command, ...]] = field(init=False, repr=False)
     subordinates: Mapping[str, frozenset[str]] = field(init=False, repr=False)  # a command and all under it
     objectives_by_id: Mapping[str, Objective] = field(init=False, repr=False)
+    kept: ScenarioKept = field(init=False, repr=False, factory=ScenarioKept)  # worked out once, on first use
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "objectives_by_id", {o.id: o for o in self.objectives})

@@ -161,6 +161,10 @@ def _check_kind(t: Table, order: Order) -> None:
     if kind == "reserve" and "when" in t.raw and ("from" in t.raw or "when_enemy_within" in t.raw):
         add(t.at("when"), "a reserve with 'from' or 'when_enemy_within' (the older form of its release) "
                           "cannot also have 'when'; write the release as the next order of the command instead")
+    if kind == "reserve" and "objective" in t.raw and "from" not in t.raw and "when_enemy_within" not in t.raw:
+        add(t.at("objective"), "a reserve waits where it stands: its 'objective' is where the older form's "
+                               "release goes, so it needs 'from' or 'when_enemy_within'; give the objective "
+                               "to the order that releases it, or use a hold order to wait at the objective")
 
 
 def _either(kinds: Sequence[str]) -> str:

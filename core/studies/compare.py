@@ -21,12 +21,13 @@ import sys
 import threading
 import time
 import traceback
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from attrs import frozen
 
@@ -48,6 +49,9 @@ from .interrupts import (
 )
 from .stats import mean, paired, percentile_rank, summary, wilson
 
+if TYPE_CHECKING:
+    from _hashlib import HASH
+
 CHUNK = 25  # the most replications handed to a worker at once
 
 
@@ -65,11 +69,13 @@ class Stack:
 
 @cache
 def _built(stack: Stack) -> Rules:
+    """The stack, built once per process: ``stack`` is immutable, and a stack holds no game's state."""
     return build_rules(stack.ruleset, stack.options, stack.house_rules)
 
 
 @cache
 def _scenario(path: str) -> Scenario:
+    """The scenario file, read once per process: a scenario is immutable and shared by its games."""
     return load_scenario(find_scenario(path))
 
 
@@ -323,34 +329,43 @@ def summarise(outcomes: Sequence[Outcome], scenario: Scenario) -> dict[str, Any]
 
 
 class _Trace:
-    """Keeps a digest of every final resolution of a game, in order (``game.memory["trace"]``),
-    so that two games on the same seed can be told apart without their logs."""
+    """Keeps a digest of every final resolution of each game, in order, so that two games on the
+    same seed can be told apart without their logs."""
+
+    def __init__(self) -> None:
+        self.digests: weakref.WeakKeyDictionary[Game, HASH] = weakref.WeakKeyDictionary()
+        """Each game's digest so far (:meth:`of`), dropped with the game."""
 
     @hookimpl
     def referee_observed(self, game: Game, resolution: Resolution) -> None:
-        digest = game.memory.get("trace")
+        digest = self.digests.get(game)
         if digest is None:
-            digest = game.memory["trace"] = hashlib.sha256()
+            digest = self.digests[game] = hashlib.sha256()
         digest.update(json.dumps(resolution.as_json(), sort_keys=True).encode())
+
+    def of(self, game: Game) -> str:
+        """The game's digest ("" for a game that resolved nothing)."""
+        digest = self.digests.get(game)
+        return digest.hexdigest() if digest is not None else ""
 
 
 @cache
-def _traced(stack: Stack) -> Rules:
+def _traced(stack: Stack) -> tuple[Rules, _Trace]:
+    """The stack with a tracer, built once per worker process (``stack`` is immutable)."""
     rules = build_rules(stack.ruleset, stack.options, stack.house_rules)
-    rules.register(_Trace(), name="trace")
-    return rules
+    trace = _Trace()
+    rules.register(trace, name="trace")
+    return rules, trace
 
 
 def replicate_traced(stack: Stack, scenario_path: str, seed: int, ks: Sequence[int]) -> list[tuple[Outcome, str]]:
     """Replications ``ks``, each as its outcome and a digest of its resolutions (a job for
     :func:`run_replications`)."""
-    rules, scenario = _traced(stack), _scenario(scenario_path)
+    (rules, trace), scenario = _traced(stack), _scenario(scenario_path)
     out = []
     for k in ks:
         game = Game.new(rules, scenario, replication_seed(seed, k))
-        outcome = play(game)
-        trace = game.memory.get("trace")
-        out.append((outcome, trace.hexdigest() if trace is not None else ""))
+        out.append((play(game), trace.of(game)))
     return out
 
 

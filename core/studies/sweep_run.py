@@ -48,12 +48,15 @@ class Batch:
 
 @lru_cache(maxsize=8)
 def _rules(cell: Cell, folder: str) -> Rules:
+    """A cell's stack, built once per worker for its batches (a cell is immutable; its house
+    rules are written out from the cell's own text, so the same cell gives the same stack)."""
     where = Path(folder) if folder else Path(tempfile.gettempdir()) / "referee-sweep"
     return build_rules(cell.ruleset, cell.options, materialize(cell, where))
 
 
 @lru_cache(maxsize=16)
 def _scenario(text: str, sid: str) -> Scenario:
+    """A scenario from its text, parsed once per worker: a pure function of immutable inputs."""
     return parse_scenario(text, f"scenario {sid}", default_id=sid)
 
 

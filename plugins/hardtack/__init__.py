@@ -12,14 +12,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.api import RulesetInfo, Step, hookimpl
+from referee.api import Game, RulesetInfo, Step, TableHooks, hookimpl
 
 from . import activation, geometry, reach, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
-from .tables import display_tables, load_tables, load_with_overlays
+from .state import state_of
+from .tables import TABLES, display_tables, load_tables
 
 PLUGIN_NAME = "hardtack"
+NO_MODIFIERS = {"initiative": "an unmodified D6 each side (ruling HT-T1)"}  # resolved asking house rules for none
+TABLE_ONLY = {  # offered to referee resolve, never rolled in play
+    "combat-move": "play moves companies their base distance (no combat-move roll)",
+    "regimental-combat-move": "as combat-move",
+}
+GLUE = TableHooks(TABLES, display_tables, mechanic_specs, muster, options=lambda t: t.options)
+referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
+referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster
 
 
 @hookimpl
@@ -29,30 +38,8 @@ def referee_ruleset() -> RulesetInfo:
 
 
 @hookimpl
-def referee_options() -> list[Any]:
-    return list(load_tables().options)
-
-
-@hookimpl
-def referee_tables(overlays: tuple[Any, ...]) -> dict[str, Any]:
-    return display_tables(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
-    return mechanic_specs(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_muster(game: Any) -> Any:
-    state = muster(game, load_with_overlays(*game.rules.overlays))
-    sync(game, state, every=True)
-    return state
-
-
-@hookimpl
-def referee_describe(game: Any, unit: str) -> str | None:
-    regiment = game.state.regiments.get(unit)
+def referee_describe(game: Game, unit: str) -> str | None:
+    regiment = state_of(game).regiments.get(unit)
     if regiment is None or not regiment.companies:
         return None
     companies = regiment.companies
@@ -65,39 +52,39 @@ def referee_describe(game: Any, unit: str) -> str | None:
 
 
 @hookimpl
-def referee_turn_minutes(game: Any) -> int:
-    return int(game.state.tables["scale"]["minutes_per_turn"])
+def referee_turn_minutes(game: Game) -> int:
+    return int(state_of(game).tables["scale"]["minutes_per_turn"])
 
 
 @hookimpl
-def referee_turn(game: Any) -> Iterator[Step]:
-    game.state.visibility = seen = geometry.visibility(game)  # HT-V1: the light of this turn
+def referee_turn(game: Game) -> Iterator[Step]:
+    state_of(game).visibility = seen = geometry.visibility(game)  # HT-V1: the light of this turn
     if seen != float("inf") and game.log.enabled:
-        game.log.emit("light", rulings=[game.state.tables["light"]["ruling"]], text=f"the light lets companies see to fire {seen:.0f} yards")
+        game.log.emit("light", rulings=[state_of(game).tables["light"]["ruling"]], text=f"the light lets companies see to fire {seen:.0f} yards")
     return activation.turn(game)
 
 
 @hookimpl
-def referee_step(game: Any, step: Step) -> bool:
+def referee_step(game: Game, step: Step) -> bool:
     """Play the step. The neutral world is written back after it only when something looks at
     it between steps (a ``referee_step_done`` observer); otherwise once, at the end of the turn,
     before the core reads it (intents, victory): nothing in the hardtack turn reads it."""
     activation.play_step(game, step)
     if game.rules.implements("referee_step_done"):
-        sync(game, game.state)
+        sync(game, state_of(game))
     return True
 
 
 @hookimpl
-def referee_capabilities(game: Any, unit: str) -> Any:
+def referee_capabilities(game: Game, unit: str) -> Any:
     return reach.capabilities(game, unit)
 
 
 @hookimpl
-def referee_end_turn(game: Any) -> None:
-    sync(game, game.state, every=True)
+def referee_end_turn(game: Game) -> None:
+    sync(game, state_of(game), every=True)
 
 
 @hookimpl
-def referee_situation(game: Any, attacker: str, defender: str, charge: bool) -> Any:
+def referee_situation(game: Game, attacker: str, defender: str, charge: bool) -> Any:
     return situation.exchange(game, attacker, defender, charge)

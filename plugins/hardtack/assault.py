@@ -4,11 +4,13 @@ pp.25-26): reaction tests, rounds of bouts, the loser's test, captured guns."""
 from __future__ import annotations
 
 import math
-from typing import Any
+
+from referee.api import Game
 
 from . import geometry as geo
 from . import mechanics, morale, move
 from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState
+from .tables import HardtackTables
 
 CONTACT_YARDS = 5.0
 
@@ -22,7 +24,7 @@ def reach_yards(state: HardtackState, c: Company) -> float:
     return move.base_inches(state.tables, c) * state.tables.yards_per_inch
 
 
-def assault(game: Any, state: HardtackState, c: Company, target: Company) -> None:
+def assault(game: Game, state: HardtackState, c: Company, target: Company) -> None:
     t = state.tables
     cfg = t["assault"]
     res = mechanics.test(game.roller, t, c.quality, c.lv, cfg["attacker_threat"] + morale.formation_modifier(t, c), "reaction",
@@ -68,7 +70,7 @@ def assault(game: Any, state: HardtackState, c: Company, target: Company) -> Non
     game.report_assault(c.unit.id, target.unit.id, carried)
 
 
-def _disorder(game: Any, t: Any, c: Company, kinds: frozenset[str]) -> None:
+def _disorder(game: Game, t: HardtackTables, c: Company, kinds: frozenset[str]) -> None:
     """p.7, p.15: a close formation crossing dense woods, swamp, a stream or abatis on its way in
     drops into skirmish order (HT-A6, HT-M4)."""
     crossed = kinds & set(t["movement"]["disordering"])
@@ -78,7 +80,7 @@ def _disorder(game: Any, t: Any, c: Company, kinds: frozenset[str]) -> None:
                       text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(crossed))}")
 
 
-def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool) -> bool:
+def _fight(game: Game, state: HardtackState, a: Company, b: Company, cover: bool) -> bool:
     """Rounds of bouts until one side is beaten; True when the attacker carried the position."""
     t = state.tables
     cfg = t["assault"]
@@ -113,7 +115,7 @@ def _fight(game: Any, state: HardtackState, a: Company, b: Company, cover: bool)
     return False
 
 
-def _beaten(game: Any, state: HardtackState, loser: Company, winner: Company) -> None:
+def _beaten(game: Game, state: HardtackState, loser: Company, winner: Company) -> None:
     """The loser gives ground; guns whose crew is beaten are captured (HT-S5)."""
     state.touch(loser)
     if loser.artillery and loser.guns:

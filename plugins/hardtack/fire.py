@@ -7,10 +7,12 @@ import math
 from typing import Any
 
 from attrs import frozen
+from referee.api import Game
 
 from . import geometry as geo
 from . import mechanics, morale
 from .state import BROKEN, Company, HardtackState
+from .tables import HardtackTables
 
 
 @frozen
@@ -26,7 +28,7 @@ CAUSE = {"fire": "musketry", "canister": "canister", "shot": "shot-or-shell"}
 or shell, which Hardtack does not tell apart)."""
 
 
-def reach_inches(t: Any, c: Company) -> float:
+def reach_inches(t: HardtackTables, c: Company) -> float:
     """How far the company's fire carries: five bands of its quality die, or of the gun."""
     if c.artillery:
         assert c.gun is not None
@@ -37,7 +39,7 @@ def reach_inches(t: Any, c: Company) -> float:
     return float(c.quality * t["fire"]["bands"])
 
 
-def reach_yards(t: Any, c: Company) -> float:
+def reach_yards(t: HardtackTables, c: Company) -> float:
     """:func:`reach_inches` in yards, kept on the company (its quality and arms do not change)."""
     if c.reach < 0:
         c.reach = reach_inches(t, c) * t.yards_per_inch
@@ -70,7 +72,7 @@ def fire_reach_yards(state: HardtackState, c: Company) -> float:
     return min(seen, hit)
 
 
-def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
+def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Company], wanted: str | None) -> Company | None:
     """The nearest enemy company in reach, arc and sight that the fire can affect (HT-F6); the
     intent's target unit first.
 
@@ -83,17 +85,17 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     enemy in reach was asked (the step's near box holds the company's reach)."""
     reach = fire_reach_yards(state, c)
     reach2, cx, cy, moves = reach * reach, c.x, c.y, state.others_moved(c.side)
-    kept = state.out_of_reach.get(c.id)
+    kept = state.aims.out_of_reach.get(c.id)
     if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == moves and kept[3] == reach:
         return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
     stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, moves)
-    kept_none = state.no_target.get(c.id)
+    kept_none = state.aims.no_target.get(c.id)
     if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p and e.travel == v
                                                                for e, f, p, v in kept_none[1]):
         return None
     ranked = []
     low = -reach
-    for i, e in enumerate(enemies):  # the box first, then the circle (comparisons unchained: quicker)
+    for i, e in enumerate(enemies):  # the box first, then the circle
         dx = e.x - cx
         if low <= dx <= reach:
             dy = e.y - cy
@@ -105,18 +107,23 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
     asked = x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1  # every enemy in reach
     if not ranked:
         if asked:
-            state.out_of_reach[c.id] = (cx, cy, moves, reach)
+            state.aims.out_of_reach[c.id] = (cx, cy, moves, reach)
         return None
     ranked.sort()
     here = (cx, cy, c.facing, c.formation)
-    aims = state.aims.get((c.id, c.loaded))
+    aims = state.aims.open_to.get((c.id, c.loaded))
     if aims is None or aims[0] != here:
-        aims = state.aims[(c.id, c.loaded)] = (here, {})
+        aims = state.aims.open_to[(c.id, c.loaded)] = (here, {})
     passed: list[tuple[str, str]] = []  # (target, why) passed over under HT-G4
+    friends: list[Company] | None = None  # those that may mask any of its lines of fire, once a second line is asked about
+    lines = 0
     for _, d2, i in ranked:
         e = enemies[i]
         if e.alive and _open_to(game, state, c, e, d2, aims[1]):
-            why = geo.masked(state, c, e)
+            if lines == 1:
+                friends = geo.screen(state, c, [enemies[j] for _, _, j in ranked])
+            lines += 1
+            why = geo.masked(state, c, e, friends)
             if why is None:
                 _log_masked(game, c, passed, e)
                 return e
@@ -125,11 +132,11 @@ def choose_target(game: Any, state: HardtackState, c: Company, enemies: list[Com
                 break  # a column fires at nothing
     _log_masked(game, c, passed, None)
     if asked and not passed:
-        state.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, _, i in ranked) if e.alive])
+        state.aims.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, _, i in ranked) if e.alive])
     return None
 
 
-def _open_to(game: Any, state: HardtackState, c: Company, e: Company, d2: float, known: dict[Company, tuple[Any, ...]]) -> bool:
+def _open_to(game: Game, state: HardtackState, c: Company, e: Company, d2: float, known: dict[Company, tuple[Any, ...]]) -> bool:
     """Is ``e`` in ``c``'s arc and sight, and can its fire affect it (HT-F6)? Kept in ``known``
     (the firer's for its place, facing, formation and load) under the target's place,
     formation, In Position marker and travel mode, all the answer reads of it."""
@@ -142,7 +149,7 @@ def _open_to(game: Any, state: HardtackState, c: Company, e: Company, d2: float,
     return ok
 
 
-def _log_masked(game: Any, c: Company, passed: list[tuple[str, str]], chosen: Company | None) -> None:
+def _log_masked(game: Game, c: Company, passed: list[tuple[str, str]], chosen: Company | None) -> None:
     """HT-G4 in the log: the targets a company could not fire at, and why."""
     if not passed:
         return
@@ -152,7 +159,7 @@ def _log_masked(game: Any, c: Company, passed: list[tuple[str, str]], chosen: Co
     game.log.emit("masked", unit=c.id, target=e, rulings=["HT-G4"], text=f"{c.id} cannot fire at {e}: {cause}{then}")
 
 
-def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: float) -> bool:
+def effective(game: Game, state: HardtackState, c: Company, e: Company, yards: float) -> bool:
     """HT-F6: would fire at ``e`` have any effect (a range die on the ladder after every shift)?
     Each band's die is larger than the one before, with the same shifts or more, so the fire
     tells out to a last band (for a gun, one for shot and one for canister) that depends only on
@@ -167,9 +174,9 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
     else:
         assert c.weapon is not None
         key = (c.quality, c.weapon.id, geo.cover(game, e), tform, e.in_position)
-    limits = state.effects.get(key)
+    limits = state.tables.effects.get(key)
     if limits is None:
-        limits = state.effects[key] = _limits(state.tables, c, *key[2:])
+        limits = state.tables.effects[key] = _limits(state.tables, c, *key[2:])
     rng = yards / state.tables.yards_per_inch
     closer = e.travel  # HT-M8: a target in travel mode counts one band closer, within the five
     for scale, width, last in limits:
@@ -179,18 +186,9 @@ def effective(game: Any, state: HardtackState, c: Company, e: Company, yards: fl
     return False
 
 
-_effects: dict[Any, dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]] = {}  # tables -> HT-F6 last bands by their inputs
 
 
-def effect_memo(t: Any) -> dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]]:
-    """The HT-F6 last bands kept for these tables (held by the game's state once mustered)."""
-    memo = _effects.get(t)
-    if memo is None:
-        memo = _effects[t] = {}
-    return memo
-
-
-def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool, cover_as_fire: bool = False) -> tuple[tuple[int, int, int], ...]:
+def _limits(t: HardtackTables, c: Company, cov: str, tform: str, in_position: bool, cover_as_fire: bool = False) -> tuple[tuple[int, int, int], ...]:
     """The ways ``c``'s fire may tell, as (scale, width, last): it does at a range ``r`` inches
     when ``r * scale`` falls in one of the first ``last`` bands ``width`` inches wide."""
     bands = range(t["fire"]["bands"], 0, -1)
@@ -210,7 +208,7 @@ def _limits(t: Any, c: Company, cov: str, tform: str, in_position: bool, cover_a
     return tuple(x for x in out if x[2])
 
 
-def firing_figures(t: Any, c: Company) -> int:
+def firing_figures(t: HardtackTables, c: Company) -> int:
     """Dismounted cavalry leave one figure in four (or fraction) holding the horses (Hardtack p.9)."""
     if c.arm == "cavalry" and not c.mounted:
         every: int = t["fire"]["horse_holder_every"]
@@ -222,7 +220,7 @@ def target_formation(c: Company) -> str:
     return "skirmish" if c.artillery else c.formation  # p.5: crews count as skirmishers
 
 
-def fire(game: Any, state: HardtackState, c: Company, target: Company) -> None:
+def fire(game: Game, state: HardtackState, c: Company, target: Company) -> None:
     t = state.tables
     rng = geo.inches(t, geo.dist(c, target))
     cov = geo.cover(game, target)
@@ -267,12 +265,12 @@ COVER_OPTION = "shot-cover-as-fire"
 """The option that gives shot the small-arms cover shifts (HT-S2's second reading)."""
 
 
-def shot_reading(game: Any) -> str:
+def shot_reading(game: Game) -> str:
     """HT-S1: the reading of round shot this game plays (``support`` unless the option is on)."""
     return "damage-die" if game.option(SHOT_OPTION) else "support"
 
 
-def _bounce(game: Any, state: HardtackState, shot: Shot, figures: int = 0) -> None:
+def _bounce(game: Game, state: HardtackState, shot: Shot, figures: int = 0) -> None:
     """HT-S3: the ball bounces on along its line of fire and strikes the first company of the
     target's side whose footprint that line crosses within 10" beyond the target: under HT-S1's
     ``support`` reading the ``figures`` the hit struck, under ``damage-die`` the damage die."""

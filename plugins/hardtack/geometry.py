@@ -7,13 +7,12 @@ of fire and firing through friendly companies, p.17).
 from __future__ import annotations
 
 import math
-import weakref
-from typing import Any, TypeVar
 
-from referee.api import CELL, Scenario, angle_between, bearing, depth, frontage, inside
+from referee.api import CELL, Game, Ground, angle_between, bearing, depth, frontage, inside
 from referee.api import OPEN as OPEN_KIND
 
-from .state import CLOSE, Company
+from .state import CLOSE, Company, HardtackState, box_of, state_of, terrain
+from .tables import HardtackTables
 
 LINE_COVER_YARDS = 25.0
 SIGHT_SKIP = 30.0  # yards at each end: a company sees out of the edge of the woods it holds
@@ -23,7 +22,7 @@ LINE_COVER = (("works", "hard"), ("wall", "hard"), ("fence", "soft"))
 RANK = ("none", "soft", "hard", "fortification")
 
 
-def inches(t: Any, yards: float) -> float:
+def inches(t: HardtackTables, yards: float) -> float:
     """Yards as table inches, at the tables' scale ([scale] yards_per_inch, p.1)."""
     per_inch: float = t.yards_per_inch
     return yards / per_inch
@@ -33,11 +32,10 @@ def dist(a: Company, b: Company) -> float:
     return math.hypot(b.x - a.x, b.y - a.y)
 
 
-_covers: weakref.WeakKeyDictionary[Scenario, dict[tuple[int, int], str]] = weakref.WeakKeyDictionary()
 MEMO_LIMIT = 100_000
 
 
-def cover(game: Any, c: Company) -> str:
+def cover(game: Game, c: Company) -> str:
     """HT-G1: works and walls hard, fences soft (within 25 yards behind them, or inside a work
     that closes on itself, like a redoubt); woods, broken and rough ground soft; dense woods and buildings
     hard; the better cover counts. Read at the company's place to the nearest yard, and kept:
@@ -45,7 +43,7 @@ def cover(game: Any, c: Company) -> str:
     kept = c.cover_at
     if kept is not None and kept[0] == c.x and kept[1] == c.y:  # asked before from this very place
         return kept[2]
-    memo = cover_memo(game)
+    memo = terrain(game).covers
     key = (round(c.x), round(c.y))
     hit = memo.get(key)
     if hit is None:
@@ -56,31 +54,8 @@ def cover(game: Any, c: Company) -> str:
     return hit
 
 
-def cover_memo(game: Any) -> dict[tuple[int, int], str]:
-    """The scenario's kept cover answers (held by the game's state once mustered)."""
-    return scenario_memo(game, "covers", _covers)
 
-
-def sight_memo(game: Any) -> dict[tuple[float, float, float, float], bool]:
-    """The scenario's kept sight answers (held by the game's state once mustered)."""
-    return scenario_memo(game, "sights", _sight)
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def scenario_memo(game: Any, attr: str, store: weakref.WeakKeyDictionary[Scenario, dict[K, V]]) -> dict[K, V]:
-    """The scenario's memo ``attr`` from ``store``, held by the game's state once mustered."""
-    memo: dict[K, V] | None = getattr(game.state, attr, None)
-    if memo is None:
-        memo = store.get(game.scenario)
-        if memo is None:
-            memo = store[game.scenario] = {}
-    return memo
-
-
-def _cover_at(game: Any, x: float, y: float) -> str:
+def _cover_at(game: Game, x: float, y: float) -> str:
     best = AREA_COVER.get(game.ground.kind_at(x, y), "none")
     for kind, value in LINE_COVER:
         if RANK.index(value) > RANK.index(best) and game.ground.behind(kind, x, y, LINE_COVER_YARDS):
@@ -88,11 +63,11 @@ def _cover_at(game: Any, x: float, y: float) -> str:
     return best
 
 
-def visibility(game: Any) -> float:
+def visibility(game: Game) -> float:
     """HT-V1: how far, in yards, a company can see to fire at the world's minute: unlimited in
     daylight; from sunset to dusk (``Light.dusk``, else sunset + the tables' minutes) falling
     evenly from the sunset distance to the dusk one; after dusk, the night's by the moon."""
-    light, t = game.scenario.light, game.state.tables["light"]
+    light, t = game.scenario.light, state_of(game).tables["light"]
     if light.sunset is None or game.world.minute < light.sunset:
         return float("inf")
     dusk = light.dusk if light.dusk is not None else light.sunset + t["dusk_minutes"]
@@ -110,7 +85,17 @@ def in_arc(firer: Company, target: Company) -> bool:
 MASK_MARGIN = 40.0  # yards: no company's half-footprint is larger (a 12-figure line of 5-man figures is 18)
 
 
-def masked(state: Any, c: Company, e: Company) -> str | None:
+def screen(state: HardtackState, c: Company, targets: list[Company]) -> list[Company]:
+    """The friends that may mask ``c``'s lines of fire to ``targets`` (HT-G4): those in close
+    formation whose centres stand in the box of ``c`` and the targets, :data:`MASK_MARGIN` yards
+    wider (each line's own box lies in it), in the side's order. A search that tests many lines
+    screens once and tests each line against these (nothing moves or changes formation meanwhile)."""
+    x0, x1, y0, y1 = box_of([c, *targets])
+    x0, x1, y0, y1 = x0 - MASK_MARGIN, x1 + MASK_MARGIN, y0 - MASK_MARGIN, y1 + MASK_MARGIN
+    return [f for f in state.around(c.side, x0, x1, y0, y1) if x0 <= f.x <= x1 and y0 <= f.y <= y1 and f.formation in CLOSE and f is not c]
+
+
+def masked(state: HardtackState, c: Company, e: Company, friends: list[Company] | None = None) -> str | None:
     """HT-G4 (p.17): why ``c`` may not fire at ``e``, or None. A column does not fire (every
     member must see the target without firing through another member of his own company); a
     line of fire, traced from the firer's centre to the target's, may not pass through a
@@ -118,28 +103,29 @@ def masked(state: Any, c: Company, e: Company) -> str | None:
     routed companies (in skirmish order, p.12) do not mask; nor does a company whose footprint
     holds the firer's or the target's centre (it stands among them, not across the line).
 
-    While only one company acts (``state.masks`` is set), its friends stand still, so the
-    answers are kept under the firer's place and formation and the target's place."""
+    ``friends``, when given, hold every friend that may stand across the line (:func:`screen`);
+    else those round the line are asked for. While only one company acts (``state.aims.masks``
+    is set), its friends stand still, so the answers are kept under the firer's place and
+    formation and the target's place."""
     if c.formation == "column":
         return "column"
-    memo = state.masks
+    memo = state.aims.masks
     if memo is None:
-        return _masked(state, c, e)
+        return _masked(state, c, e, friends)
     key = (c.id, c.x, c.y, c.formation, e.id, e.x, e.y)
     if key not in memo:
-        memo[key] = _masked(state, c, e)
+        memo[key] = _masked(state, c, e, friends)
     masker: str | None = memo[key]
     return masker
 
 
-def _masked(state: Any, c: Company, e: Company) -> str | None:
+def _masked(state: HardtackState, c: Company, e: Company, friends: list[Company] | None) -> str | None:
     ax, ay, bx, by = c.x, c.y, e.x, e.y
     rx, ry = bx - ax, by - ay
     span = math.hypot(rx, ry)
-    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)
-    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
-    lo_x, hi_x, lo_y, hi_y = lo_x - MASK_MARGIN, hi_x + MASK_MARGIN, lo_y - MASK_MARGIN, hi_y + MASK_MARGIN
-    for f in state.around(c.side, lo_x, hi_x, lo_y, hi_y):
+    lo_x, hi_x = min(ax, bx) - MASK_MARGIN, max(ax, bx) + MASK_MARGIN
+    lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
+    for f in state.around(c.side, lo_x, hi_x, lo_y, hi_y) if friends is None else friends:
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
             hw, hd, radius = half_footprint(state, f)
             # a footprint whose centre stands further from the line of fire than its corners (and
@@ -150,7 +136,7 @@ def _masked(state: Any, c: Company, e: Company) -> str | None:
     return None
 
 
-def half_footprint(state: Any, c: Company) -> tuple[float, float, float]:
+def half_footprint(state: HardtackState, c: Company) -> tuple[float, float, float]:
     """Half the frontage, half the depth and the half-diagonal of a company's footprint (its men
     = figures x men per figure; ``core/engine/footprint.py``), kept on the company with its figures,
     formation and guns."""
@@ -221,14 +207,11 @@ def _clip(u0: float, v0: float, u1: float, v1: float, hw: float, hd: float) -> f
     return t0
 
 
-_sight: weakref.WeakKeyDictionary[Scenario, dict[tuple[float, float, float, float], bool]] = weakref.WeakKeyDictionary()
-
-
-def sees(game: Any, a: Company, b: Company) -> bool:
+def sees(game: Game, a: Company, b: Company) -> bool:
     """HT-G2: woods, dense woods and buildings between two companies block sight. Kept per
     scenario under the two exact places (a pure function of them, so it never depends on which
     game asked first): companies standing still ask again every activation."""
-    memo = sight_memo(game)
+    memo = terrain(game).sights
     key = (a.x, a.y, b.x, b.y)
     hit = memo.get(key)
     if hit is None:
@@ -240,75 +223,72 @@ def sees(game: Any, a: Company, b: Company) -> bool:
     return hit
 
 
-_blocking: weakref.WeakKeyDictionary[Scenario, list[list[int]]] = weakref.WeakKeyDictionary()
-
-
-def _blocking_counts(game: Any) -> list[list[int]]:
+def _blocking_counts(game: Game) -> list[list[int]]:
     """The scenario's cells of ground that blocks sight, counted (:func:`cell_counts`): a line of
     sight whose box holds none is clear, whatever the ground samples along it."""
-    hit = _blocking.get(game.scenario)
+    kept = terrain(game)
+    hit = kept.blocking
     if hit is None:
-        hit = _blocking[game.scenario] = cell_counts(kind_cells(game.ground, BLOCKING))
+        hit = kept.blocking = cell_counts(kind_cells(game.ground, BLOCKING))
     return hit
 
 
 def cell(v: float, n: int) -> int:
     """The ground cell (column or row) of a coordinate, as the ground reads it."""
-    return min(n - 1, max(0, int(v) // CELL))  # (as Ground._code)
+    i = int(v) // CELL
+    return 0 if i < 0 else n - 1 if i >= n else i  # (clamped as Ground._code clamps)
 
 
-def kind_cells(ground: Any, kinds: frozenset[str]) -> list[list[bool]]:
+def kind_cells(ground: Ground, kinds: frozenset[str]) -> list[list[bool]]:
     """Which of the ground's cells (by row, then column) are of these area kinds."""
     return [[ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL) in kinds for c in range(ground.cols)] for r in range(ground.rows)]
 
 
 OPEN = "open"  # HT-M9: ground no scenario area covers (the neutral world reads it as "fields")
-_cultivated: weakref.WeakKeyDictionary[Scenario, list[list[bool]]] = weakref.WeakKeyDictionary()
 
 
-def cultivated_cells(game: Any) -> list[list[bool]]:
+def cultivated_cells(game: Game) -> list[list[bool]]:
     """HT-M9: the cells (by row, then column) of farm fields the scenario draws as areas, as
     opposed to the open ground the neutral world also calls ``fields`` where no area is drawn;
     a cell is read at its centre, as the ground paints it. Kept per scenario."""
-    hit = _cultivated.get(game.scenario)
+    kept = terrain(game)
+    hit = kept.cultivated
     if hit is None:
         ground, drawn = game.ground, [a.polygon for a in game.scenario.areas if a.kind == OPEN_KIND]
         boxes = [(min(x for x, _ in p), max(x for x, _ in p), min(y for _, y in p), max(y for _, y in p), p) for p in drawn]
-        hit = _cultivated[game.scenario] = [
+        hit = kept.cultivated = [
             [ground.kind_at(x, y) == OPEN_KIND and any(x0 <= x <= x1 and y0 <= y <= y1 and inside(x, y, p) for x0, x1, y0, y1, p in boxes)
              for x in ((c + 0.5) * CELL for c in range(ground.cols))]
             for y in ((r + 0.5) * CELL for r in range(ground.rows))]
     return hit
 
 
-def area_cells(game: Any) -> tuple[list[str], int, int, int]:
+def area_cells(game: Game) -> tuple[list[str], int, int]:
     """The area kind of every ground cell, row by row (:func:`area_kinds`), with the ground's
-    columns and its last column and row: a point's kind is that of its cell, found as
-    ``Ground._code`` finds it (clamped to the ground). This is how Hardtack's terrain classes
+    columns and rows: a point's kind is that of its cell (:func:`cell`, as ``Ground._code``
+    finds it: clamped to the ground). This is how Hardtack's terrain classes
     read the ground (p.14, HT-M9): the neutral kind, except that ground no area covers is
     ``open`` (Open, clear going), while drawn ``fields`` stay ``fields`` (Cultivated, poor going)."""
     ground = game.ground
-    kinds = _area_kinds.get(game.scenario)
-    return kinds if kinds is not None else area_kinds(game), ground.cols, ground.cols - 1, ground.rows - 1
+    kinds = terrain(game).area_kinds
+    return kinds if kinds is not None else area_kinds(game), ground.cols, ground.rows
 
 
-_area_kinds: weakref.WeakKeyDictionary[Scenario, list[str]] = weakref.WeakKeyDictionary()
-
-
-def area_kinds(game: Any) -> list[str]:
+def area_kinds(game: Game) -> list[str]:
     """The area kind of every ground cell (row by row), as :func:`area_cells` reads it; kept per
     scenario (walks read one every few yards)."""
-    hit = _area_kinds.get(game.scenario)
+    kept = terrain(game)
+    hit = kept.area_kinds
     if hit is None:
         ground, marks = game.ground, cultivated_cells(game)
-        hit = _area_kinds[game.scenario] = [
+        hit = kept.area_kinds = [
             kind if kind != OPEN_KIND or marks[r][c] else OPEN
             for r in range(ground.rows) for c in range(ground.cols)
             for kind in (ground.kind_at((c + 0.5) * CELL, (r + 0.5) * CELL),)]
     return hit
 
 
-def area_kind_cells(game: Any, kinds: frozenset[str]) -> list[list[bool]]:
+def area_kind_cells(game: Game, kinds: frozenset[str]) -> list[list[bool]]:
     """:func:`kind_cells` as :func:`area_cells` reads the ground."""
     ground, every = game.ground, area_kinds(game)
     return [[every[r * ground.cols + c] in kinds for c in range(ground.cols)] for r in range(ground.rows)]
@@ -326,15 +306,10 @@ def cell_counts(marked: list[list[bool]]) -> list[list[int]]:
     return counts
 
 
-def none_in_box(ground: Any, counts: list[list[int]], x0: float, x1: float, y0: float, y1: float) -> bool:
-    """Does the box (in yards; x0 <= x1, y0 <= y1) hold no marked cell? (:func:`cell`, written
-    out: this is asked on every walk and line of sight not yet kept.)"""
-    last_c, last_r = ground.cols - 1, ground.rows - 1
-    c0, c1, r0, r1 = int(x0) // CELL, int(x1) // CELL, int(y0) // CELL, int(y1) // CELL  # (as Ground._code)
-    c0 = 0 if c0 < 0 else min(c0, last_c)
-    c1 = 0 if c1 < 0 else min(c1, last_c)
-    r0 = 0 if r0 < 0 else min(r0, last_r)
-    r1 = 0 if r1 < 0 else min(r1, last_r)
+def none_in_box(ground: Ground, counts: list[list[int]], x0: float, x1: float, y0: float, y1: float) -> bool:
+    """Does the box (in yards; x0 <= x1, y0 <= y1) hold no marked cell?"""
+    cols, rows = ground.cols, ground.rows
+    c0, c1, r0, r1 = cell(x0, cols), cell(x1, cols), cell(y0, rows), cell(y1, rows)
     return counts[r1 + 1][c1 + 1] - counts[r0][c1 + 1] - counts[r1 + 1][c0] + counts[r0][c0] == 0
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from referee.api import d, men_between
+from referee.api import Game, d, men_between
 
 from . import geometry as geo
 from . import mechanics
-from .state import BROKEN, ROUTED, SHAKEN, Company, Regiment
+from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment, state_of
 from .tables import LEVELS, HardtackTables
 
 
@@ -35,7 +35,7 @@ def formation_modifier(t: HardtackTables, c: Company, charged_by_close: bool = F
     return sum(row.by_motivation[c.motivation] or 0 for row in rows)
 
 
-def confidence_test(game: Any, t: HardtackTables, c: Company, tl: int | None, why: str) -> int:
+def confidence_test(game: Game, t: HardtackTables, c: Company, tl: int | None, why: str) -> int:
     """Test; a failure costs one or two levels. Returns the levels lost."""
     if tl is None or not c.alive or c.level >= ROUTED:
         return 0
@@ -47,8 +47,8 @@ def confidence_test(game: Any, t: HardtackTables, c: Company, tl: int | None, wh
     return lost
 
 
-def lose_levels(game: Any, c: Company, n: int) -> None:
-    game.state.touch(c)
+def lose_levels(game: Game, c: Company, n: int) -> None:
+    state_of(game).touch(c)
     c.level = min(ROUTED, c.level + n)
     if c.level >= BROKEN and not c.artillery:
         c.formation = "skirmish"  # p.7: broken or routed companies become disordered
@@ -56,18 +56,18 @@ def lose_levels(game: Any, c: Company, n: int) -> None:
         game.log.emit("confidence", unit=c.id, text=f"{c.id} is {LEVELS[c.level]}")
 
 
-def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: str, cause: str, yards: float) -> None:
+def casualties(game: Game, t: HardtackTables, c: Company, lost: int, fired_on: str, cause: str, yards: float) -> None:
     """Remove ``lost`` figures (wounded or killed: HT-F5), reported lost to the neutral ``cause``
     of fire at ``yards``; then the company's test: the worst of fired on, more casualties than
     survivors, and its leader or its regimental commander down (HT-L1, HT-L2)."""
-    game.state.touch(c)
+    state_of(game).touch(c)
     before = c.figures
     lost = min(lost, before)
     if lost:
         lose_figures(game, c, lost, cause, yards=round(yards))
     c.figures -= lost
     if not c.figures:
-        game.state.forget(c)  # it no longer stands: the kept lists of the living are stale
+        state_of(game).forget(c)  # it no longer stands: the kept lists of the living are stale
     basics = [fired_on]
     if lost:
         if lost > c.figures:
@@ -76,7 +76,7 @@ def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: st
             c.lv = min(3, c.lv + 1)
             basics.append("leader-casualty")
             game.log.emit("leader", unit=c.id, rulings=["HT-L1"], text=f"{c.id}'s commander is hit; LV now {c.lv}")
-        if stands_with(game.state, c) and game.roller.roll(d(before + 1)) <= lost and commander_falls(game, t, c):
+        if stands_with(state_of(game), c) and game.roller.roll(d(before + 1)) <= lost and commander_falls(game, t, c):
             basics.append("leader-casualty")
         if c.artillery and c.formation == "limbered" and not c.team_hit:
             _team(game, c, before, lost)
@@ -88,7 +88,7 @@ def casualties(game: Any, t: HardtackTables, c: Company, lost: int, fired_on: st
     confidence_test(game, t, c, threat(t, c, basics, casualties=lost > 0), "fire")
 
 
-def lose_figures(game: Any, c: Company, lost: int, cause: str, **detail: Any) -> None:
+def lose_figures(game: Game, c: Company, lost: int, cause: str, **detail: Any) -> None:
     """Report the men ``lost`` figures of ``c`` stand for (before they are taken off) to the
     core (Game.lose): the regiment's men are read from all its companies' figures."""
     companies = c.regiment.companies
@@ -97,11 +97,11 @@ def lose_figures(game: Any, c: Company, lost: int, cause: str, **detail: Any) ->
     game.lose(c.unit.id, men_between(c.unit.spec.men, start, standing, standing - lost), cause, **detail)
 
 
-def _team(game: Any, c: Company, before: int, lost: int) -> None:
+def _team(game: Game, c: Company, before: int, lost: int) -> None:
     """HT-S6: the limbered gun's two team figures stand among its crew's; the team is hit if a
     die of all of them shows no more than two per crew figure lost (p.13: its movement die
     shifts down one, once)."""
-    team = game.state.tables["artillery"]["team_figures"]  # p.13: a full team of six horses is two horse figures
+    team = state_of(game).tables["artillery"]["team_figures"]  # p.13: a full team of six horses is two horse figures
     if game.roller.roll(d(before + team)) <= team * lost:
         c.team_hit = True
         game.log.emit("team", unit=c.id, rulings=["HT-S6"], text=f"{c.id}'s horse team is hit: it moves a die type slower")
@@ -110,13 +110,13 @@ def _team(game: Any, c: Company, before: int, lost: int) -> None:
 WITH_INCHES = 1.0  # HT-L2: a commander within 1" of a company's frontage stands with it
 
 
-def stands_with(state: Any, c: Company) -> bool:
+def stands_with(state: HardtackState, c: Company) -> bool:
     """HT-L2: the regimental commander stands with ``c``: within its half frontage and 1" of its centre."""
     reg = c.regiment
     return reg.commander and math.hypot(reg.x - c.x, reg.y - c.y) <= geo.half_footprint(state, c)[0] + WITH_INCHES * state.tables.yards_per_inch
 
 
-def commander_falls(game: Any, t: HardtackTables, hit: Company) -> bool:
+def commander_falls(game: Game, t: HardtackTables, hit: Company) -> bool:
     """p.7 (HT-L2): the regimental commander is hit. The companies of his regimental formation
     test at "Unit Leader becomes casualty"; the best company leader of it (of the regiment if it
     has no formation) takes his place, that company's own replaced as though killed (no further
@@ -143,7 +143,7 @@ def regimental_formation(t: HardtackTables, reg: Regiment) -> list[Company]:
     return [c for c in reg.companies if c.alive and c.close and c.level <= SHAKEN and math.hypot(c.x - reg.x, c.y - reg.y) <= reach]
 
 
-def _successor(game: Any, companies: list[Company]) -> Company | None:
+def _successor(game: Game, companies: list[Company]) -> Company | None:
     """p.7: the company leader of the highest quality from a Confident, Steady or Shaken company;
     ties, or none of them Shaken or better, picked by a die."""
     fit = [c for c in companies if c.level <= SHAKEN] or companies
@@ -153,12 +153,12 @@ def _successor(game: Any, companies: list[Company]) -> Company | None:
     return best[game.roller.roll(d(len(best))) - 1] if len(best) > 1 else best[0]
 
 
-def rally(game: Any, t: HardtackTables, leader_lv: int, c: Company) -> None:
+def rally(game: Game, t: HardtackTables, leader_lv: int, c: Company) -> None:
     """SG2 p.17 as Hardtack p.11 has it: no communication roll, leader within 6"; the quality
     die against both leadership values; success restores one level."""
     res = mechanics.test(game.roller, t, c.quality, c.lv, leader_lv, "reaction", cite=game.seen, extra=tuple(game.extra_modifiers("rally", c)))
     res = game.settle("rally", c, res, rulings=("HT-R1",), unit=c.id)
     if res.values["passed"]:
-        game.state.touch(c)
+        state_of(game).touch(c)
         c.level -= 1
         game.log.emit("rally", unit=c.id, text=f"{c.id} rallies to {LEVELS[c.level]}")

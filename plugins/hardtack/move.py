@@ -4,20 +4,19 @@ classes, disordering ground, and the flight of broken and routed companies."""
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Iterable
 from itertools import chain
-from typing import Any
 
-from referee.api import CELL, ladder_shift
+from referee.api import Game, Ground, ladder_shift
 
 from . import geometry as geo
-from .state import CLOSE, Company, HardtackState, box_of
+from .state import Boxed, Company, Going, HardtackState, Regiment, box_of, state_of, terrain
+from .tables import HardtackTables
 
 STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assault (Hardtack p.15)
 
 
-def base_inches(t: Any, c: Company) -> int:
+def base_inches(t: HardtackTables, c: Company) -> int:
     """The base move: by arm and mount, limbered or not (a hit team one die lower); a line shifts
     it down one (p.15). Kept on the company with the tables, formation, mount and team it was
     reckoned for (its arm never changes, nor whether it is a gun once mustered: Company.set_gun),
@@ -31,7 +30,7 @@ def base_inches(t: Any, c: Company) -> int:
     return hit
 
 
-def _base_inches(t: Any, c: Company) -> int:
+def _base_inches(t: HardtackTables, c: Company) -> int:
     base = t["movement"]["base"]
     if c.artillery and not c.guns:  # a crew that has abandoned its gun goes on foot (p.12; HT-C4)
         infantry: int = base["infantry"]
@@ -61,18 +60,13 @@ FLEE_YARDS = 1000.0  # a flight heads this far toward the side's own edge (off t
 RANK = {"clear": 0, "poor": 1, "difficult": 2, "impassable": 3}  # terrain classes, worst last
 
 
-Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box
-Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]
-_going: weakref.WeakKeyDictionary[Any, dict[tuple[Any, str], Going]] = weakref.WeakKeyDictionary()
 
 
-def going(game: Any, t: Any, who: str) -> Going:
+def going(game: Game, t: HardtackTables, who: str) -> Going:
     """What a mover's walk reads, once per scenario: its terrain classes and their costs (from
     the tables), the area kinds that are not clear going for it, the line kinds that cost it
     something (their segments boxed), and the count of its rough cells (:func:`_rough_counts`)."""
-    per: dict[tuple[Any, str], Going] | None = game.state.goings
-    if per is None:  # (not mustered yet)
-        per = going_memo(game)
+    per = terrain(game).goings
     hit = per.get((t, who))
     if hit is None:
         table, segments = t["movement"]["terrain"][who], game.ground.segments
@@ -83,12 +77,8 @@ def going(game: Any, t: Any, who: str) -> Going:
     return hit
 
 
-def going_memo(game: Any) -> dict[tuple[Any, str], Going]:
-    """The scenario's kept goings (held by the game's state once mustered)."""
-    return geo.scenario_memo(game, "goings", _going)
 
-
-def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
+def _rough_counts(game: Game, hard: frozenset[str], lines: list[tuple[str, list[Boxed]]]) -> list[list[int]]:
     """The ground's cells a mover finds rough, counted (geometry.cell_counts): an area kind that
     is not clear going for it (geometry.area_cells), or within the box of a line that costs it something."""
     rough = geo.area_kind_cells(game, hard)
@@ -97,7 +87,7 @@ def _rough_counts(game: Any, hard: frozenset[str], lines: list[tuple[str, list[B
     return geo.cell_counts(rough)
 
 
-def _mark_boxes(ground: Any, marked: list[list[bool]], boxes: list[tuple[float, float, float, float]]) -> None:
+def _mark_boxes(ground: Ground, marked: list[list[bool]], boxes: list[tuple[float, float, float, float]]) -> None:
     """Mark the ground's cells (by row, then column) that the boxes (x0, x1, y0, y1) touch."""
     for x0, x1, y0, y1 in boxes:
         for r in range(geo.cell(y0, ground.rows), geo.cell(y1, ground.rows) + 1):
@@ -105,17 +95,12 @@ def _mark_boxes(ground: Any, marked: list[list[bool]], boxes: list[tuple[float, 
                 marked[r][c] = True
 
 
-_disordering: weakref.WeakKeyDictionary[Any, dict[Any, list[list[int]]]] = weakref.WeakKeyDictionary()
-
-
-def disordering_counts(game: Any, t: Any) -> list[list[int]]:
+def disordering_counts(game: Game, t: HardtackTables) -> list[list[int]]:
     """The ground's cells that may disorder a close formation crossing them (p.15, HT-M1: the
     tables' ``disordering`` kinds): of such an area kind (geometry.area_cells), or within the box
     of a segment of such a line; counted (geometry.cell_counts), kept per scenario and tables.
     A walk whose box (widened by :data:`ROUNDING`) holds none of them crosses none."""
-    per = _disordering.get(game.scenario)
-    if per is None:
-        per = _disordering[game.scenario] = {}
+    per = terrain(game).disordering
     hit = per.get(t)
     if hit is None:
         kinds, ground = frozenset(t["movement"]["disordering"]), game.ground
@@ -146,16 +131,14 @@ def _crossings(segments: list[Boxed], ax: float, ay: float, bx: float, by: float
     return out
 
 
-def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road: bool = False) -> tuple[float, frozenset[str], str]:
+def walk(game: Game, t: HardtackTables, c: Company, x: float, y: float, inches: float, road: bool = False) -> tuple[float, frozenset[str], str]:
     """HT-M4: spend ``inches`` of movement points toward (x, y) over the ground actually crossed:
     every inch of area costs its class (clear 1, poor 2, difficult 3; SG2), each line crossed
     costs one inch of its class, impassable ground stops the move. Returns (yards, ground kinds
     crossed, worst class met). On a road (travel mode, HT-M2) the ground is clear (p.14). Computed
     from the rounded ends, so it never depends on history; the answers are kept per scenario
     under exactly those inputs."""
-    per: dict[tuple[Any, ...], tuple[float, frozenset[str], str]] | None = game.state.walks
-    if per is None:  # (not mustered yet)
-        per = walk_memo(game)
+    per = terrain(game).walks
     key = (t, mover(c), round(c.x), round(c.y), round(x), round(y), inches, road)
     hit = per.get(key)
     if hit is None:
@@ -165,17 +148,10 @@ def walk(game: Any, t: Any, c: Company, x: float, y: float, inches: float, road:
     return hit
 
 
-_walks: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[float, frozenset[str], str]]] = weakref.WeakKeyDictionary()
 MEMO_LIMIT = 200_000
 
 
-def walk_memo(game: Any) -> dict[tuple[Any, ...], tuple[float, frozenset[str], str]]:
-    """The scenario's kept walks (held by the game's state once mustered)."""
-    return geo.scenario_memo(game, "walks", _walks)
-
-
-def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
-    # (min and max are written out as conditionals here: the same values, for less than the builtins cost)
+def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by: int, inches: float, road: bool) -> tuple[float, frozenset[str], str]:
     ypi = t.yards_per_inch
     span, far = math.hypot(bx - ax, by - ay), inches * ypi
     reach = min(span, far)
@@ -184,8 +160,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
     table, costs, hard, lines, counts = going(game, t, who)
-    if geo.none_in_box(game.ground, counts, (min(ax, ex)) - ROUNDING, (max(ax, ex)) + ROUNDING,
-                       (min(ay, ey)) - ROUNDING, (max(ay, ey)) + ROUNDING):
+    if geo.none_in_box(game.ground, counts, min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING):
         return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
@@ -198,7 +173,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
         return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
     events.sort()
     n = len(events)
-    area, cols, last_c, last_r = geo.area_cells(game)
+    area, cols, rows = geo.area_cells(game)
     points = inches * ypi  # movement points in yards of clear ground
     kinds: set[str] = set()
     worst = "clear"
@@ -217,8 +192,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
             points -= (costs[line] - 1) * ypi
             nxt += 1
         mid = done + step / 2  # the ground under the middle of the step: its cell's area kind (geometry.area_cells)
-        c, r = int(ax + ux * mid) // CELL, int(ay + uy * mid) // CELL
-        cell = (0 if r < 0 else min(r, last_r)) * cols + (0 if c < 0 else min(c, last_c))
+        cell = geo.cell(ay + uy * mid, rows) * cols + geo.cell(ax + ux * mid, cols)
         if cell != here:  # (a cell's kind, class and cost are read once while the walk stays in it)
             here, kind = cell, area[cell]
             cls = table.get(kind, "clear")
@@ -238,7 +212,7 @@ def _walk(game: Any, t: Any, who: str, ax: int, ay: int, bx: int, by: int, inche
     return done, frozenset(kinds), worst
 
 
-def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) -> tuple[float, frozenset[str]]:
+def move_yards(game: Game, t: HardtackTables, c: Company, x: float, y: float, travel: bool) -> tuple[float, frozenset[str]]:
     """Yards one Move action covers toward (x, y) over the ground crossed (HT-M4); travel mode
     for columns and limbered guns while the ground stays clear (p.14, HT-M2)."""
     base = base_inches(t, c)
@@ -259,7 +233,7 @@ def move_yards(game: Any, t: Any, c: Company, x: float, y: float, travel: bool) 
     return yards, kinds
 
 
-def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
+def step_toward(game: Game, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
                 halt: float = STOP_SHORT, alone: bool = True, among: list[Company] | None = None) -> float:
     """Move straight toward (x, y) up to ``yards``, halting ``halt`` yards short of any enemy and
     where a close formation would meet another (HT-M7). A company moving ``alone`` is disordered
@@ -270,12 +244,12 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
     span = math.hypot(dx, dy)
     if span < 1e-6 or yards <= 0:
         return 0.0
-    travel = min(span, yards)  # (min(span, yards): the conditionals here cost less than the builtins)
+    travel = min(span, yards)
     ux, uy = dx / span, dy / span
     cx, cy, near = c.x, c.y, travel + halt
     for e in enemies:
         ex, ey = e.x - cx, e.y - cy
-        if ex > near or -ex > near or ey > near or -ey > near:  # (abs written out: quicker)
+        if abs(ex) > near or abs(ey) > near:
             continue
         along = ex * ux + ey * uy
         across = abs(ex * uy - ey * ux)
@@ -293,7 +267,7 @@ def step_toward(game: Any, state: HardtackState, c: Company, x: float, y: float,
     return travel
 
 
-def put(game: Any, c: Company, x: float, y: float) -> None:
+def put(game: Game, c: Company, x: float, y: float) -> None:
     """Set ``c`` at (x, y), held on the table (Scenario.on_table)."""
     c.x, c.y = game.scenario.on_table(x, y)
 
@@ -302,7 +276,7 @@ TOUCH_YARDS = 1.0  # HT-M7: footprints that overlap by no more than this only to
 WAY_MARGIN = 100.0  # yards: no two half-footprints add up to more (two 12-figure cavalry skirmish lines of 5-man figures: 90)
 
 
-def friends_near(state: HardtackState, reg: Any, movers: list[Company], yards: float) -> list[Company]:
+def friends_near(state: HardtackState, reg: Regiment, movers: list[Company], yards: float) -> list[Company]:
     """The living companies of ``reg``'s side, not its own, whose centres lie in the box round
     ``movers`` (state.box_of) widened by ``yards`` and :data:`WAY_MARGIN` (and a yard to spare
     for rounding): all that :func:`friends_in_way` can look at for moves of up to ``yards`` from
@@ -329,23 +303,22 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     hw, hd, radius = geo.half_footprint(state, c)
     ax, ay = c.x, c.y
     bx, by = ax + ux * travel, ay + uy * travel
-    # the path's box, widened (min and max written out: cheaper than the builtins)
-    lo_x, hi_x = (min(ax, bx)) - WAY_MARGIN, (max(ax, bx)) + WAY_MARGIN
-    lo_y, hi_y = (min(ay, by)) - WAY_MARGIN, (max(ay, by)) + WAY_MARGIN
+    lo_x, hi_x = min(ax, bx) - WAY_MARGIN, max(ax, bx) + WAY_MARGIN  # the path's box, widened
+    lo_y, hi_y = min(ay, by) - WAY_MARGIN, max(ay, by) + WAY_MARGIN
     close = c.close
     met = []
     if among is None:
         among = chain.from_iterable(state.groups_in(c.side, lo_x, hi_x, lo_y, hi_y, c.regiment))
     for f in among:
         # a company not in close formation passing one not in close formation changes nothing
-        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.formation in CLOSE):  # (f.close, inlined)
+        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.close):
             fw, fd, f_radius = geo.half_footprint(state, f)
             # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
             # that keeps further away cannot enter it, and the exact test is left for the others
             reach = radius + f_radius + 2.0
             px, py = f.x - ax, f.y - ay
             across = px * uy - py * ux
-            if across > reach or -across > reach or not -reach <= px * ux + py * uy <= travel + reach:  # (abs written out)
+            if abs(across) > reach or not -reach <= px * ux + py * uy <= travel + reach:
                 continue
             at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
             if at is not None:
@@ -360,7 +333,7 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     return travel, passed
 
 
-def pass_through(game: Any, state: HardtackState, c: Company, passed: list[Company]) -> None:
+def pass_through(game: Game, state: HardtackState, c: Company, passed: list[Company]) -> None:
     """HT-M7 (p.15, p.7): a close formation that moves through a company, or has one move
     through it, is disordered (it drops into skirmish order)."""
     if not passed:
@@ -373,12 +346,12 @@ def pass_through(game: Any, state: HardtackState, c: Company, passed: list[Compa
         game.log.emit("disordered", unit=f.id, rulings=["HT-M7"], text=text)
 
 
-def rearward(game: Any, c: Company) -> tuple[float, float]:
+def rearward(game: Game, c: Company) -> tuple[float, float]:
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
     return c.x + 1000.0 * math.sin(rad), c.y + 1000.0 * math.cos(rad)
 
 
-def flee(game: Any, state: HardtackState, c: Company) -> None:
+def flee(game: Game, state: HardtackState, c: Company) -> None:
     """A broken or routed company runs for its own rear (SG2), paying for the ground it crosses
     (HT-M6; gun crews as before); off the map it is gone, its men left the field or, over an edge
     that is not its line of retreat, captured (Game.leave_field)."""
@@ -386,7 +359,7 @@ def flee(game: Any, state: HardtackState, c: Company) -> None:
     c.in_position = False
     rad = math.radians(game.scenario.home_edges.get(c.side, 180.0))
     sn, cs = math.sin(rad), math.cos(rad)
-    t = game.state.tables
+    t = state_of(game).tables
     inches = base_inches(t, c)
     yards = inches * t.yards_per_inch
     if not c.artillery:  # HT-M6: the flight pays for the ground it crosses, as any move (HT-M4, p.14)

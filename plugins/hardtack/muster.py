@@ -10,20 +10,18 @@ in whole figures.
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from referee.api import frontage
+from referee.api import Game, UnitState, frontage
 
-from . import fire, move
 from . import geometry as geo
-from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment
+from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment, terrain_of
 from .tables import HardtackTables
 
 NEUTRAL_FORMATION = {"line": "line", "column": "column", "skirmish": "skirmish", "limbered": "limbered", "unlimbered": "unlimbered"}
 FROM_NEUTRAL = {"line": "line", "column": "column", "march-column": "column", "skirmish": "skirmish"}
 
 
-def men_per_figure(game: Any, t: HardtackTables) -> int:
+def men_per_figure(game: Game, t: HardtackTables) -> int:
     """Men a figure stands for: the default (HT-O1), or the figure option switched on (the
     options form one exclusive group, which the core checks)."""
     chosen = [o for o in sorted(t.figure_men) if game.option(o)]
@@ -41,7 +39,8 @@ def share(figures: int, n: int) -> list[int]:
     return [max(1, base + (i < extra)) for i in range(n)]
 
 
-def muster(game: Any, t: HardtackTables) -> HardtackState:
+def muster(game: Game, t: HardtackTables) -> HardtackState:
+    """The game's companies from the neutral world, written back to it at once (``sync``)."""
     mpf = men_per_figure(game, t)
     state = HardtackState(t, mpf)
     leaders = {ld.attached_to: ld for ld in game.world.leaders.values() if ld.attached_to}
@@ -72,18 +71,17 @@ def muster(game: Any, t: HardtackTables) -> HardtackState:
                           text=f"{spec.id}: {len(sizes)} companies in {formation}, {_span(unit, len(sizes)):.0f} yards of front")
         state.regiments[spec.id] = reg
         state.by_side.setdefault(spec.side, []).append(reg)
-    state.covers, state.sights, state.walks = geo.cover_memo(game), geo.sight_memo(game), move.walk_memo(game)
-    state.goings = move.going_memo(game)
-    state.effects = fire.effect_memo(t)
+    state.terrain = terrain_of(game.scenario)
     for c in state.companies.values():  # HT-G3: companies placed in hard cover begin In Position
         c.in_position = c.unit.on_field and geo.cover(game, c) == "hard"
+    sync(game, state, every=True)
     return state
 
 
 ROW_YARDS = 8.0  # yards between the rows of a column of companies
 
 
-def _span(unit: Any, n: int) -> float:
+def _span(unit: UnitState, n: int) -> float:
     """Yards from the first company's centre to the last's, across the facing (HT-O5)."""
     pts = _layout(unit, n)
     rad = math.radians(unit.facing)
@@ -91,7 +89,7 @@ def _span(unit: Any, n: int) -> float:
     return max(across) - min(across)
 
 
-def _layout(unit: Any, n: int) -> list[tuple[float, float]]:
+def _layout(unit: UnitState, n: int) -> list[tuple[float, float]]:
     """Offsets of n companies in yards (HT-O5): a regiment in line (or skirmish order) stands
     as the neutral world has it, its companies side by side in one row across its facing, each
     at its share of the unit's neutral frontage; in column, two companies abreast, the rows
@@ -110,7 +108,7 @@ def _layout(unit: Any, n: int) -> list[tuple[float, float]]:
     return out
 
 
-def sync(game: Any, state: HardtackState, every: bool = False) -> None:
+def sync(game: Game, state: HardtackState, every: bool = False) -> None:
     """Write men, guns, place, facing, formation and status back to the neutral world (the
     regiments touched since the last sync, or ``every`` one)."""
     regiments = state.regiments.values() if every else [state.regiments[r] for r in sorted(state.touched)]

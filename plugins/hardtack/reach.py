@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import Any
 
-from referee.api import Capabilities
+from referee.api import Capabilities, Game
 
 from . import assault, fire, mechanics, move
-from .state import Company, HardtackState
+from .state import Company, HardtackState, state_of
+from .tables import HardtackTables
 
 RULINGS = ("HT-A1", "HT-CR1", "HT-CR2")
 ACTIONS = 2  # a company's actions in one activation (SG2; p.7)
 
 
-def capabilities(game: Any, unit: str) -> Capabilities | None:
-    state: HardtackState = game.state
+def capabilities(game: Game, unit: str) -> Capabilities | None:
+    state: HardtackState = state_of(game)
     reg = state.regiments.get(unit)
     alive = [c for c in reg.companies if c.alive] if reg is not None else []
     if not alive:
@@ -37,7 +37,7 @@ def capabilities(game: Any, unit: str) -> Capabilities | None:
     return Capabilities(charge, effective * ypi, close * ypi, why == "", why, RULINGS)
 
 
-def _ranges(t: Any, c: Company) -> tuple[float, float]:
+def _ranges(t: HardtackTables, c: Company) -> tuple[float, float]:
     """HT-CR2, in inches: close is the first band (the short range, D4); effective the last band
     whose range die, at a line in the open, is no larger than the firer's quality die (its fire
     hits at least as often as it misses). Guns: canister and their five shot bands."""
@@ -48,7 +48,7 @@ def _ranges(t: Any, c: Company) -> tuple[float, float]:
 
 
 @cache
-def _small_arms(t: Any, quality: int, weapon: str) -> tuple[float, float]:
+def _small_arms(t: HardtackTables, quality: int, weapon: str) -> tuple[float, float]:
     """:func:`_ranges` of a company's small arms, kept per tables, quality die and weapon."""
     good = [b for b in range(1, t["fire"]["bands"] + 1)
             if (die := mechanics.fire_range_die(t, quality, b * quality, "none", "line", weapon)[0]) is not None

@@ -8,40 +8,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.api import Exchange, Result, men_between
+from referee.api import Exchange, Game, Result, Roller, men_between
 
 from . import fire, mechanics
 from . import geometry as geo
-from .state import BROKEN
+from .state import BROKEN, HardtackState, state_of
 
 
-def _hit(roller: Any, kind: str, *args: Any) -> int:
+def _hit(roller: Roller, kind: str, *args: Any) -> int:
     """Figures one company's fire takes off (wounded or killed)."""
     values = getattr(mechanics, kind)(roller, *args).values
     return int(values["wounded"]) + int(values["killed"])
 
 
-def _sum(roller: Any, shots: tuple[tuple[Any, ...], ...]) -> int:
+def _sum(roller: Roller, shots: tuple[tuple[Any, ...], ...]) -> int:
     """Figures all ``shots`` take off, each its own roll (the rest a memoised sub-mechanic)."""
     first: int = roller.sub(_hit, *shots[0])
     rest: int = roller.sub(_sum, shots[1:]) if len(shots) > 1 else 0
     return first + rest
 
 
-def _on(roller: Any, figures: int, shots: tuple[tuple[Any, ...], ...]) -> int:
+def _on(roller: Roller, figures: int, shots: tuple[tuple[Any, ...], ...]) -> int:
     """Figures lost by one company under ``shots``: no more than it has."""
     hit: int = roller.sub(_sum, shots)
     return min(figures, hit)
 
 
-def _total(roller: Any, targets: tuple[tuple[int, tuple[tuple[Any, ...], ...]], ...]) -> int:
+def _total(roller: Roller, targets: tuple[tuple[int, tuple[tuple[Any, ...], ...]], ...]) -> int:
     figures, shots = targets[0]
     first: int = roller.sub(_on, figures, shots)
     rest: int = roller.sub(_total, targets[1:]) if len(targets) > 1 else 0
     return first + rest
 
 
-def _shot(game: Any, state: Any, c: Any, target: Any) -> tuple[Any, ...]:
+def _shot(game: Game, state: HardtackState, c: Any, target: Any) -> tuple[Any, ...]:
     """The mechanic and arguments of ``c``'s fire at ``target``, as the fire phase rolls it."""
     t = state.tables
     rng = geo.inches(t, geo.dist(c, target))
@@ -55,10 +55,10 @@ def _shot(game: Any, state: Any, c: Any, target: Any) -> tuple[Any, ...]:
             tform, c.weapon.id, target.in_position, False, target.travel)
 
 
-def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange | None:
+def exchange(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:
     if charge:
         return None
-    state = game.state
+    state = state_of(game)
     a, b = state.regiments[attacker], state.regiments[defender]
     enemies = [e for e in b.companies if e.alive]
     by_target: dict[str, list[tuple[Any, ...]]] = {}
@@ -77,7 +77,7 @@ def exchange(game: Any, attacker: str, defender: str, charge: bool) -> Exchange 
     standing, start = sum(e.figures for e in b.companies), sum(e.start for e in b.companies)
     men = b.unit.spec.men
 
-    def volley(roller: Any) -> Result:
+    def volley(roller: Roller) -> Result:
         lost = roller.sub(_total, targets)
         return Result((0, men_between(men, start, standing, standing - lost)), ("good", None))
 

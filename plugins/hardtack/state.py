@@ -7,10 +7,11 @@ in yards, like the neutral world; inches appear only where a rule is read.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from attrs import define, field
-from referee.api import Intent, UnitState
+from referee.api import Game, Intent, Scenario, Step, UnitState
 
 from .tables import LEVELS, Gun, HardtackTables, Weapon
 
@@ -92,6 +93,87 @@ class Regiment:
         return self.unit.side
 
 
+@define(eq=False, slots=True)
+class Aims:
+    """fire.choose_target's answers kept from one activation to the next, so that what did not
+    change since a company last looked is not looked at again. None is cleared: each answer is
+    stamped with all it read and recomputed when the stamp differs from the present. The stamps
+    count moves (:meth:`HardtackState.others_moved`), which :meth:`HardtackState.moved` advances
+    on every change of a company's place and :meth:`HardtackState.begin_turn` as a turn begins
+    (companies may enter).
+
+    - ``out_of_reach``: company -> (x, y, the other sides' moves, reach): no enemy in reach from there.
+    - ``no_target``: company -> ((x, y, facing, formation, load, reach, moves), the enemies then
+      in reach with their formation, In Position marker and travel mode): none it may fire at.
+    - ``open_to``: (company, load) -> (its place, facing and formation, each target's answer
+      from there under the target's place, formation, marker and travel mode): fire._open_to.
+    - ``masks``: geometry.masked's answers while one lone company acts (its friends stand
+      still: activation.play_step sets and drops it), else None.
+    """
+
+    out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)
+    no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool, bool]]]] = field(factory=dict)
+    open_to: dict[tuple[str, str], tuple[tuple[float, float, float, str], dict[Company, tuple[object, ...]]]] = field(factory=dict)
+    masks: dict[tuple[object, ...], str | None] | None = None
+
+
+Walk = tuple[float, frozenset[str], str]  # move.walk: yards gone, ground kinds crossed, worst class met
+Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box (move.going)
+Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]  # move.going
+
+
+@define(eq=False, slots=True)
+class Terrain:
+    """What Hardtack reads of one scenario's ground, kept for every game played on it: each
+    answer is a pure function of the scenario (its ground, drawn from it, never changes) and,
+    where named, of the tables, computed from rounded places so that no game's history can change
+    it. One per scenario (:func:`terrain_of`); nothing is ever invalidated, and the two memos of
+    places (``covers``, ``sights``, ``walks``) are emptied when they reach their ``MEMO_LIMIT``.
+
+    - ``covers`` (geometry.cover): HT-G1's cover by the place, to the yard.
+    - ``sights`` (geometry.sees): HT-G2's sight by the two places.
+    - ``blocking`` (geometry.sees): the cells that block sight, counted (geometry.cell_counts).
+    - ``cultivated``, ``area_kinds`` (geometry.cultivated_cells, area_kinds): HT-M9's reading of
+      each cell.
+    - ``goings`` (move.going): by tables and mover, what its walk reads.
+    - ``disordering`` (move.disordering_counts): by tables, the cells that may disorder a close
+      formation, counted.
+    - ``walks`` (move.walk): HT-M4's walks by tables, mover, rounded ends, inches and road.
+    """
+
+    covers: dict[tuple[int, int], str] = field(factory=dict)
+    sights: dict[tuple[float, float, float, float], bool] = field(factory=dict)
+    blocking: list[list[int]] | None = None
+    cultivated: list[list[bool]] | None = None
+    area_kinds: list[str] | None = None
+    goings: dict[tuple[Any, str], Going] = field(factory=dict)
+    disordering: dict[Any, list[list[int]]] = field(factory=dict)
+    walks: dict[tuple[Any, ...], Walk] = field(factory=dict)
+
+
+_terrains: weakref.WeakKeyDictionary[Scenario, Terrain] = weakref.WeakKeyDictionary()
+
+
+def terrain_of(scenario: Scenario) -> Terrain:
+    """The scenario's :class:`Terrain`, made at its first game and kept while the scenario lives."""
+    hit = _terrains.get(scenario)
+    if hit is None:
+        hit = _terrains[scenario] = Terrain()
+    return hit
+
+
+def state_of(game: Game) -> HardtackState:
+    """The game's Hardtack state (what muster gave it)."""
+    state: HardtackState = game.state
+    return state
+
+
+def terrain(game: Game) -> Terrain:
+    """The game's :class:`Terrain`: its state's once mustered (read without a look-up), else the scenario's."""
+    state: HardtackState | None = game.state
+    return state.terrain if state is not None else terrain_of(game.scenario)
+
+
 SQUARE = 400  # yards: the side of a Grid's squares
 GRID_FROM = 1000  # companies a side from which it is filed in a Grid (fewer are scanned quicker in their list)
 SCAN_FROM = 4  # a Grid declines a box whose squares hold 1/SCAN_FROM of its side's living companies or more (Grid.around)
@@ -153,25 +235,34 @@ class Grid:
 
 
 def box_of(group: list[Company]) -> tuple[float, float, float, float]:
-    """The box of the companies' centres (x0, x1, y0, y1): min and max in one pass, written out
-    (the same values as the builtins, which cost more for a handful of companies)."""
-    x0 = x1 = group[0].x
-    y0 = y1 = group[0].y
-    for c in group:
-        x, y = c.x, c.y
-        if x < x0:
-            x0 = x
-        elif x > x1:
-            x1 = x
-        if y < y0:
-            y0 = y
-        elif y > y1:
-            y1 = y
-    return x0, x1, y0, y1
+    """The box of the companies' centres (x0, x1, y0, y1)."""
+    xs, ys = [c.x for c in group], [c.y for c in group]
+    return min(xs), max(xs), min(ys), max(ys)
 
 
 @define(eq=False)
 class HardtackState:
+    """One game of Hardtack: its regiments and companies, the turn's order of activation, and
+    the caches built from them. Each cache is a field of this object (or of the company or
+    regiment it is about), which owns its inputs, and is forgotten in one place:
+
+    - ``_living``, ``_enemies``, ``_by_regiment`` (:meth:`living`, :meth:`enemies`,
+      :meth:`living_by_regiment`): by :meth:`forget`, whenever who stands may change.
+    - ``Regiment.box`` (:meth:`groups_in`) and the side's :class:`Grid`: by :meth:`moved`, the one
+      call every change of a company's place makes.
+    - ``aims`` (:class:`Aims`: fire.choose_target's) and each company's ``cover_at``, ``halves``,
+      ``pace`` (geometry.cover, half_footprint, move.base_inches): never cleared; each answer
+      carries the inputs it was computed from (the places, formations and moves counted by
+      :meth:`moved` and :meth:`begin_turn`) and is recomputed when they differ.
+    - ``fire_reach``, ``steps``, ``Company.reach``: never (pure functions of the tables and the
+      company's quality and weapon, or of the unit).
+    - ``terrain``: the scenario's :class:`Terrain`, shared by every game on it; ``tables.effects``
+      likewise the tables'.
+
+    Module caches (``@cache`` on the mechanics' and the tables' functions, geometry's
+    ``_halves``) are pure functions of immutable inputs.
+    """
+
     tables: HardtackTables
     men_per_figure: int
     regiments: dict[str, Regiment] = field(factory=dict)
@@ -179,6 +270,7 @@ class HardtackState:
     by_side: dict[str, list[Regiment]] = field(factory=dict)
     intents: dict[str, dict[str, Intent]] = field(factory=dict)  # side -> this turn's intents
     touched: set[str] = field(factory=set)  # regiments changed since the last sync
+    steps: dict[tuple[str, str], Step] = field(factory=dict)  # (step name, unit) -> its activation step, built once a game (activation._step)
 
     queue: dict[str, list[Company]] = field(factory=dict)  # side -> its companies in order, this turn
     cursor: dict[str, int] = field(factory=dict)  # side -> the first company not yet passed over
@@ -190,18 +282,11 @@ class HardtackState:
     _enemies: dict[str, list[Company]] = field(factory=dict)
     _by_regiment: dict[str, list[list[Company]]] = field(factory=dict)
     fire_reach: dict[tuple[int, str], float] = field(factory=dict)  # fire.fire_reach_yards by quality and weapon
-    out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)  # fire.choose_target: nothing in reach from here
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
     moves_total: int = 0
-    no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool, bool]]]] = field(factory=dict)  # fire.choose_target: none it may fire at from here
-    aims: dict[tuple[str, str], tuple[tuple[float, float, float, str], dict[Company, tuple[object, ...]]]] = field(factory=dict)  # fire.choose_target: (company, load) -> its place, and its targets' answers from there
-    masks: dict[tuple[object, ...], str | None] | None = None  # geometry.masked answers kept through a lone company's step
+    aims: Aims = field(factory=Aims)  # fire.choose_target's answers kept from one activation to the next
     near_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the step's _near box (x0, x1, y0, y1)
-    covers: dict[tuple[int, int], str] | None = None  # the scenario's kept cover answers (geometry.cover)
-    sights: dict[tuple[float, float, float, float], bool] | None = None  # the scenario's kept sight answers
-    walks: dict[tuple[object, ...], tuple[float, frozenset[str], str]] | None = None  # the scenario's kept ground walks (move.walk)
-    goings: dict[tuple[Any, str], Any] | None = None  # the scenario's kept goings by tables and mover (move.going)
-    effects: dict[tuple[object, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)  # the tables' kept HT-F6 last bands (fire.effective)
+    terrain: Terrain = field(factory=Terrain)  # the scenario's ground as Hardtack reads it (terrain_of), given at muster
     visibility: float = float("inf")  # yards one can see to fire this turn (ruling HT-V1; geometry.visibility)
     grids: dict[str, Grid] = field(factory=dict)  # side -> its companies filed by place (around), for sides with GRID_FROM
     filed: bool = False  # grids given (file_sides)
@@ -215,6 +300,16 @@ class HardtackState:
             grid = self.grids.get(c.side)
             if grid is not None:
                 grid.moved(c)
+
+    def begin_turn(self) -> None:
+        """A turn begins: companies may have entered (the kept lists of the living, the regiments'
+        boxes and the answers stamped with the other sides' moves are stale), and none has activated."""
+        self.forget()
+        self.moves_total += 1
+        for c in self.companies.values():
+            c.activated = False
+        for r in self.regiments.values():
+            r.activated, r.box = False, None
 
     def others_moved(self, side: str) -> int:
         """How many moves the other sides' companies have made so far."""

@@ -1,19 +1,18 @@
 """Typed, validated access to the Hardtack tables (``rulesets/hardtack/*.toml``).
 
-:func:`load_tables` reads and checks every file once (cached); :func:`load_with_overlays` lays
-data house rules over them; :func:`display_tables` gives each table for ``referee tables``.
+The schema and :class:`HardtackTables`, built from the checked files (with a stack's data house
+rules laid over them) by ``TABLES``, a :class:`~referee.api.TableSource`. :func:`display_tables`
+gives each table as Hardtack prints it, for ``referee tables``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 from referee.api import (
     LADDER,
     Bool,
@@ -28,9 +27,8 @@ from referee.api import (
     Spec,
     Str,
     Table,
+    TableSource,
     TomlFile,
-    apply_overlay,
-    load_ruleset,
     to_fraction,
     world,
 )
@@ -155,6 +153,9 @@ class HardtackTables:
     figure_men: Mapping[str, int]  # option -> men per figure
     yards_per_inch: float  # [scale] yards_per_inch (p.1), read by every distance in play
     command_yards: float  # [scale] command_inches in yards (p.7, p.11: formation, rally, transfer)
+    effects: dict[tuple[Any, ...], tuple[tuple[int, int, int], ...]] = field(factory=dict)
+    """fire.effective's HT-F6 last bands by their inputs: a pure function of these tables, kept
+    while they live (the set is read once; a mutable memo in a frozen record)."""
 
     def __getitem__(self, name: str) -> Any:
         return self.raw[name]
@@ -180,20 +181,13 @@ class HardtackTables:
                    _ro({k: v["men"] for k, v in opts.items() if "men" in v}), ypi, float(raw["scale"]["command_inches"]) * ypi)
 
 
-@cache
+TABLES = TableSource(RULESET, SCHEMA, HardtackTables.build)
+"""The tables, with a stack's overlays laid over them, each read, checked and built once."""
+load_with_overlays = TABLES.load  # the tables with data house rules laid over them, in order
+
+
 def load_tables() -> HardtackTables:
-    return HardtackTables.build(load_ruleset(RULESET, SCHEMA))
-
-
-@cache
-def load_with_overlays(*overlays: Path) -> HardtackTables:
-    """The tables with data house rules laid over them, in order."""
-    if not overlays:
-        return load_tables()
-    files = dict(load_ruleset(RULESET, SCHEMA))
-    for overlay in overlays:
-        files = apply_overlay(files, overlay, SCHEMA)
-    return HardtackTables.build(files)
+    return TABLES.load()
 
 
 def display_tables(t: HardtackTables) -> dict[str, Table]:

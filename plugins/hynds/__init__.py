@@ -31,6 +31,7 @@ from .cite import CITES, ref
 PLUGIN_NAME = "hynds"
 BASE = "rff"
 OVERLAYS = (Path(str(resources.files("referee.rulesets") / "hynds" / "rff.toml")),)
+TABLE_ONLY = {"surprise-fire": "needs a hidden unit, which no bundled scenario has (tests/test_hynds.py plays it on one that does)"}
 DEBRIS_DICE = frozenset(tables.charts()["firing_over"]["disorders"])  # a battery's fire disorders friends it fires over (HYNDS-G3)
 FIRE_DICE = frozenset(tables.charts()["burning"]["fires"])  # a battery's fire sets a building on fire (HYNDS-G5)
 OPTIONS = [

@@ -51,7 +51,7 @@ def _seen_within(game: Game, state: RffState, piece: Piece) -> float:
 
 
 def _near(state: RffState, piece: Piece, yards: float) -> list[tuple[float, Any]]:
-    return geo.within(state, piece, state.enemies_of(piece.side), yards)
+    return geo.within(state, piece, geo.enemies_near(state, piece, yards), yards)
 
 
 def reveal(game: Game, piece: Piece, why: str) -> None:

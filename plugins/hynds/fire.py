@@ -51,7 +51,7 @@ def modifiers(game: Game, state: RffState, shot: Shot) -> list[Modifier]:
             out.append(TARGET_MOVED)
     elif shot.range_inches <= lookup.close_range(state.tables) and (firer.id, target.id) not in hynds.fired:
         out.append(POINT_BLANK)
-    if target.id in hynds.works and _bare(game, state, shot):  # (works.holds, read inline)
+    if target.id in hynds.works and _bare(game, state, shot):
         out.append(BREASTWORKS)
     if target.arm == "cavalry" and target.troops and (target.parent is not None or target.formation == "extended-line"):
         out.append(CAVALRY_SKIRMISHERS)
@@ -128,7 +128,7 @@ def _flank(target: Piece, firer: Piece) -> str:
     fire, HYNDS-F6), else ""."""
     rad = math.radians(target.facing)
     across = (firer.x - target.x) * math.cos(rad) - (firer.y - target.y) * math.sin(rad)
-    if abs(across) <= (geo.shape(target)[0] + geo.shape(firer)[0]) / 2:
+    if abs(across) <= (geo.footprint(target).shape[0] + geo.footprint(firer).shape[0]) / 2:
         return ""
     return "right" if across > 0 else "left"
 

@@ -23,8 +23,9 @@ def roll_all(game: Game, state: RffState) -> None:
     if SCENARIO_RATINGS in game.options:
         of(game).ratings = dict.fromkeys(state.leaders, "")
         return
+    led = _led(state)
     for leader in state.leaders.values():
-        _roll(game, state, leader)
+        _roll(game, state, leader, led)
 
 
 def end_turn(game: Game, state: RffState) -> None:
@@ -32,14 +33,20 @@ def end_turn(game: Game, state: RffState) -> None:
     rated = of(game).ratings
     if len(rated) == len(state.leaders) or SCENARIO_RATINGS in game.options:
         return  # every leader rated (leaders join, never leave), or none rolls
+    led = _led(state)
     for leader in list(state.leaders.values()):
         if leader.id not in rated:
-            _roll(game, state, leader)
+            _roll(game, state, leader, led)
 
 
-def _roll(game: Game, state: RffState, leader: LeaderState) -> None:
+def _led(state: RffState) -> frozenset[str]:
+    """The commands with infantry or cavalry in them: only their leaders roll (HYNDS-L2)."""
+    return frozenset(p.command for p in state.pieces.values() if p.arm in ("infantry", "cavalry"))
+
+
+def _roll(game: Game, state: RffState, leader: LeaderState, led: frozenset[str]) -> None:
     rated = of(game).ratings
-    if not any(p.arm in ("infantry", "cavalry") for p in state.pieces.values() if p.unit.spec.command in leader.commands):
+    if leader.commands.isdisjoint(led):
         rated[leader.id] = ""  # Hynds rolls for leaders of infantry and cavalry only (HYNDS-L2)
         return
     die = game.roller.roll(D10)

@@ -138,7 +138,7 @@ def moved(game: Game, state: RffState, piece: Piece, start: tuple[float, float])
             continue  # only a stationary unit reacts, not its own skirmishers
         if (intent := waiting.get(friend.id)) is not None and intent.action in MOVING:
             continue  # not reached yet in this maneuver phase, and it is to move: not stationary (HYNDS-P1)
-        front, depth = geo.shape(friend)
+        front, depth = geo.footprint(friend).shape
         r = (front + depth) / 2  # the footprint lies within this of its centre
         if lo_x > friend.x + r or hi_x < friend.x - r or lo_y > friend.y + r or hi_y < friend.y - r:
             continue  # the path's box misses the footprint's

@@ -70,7 +70,7 @@ def snipers_fire(game: Game, state: RffState, side: str) -> None:
 
 def _troops(state: RffState, side: str) -> tuple[tuple[Any, float, float, float], ...]:
     """``side``'s troop pieces on the field: (piece, x, y, half its frontage)."""
-    return tuple((f, f.x, f.y, geo.shape(f)[0] / 2) for f in state.of_side(side) if f.troops and f.status != "gone" and f.stands > 0)
+    return tuple((f, f.x, f.y, geo.footprint(f).shape[0] / 2) for f in state.of_side(side) if f.troops and f.alive)
 
 
 def _under_fire_line(state: RffState, firer: Piece, target: Piece, troops: tuple[tuple[Any, float, float, float], ...] | None = None) -> list[Any]:
@@ -93,7 +93,7 @@ def may_fire_over(game: Game, state: RffState, firer: Piece, target: Piece, frie
     """Hynds: a battery may fire over its own troops only if it is more than 6" behind them and
     either above them or firing at a target above them (HYNDS-G3)."""
     behind = geo.yards(state, inches("firing_over", "behind_inches"))
-    if any(math.hypot(f.x - firer.x, f.y - firer.y) - geo.depth_of(f) / 2 <= behind for f in friends):
+    if any(math.hypot(f.x - firer.x, f.y - firer.y) - geo.footprint(f).depth / 2 <= behind for f in friends):
         return False  # (the distance first: it needs no height)
     top = max(_height(game, firer.x, firer.y), _height(game, target.x, target.y))
     return all(top > _height(game, f.x, f.y) for f in friends)
@@ -135,7 +135,7 @@ def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dic
     firer = shot.firer
     reach = geo.yards(state, lookup.max_range(state.tables, "cannonade", firer.weapon))
     barred = {shot.target.id}
-    for _, enemy in geo.nearest_first(geo.within(state, firer, state.enemies_of(firer.side), reach, arc=True)):
+    for _, enemy in geo.nearest_first(geo.within(state, firer, geo.enemies_near(state, firer, reach), reach, arc=True)):
         if enemy.id in barred:
             continue
         if _over(game, state, firer, enemy, troops, answers) is None:
@@ -195,7 +195,7 @@ def separated_batteries(game: Game, state: RffState, shots: list[Any]) -> list[A
     """Batteries more than 6" apart may not fire together at a target over 16" away unless it is
     the closest enemy to each or within charge range (rff's close range) of a friendly unit; a
     battery that may not fires at another target if it has one, else holds (HYNDS-G4)."""
-    per_inch = state.tables.scale.yards_per_inch  # (geo.yards, read inline for every shot)
+    per_inch = state.tables.scale.yards_per_inch
     distant = inches("separated", "distant_inches") * per_inch
     by_target: dict[str, list[Any]] = {}
     shared = False  # do two batteries fire at one distant target?

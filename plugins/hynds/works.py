@@ -53,7 +53,7 @@ def end_turn(game: Game, state: RffState) -> None:
     hynds = of(game)
     held, works = hynds.held, hynds.works
     for piece in state.pieces.values():
-        if not piece.troops or piece.parent is not None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # (not alive, read inline)
+        if not piece.troops or piece.parent is not None or not piece.alive:
             if piece.id in held:
                 del held[piece.id]
                 works.discard(piece.id)

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.api import Game, RulesetInfo, Step, hookimpl
+from referee.api import Game, RulesetInfo, Step, TableHooks, hookimpl
 
 from . import charge, fire, hookspecs, lookup, maneuver, reach, situation
 from .mechanics import mechanic_specs
 from .muster import muster, sync
-from .tables import display_tables, load_tables, load_with_overlays
+from .tables import TABLES, display_tables, load_tables
 
 PLUGIN_NAME = "rff"
 HOOKSPECS = hookspecs  # rff's extension points for layers (plugins/rff/hookspecs.py)
 PHASES = (("maneuver", maneuver.phase), ("fire", fire.phase), ("charge", charge.phase))
 PHASE_OF = dict(PHASES)  # a step's procedure by its phase's name
+NO_MODIFIERS = {"fallen-leader": "one unmodified d10 (RFF QRS, Fallen Leader)"}  # resolved asking house rules for none
+GLUE = TableHooks(TABLES, display_tables, mechanic_specs, muster, options=lookup.options)
+referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
+referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster
 
 
 @hookimpl
@@ -30,26 +34,6 @@ def referee_ruleset() -> RulesetInfo:
         "rff-qrs2-6mm.txt, rff-optional-rules.txt", lookup.scale(t), phases=tuple(name for name, _ in PHASES),
         weather=("clear", "fog"),  # fog: the 3" command radius (QRS, Maneuver Table; RFF-P40)
     )
-
-
-@hookimpl
-def referee_options() -> list[Any]:
-    return lookup.options(load_tables())
-
-
-@hookimpl
-def referee_tables(overlays: tuple[Any, ...]) -> dict[str, Any]:
-    return display_tables(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_mechanics(overlays: tuple[Any, ...]) -> list[Any]:
-    return mechanic_specs(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_muster(game: Game) -> Any:
-    return muster(game, load_with_overlays(*game.rules.overlays))
 
 
 @hookimpl

@@ -109,7 +109,7 @@ def _outflanked(state: RffState, me: Piece, foe: Piece, attacking: bool) -> bool
         return True
     close = geo.yards(state, lookup.close_range(state.tables))
     return any(e is not foe and e.parent is None and e.status != "broken" and geo.on_flank(me, e)
-               for _, e in geo.within(state, me, state.enemies_of(me.side), close))
+               for _, e in geo.within(state, me, geo.enemies_near(state, me, close), close))
 
 
 def apply(game: Game, state: RffState, attacker: Piece, defender: Piece, effect: str, values: Mapping[str, Any]) -> None:

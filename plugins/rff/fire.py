@@ -49,9 +49,7 @@ def phase(game: Game, state: RffState, side: str) -> None:
                  if not (kept and near.quiet(p)) and (s := aim(game, state, p, defensive, wanted.get(p.unit_id), cap, unseen, near))]
         shots = state.hooks.shots(game, shots)  # a layer's list replaces rff's, even an empty one (every shot held)
         for shot in _massed_artillery(game, state, shots):
-            firer, target = shot.firer, shot.target  # both still alive (read inline: the property costs a call a shot)?
-            if (firer.status != "gone" and firer.stands > 0 and firer.unit.on_field
-                    and target.status != "gone" and target.stands > 0 and target.unit.on_field):
+            if shot.firer.alive and shot.target.alive:  # both still in play?
                 resolve(game, state, shot, seen)
 
 
@@ -73,7 +71,7 @@ def aim(game: Game, state: RffState, piece: Piece, defensive: bool, wanted: str 
     if near is not None:
         candidates = near.within(state, piece, reach)
     else:
-        candidates = geo.nearest_first(geo.within(state, piece, state.enemies_of(piece.side), reach, arc=True))
+        candidates = geo.nearest_first(geo.within(state, piece, geo.enemies_near(state, piece, reach), reach, arc=True))
     if not candidates:
         return None
     if len(candidates) > 1:
@@ -161,8 +159,8 @@ def fire_points(game: Game, state: RffState, shot: Shot) -> tuple[Fraction | int
 
 
 def _held(n: int, top: int) -> int:
-    """``n`` held between 0 and ``top`` (a test each way: min and max cost several times more)."""
-    return 0 if n < 0 else top if n > top else n  # noqa: FURB136
+    """``n`` held between 0 and ``top`` (no less than 0)."""
+    return min(max(n, 0), top)
 
 
 @cache

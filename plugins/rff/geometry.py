@@ -14,10 +14,10 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from referee.api import Game, angle_between, bearing, depth, frontage
+from referee.api import Game, depth, frontage
 
 from . import lookup
-from .state import TO_NEUTRAL, Footprint, Piece, RffState
+from .state import SCANNED, TO_NEUTRAL, Footprint, Piece, RffState
 
 FRONT_ARC = 45.0  # degrees either side of the facing (RFF-P3)
 FLANK_ANGLE = 90.0  # an enemy further round than this is on the flank or rear (RFF-P4)
@@ -46,16 +46,9 @@ def men(piece: Piece) -> int:
     return round(piece.stands * piece.men_per_stand)
 
 
-def shape(piece: Piece) -> tuple[float, float]:
-    """(frontage, depth) in yards (kept on the piece until its stands or formation change: read
-    inline, as :func:`depth_of` does)."""
-    kept = piece.footprint
-    if kept is None or kept.stands != piece.stands or kept.formation != piece.formation:
-        kept = _footprint(piece)
-    return kept.shape
-
-
-def _footprint(piece: Piece) -> Footprint:
+def footprint(piece: Piece) -> Footprint:
+    """The piece's :class:`Footprint`: its ``shape`` (frontage, depth) and ``depth`` in yards,
+    kept on the piece and worked out afresh when its stands or formation changed."""
     kept = piece.footprint
     if kept is None or kept.stands != piece.stands or kept.formation != piece.formation:
         kept = piece.footprint = Footprint(piece.stands, piece.formation, _shape(piece.arm, piece.stands, piece.men_per_stand, piece.formation))
@@ -69,17 +62,9 @@ def _shape(arm: str, stands: int, men_per_stand: float, formation: str) -> tuple
     return frontage(arm, men_, stands * 2, neutral), depth(arm, men_, stands * 2, neutral)
 
 
-def depth_of(piece: Piece) -> float:
-    """Depth in yards (:func:`shape`'s, kept the same way: read inline, at every search)."""
-    kept = piece.footprint
-    if kept is None or kept.stands != piece.stands or kept.formation != piece.formation:
-        kept = _footprint(piece)
-    return kept.depth
-
-
 def gap(a: Piece, b: Piece) -> float:
     """Yards edge to edge."""
-    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - (depth_of(a) + depth_of(b)) / 2)
+    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - (footprint(a).depth + footprint(b).depth) / 2)
 
 
 def reach_into(b: Piece, x: float, y: float) -> float:
@@ -87,7 +72,7 @@ def reach_into(b: Piece, x: float, y: float) -> float:
     depth deep, square to its facing, on the way to (x, y) (RFF-P30)."""
     dx, dy = x - b.x, y - b.y
     d = math.hypot(dx, dy)
-    front, deep = shape(b)
+    front, deep = footprint(b).shape
     if d == 0.0:
         return deep / 2
     f = math.radians(b.facing)
@@ -98,7 +83,7 @@ def reach_into(b: Piece, x: float, y: float) -> float:
 
 def contact_gap(a: Piece, b: Piece) -> float:
     """Yards from a's edge to b's footprint (RFF-P30): what a charge closes to make contact."""
-    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - reach_into(b, a.x, a.y) - depth_of(a) / 2)
+    return max(0.0, math.hypot(b.x - a.x, b.y - a.y) - reach_into(b, a.x, a.y) - footprint(a).depth / 2)
 
 
 def deepest(pieces: Iterable[Piece]) -> float:
@@ -109,29 +94,40 @@ def deepest(pieces: Iterable[Piece]) -> float:
 def within(state: RffState, a: Piece, pieces: list[Piece], yards: float, arc: bool = False) -> list[tuple[float, Piece]]:
     """(gap, piece) for each of ``pieces`` no more than ``yards`` from a, edge to edge, in order;
     with ``arc``, only those in a's front arc or touching it."""
-    x, y, depth = a.x, a.y, depth_of(a)
+    x, y, depth = a.x, a.y, footprint(a).depth
     facing = a.facing if arc else None
     box = yards + (depth + state.deepest) / 2 + 1.0  # no piece further off on either axis can be that close
     west, east, south, north = x - box, x + box, y - box, y + box  # (the spare yard covers rounding)
     found = []
     for b in pieces:
-        if south <= b.y and b.y <= north and west <= b.x and b.x <= east:  # unchained, north-south first: most pieces fail the first test, cheaply
+        if south <= b.y <= north and west <= b.x <= east:
             dx, dy = b.x - x, b.y - y
-            gap_ = math.hypot(dx, dy) - (depth + depth_of(b)) / 2
+            gap_ = math.hypot(dx, dy) - (depth + footprint(b).depth) / 2
             if gap_ <= yards:
                 if gap_ <= 0.0:
                     gap_ = 0.0  # touching
-                elif facing is not None:
-                    off = abs(facing - math.degrees(math.atan2(dx, dy)) % 360.0) % 360.0  # angle_between, bearing
-                    if (360.0 - off if off > 180.0 else off) > FRONT_ARC:
-                        continue
+                elif facing is not None and off_facing(facing, dx, dy) > FRONT_ARC:
+                    continue
                 found.append((gap_, b))
     return found
 
 
+def enemies_near(state: RffState, a: Piece, yards: float) -> list[Piece]:
+    """a's enemies that may stand within ``yards`` of it, edge to edge: those as far north and
+    south as :func:`within`'s box, read from the enemy rows (:meth:`RffState.enemy_rows`), in the
+    order of :meth:`RffState.enemies_of`. ``within(state, a, enemies_near(state, a, yards), yards)``
+    is ``within(state, a, state.enemies_of(a.side), yards)``, without a look at every enemy. An
+    enemy of no more than :data:`SCANNED` pieces is given whole (its rows would cost more)."""
+    enemies = state.enemies_of(a.side)
+    if len(enemies) <= SCANNED:
+        return enemies
+    box = yards + (footprint(a).depth + state.deepest) / 2 + 1.0
+    return state.enemy_rows(a.side).band(a.y - box, a.y + box)
+
+
 class Around:
-    """The pieces one side aims at in a fire half-phase, with each aiming piece's :func:`within`
-    answer (front arc), nearest first, kept while nothing it read has changed: its own place,
+    """The pieces one side aims at in a fire half-phase (every enemy of the aiming side), with
+    each aiming piece's :func:`within` answer (front arc), nearest first, kept while nothing it read has changed: its own place,
     facing, stands, formation and reach, and every listed piece's place, stands and formation
     (``places``). Aims repeat across half-phases whenever neither the firer nor the enemy has
     moved or lost stands since, so a kept answer spares a scan (and its sort)."""
@@ -139,7 +135,8 @@ class Around:
     __slots__ = ("answers", "pieces", "places")
 
     def __init__(self, pieces: list[Piece], places: tuple[tuple[Any, ...], ...]) -> None:
-        self.pieces, self.places = pieces, places
+        self.pieces = pieces if len(pieces) <= SCANNED else None  # scanned whole, or read from the rows
+        self.places = places
         self.answers: dict[Piece, tuple[tuple[Any, ...], list[tuple[float, Piece]]]] = {}
 
     def within(self, state: RffState, a: Piece, yards: float) -> list[tuple[float, Piece]]:
@@ -149,7 +146,7 @@ class Around:
         kept = self.answers.get(a)
         if kept is not None and kept[0] == asked:
             return kept[1]
-        found = within(state, a, self.pieces, yards, True)
+        found = within(state, a, self.pieces if self.pieces is not None else enemies_near(state, a, yards), yards, True)
         if len(found) > 1:
             found.sort(key=itemgetter(0))
         self.answers[a] = (asked, found)
@@ -177,15 +174,21 @@ def around(state: RffState, side: str, pieces: list[Piece]) -> Around:
     return found
 
 
+def off_facing(facing: float, dx: float, dy: float) -> float:
+    """Degrees (0 to 180) between ``facing`` and the way (dx, dy) points: ``angle_between(facing,
+    bearing(x, y, x + dx, y + dy))`` in one call (every search in an arc, flank and turn asks it)."""
+    off = abs(facing - math.degrees(math.atan2(dx, dy)) % 360.0) % 360.0
+    return 360.0 - off if off > 180.0 else off
+
+
 def in_front(a: Piece, b: Piece) -> bool:
     """Is b inside a's front arc?"""
-    return angle_between(a.facing, bearing(a.x, a.y, b.x, b.y)) <= FRONT_ARC or gap(a, b) == 0.0
+    return off_facing(a.facing, b.x - a.x, b.y - a.y) <= FRONT_ARC or gap(a, b) == 0.0
 
 
 def on_flank(a: Piece, b: Piece) -> bool:
     """Is b on a's flank or rear?"""
-    off = abs(a.facing - math.degrees(math.atan2(b.x - a.x, b.y - a.y)) % 360.0) % 360.0  # angle_between, bearing (every shot asks)
-    return (360.0 - off if off > 180.0 else off) > FLANK_ANGLE
+    return off_facing(a.facing, b.x - a.x, b.y - a.y) > FLANK_ANGLE
 
 
 def nearest(pieces: list[Piece], of: Piece) -> Piece | None:
@@ -212,8 +215,7 @@ def walk(game: Game, ax: float, ay: float, bx: float, by: float, open_: float, b
 
 def _walk(game: Game, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
     length = math.hypot(bx - ax, by - ay)
-    fastest = open_ if open_ >= broken and open_ >= rough else broken if broken >= rough else rough  # noqa: FURB136 (tests, not min and max: each costs a builtin's call)
-    reach = length if length <= fastest else fastest  # noqa: FURB136
+    reach = min(length, max(open_, broken, rough))
     if reach <= 0.0:
         return 0.0
     rate = {"open": open_, "broken": broken, "rough": rough}
@@ -395,8 +397,7 @@ def works_edge(game: Game, state: RffState, piece: Piece, ux: float, uy: float, 
     if travel <= 0.0 or box is None:
         return travel
     x0, y0, x1, y1 = piece.x, piece.y, piece.x + ux * travel, piece.y + uy * travel
-    west, east = (x0, x1) if x0 < x1 else (x1, x0)  # (not min and max: a test costs a fraction of a builtin's call)
-    south, north = (y0, y1) if y0 < y1 else (y1, y0)
+    west, east, south, north = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
     if east < box[0] - WORKS_YARDS or west > box[1] + WORKS_YARDS or north < box[2] - WORKS_YARDS or south > box[3] + WORKS_YARDS:
         return travel  # the move passes nowhere near any works
     stop: float = _recall(game, (_works_stop, x0, y0, ux, uy, travel))
@@ -416,9 +417,9 @@ def _works_stop(game: Game, x: float, y: float, ux: float, uy: float, travel: fl
     west, east, south, north = box[0] - spare, box[1] + spare, box[2] - spare, box[3] + spare
     steps = math.ceil(travel / WALK_YARDS)
     for i in range(1, steps + 1):
-        along = travel if travel < i * WALK_YARDS else i * WALK_YARDS  # noqa: FURB136 (not min: a builtin's call a step)
+        along = min(travel, i * WALK_YARDS)
         px, py = x + ux * along, y + uy * along
-        if west <= px and px <= east and south <= py and py <= north and fortified(game, px, py):
+        if west <= px <= east and south <= py <= north and fortified(game, px, py):
             return along - WALK_YARDS if along > WALK_YARDS else 0.0
     return travel
 
@@ -440,31 +441,18 @@ def counted_stands(game: Game, state: RffState, defender: Piece, charger: Piece)
             and defender.stands <= lookup.interval_limit(state.tables)):
         return defender.stands
     interval = yards(state, lookup.optional_distance(state.tables, "extended-line-frontage", "interval"))
-    per_stand = shape(defender)[0] / max(1, defender.stands) + interval
-    return min(defender.stands, max(1, math.ceil((shape(charger)[0] + 2 * interval) / per_stand)))
+    per_stand = footprint(defender).shape[0] / max(1, defender.stands) + interval
+    return min(defender.stands, max(1, math.ceil((footprint(charger).shape[0] + 2 * interval) / per_stand)))
 
 
 def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     """A fit enemy piece (not skirmishers) within reach on the piece's flank or rear. Asked for
     every holding piece of the phasing side, while the enemy mostly stands still: only the enemy
-    rows (:meth:`RffState.enemy_rows`) as far north and south as :func:`within`'s box are scanned,
-    each fit piece there by :func:`within`'s box and gap and :func:`on_flank`'s angle, written out."""
-    deepest = state.deepest
-    reach = within_yards + deepest + 1.0  # no less than within's box
+    rows (:meth:`RffState.enemy_rows`) as far north and south as :func:`within`'s box are searched."""
+    reach = within_yards + state.deepest + 1.0  # no less than within's box
     rows = state.enemy_rows(piece.side)
-    ys, x, y = rows.ys, piece.x, piece.y
-    south = bisect_left(ys, y - reach)
-    north = bisect_right(ys, y + reach, south)
-    if south == north:
-        return False
-    depth, facing = depth_of(piece), piece.facing
-    box = within_yards + (depth + deepest) / 2 + 1.0
-    west, east = x - box, x + box
-    for e in rows.pieces[south:north]:
-        if west <= e.x and e.x <= east and e.status != "broken" and e.parent is None:
-            dx, dy = e.x - x, e.y - y
-            if math.hypot(dx, dy) - (depth + depth_of(e)) / 2 <= within_yards:
-                off = abs(facing - math.degrees(math.atan2(dx, dy)) % 360.0) % 360.0
-                if (360.0 - off if off > 180.0 else off) > FLANK_ANGLE:
-                    return True
-    return False
+    box = within_yards + (footprint(piece).depth + state.deepest) / 2 + 1.0  # within's
+    west, east = piece.x - box, piece.x + box
+    return any(west <= e.x <= east and e.status != "broken" and e.parent is None
+               and on_flank(piece, e) and gap(piece, e) <= within_yards
+               for e in rows.pieces[bisect_left(rows.ys, piece.y - reach):bisect_right(rows.ys, piece.y + reach)])

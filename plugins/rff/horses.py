@@ -26,7 +26,7 @@ def place_markers(game: Game, state: RffState) -> None:
         return
     for piece in state.pieces.values():
         if tethered(piece):
-            rear, behind = math.radians(game.scenario.home_edges.get(piece.side, 180.0)), geo.depth_of(piece) / 2
+            rear, behind = math.radians(game.scenario.home_edges.get(piece.side, 180.0)), geo.footprint(piece).depth / 2
             state.horses[piece.id] = (piece.x + behind * math.sin(rear), piece.y + behind * math.cos(rear))
 
 
@@ -58,7 +58,7 @@ def run_to_horses(game: Game, state: RffState, piece: Piece) -> bool:
 
 def overrun(game: Game, state: RffState, mover: Piece, x0: float, y0: float) -> None:
     """An enemy piece that moved from (x0, y0) through a marker takes those horses."""
-    reach = geo.depth_of(mover) / 2
+    reach = geo.footprint(mover).depth / 2
     for uid, (mx, my) in list(state.horses.items()):
         if state.pieces[uid].side != mover.side and _off_path(mx, my, x0, y0, mover.x, mover.y) <= reach:
             del state.horses[uid]

@@ -19,21 +19,13 @@ def replace_and_place(game: Game, state: RffState, side: str) -> None:
     their command (RFF-P22)."""
     for leader in state.leaders_over(side, None):  # (a provisional commander joins the dict, not this list)
         status = leader.status
-        if status == "active":
-            attached = leader.attached  # (_place's first test, read inline: most leaders ride with a piece still in play)
-            if attached is not None:
-                piece = state.pieces.get(attached)
-                if piece is not None and piece.status != "gone" and piece.stands > 0 and piece.unit.on_field:
-                    continue
-            _place(game, state, leader)
-            continue
         if status in ("out", "dismounted"):
             leader.out_turns -= 1
             if leader.out_turns <= 0:
                 leader.status = "active"
         elif status == "removed" and not leader.provisional:
             _replace(game, state, leader)
-        if leader.status == "active" or leader.status == "dismounted":
+        if leader.status in ("active", "dismounted"):
             _place(game, state, leader)
 
 
@@ -48,11 +40,11 @@ def _replace(game: Game, state: RffState, fallen: LeaderState) -> None:
 def _place(game: Game, state: RffState, leader: LeaderState) -> None:
     if leader.attached is not None:
         piece = state.pieces.get(leader.attached)
-        if piece is not None and ((piece.status != "gone" and piece.stands > 0 and piece.unit.on_field) or leader.waiting):  # (alive read inline)
+        if piece is not None and (piece.alive or leader.waiting):
             return  # he moves with it, and enters with it (RFF-P22)
         leader.detach()
     commands = leader.commands
-    mine = [p for p in state.of_side(leader.side) if p.command in commands]
+    mine = state.under(leader.side, commands)
     if not mine:
         return
     cx, cy = sum([p.x for p in mine]) / len(mine), sum([p.y for p in mine]) / len(mine)
@@ -82,9 +74,9 @@ def commander(game: Game, state: RffState, piece: Piece) -> LeaderState | None:
     reaches it. At night only an attached leader does (optional rule)."""
     if state.checking is piece:
         return state.checking_leader
-    for ld in state.attachable(piece.id):  # (attached_to, read inline: asked at every check)
-        if ld.attached == piece.id and ld.status != "removed":
-            return ld  # an attached leader always has it in command
+    attached = attached_to(state, piece)
+    if attached is not None:
+        return attached  # an attached leader always has it in command
     if "twilight-and-night" in game.options and is_night(game):
         return None
     sure, farthest = command_reach(state.tables)

@@ -39,7 +39,7 @@ def phase(game: Game, state: RffState, side: str) -> None:
             waiting[piece.id] = intent
     for piece in pieces:
         intent = waiting.pop(piece.id, None)
-        if intent is None or piece.status == "gone" or piece.stands <= 0 or not piece.unit.on_field:  # not alive (read inline)
+        if intent is None or not piece.alive:
             continue
         if piece.parent is not None:  # skirmishers check on their own, then keep station
             if skirmishers.stays_out(game, state, piece):
@@ -50,8 +50,7 @@ def phase(game: Game, state: RffState, side: str) -> None:
             piece.effect = "hold"
             continue
         check(game, state, piece, intent, read)
-        if piece.skirmishers:  # (after_regiment_moved's first test, read inline: most have none out)
-            skirmishers.after_regiment_moved(game, state, piece, intent)
+        skirmishers.after_regiment_moved(game, state, piece, intent)
 
 
 def needs_check(game: Game, state: RffState, piece: Piece, intent: Any, outflank: float | None = None) -> bool:
@@ -200,8 +199,8 @@ def key_position_lost(game: Game, state: RffState, side: str) -> bool:
 def target_piece(state: RffState, intent: Any) -> Piece | None:
     if intent.target is None:
         return None
-    main = state.pieces.get(intent.target)  # (alive read inline: asked for every holding piece)
-    if main is None or main.status == "gone" or main.stands <= 0 or not main.unit.on_field:
+    main = state.pieces.get(intent.target)
+    if main is None or not main.alive:
         return None
     screen = state.pieces.get(main.skirmishers) if main.skirmishers else None
     return screen if screen is not None and screen.alive else main
@@ -262,7 +261,7 @@ def _far(state: RffState, piece: Piece, intent: Any) -> bool:
 
 def _in_close_range(state: RffState, piece: Piece) -> bool:
     close = geo.yards(state, lookup.close_range(state.tables))
-    return bool(geo.within(state, piece, state.enemies_of(piece.side), close))
+    return bool(geo.within(state, piece, geo.enemies_near(state, piece, close), close))
 
 
 def _act(game: Game, state: RffState, piece: Piece, intent: Any, pace: str, reform: bool | str) -> None:
@@ -329,7 +328,7 @@ def _change_front(game: Game, piece: Piece, target: Piece | None, intent: Any, w
     if not ("change-front" in game.options and piece.formation in LINES and intent.action != "charge"):
         return False
     if piece.effect not in ("double-quick", "well-handled", "tardy") or move.turn_needed(piece, target) <= wheel:
-        return False  # (the effect first: it is cheaper)
+        return False
     move.wheel(piece, target, lookup.option_number(game.state.tables, "change-front", "change-front"))
     game.log.emit("maneuver", unit=piece.id, text=f"{piece.id} changes front")
     return True

@@ -40,7 +40,7 @@ def advance(game: Game, state: RffState, piece: Piece, goal: tuple[float, float]
         return 0.0
     x0, y0 = piece.x, piece.y
     length = dist = math.hypot(goal[0] - x0, goal[1] - y0)
-    own = geo.depth_of(piece) / 2
+    own = geo.footprint(piece).depth / 2
     if contact is not None:  # meet its footprint, frontage and depth (RFF-P30)
         dist = max(0.0, dist - own - geo.reach_into(contact, x0, y0))
     if dist < 1e-6:
@@ -57,12 +57,9 @@ def advance(game: Game, state: RffState, piece: Piece, goal: tuple[float, float]
             along = wx * ux + wy * uy
             if along >= 0.0:
                 continue  # it lies behind: moving away never comes nearer (_first_within is infinite)
-            front, depth = geo.shape(e)
-            corners = clear + math.hypot(front, depth) / 2  # within reach of its corners? (_first_within, written out: most pass wide)
-            c = wx * wx + wy * wy - corners * corners
-            disc = along * along - c
-            if c > 0 and (disc < 0 or -along - math.sqrt(disc) >= travel):
-                continue
+            front, depth = geo.footprint(e).shape
+            if _first_within(wx, wy, ux, uy, clear + math.hypot(front, depth) / 2) >= travel:
+                continue  # it never comes within reach of the enemy's corners (most pass wide)
             travel = min(travel, _first_within(wx, wy, ux, uy, clear + geo.reach_into(e, x0, y0)))
     if contact is None:
         travel = geo.works_edge(game, state, piece, ux, uy, travel)
@@ -111,11 +108,9 @@ def turn_needed(piece: Piece, toward: Piece | tuple[float, float] | None) -> flo
         x, y = toward.x, toward.y
     else:
         x, y = toward
-    px, py = piece.x, piece.y
-    if x == px and y == py:
+    if x == piece.x and y == piece.y:
         return 0.0
-    diff = abs(piece.facing - math.degrees(math.atan2(x - px, y - py)) % 360.0) % 360.0  # angle_between, bearing (asked for every holding line)
-    return 360.0 - diff if diff > 180.0 else diff
+    return geo.off_facing(piece.facing, x - piece.x, y - piece.y)
 
 
 def wheel(piece: Piece, toward: Piece | tuple[float, float] | None, limit: float) -> None:
@@ -148,7 +143,7 @@ def retreat(game: Game, state: RffState, piece: Piece, yds: float) -> None:
 
 def retreat_out_of_close_range(game: Game, state: RffState, piece: Piece) -> None:
     close = geo.yards(state, lookup.close_range(state.tables))
-    near = geo.within(state, piece, state.enemies_of(piece.side), close)
+    near = geo.within(state, piece, geo.enemies_near(state, piece, close), close)
     if near:
         retreat(game, state, piece, close - min(gap for gap, _ in near) + 5.0)
 

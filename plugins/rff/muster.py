@@ -76,7 +76,7 @@ def deepest_of(scenario: Any, tables: Any, pieces: Iterable[Piece]) -> float:
 def sync(game: Game, state: RffState) -> None:
     """Write men, guns, place, facing, formation, status and low ammunition back to the neutral
     world (a regiment is low when it or its skirmishers are)."""
-    per_model = state.tables.scale.guns_per_model  # (lookup.scale, read inline: twice a turn for every unit)
+    per_model = state.tables.scale.guns_per_model
     pieces, to_neutral = state.pieces, TO_NEUTRAL
     for unit in game.world.units.values():
         main = pieces[unit.id]

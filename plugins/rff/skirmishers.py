@@ -40,7 +40,7 @@ def how_many(stands: int, rules: Any) -> int:
 def after_regiment_moved(game: Game, state: RffState, regiment: Piece, intent: Any) -> None:
     """Skirmishers rejoin a charging regiment, or one whose commander no longer wants a screen."""
     if not regiment.skirmishers or not option_on(game) or regiment.arm != "infantry" or not regiment.alive:
-        return  # (the cheap test first: it runs after every check)
+        return
     if regiment.charge_target is not None or not intent.skirmishers:
         rejoin(game, state, state.pieces[regiment.skirmishers])
 

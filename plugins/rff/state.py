@@ -8,6 +8,7 @@ conserved and losses come in whole stands, as the rules count them.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -27,11 +28,12 @@ TO_NEUTRAL = {
     "limbered": "limbered", "unlimbered": "unlimbered",
 }
 FROM_NEUTRAL = {v: k for k, v in TO_NEUTRAL.items()}
+SCANNED = 32  # pieces of a side that searches scan whole; a larger side's are looked up (RffState.under, geometry.enemies_near)
 
 
 class Footprint:
     """A piece's (frontage, depth) in yards and its depth alone, for the stands and formation it
-    had when worked out (geometry.shape: kept on the piece, read at every search)."""
+    had when worked out (geometry.footprint: kept on the piece, read at every search)."""
 
     __slots__ = ("depth", "formation", "shape", "stands")
 
@@ -73,7 +75,7 @@ class Piece:
     combats: int = 0
     stands_lost_turn: int = 0
     spot: tuple[float, float, dict[Any, Any]] | None = None  # ground facts where it stands (geometry._at_piece)
-    footprint: Footprint | None = None  # its shape while its stands and formation last (geometry.shape)
+    footprint: Footprint | None = None  # its shape while its stands and formation last (geometry.footprint)
     side: str = field(init=False, default="")  # copied from the unit (and troops): read on every hot path
     arm: str = field(init=False, default="")
     unit_id: str = field(init=False, default="")
@@ -140,13 +142,21 @@ class LeaderState:
 class Rows:
     """Pieces sorted south to north by the places they held when sorted (``ys``, their
     northings), for searches that want only those within a band of northing: kept by the state
-    until one of them moves or pieces come or go (:meth:`RffState.enemy_rows`)."""
+    until one of them moves or pieces come or go (:meth:`RffState.enemy_rows`). rff's index of
+    places: a search looks at the pieces in its band, not at every piece."""
 
-    __slots__ = ("pieces", "ys")
+    __slots__ = ("pieces", "rank", "ys")
 
     def __init__(self, pieces: list[Piece]) -> None:
+        self.rank = {p: i for i, p in enumerate(pieces)}  # the order listed
         self.pieces = sorted(pieces, key=_NORTHING)
         self.ys = [p.y for p in self.pieces]
+
+    def band(self, south: float, north: float) -> list[Piece]:
+        """The pieces whose northing is from ``south`` to ``north``, in the order listed."""
+        found = self.pieces[bisect_left(self.ys, south):bisect_right(self.ys, north)]
+        found.sort(key=self.rank.__getitem__)
+        return found
 
 
 _NORTHING = attrgetter("y")
@@ -158,10 +168,11 @@ class RffState:
     built from them. Each cache is a field of this object, which owns its inputs, and is
     forgotten in one place:
 
-    - ``_living``, ``_hostile`` (:meth:`of_side`, :meth:`enemies_of`) and ``_rows``
-      (:meth:`enemy_rows`): by :meth:`changed` when a piece enters or leaves play; ``_rows`` also
-      by :meth:`moved` when a piece changes place.
-    - ``_chains`` (:meth:`leaders_over`): begun afresh when a leader joins (leaders never leave).
+    - ``_living``, ``_hostile``, ``_commanded`` with ``_rank`` (:meth:`of_side`, :meth:`enemies_of`,
+      :meth:`under`) and ``_rows`` (:meth:`enemy_rows`): by :meth:`changed` when a piece enters or
+      leaves play (``_rank`` is rebuilt with ``_commanded``); ``_rows`` also by :meth:`moved` when a
+      piece changes place.
+    - ``_chains`` (:meth:`leaders_over`): built afresh when a leader joins (leaders never leave).
     - ``_attachable`` (:meth:`attachable`): never (it reads what muster attached).
     - ``around`` (:func:`.geometry.around`): each :class:`~.geometry.Around` keeps the places it
       read and is replaced when they change.
@@ -192,6 +203,8 @@ class RffState:
 
     _living: dict[str, list[Piece]] | None = None
     _hostile: dict[str, list[Piece]] | None = None
+    _commanded: dict[tuple[str, str], list[Piece]] | None = None  # under: (side, command) -> its pieces in play
+    _rank: dict[Piece, int] = field(factory=dict)  # under: each piece in play by its place in of_side
     _rows: dict[str, Rows] = field(factory=dict)  # enemy_rows, by the searching side
     _chains: dict[tuple[str, str | None], list[LeaderState]] = field(factory=dict)  # leaders_over, for this many leaders:
     _chains_of: int = 0
@@ -207,7 +220,7 @@ class RffState:
         if self._living is None:
             self._living = {}
             for p in self.pieces.values():
-                if p.status != "gone" and p.stands > 0 and p.unit.on_field:  # alive, read inline
+                if p.alive:
                     self._living.setdefault(p.side, []).append(p)
         return self._living.get(side, [])
 
@@ -220,6 +233,25 @@ class RffState:
         if found is None:
             found = hostile[side] = [p for s, ps in self._alive_by_side().items() if s != side for p in ps]
         return found
+
+    def under(self, side: str, commands: frozenset[str]) -> list[Piece]:
+        """The side's pieces in play whose command is one of ``commands``, in the order of
+        :meth:`of_side` (a shared list when one command has them all: do not change it). A side
+        of no more than :data:`SCANNED` pieces is scanned; a larger one's are kept by command."""
+        if len(mine := self.of_side(side)) <= SCANNED:
+            return [p for p in mine if p.command in commands]
+        commanded = self._commanded
+        if commanded is None:
+            commanded, self._rank = {}, {}
+            for s, pieces in self._alive_by_side().items():
+                for i, p in enumerate(pieces):
+                    commanded.setdefault((s, p.command), []).append(p)
+                    self._rank[p] = i
+            self._commanded = commanded
+        groups = [g for c in commands if (g := commanded.get((side, c)))]
+        if len(groups) == 1:
+            return groups[0]
+        return sorted([p for g in groups for p in g], key=self._rank.__getitem__)
 
     def enemy_rows(self, side: str) -> Rows:
         """The side's :meth:`enemies_of` as :class:`Rows`, kept until one of them moves
@@ -242,13 +274,12 @@ class RffState:
         None), in the order listed (a shared list, kept until a leader joins: leaders are added,
         never taken away)."""
         if self._chains_of != len(self.leaders):
-            self._chains.clear()
+            self._chains = {}
+            for ld in self.leaders.values():  # each leader under his side and every command he has
+                for command_ in (None, *ld.commands):
+                    self._chains.setdefault((ld.side, command_), []).append(ld)
             self._chains_of = len(self.leaders)
-        found = self._chains.get((side, command))
-        if found is None:
-            found = self._chains[side, command] = [ld for ld in self.leaders.values()
-                                                   if ld.side == side and (command is None or command in ld.commands)]
-        return found
+        return self._chains.get((side, command), [])
 
     def attachable(self, piece_id: str) -> list[LeaderState]:
         """The leaders mustered attached to the piece: the only ones that can be attached to it
@@ -262,7 +293,7 @@ class RffState:
 
     def changed(self) -> None:
         """A piece entered or left play: forget the cached lists."""
-        self._living = self._hostile = None
+        self._living = self._hostile = self._commanded = None
         self._rows = {}
 
     def moved(self, piece: Piece) -> None:

@@ -1,17 +1,15 @@
 """Typed, validated access to the Regimental Fire and Fury tables (``rulesets/rff/*.toml``).
 
-:func:`load_tables` reads and checks every file once (cached) and returns an immutable
-:class:`RffTables`; :func:`build_tables` does the same for tables a house rule has overlaid
-(:func:`referee.core.engine.tables.apply_overlay`). :func:`display_tables` gives each table as the
-ruleset reads it, for ``referee tables rff``.
+``TABLES`` (the core's :class:`~referee.api.TableSource`) reads and checks every file once, lays
+a stack's house-rule overlays over them and builds one immutable :class:`RffTables` per tuple of
+overlays (:func:`build_tables`); :func:`load_tables` is the ruleset's own. :func:`display_tables`
+gives each table as the ruleset reads it, for ``referee tables rff``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -34,9 +32,8 @@ from referee.api import (
     Spec,
     Str,
     Table,
+    TableSource,
     TomlFile,
-    apply_overlay,
-    load_ruleset,
     to_fraction,
     world,
 )
@@ -677,21 +674,14 @@ def _cross_problems(files: Mapping[str, TomlFile]) -> list[Problem]:
     return out
 
 
-@cache
+TABLES = TableSource(RULESET, SCHEMA, build_tables)
+"""The tables, with a stack's overlays laid over them, each read, checked and built once."""
+load_with_overlays = TABLES.load  # the tables with house-rule data overlays applied in order
+
+
 def load_tables() -> RffTables:
     """The ruleset's own tables, read and checked once."""
-    return build_tables(load_ruleset(RULESET, SCHEMA))
-
-
-@cache
-def load_with_overlays(*overlays: str | Path) -> RffTables:
-    """The tables with house-rule data overlays applied in order (read once per stack)."""
-    if not overlays:
-        return load_tables()
-    files = load_ruleset(RULESET, SCHEMA)
-    for overlay in overlays:
-        files = apply_overlay(files, overlay, SCHEMA)
-    return build_tables(files)
+    return TABLES.load()
 
 
 # ----------------------------------------------------------------------------- display

@@ -10,9 +10,8 @@ data in ``rulesets/sumter``; rulings for what the sheet leaves silent or garbled
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
-from referee.api import Capabilities, Exchange, Game, MechanicSpec, OptionSpec, RulesetInfo, Step, Table, hookimpl
+from referee.api import Capabilities, Exchange, Game, RulesetInfo, Step, TableHooks, hookimpl
 
 from .combat import fire_step, melee_step
 from .mechanics import mechanic_specs
@@ -21,13 +20,16 @@ from .move import charge_step, compulsory_step, movement_step, orders_step
 from .reach import capabilities
 from .situation import exchange
 from .state import SumterState, muster, sync
-from .tables import display_tables, load_tables, load_with_overlays
+from .tables import TABLES, display_tables, load_tables
 
 PLUGIN_NAME = "sumter"
 PHASES = ("orders", "charge", "compulsory", "movement", "fire", "melee", "morale")
 """The turn (ruling SU-T1): orders for every brigade, charges side by side, compulsory moves,
 movement side by side (the scenario's first side first), then fire, melee and morale for both
 sides at once."""
+GLUE = TableHooks(TABLES, display_tables, mechanic_specs, muster, options=lambda t: t.options)
+referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
+referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster
 
 
 @hookimpl
@@ -35,28 +37,6 @@ def referee_ruleset() -> RulesetInfo:
     return RulesetInfo("sumter", "Raising Sumter QRS v6.2 (February 2017)",
                        "raising-sumter-qrs-v6.2.txt; British Grenadier family (FACTS.md section B)", load_tables().scale,
                        phases=PHASES)
-
-
-@hookimpl
-def referee_options() -> list[OptionSpec]:
-    return list(load_tables().options)
-
-
-@hookimpl
-def referee_tables(overlays: tuple[Path, ...]) -> dict[str, Table]:
-    return display_tables(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_mechanics(overlays: tuple[Path, ...]) -> list[MechanicSpec]:
-    return mechanic_specs(load_with_overlays(*overlays))
-
-
-@hookimpl
-def referee_muster(game: Game) -> SumterState:
-    state = muster(game, load_with_overlays(*game.rules.overlays))
-    sync(state)
-    return state
 
 
 @hookimpl

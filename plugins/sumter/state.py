@@ -121,7 +121,8 @@ def rate_of(arm: str, grade: str, mounted: bool) -> str:
 def muster(game: Game, t: SumterTables) -> SumterState:
     """Units become figures (men / 20, rounded, at least one; SU-S1), batteries gun models of
     two guns (rounded up; SU-S3); grades and generals by the scale's maps (SU-S5, SU-S6); each
-    command with units a brigade, on the order its plan asks for (SU-C6)."""
+    command with units a brigade, on the order its plan asks for (SU-C6). The neutral world is
+    written back at once (:func:`sync`)."""
     laid = tuple(o for o in sorted(t.option_sets) if game.option(o))
     if laid:  # options that change the tables (rulings' other readings)
         t = t.with_options(laid)
@@ -156,6 +157,7 @@ def muster(game: Game, t: SumterTables) -> SumterState:
         state.by_side.setdefault(spec.side, []).append(p)
         if p.arm == "artillery":
             state.batteries.setdefault(spec.side, []).append(p)
+    sync(state)
     return state
 
 
@@ -177,11 +179,10 @@ def show_strength(p: Piece) -> None:
 def sync(state: SumterState) -> None:
     """Status back to the neutral world after each step (men and guns follow the figures as
     they fall, :func:`show_strength`; places are kept there already). A unit reads as
-    disordered when halted, at the DP cap or in a retiring brigade (ruling SU-D4)."""
-    cap = state.tables["morale"]["dp_cap"]
+    disordered when halted or in a retiring brigade, whatever its DPs (rulings SU-D4, SU-D5)."""
     for p in state.pieces.values():
         u = p.unit
         if p.state == "gone" or p.figures <= 0:
             u.status = "gone"
             continue
-        u.status = "disordered" if p.state == "ok" and (p.dps >= cap or p.brigade.failed) else STATUS[p.state]
+        u.status = "disordered" if p.state == "ok" and p.brigade.failed else STATUS[p.state]

@@ -1,17 +1,16 @@
 """Typed, checked access to the Raising Sumter tables (``rulesets/sumter/*.toml``).
 
-:func:`load_tables` reads and checks every file once (cached: a pure function of the bundled
-files); :func:`load_with_overlays` lays data house rules over them, and
-:meth:`SumterTables.with_options` the chosen options' changes (kept on the tables they are laid
-over); :func:`display_tables` gives each table for ``referee tables``.
+The schema, and :func:`build` of :class:`SumterTables` from the checked files, for ``TABLES``
+(a :class:`~referee.api.TableSource`: the files read and checked once, a stack's data house rules
+laid over them, each built once); :meth:`SumterTables.with_options` lays the chosen options'
+changes over them (kept on the tables they are laid over); :func:`display_tables` gives each table
+for ``referee tables``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from attrs import field, frozen
@@ -32,9 +31,9 @@ from referee.api import (
     Spec,
     Str,
     Table,
+    TableSource,
     TomlFile,
     apply_overlay,
-    load_ruleset,
     to_fraction,
     world,
 )
@@ -217,20 +216,16 @@ def build(files: Mapping[str, TomlFile]) -> SumterTables:
     )
 
 
-@cache
+TABLES = TableSource(RULESET, SCHEMA, build)
+"""The tables, with a stack's overlays laid over them, each read, checked and built once."""
+
+
 def load_tables() -> SumterTables:
     """The bundled tables, read and checked once."""
-    return build(load_ruleset(RULESET, SCHEMA))
+    return TABLES.load()
 
 
-def load_with_overlays(*overlays: str | Path) -> SumterTables:
-    """The tables with house rules' overlays laid over them."""
-    if not overlays:
-        return load_tables()
-    files: Mapping[str, TomlFile] = load_tables().files
-    for overlay in overlays:
-        files = apply_overlay(files, overlay, SCHEMA)
-    return build(files)
+load_with_overlays = TABLES.load  # the tables with house rules' overlays laid over them, in order
 
 
 def _toml(tables: Mapping[str, Any], prefix: str = "") -> str:

@@ -9,56 +9,31 @@ a turn as steps: each side's movement, then fire and morale for both sides at on
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
-from referee.api import (
-    Capabilities,
-    Game,
-    MechanicSpec,
-    OptionSpec,
-    RulesetInfo,
-    Scale,
-    Step,
-    Table,
-    hookimpl,
-)
+from referee.api import Capabilities, Game, RulesetInfo, Scale, Step, TableHooks, hookimpl
 
 from . import mechanics, play
-from .tables import display, load_tables, tables
+from .tables import TABLES, display
 
 PLUGIN_NAME = "firefight"
 PHASES = ("movement", "fire", "morale")
 
+# The hooks that only hand the tables, with the stack's data house rules, to the ruleset's own
+# functions: referee tables, referee resolve and a game's state (Firefight offers no options).
+GLUE = TableHooks(TABLES, display, mechanics.specs, lambda game, t: play.FirefightState(t))
+referee_options, referee_tables = GLUE.referee_options, GLUE.referee_tables
+referee_mechanics, referee_muster = GLUE.referee_mechanics, GLUE.referee_muster
+
 
 @hookimpl
 def referee_ruleset() -> RulesetInfo:
-    s = load_tables()["scale"].data
+    s = TABLES.load()["scale"]
     scale = Scale(float(s["yards_per_inch"]), int(s["men_per_stand"]), "stand", int(s["guns_per_model"]),
                   int(s["minutes_per_turn"]))
     return RulesetInfo("firefight", "Firefight (the example ruleset)", "examples/rulesets/firefight/RULES.md", scale,
                        phases=PHASES)
-
-
-@hookimpl
-def referee_options() -> Sequence[OptionSpec]:
-    return []
-
-
-@hookimpl
-def referee_tables(overlays: tuple[Path, ...]) -> dict[str, Table]:
-    return display(tables(overlays))
-
-
-@hookimpl
-def referee_mechanics(overlays: tuple[Path, ...]) -> list[MechanicSpec]:
-    return mechanics.specs(tables(overlays))
-
-
-@hookimpl
-def referee_muster(game: Game) -> play.FirefightState:
-    return play.FirefightState(tables(game.rules.overlays))
 
 
 @hookimpl

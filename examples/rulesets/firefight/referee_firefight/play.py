@@ -33,7 +33,7 @@ class FirefightState:
     lost_now: set[str] = field(factory=set)
 
     def yards(self, inches: float) -> float:
-        return float(inches) * self.tables["scale"]["yards_per_inch"]
+        return float(inches) * float(self.tables["scale"]["yards_per_inch"])
 
 
 @frozen

@@ -1,10 +1,9 @@
-"""Firefight's tables: read from ``data/*.toml``, checked, with data house rules laid over them."""
+"""Firefight's tables: read from ``data/*.toml``, checked, with data house rules laid over them
+(:class:`~referee.api.TableSource` does the reading, the checking and the overlays)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from referee.api import (
@@ -17,9 +16,8 @@ from referee.api import (
     Spec,
     Str,
     Table,
+    TableSource,
     TomlFile,
-    apply_overlay,
-    load_ruleset,
 )
 
 HEAD = {"title": Str(), "ref": Str()}
@@ -36,18 +34,13 @@ SCHEMA: dict[str, Spec] = {
 }
 
 
-@cache
-def load_tables() -> dict[str, TomlFile]:
-    """The printed tables, read and checked once."""
-    return load_ruleset("data", SCHEMA, package="referee_firefight")
-
-
-def tables(overlays: tuple[Path, ...] = ()) -> Mapping[str, Mapping[str, Any]]:
-    """The tables as play reads them, with the stack's data house rules laid over them in order."""
-    files = load_tables()
-    for overlay in overlays:
-        files = apply_overlay(files, overlay, SCHEMA)
+def _data(files: Mapping[str, TomlFile]) -> Mapping[str, Mapping[str, Any]]:
     return {name: f.data for name, f in files.items()}
+
+
+TABLES = TableSource("data", SCHEMA, _data, package="referee_firefight")
+"""The printed tables (``data/*.toml``) as play reads them: ``TABLES.load(*overlays)`` lays a
+stack's data house rules over them in order; each is read and checked once."""
 
 
 def hits_bands(t: Mapping[str, Mapping[str, Any]]) -> Bands[int]:
