@@ -30,7 +30,8 @@ def test_python_dash_m_referee_is_the_referee_command(tmp_path: Path) -> None:
 
 
 def test_the_license_is_the_mit_license_pyproject_names() -> None:
-    assert 'license = { text = "MIT" }' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'license = "MIT"' in project and 'license-files = ["LICENSE"]' in project
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License") and "Permission is hereby granted, free of charge" in text
 

@@ -668,15 +668,15 @@ def _examples() -> list[str]:
     """The TOML of each "complete example" in docs/scenario-format.md."""
     text = DOCS.read_text(encoding="utf-8")
     sections = re.split(r"^## ", text, flags=re.MULTILINE)
-    examples = [section for section in sections if section.startswith(("A complete example", "A second complete example"))]
+    examples = [section for section in sections if section.startswith(("A complete example", "A second complete example", "A third complete example"))]
     return [block for section in examples for block in re.findall(r"```toml\n(.*?)```", section, re.DOTALL)]
 
 
-def test_the_docs_have_two_complete_examples() -> None:
-    assert len(_examples()) == 2
+def test_the_docs_have_three_complete_examples() -> None:
+    assert len(_examples()) == 3
 
 
-@pytest.mark.parametrize("index", [0, 1])
+@pytest.mark.parametrize("index", [0, 1, 2])
 def test_the_complete_examples_in_the_docs_load(index: int) -> None:
     scenario = parse_scenario(_examples()[index], "docs/scenario-format.md")
     assert scenario.orders and scenario.victory.end > scenario.start
@@ -691,6 +691,14 @@ def test_the_plan_example_shows_a_plan_with_conditions() -> None:
     assert any(o.kind == "withdraw" and o.when for o in scenario.orders)
 
 
+def test_the_third_example_is_the_concerted_assault_drill() -> None:
+    scenario = parse_scenario(_examples()[2], "docs/scenario-format.md")
+    groups = [o.together for o in scenario.orders if o.together]
+    assert len(groups) == 2 and len(set(groups)) == 1
+    drill = DOCS.parent.parent / "tests" / "scenarios" / "drill-together.toml"
+    assert _examples()[2] == drill.read_text(encoding="utf-8")
+
+
 def test_a_bad_plan_exits_with_code_2_and_no_traceback(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(BASE + '\n[[orders]]\ncommand = "us"\nkind = "withdraw"\nwhen = { begun = "us.9" }\n', encoding="utf-8")
@@ -698,3 +706,51 @@ def test_a_bad_plan_exits_with_code_2_and_no_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "orders[2].when.begun" in result.output and "no order with id 'us.9'" in result.output
     assert "Traceback" not in result.output
+
+
+# ----------------------------------------------------------------------------- concerted assaults
+
+RESERVE_ATTACK = '\n[[orders]]\ncommand = "us-reserve"\nkind = "attack"\nobjective = "hill"\ntogether = "grand-charge"\n'
+TOGETHER = edit(BASE, 'kind = "attack"\nobjective = "hill"', 'kind = "attack"\nobjective = "hill"\ntogether = "grand-charge"')
+
+
+def test_attack_orders_naming_one_group_read_as_a_concerted_assault() -> None:
+    scenario = load(TOGETHER + RESERVE_ATTACK)
+    assert [o.together for o in scenario.orders] == ["grand-charge", "", "grand-charge"]
+    assert all(o.together == "" for o in load(BASE).orders)
+
+
+def test_a_group_of_one_order_is_refused(tmp_path: Path) -> None:
+    problem(tmp_path, TOGETHER, "orders[0].together", "'grand-charge' is named by this order only",
+            "two commands or units or more", line='together = "grand-charge"')
+
+
+def test_a_group_on_an_order_that_is_not_an_attack_is_refused(tmp_path: Path) -> None:
+    text = TOGETHER + RESERVE_ATTACK.replace('kind = "attack"\nobjective = "hill"', 'kind = "hold"')
+    problem(tmp_path, text, "orders[2].together", "'together' is for attack orders, not hold",
+            line='together = "grand-charge"', nth=1)
+
+
+def test_a_group_on_an_attack_without_the_bayonet_is_refused(tmp_path: Path) -> None:
+    text = TOGETHER + RESERVE_ATTACK.replace("together", "assault = false\ntogether")
+    problem(tmp_path, text, "orders[2].together", "needs an attack with assault = true", line='together = "grand-charge"', nth=1)
+
+
+def test_a_group_name_that_is_not_an_id_is_refused(tmp_path: Path) -> None:
+    text = TOGETHER.replace('"grand-charge"', '"grand charge!"') + RESERVE_ATTACK
+    problem(tmp_path, text, "orders[0].together", "expected an id", "'grand charge!'", line='together = "grand charge!"')
+
+
+def test_a_group_of_both_sides_is_refused(tmp_path: Path) -> None:
+    text = TOGETHER + RESERVE_ATTACK + '\n[[orders]]\ncommand = "cs"\nkind = "attack"\nobjective = "ford"\n' \
+                                       'together = "grand-charge"\nwhen = { time = "18:00" }\n'
+    problem(tmp_path, text, "orders[3].together", "named by orders of both sides", line='together = "grand-charge"', nth=2)
+
+
+def test_a_bad_group_exits_with_code_2_and_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(TOGETHER, encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path), "--rules", "rff", "--quiet"])
+    assert result.exit_code == 2
+    assert "orders[0].together" in result.output and "named by this order only" in result.output
+    assert str(path) in result.output and "Traceback" not in result.output

@@ -44,6 +44,8 @@ DEMONSTRATE_YARDS = 700.0  # how close a demonstration goes, unless it says
 COMMAND_REACH_YARDS = 500.0  # a unit farther than this from every leader of its chain does not begin an assault
 RETREAT_YARDS = 3000.0  # how far back a withdrawal aims when the order names no place
 SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishers out (its rules decide)
+DRESS_MARGIN_YARDS = 25.0  # a concerted assault dresses this far outside its charge reach (the least move, below)
+DRESS_WAIT_MINUTES = 60  # a concerted assault waits at most this long for its last unit once its first has dressed
 ADVANCING = ("attack", "engage", "demonstrate")
 DEPLOYED = ("line", "skirmish")  # formations an order names to go forward deployed, not marching
 
@@ -75,6 +77,15 @@ Standing = tuple[Order | None, str, float, float, UnitState | None, bool]
 
 
 @define
+class Concert:
+    """A concerted assault's progress (orders naming one ``together`` group): the minute its first
+    unit dressed, and whether it has gone in (it stays released once it has)."""
+
+    dressed_at: int | None = None
+    released: bool = False
+
+
+@define
 class DoctrineMemory:
     """What the default doctrine remembers during one game (``game.kept.doctrine``), dropped with it."""
 
@@ -82,6 +93,7 @@ class DoctrineMemory:
     waypoint: dict[str, int] = Factory(dict)  # "unit:order" -> the index of the next point of its route
     standing: dict[str, tuple[Standing, Intent]] = Factory(dict)  # unit -> a standing order's inputs and the intent they gave
     declined: set[tuple[str, int]] = Factory(set)  # (unit, turn) whose declined charge is logged
+    concerts: dict[tuple[str, str], Concert] = Factory(dict)  # (side, together group) -> its concerted assault
 """What decides the intent of a unit under an order that does not advance (hold, defend,
 reserve, screen, rally, withdraw): the order (which, read by :func:`_kind` as one that does not
 advance, reads as one kind only), the unit's status and place, its nearest enemy (by identity)
@@ -152,6 +164,8 @@ class DefaultDoctrine:
                 _note_repulse(game, u, order, counted)
         if plan.update(game):
             orders = plan.orders_of(mine)
+        if any(o is not None and o.together for o in orders):
+            _dress(game, side, mine, orders, enemy, enemies, indexed)
         memory = kept.waypoint
         retiring = side in world.broken_off
         rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
@@ -271,7 +285,11 @@ class DefaultDoctrine:
             return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind, standoff=stand)
         if stop is not None and gap <= stop:
             return Intent("hold", (unit.x, unit.y), target, "line", kind)
-        if stop is None and nearest is not None:
+        if stop is None and order.together and game is not None and not _released(game, unit.side, order.together):
+            stop = _dress_yards(caps)  # a concerted assault not yet released: it dresses short of its reach
+            if nearest is not None and gap <= stop + DRESS_MARGIN_YARDS:
+                return Intent("hold", (unit.x, unit.y), target, "line", kind)
+        elif stop is None and nearest is not None:
             reach = caps.charge_yards if caps is not None else ASSAULT_YARDS
             if gap <= reach:
                 why = _why_not(world, unit, order, caps)
@@ -283,6 +301,51 @@ class DefaultDoctrine:
                     return Intent("hold", (unit.x, unit.y), target, "line", kind)
         formation = order.formation or ("column" if gap > DEPLOY_YARDS else "line")
         return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind, standoff=stop)
+
+
+def _dress_yards(caps: Capabilities | None) -> float:
+    """Where a unit of a concerted assault not yet released halts: :data:`DRESS_MARGIN_YARDS`
+    outside its charge reach (its ruleset's; fallback :data:`ASSAULT_YARDS`)."""
+    return (caps.charge_yards if caps is not None else ASSAULT_YARDS) + DRESS_MARGIN_YARDS
+
+
+def _released(game: Game, side: str, group: str) -> bool:
+    concert = game.kept.doctrine.concerts.get((side, group))
+    return concert is not None and concert.released
+
+
+def _dress(game: Game, side: str, mine: list[UnitState], orders: list[Order | None], enemy: str,
+           enemies: list[UnitState], indexed: bool) -> None:
+    """Release each concerted assault of ``side`` (orders naming one ``together`` group) whose
+    units have all dressed: every unit of the group still advancing (fit, not spent, not
+    artillery, under an attack that goes in) stands within :data:`DRESS_MARGIN_YARDS` of its dressing
+    distance (:func:`_dress_yards`) from its nearest enemy, or :data:`DRESS_WAIT_MINUTES` have
+    passed since the first did. A released group stays released; the release is logged."""
+    world: World = game.world
+    groups: dict[str, list[tuple[UnitState, float]]] = {}
+    for u, order in zip(mine, orders):
+        if order is None or not order.together or _released(game, side, order.together):
+            continue
+        members = groups.setdefault(order.together, [])
+        if (not u.fit or u.spec.arm == "artillery" or _kind(world, u, order) != "attack"
+                or u.men < u.spec.men * SPENT_SHARE):
+            continue  # not advancing: the others do not wait for it
+        gap = _nearest(u, world.space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
+        members.append((u, gap - _dress_yards(capabilities(game, u))))
+    concerts = game.kept.doctrine.concerts
+    for group, members in sorted(groups.items()):
+        concert = concerts.setdefault((side, group), Concert())
+        dressed = [u for u, over in members if over <= DRESS_MARGIN_YARDS]
+        if dressed and concert.dressed_at is None:
+            concert.dressed_at = world.minute
+        waited = concert.dressed_at is not None and world.minute - concert.dressed_at >= DRESS_WAIT_MINUTES
+        if len(dressed) < len(members) and not waited:
+            continue
+        concert.released = True
+        why = (f"all {len(members)} of its units still advancing have dressed" if len(dressed) == len(members) else
+               f"{len(dressed)} of its {len(members)} units advancing have dressed and it has waited "
+               f"{DRESS_WAIT_MINUTES} minutes")
+        game.log.emit("plan", side=side, group=group, text=f"concerted assault {group} goes in: {why}")
 
 
 def _known(u: UnitState) -> bool:

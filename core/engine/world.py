@@ -190,6 +190,7 @@ class Order:
     night: bool = False  # may begin, and assault, after dark
     source: str = ""  # where the order and its triggers come from (a citation)
     unit: bool = False  # an order to one unit (``command`` is its id): once begun, the unit follows it, not its command's
+    together: str = ""  # attack: the concerted assault it goes in with (orders naming the same group dress, then charge)
 
 
 @frozen

@@ -40,7 +40,7 @@ from ..engine.reading import (
 from ..engine.world import Command, Objective, Order, SidePlan, Trigger, UnitSpec
 
 ORDER_KEYS = ("command", "unit", "kind", "id", "when", "objective", "route", "formation", "assault", "range", "to",
-              "night", "source", "from", "when_enemy_within")
+              "night", "source", "from", "when_enemy_within", "together")
 PLAN_KEYS = ("beaten_at", "count_broken", "break_off", "rear_guard", "source")
 TRIGGER_KEYS = (*world.TRIGGERS, "of", "times")
 RELEASED = "-released"  # the id of an older-form reserve's release: the reserve's id and this
@@ -51,6 +51,7 @@ USED_BY = {  # an order key that only some kinds use -> those kinds
     "range": ("engage", "demonstrate", "attack"),
     "to": ("withdraw",),
     "night": ("attack", "engage"),
+    "together": ("attack",),
     "formation": ("attack", "engage", "demonstrate", "hold", "defend", "screen", "reserve"),
 }
 
@@ -140,6 +141,7 @@ def _order(t: Table) -> tuple[Order, tuple[Where, ...]]:
         to=t.get("to", point, "a point [x, y] in yards", None),
         night=t.get("night", flag, "true or false", False),
         source=t.get("source", any_text, "a citation", ""),
+        together=t.get("together", ident, "the name of a concerted assault (an id, e.g. \"grand-charge\")", ""),
     )
     _check_kind(t, order)
     return order, where
@@ -158,6 +160,9 @@ def _check_kind(t: Table, order: Order) -> None:
     if kind == "attack" and "range" in t.raw and order.assault is not False:
         add(t.at("range"), "'range' on an attack is where it stops to fire, so it needs assault = false "
                            "(an attack with the bayonet goes in)")
+    if kind == "attack" and "together" in t.raw and order.assault is False:
+        add(t.at("together"), "'together' names a concerted assault, whose units go in with the bayonet together, "
+                              "so it needs an attack with assault = true (the default)")
     if kind == "reserve" and "when" in t.raw and ("from" in t.raw or "when_enemy_within" in t.raw):
         add(t.at("when"), "a reserve with 'from' or 'when_enemy_within' (the older form of its release) "
                           "cannot also have 'when'; write the release as the next order of the command instead")
@@ -320,6 +325,7 @@ def check(r: Reader, s: Setting, orders: list[PlacedOrder], plans: list[PlacedPl
         if p.order.command is not None:
             sequences.setdefault(p.order.command, []).append(p)
     _check_sequences(r, sequences)
+    _check_together(r, s, orders)
     for p in orders:
         for t, where in zip(p.order.when, p.where):
             _check_trigger(r, s, t, where, by_id)
@@ -353,6 +359,33 @@ def _check_sequences(r: Reader, sequences: Mapping[str, list[PlacedOrder]]) -> N
                 r.add(f"{p.path}.when", f"missing key 'when': order {p.order.id!r} is order {n} of {owner} "
                                         f"{command!r} (after {placed[0].order.id!r}) and needs a trigger; only a "
                                         f"{owner}'s first order is in force from the start")
+
+
+def _check_together(r: Reader, s: Setting, orders: list[PlacedOrder]) -> None:
+    """A concerted assault (``together``) is named by two orders or more, all of one side: a
+    group of one order has nobody to wait for (a misspelt name, most often)."""
+    groups: dict[str, list[PlacedOrder]] = {}
+    for p in orders:
+        if p.order.together and p.order.kind == "attack":
+            groups.setdefault(p.order.together, []).append(p)
+    for name, placed in groups.items():
+        if len(placed) == 1:
+            p = placed[0]
+            names = sorted(groups.keys() - {name})
+            others = f"; the groups named are {', '.join(repr(n) for n in names)}" if names else ""
+            r.add(f"{p.path}.together", f"concerted assault {name!r} is named by this order only: a group needs the "
+                                        f"attack orders of two commands or units or more, which go in together{others}")
+            continue
+        sides = {_side_of(s, p.order) for p in placed} - {None}
+        if len(sides) > 1:
+            p = placed[-1]
+            r.add(f"{p.path}.together", f"concerted assault {name!r} is named by orders of both sides; a group is of "
+                                        f"one side (name another group for the {_side_of(s, p.order)} side)")
+
+
+def _side_of(s: Setting, order: Order) -> str | None:
+    owner = s.units.get(order.command) if order.unit else s.commands.get(order.command)
+    return owner.side if owner is not None else None
 
 
 def _check_trigger(r: Reader, s: Setting, t: Trigger, where: Where, by_id: Mapping[str, PlacedOrder]) -> None:

@@ -1,0 +1,83 @@
+"""A concerted assault (an attack order's ``together``): units of several commands that name
+one group dress short of their charge reach until all have come as close, then go in together,
+under every ruleset (tests/scenarios/drill-together.toml); without the key the nearer regiment
+arrives turns before the other."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from referee.core.engine.events import EventLog
+from referee.core.engine.game import Game, play
+from referee.core.engine.hookspecs import hookimpl
+from referee.core.engine.plugins import build_rules
+from referee.core.engine.reach import capabilities
+from referee.core.input.scenario import load_scenario, parse_scenario
+
+DRILL = Path(__file__).parent / "scenarios" / "drill-together.toml"
+GROUP = ("us-near", "us-far")
+RULESETS = ("rff", "hynds", "sumter", "hardtack")
+
+
+class Arrivals:
+    """The minute each regiment of the group first stands within its charge reach (its ruleset's
+    answer) of the enemy, and the longest turn played."""
+
+    def __init__(self) -> None:
+        self.at: dict[str, int] = {}
+        self.turn = 0
+        self.last: int | None = None
+
+    @hookimpl
+    def referee_step_done(self, game, step) -> None:  # type: ignore[no-untyped-def]
+        world = game.world
+        if self.last is not None:
+            self.turn = max(self.turn, world.minute - self.last)
+        self.last = world.minute
+        them = world.units["cs-regiment"]
+        for uid in GROUP:
+            u = world.units[uid]
+            caps = capabilities(game, u)
+            if uid in self.at or not u.on_field or caps is None:
+                continue
+            if math.hypot(u.x - them.x, u.y - them.y) <= caps.charge_yards:
+                self.at[uid] = world.minute
+
+
+def arrivals(ruleset: str, together: bool, seed: int) -> Arrivals:
+    text = DRILL.read_text(encoding="utf-8")
+    if not together:
+        text = text.replace('together = "grand-charge"\n', "")
+    rules = build_rules(ruleset)
+    probe = Arrivals()
+    rules.register(probe, name="arrivals")
+    play(Game.new(rules, parse_scenario(text, str(DRILL)), seed, EventLog(enabled=False)))
+    return probe
+
+
+def spread(probe: Arrivals) -> float:
+    """Minutes between the two regiments' arrivals within their charge reach (never: infinite)."""
+    if len(probe.at) < len(GROUP):
+        return math.inf
+    return abs(probe.at["us-near"] - probe.at["us-far"])
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_concerted_assault_arrives_together(ruleset: str) -> None:
+    """With the key, both come within their charge reach within one turn of each other; without
+    it, the nearer comes turns before the farther (or the farther never does)."""
+    for seed in (1, 2):
+        probe = arrivals(ruleset, True, seed)
+        assert probe.turn > 0
+        assert spread(probe) <= probe.turn, (ruleset, seed, probe.at, probe.turn)
+        alone = arrivals(ruleset, False, seed)
+        assert spread(alone) > alone.turn, (ruleset, seed, "apart without the key", alone.at, alone.turn)
+
+
+def test_the_release_is_logged() -> None:
+    game = Game.new(build_rules("rff"), load_scenario(DRILL), 1, EventLog(enabled=True))
+    play(game)
+    released = [e for e in game.log.events if e["kind"] == "plan" and e.get("group") == "grand-charge"]
+    assert len(released) == 1 and "concerted assault grand-charge goes in" in released[0]["text"]
