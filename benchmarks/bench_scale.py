@@ -2,6 +2,7 @@
 
     python benchmarks/bench_scale.py [--rules rff,hardtack] [--sizes 10,20,50,100] [--layout open,crowded] [-n 2] [--seed 1]
     python benchmarks/bench_scale.py --rules sumter --sizes 10,200,800 --layout open,crowded -n 1   # the scaling figures
+    python benchmarks/bench_scale.py --rules sumter --sizes 200,800 --layout open,crowded -n 1 --instructions   # in instructions
     python benchmarks/bench_scale.py --toml 50 [--layout crowded] > drill-musketry-50.toml   # the scenario, to play or profile
 
 The scenario is built in memory from ``scenarios/drill-musketry.toml``: the drill's pair of
@@ -21,6 +22,9 @@ Each ruleset and size is played in a fresh process (no memo carried over from an
 best) and the process's peak resident memory (``ru_maxrss``) after its games, and for each
 ruleset and layout the growth of the mean time a game from the smallest size of at least 200
 extra regiments to the largest (the target: at most 5x for 4x the units, 200 to 800).
+``--instructions``: each size's process is also run under valgrind's cachegrind twice, playing
+``-n`` games and none (``PYTHONHASHSEED=0``), and the growth is of the difference a game
+(instructions, which the machine's load does not move; about 50 times slower).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import json
 import math
 import os
 import platform
+import re
 import resource
 import subprocess
 import sys
@@ -133,9 +138,19 @@ def measure(rules: str, extra: int, n: int, seed: int, layout: str = "open") -> 
     return {
         "rules": rules, "layout": layout, "extra_regiments_a_side": extra, "units": len(scenario.units), "games": n,
         "cpu_seconds_per_game": [round(t, 3) for t in times],
-        "mean_seconds": round(sum(times) / n, 3), "best_seconds": round(min(times), 3), "turns": turns,
+        "mean_seconds": round(sum(times) / max(n, 1), 3), "best_seconds": round(min(times, default=0.0), 3), "turns": turns,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
+
+
+def instructions(command: list[str]) -> int:
+    """Instructions cachegrind counts running ``command`` (``PYTHONHASHSEED=0``)."""
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *command],
+                          capture_output=True, text=True, check=False, env={**os.environ, "PYTHONHASHSEED": "0"})
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if done.returncode != 0 or not found:
+        sys.exit(f"cachegrind failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
 
 
 def main() -> None:
@@ -146,6 +161,7 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=2, help="games per ruleset, layout and size")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--toml", type=int, metavar="EXTRA", help="print the scenario with EXTRA extra regiments a side, and stop")
+    parser.add_argument("--instructions", action="store_true", help="also count instructions a game (cachegrind) and grow by them")
     parser.add_argument("--one", nargs=2, metavar=("RULES", "EXTRA"), help=argparse.SUPPRESS)  # (a child's run)
     args = parser.parse_args()
     check(args.one[:1] if args.one else args.rules.split(","))
@@ -164,15 +180,19 @@ def main() -> None:
         for layout in layouts:
             mine = []
             for extra in sizes:
-                child = subprocess.run([sys.executable, __file__, "--one", rules, str(extra), "-n", str(args.n), "--seed",
-                                        str(args.seed), "--layout", layout], check=True, capture_output=True, text=True)
+                command = [sys.executable, __file__, "--one", rules, str(extra), "--seed", str(args.seed), "--layout", layout]
+                child = subprocess.run([*command, "-n", str(args.n)], check=True, capture_output=True, text=True)
                 mine.append(json.loads(child.stdout))
+                if args.instructions:
+                    mine[-1]["instructions_per_game"] = (instructions([*command, "-n", str(args.n)])
+                                                         - instructions([*command, "-n", "0"])) // max(args.n, 1)
                 print(json.dumps(mine[-1]), file=sys.stderr)
             runs += mine
             big = [r for r in mine if r["extra_regiments_a_side"] >= 200]
-            if len(big) >= 2 and big[0]["mean_seconds"] > 0:
+            key = "instructions_per_game" if args.instructions else "mean_seconds"
+            if len(big) >= 2 and big[0][key] > 0:
                 growth[f"{rules} {layout} {big[0]['extra_regiments_a_side']} to {big[-1]['extra_regiments_a_side']}"] = round(
-                    big[-1]["mean_seconds"] / big[0]["mean_seconds"], 2)
+                    big[-1][key] / big[0][key], 2)
     print(json.dumps({
         "benchmark": "bench_scale", "date": time.strftime("%Y-%m-%d %H:%M"), "runs": runs, "growth": growth,
         "cpus": os.cpu_count(), "python": platform.python_version(), "machine": platform.machine(),

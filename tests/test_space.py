@@ -1,6 +1,6 @@
 """The world's index of places (core/engine/space.py) answers as a scan of every unit does: within R,
-the nearest (ties broken by world order), what stands between two points; and it follows units
-as they move. Each property is checked with the k-d tree on every side and with the scan that
+whether any stands within R, the nearest (ties broken by world order), what stands between two
+points; and it follows units as they move, between rebuilds of its trees and across them. Each property is checked with the k-d tree on every side and with the scan that
 small sides use."""
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ def test_within_is_every_unit_within(spec, point, r) -> None:  # type: ignore[no
                 want = [u for u in units if u.side == side and u.fit and math.hypot(u.x - x, u.y - y) <= r]
                 assert index.within(side, x, y, r, kept) == want  # type: ignore[arg-type]
                 assert set(want) <= set(index.near(side, x, y, r, kept))  # type: ignore[arg-type]
+                assert index.occupied(side, x, y, r, kept) == bool(want)  # type: ignore[arg-type]
 
 
 @settings(max_examples=200, deadline=None)
@@ -124,10 +125,36 @@ def test_the_index_follows_units_as_they_move(moves, point) -> None:  # type: ig
             for side in BIG_BETHEL.sides:  # asked before the move: the side's tree is built
                 world.space.nearest(side, x, y)
             units[i].x, units[i].y = ux, uy
-            assert units[i].side not in world.space.trees  # the move made its side's tree stale
+            assert units[i] in world.space.moves[units[i].side].values()  # the tree skips it from now on
             assert world.space.indexed(units[i].side)
             for side in BIG_BETHEL.sides:
                 mine = [u for u in units if u.side == side]
                 want = min(mine, key=lambda u: ((u.x - x) * (u.x - x) + (u.y - y) * (u.y - y), mine.index(u)))
                 assert world.space.nearest(side, x, y)[0] is want
                 assert world.space.within(side, x, y, 200.0) == [u for u in mine if math.hypot(u.x - x, u.y - y) <= 200.0]
+
+
+SCATTER = st.lists(st.tuples(COORD, COORD), min_size=40, max_size=80)
+STEPS = st.lists(st.tuples(st.integers(0, 79), COORD, COORD, st.booleans()), min_size=1, max_size=40)
+
+
+@settings(max_examples=100, deadline=None)
+@given(SCATTER, STEPS, POINT, st.sampled_from([0.0, 50.0, 120.0, 400.0]))
+def test_questions_between_moves_see_every_unit_where_it_stands(places, steps, point, r) -> None:  # type: ignore[no-untyped-def]
+    """Units moved one at a time with a question after each (as a retreat moves, then asks for
+    friends in the way): the moved are answered where they stand, the tree skipping their old
+    places, whether or not enough have moved to rebuild it."""
+    units = [Dot(f"u{i}", "a", x, y) for i, (x, y) in enumerate(places)]
+    with tree_from(0):
+        index = Space(units)  # type: ignore[arg-type]
+        x, y = point
+        for i, ux, uy, fit in steps:
+            u = units[i % len(units)]
+            index.moved(u)  # type: ignore[arg-type]  # (a tracked unit's hook)
+            u.x, u.y, u.fit = ux, uy, fit
+            assert index.within("a", x, y, r, kept) == [v for v in units if v.fit and math.hypot(v.x - x, v.y - y) <= r]  # type: ignore[arg-type]
+            assert index.occupied("a", x, y, r, kept) == any(v.fit and math.hypot(v.x - x, v.y - y) <= r for v in units)  # type: ignore[arg-type]
+            best = min((v for v in units if v.fit), key=lambda v: ((v.x - x) ** 2 + (v.y - y) ** 2, int(v.id[1:])), default=None)
+            assert index.nearest("a", x, y, kept)[0] is best  # type: ignore[arg-type]
+            assert index.between(x, y, ux, uy, 30.0, ("a",), kept) == [  # type: ignore[arg-type]
+                v for v in units if v.fit and segment_distance(v.x, v.y, x, y, ux, uy) <= 30.0]

@@ -3,14 +3,20 @@
 
 One :class:`Space` per world (``world.space``), one k-d tree per side of more than
 :data:`SMALL` units. Such a side's units are of :class:`~referee.core.engine.world.TrackedUnit`, whose
-``x`` and ``y`` setter calls :meth:`Space.moved`: that is the one place of invalidation, and it
-only marks the unit's side stale. A stale side's tree is rebuilt at its next question (n log n), so a phase that moves many
-units and then asks many questions pays one build, and a side that did not move pays none.
+``x`` and ``y`` setter calls :meth:`Space.moved`: that is the one place of invalidation. A unit
+that moves is put in its side's *moved* set; the tree still holds its old place but skips it, and
+every question scans the moved units at their present places. Once the questions since the
+last build have scanned as many moved units as the side has units (what a build looks at), the
+next rebuilds the tree (n log n) and empties the set: scans never cost much more than the builds
+they spare. So a phase that moves a few units between questions (a retreat, then a question
+about the friends in its way) pays no build, one that moves many and then asks many questions
+pays one, and a side that did not move pays none.
 
 A k-d tree rather than a uniform grid: the doctrine asks every unit for its nearest enemy however
 far that is, and on a large field most units are far from the nearest enemy, where a grid's
 search grows with the square of the distance in cells; a tree's stays near log n at every
-distance and needs no cell size.
+distance and needs no cell size. Each node keeps the box round its units, and a search leaves a
+node whose box is farther than what it has found (rather than one whose splitting line is).
 
 Every answer is in world order (the order of ``world.units``), so a caller that scans the answer
 as it scanned every unit before breaks ties the same way. :meth:`Space.candidates` and
@@ -31,13 +37,14 @@ LEAF = 8  # units in a leaf of the tree
 SMALL = 32  # a side with no more units than this is answered by a scan (a tree would cost more)
 SLACK = 1e-9  # relative: candidates for "nearest" reach this far past the nearest, for rounding in callers' measures
 
-Entry = tuple[float, float, int, "UnitState"]  # x, y, rank in world order, the unit
-Node = list[Entry] | tuple[int, float, "Node", "Node"]  # a leaf, or (axis, split, low, high)
+Entry = tuple[float, float, int, "UnitState"]  # x, y, rank in world order, the unit (its place when the tree was built)
+Leaf = tuple[float, float, float, float, list[Entry]]  # the box round its entries (west, east, south, north), the entries
+Node = Leaf | tuple[float, float, float, float, "Node", "Node"]  # a leaf, or a box and its two halves
 Keep = Callable[["UnitState"], bool]
 
 
 class Space:
-    """The units of one world by place: one k-d tree per side, rebuilt when that side has moved."""
+    """The units of one world by place: one k-d tree per side, and the units moved since it was built."""
 
     def __init__(self, units: Iterable[UnitState]) -> None:
         self.rank: dict[str, int] = {}
@@ -50,18 +57,27 @@ class Space:
         for side in self.big:  # (only these point back: a small battle's world holds no cycle for the collector)
             for u in self.members[side]:
                 u.space = self
-        self.trees: dict[str, Node] = {}  # side -> its tree; absent: stale
+        self.trees: dict[str, Node] = {}  # side -> its tree; absent: to be built at the next question
+        self.moves: dict[str, dict[int, UnitState]] = {}  # side -> its units moved since its tree was built, by rank
+        self.scanned: dict[str, int] = {}  # side -> moved units its questions have scanned since its tree was built
 
     def moved(self, unit: UnitState) -> None:
-        """``unit``'s place is about to change: its side's tree is stale (the setter hook's call)."""
-        self.trees.pop(unit.side, None)
+        """``unit``'s place is about to change (the setter hook's call): its side's tree skips it
+        from now on, and questions look at it where it stands."""
+        if unit.side in self.trees:
+            self.moves[unit.side][self.rank[unit.id]] = unit
 
-    def _tree(self, side: str) -> Node:
-        tree = self.trees.get(side)
-        if tree is None:
+    def _tree(self, side: str) -> tuple[Node, dict[int, UnitState]]:
+        """The side's tree and its moved units (rebuilt if missing or too many have moved)."""
+        tree, moves = self.trees.get(side), self.moves.get(side)
+        if moves:
+            self.scanned[side] += len(moves)
+        if tree is None or moves is None or self.scanned[side] >= len(self.members[side]):
             rank = self.rank
-            tree = self.trees[side] = _build([(u.x, u.y, rank[u.id], u) for u in self.members.get(side, ())])
-        return tree
+            tree = self.trees[side] = _build([(u.x, u.y, rank[u.id], u) for u in self.members[side]])
+            moves = self.moves[side] = {}
+            self.scanned[side] = 0
+        return tree, moves
 
     def indexed(self, side: str) -> bool:
         """Whether ``side`` is answered by its tree; a side of at most :data:`SMALL` units is
@@ -72,11 +88,20 @@ class Space:
     def near(self, side: str, x: float, y: float, r: float, keep: Keep | None = None) -> list[UnitState]:
         """The units of ``side`` (kept by ``keep``) within about the square of half-side ``r``
         round (x, y), in world order: every unit within ``r`` yards and perhaps a few more."""
+        r = r * (1.0 + SLACK) + SLACK  # never short of the callers' own measures
+        return self._inside(side, x - r, x + r, y - r, y + r, keep)
+
+    def _inside(self, side: str, x0: float, x1: float, y0: float, y1: float, keep: Keep | None) -> list[UnitState]:
+        """The units of ``side`` (kept by ``keep``) inside the box (edges included; every unit of
+        a side answered by a scan), in world order."""
         if side not in self.big:
             return [u for u in self.members.get(side, ()) if keep is None or keep(u)]
+        tree, moves = self._tree(side)
         found: list[Entry] = []
-        r = r * (1.0 + SLACK) + SLACK  # never short of the callers' own measures
-        _box(self._tree(side), x - r, x + r, y - r, y + r, found)
+        _box(tree, x0, x1, y0, y1, found)
+        if moves:
+            found = [e for e in found if e[2] not in moves]
+            found.extend((u.x, u.y, i, u) for i, u in moves.items() if x0 <= u.x <= x1 and y0 <= u.y <= y1)
         return [e[3] for e in sorted(found, key=_rank) if keep is None or keep(e[3])]
 
     def within(self, side: str, x: float, y: float, r: float, keep: Keep | None = None) -> list[UnitState]:
@@ -84,13 +109,31 @@ class Space:
         ``math.hypot``, in world order."""
         return [u for u in self.near(side, x, y, r, keep) if math.hypot(u.x - x, u.y - y) <= r]
 
+    def occupied(self, side: str, x: float, y: float, r: float, keep: Keep | None = None) -> bool:
+        """Whether any unit of ``side`` (kept by ``keep``) stands at most ``r`` yards from (x, y),
+        by ``math.hypot``: the search stops at the first found."""
+        if side not in self.big:
+            return any(math.hypot(u.x - x, u.y - y) <= r and (keep is None or keep(u)) for u in self.members.get(side, ()))
+        tree, moves = self._tree(side)
+        if any(math.hypot(u.x - x, u.y - y) <= r and (keep is None or keep(u)) for u in moves.values()):
+            return True
+        return _any(tree, x, y, r, r * r * (1.0 + SLACK) + SLACK, keep, moves)
+
     def candidates(self, side: str, x: float, y: float, keep: Keep | None = None) -> list[UnitState]:
         """Every unit of ``side`` (kept by ``keep``) that could be the nearest to (x, y), ties
         included, in world order: a scan of these finds what a scan of them all would."""
         if side not in self.big:
             return [u for u in self.members.get(side, ()) if keep is None or keep(u)]
+        tree, moves = self._tree(side)
         seen: list[tuple[float, Entry]] = []
-        best = _nearest(self._tree(side), x, y, keep, math.inf, seen)
+        best = math.inf
+        for i, u in moves.items():  # the moved first, where they stand: their nearest bounds the tree's search
+            if keep is None or keep(u):
+                dx, dy = u.x - x, u.y - y
+                d = dx * dx + dy * dy
+                seen.append((d, (u.x, u.y, i, u)))
+                best = min(best, d)
+        best = _nearest(tree, x, y, keep, best, seen, moves)
         close = best * (1.0 + SLACK) + SLACK * SLACK
         return [e[3] for e in sorted((e for d, e in seen if d <= close), key=_rank)]
 
@@ -109,10 +152,10 @@ class Space:
                 keep: Keep | None = None) -> list[UnitState]:
         """The units (of ``sides``, every side by default; kept by ``keep``) at most ``width``
         yards from the segment from (ax, ay) to (bx, by), in world order."""
-        x0, x1, y0, y1 = min(ax, bx) - width, max(ax, bx) + width, min(ay, by) - width, max(ay, by) + width
-        cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0) / 2
+        pad = width * (1.0 + SLACK) + SLACK  # (never short of the measure below)
+        x0, x1, y0, y1 = min(ax, bx) - pad, max(ax, bx) + pad, min(ay, by) - pad, max(ay, by) + pad
         out = [u for side in (self.members if sides is None else sides)
-               for u in self.near(side, cx, cy, half, keep) if segment_distance(u.x, u.y, ax, ay, bx, by) <= width]
+               for u in self._inside(side, x0, x1, y0, y1, keep) if segment_distance(u.x, u.y, ax, ay, bx, by) <= width]
         rank = self.rank
         return sorted(out, key=lambda u: rank[u.id])
 
@@ -130,17 +173,16 @@ def _rank(e: Entry) -> int:
 
 
 def _build(entries: list[Entry]) -> Node:
-    """A k-d tree of ``entries``, split at the median across the wider spread: the low half holds
-    places at or below the split, the high half at or above."""
-    if len(entries) <= LEAF:
-        return entries
+    """A k-d tree of ``entries``, split at the median across the wider spread; every node holds
+    the box round its entries."""
     xs = [e[0] for e in entries]
     ys = [e[1] for e in entries]
-    axis = 0 if max(xs) - min(xs) >= max(ys) - min(ys) else 1
-    entries.sort(key=_x if axis == 0 else _y)
+    west, east, south, north = (min(xs), max(xs), min(ys), max(ys)) if entries else (math.inf, -math.inf, math.inf, -math.inf)
+    if len(entries) <= LEAF:
+        return (west, east, south, north, entries)
+    entries.sort(key=_x if east - west >= north - south else _y)
     mid = len(entries) // 2
-    split = entries[mid][0] if axis == 0 else entries[mid][1]
-    return (axis, split, _build(entries[:mid]), _build(entries[mid:]))
+    return (west, east, south, north, _build(entries[:mid]), _build(entries[mid:]))
 
 
 def _x(e: Entry) -> float:
@@ -153,36 +195,52 @@ def _y(e: Entry) -> float:
 
 def _box(node: Node, x0: float, x1: float, y0: float, y1: float, found: list[Entry]) -> None:
     """Add to ``found`` the entries under ``node`` inside the box (edges included)."""
-    while isinstance(node, tuple):
-        axis, split, low, high = node
-        lo, hi = (x0, x1) if axis == 0 else (y0, y1)
-        if lo <= split and hi >= split:
-            _box(low, x0, x1, y0, y1, found)
-            node = high
-        elif hi < split:
-            node = low
-        else:
-            node = high
-    found.extend(e for e in node if x0 <= e[0] <= x1 and y0 <= e[1] <= y1)
+    if node[0] > x1 or node[1] < x0 or node[2] > y1 or node[3] < y0:
+        return
+    if len(node) == 5:
+        found.extend(e for e in node[4] if x0 <= e[0] <= x1 and y0 <= e[1] <= y1)
+    else:
+        _box(node[4], x0, x1, y0, y1, found)
+        _box(node[5], x0, x1, y0, y1, found)
 
 
-def _nearest(node: Node, x: float, y: float, keep: Keep | None, best: float, seen: list[tuple[float, Entry]]) -> float:
-    """The least squared distance from (x, y) to a kept entry under ``node``, if less than
-    ``best``; every kept entry within about ``best`` when it was met is added to ``seen`` with its
-    squared distance (so those within about the final least are all there: a branch is left only
-    when all of it is farther)."""
-    if isinstance(node, list):
-        for e in node:
+def _any(node: Node, x: float, y: float, r: float, reach: float, keep: Keep | None, skip: dict[int, UnitState]) -> bool:
+    """Whether a kept entry under ``node`` (not in ``skip``) is at most ``r`` from (x, y); a node
+    whose box is farther than ``reach`` (about r squared) is left."""
+    if _gap(node, x, y) > reach:
+        return False
+    if len(node) == 5:
+        return any(math.hypot(e[0] - x, e[1] - y) <= r and e[2] not in skip and (keep is None or keep(e[3])) for e in node[4])
+    return _any(node[4], x, y, r, reach, keep, skip) or _any(node[5], x, y, r, reach, keep, skip)
+
+
+def _gap(node: Node, x: float, y: float) -> float:
+    """The squared distance from (x, y) to the box of ``node`` (0 inside it)."""
+    dx = node[0] - x if x < node[0] else x - node[1] if x > node[1] else 0.0
+    dy = node[2] - y if y < node[2] else y - node[3] if y > node[3] else 0.0
+    return dx * dx + dy * dy
+
+
+def _nearest(node: Node, x: float, y: float, keep: Keep | None, best: float, seen: list[tuple[float, Entry]],
+             skip: dict[int, UnitState]) -> float:
+    """The least squared distance from (x, y) to a kept entry under ``node`` (those in ``skip``
+    left out), if less than ``best``; every kept entry within about ``best`` when it was met is
+    added to ``seen`` with its squared distance (so those within about the final least are all
+    there: a node is left only when all of its box is farther)."""
+    if len(node) == 5:
+        for e in node[4]:
             dx, dy = e[0] - x, e[1] - y
             d = dx * dx + dy * dy
-            if d <= best * (1.0 + SLACK) + SLACK * SLACK and (keep is None or keep(e[3])):
+            if d <= best * (1.0 + SLACK) + SLACK * SLACK and e[2] not in skip and (keep is None or keep(e[3])):
                 seen.append((d, e))
                 best = min(best, d)
         return best
-    axis, split, low, high = node
-    gap = (x if axis == 0 else y) - split
-    first, second = (high, low) if gap >= 0 else (low, high)
-    best = _nearest(first, x, y, keep, best, seen)
-    if gap * gap <= best * (1.0 + SLACK) + SLACK * SLACK:
-        best = _nearest(second, x, y, keep, best, seen)
+    first, second = node[4], node[5]
+    near, far = _gap(first, x, y), _gap(second, x, y)
+    if far < near:
+        first, second, near, far = second, first, far, near
+    if near <= best * (1.0 + SLACK) + SLACK * SLACK:
+        best = _nearest(first, x, y, keep, best, seen, skip)
+    if far <= best * (1.0 + SLACK) + SLACK * SLACK:
+        best = _nearest(second, x, y, keep, best, seen, skip)
     return best

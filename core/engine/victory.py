@@ -46,7 +46,8 @@ def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     """An objective passes to a side with fit units within its radius and no fit enemy there;
     contested or empty, it stays with its last holder. Returns what changed hands now
     (objective, from, to), and keeps it in ``world.passed``. A side the world's index holds in a
-    tree (``world.space``) is asked who stands near each objective; a small side's fit units are
+    tree (``world.space``) is asked whether any of its fit units stands within each objective's
+    radius (``Space.occupied``); a small side's fit units are
     found through the objectives' boxes (:class:`Reach`)."""
     reach = Reach.of(world.scenario)
     west, east, south, north = reach.around
@@ -61,7 +62,7 @@ def update_holders(world: World) -> list[tuple[str, str | None, str]]:
         present = {side for x, y, side in near if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r}
         if indexed:
             present.update(side for side in sorted(indexed)
-                           if any(math.hypot(ox - u.x, oy - u.y) <= r for u in space.near(side, ox, oy, r, _fit)))
+                           if space.occupied(side, ox, oy, r, _fit))
         hand_over(world, objective, present, changes)
     return changes
 

@@ -352,7 +352,7 @@ class UnitState:
 class TrackedUnit(UnitState):
     """A unit of a side large enough for the world's index to hold in a tree (more than
     :data:`~referee.core.engine.space.SMALL` units): the one door of its place. A new ``x`` or ``y``
-    marks its side stale in the index (:meth:`~referee.core.engine.space.Space.moved`). Units of small
+    tells the index (:meth:`~referee.core.engine.space.Space.moved`, which lists it as moved). Units of small
     sides are plain :class:`UnitState`: they are scanned, and a hook on every attribute written
     (some thousands a game) would cost them about a fifth of a game."""
 

@@ -326,17 +326,23 @@ def uncontrolled(game: Game, state: SumterState, p: Piece) -> None:
 def clear_friends(game: Game, state: SumterState, p: Piece) -> None:
     """A unit in retreat or rout that ends its move on a friend goes on back until it is clear
     of every friend (ruling SU-G5). It goes straight back toward its home edge, so the friends it
-    can meet are those near that line: they are found once, not at every step back."""
+    can meet are those near that line: they are found once, not at every step back (in a large
+    battle, asked of the world's index of places)."""
     contact = state.yards(state.tables["scale"]["contact_inches"])
     u = p.unit
     rad = math.radians(game.scenario.home_edges.get(p.side, 180.0))
     beyond = game.scenario.width + game.scenario.height  # past every edge
     ex, ey = u.x + beyond * math.sin(rad), u.y + beyond * math.cos(rad)
     reach = contact + 1.0  # (a yard over: rounding in its steps back never leaves out a friend in contact)
-    x0, x1, y0, y1 = min(u.x, ex) - reach, max(u.x, ex) + reach, min(u.y, ey) - reach, max(u.y, ey) + reach
-    in_way = [o for o in state.by_side[p.side]
-              if x0 <= o.unit.x <= x1 and y0 <= o.unit.y <= y1  # (the line's box first: most friends are off it)
-              and o is not p and o.live and segment_distance(o.unit.x, o.unit.y, u.x, u.y, ex, ey) <= reach]
+    space, pieces = game.world.space, state.pieces
+    if space.indexed(p.side):  # a large side: the world's index finds the friends near the line
+        in_way = [pieces[f.id] for f in space.between(u.x, u.y, ex, ey, reach, (p.side,),
+                                                      lambda f: f is not u and pieces[f.id].live)]
+    else:
+        x0, x1, y0, y1 = min(u.x, ex) - reach, max(u.x, ex) + reach, min(u.y, ey) - reach, max(u.y, ey) + reach
+        in_way = [o for o in state.by_side[p.side]
+                  if x0 <= o.unit.x <= x1 and y0 <= o.unit.y <= y1  # (the line's box first: most friends are off it)
+                  and o is not p and o.live and segment_distance(o.unit.x, o.unit.y, u.x, u.y, ex, ey) <= reach]
     while p.unit.on_field:
         friend, gap = nearest(p, in_way)
         if friend is None or gap > contact:
