@@ -74,6 +74,12 @@ class CommandIntent:
 
 
 Standing = tuple[Order | None, str, float, float, UnitState | None, bool]
+"""What decides the intent of a unit under an order that does not advance (hold, defend,
+reserve, screen, rally, withdraw): the order (which, read by :func:`_kind` as one that does not
+advance, reads as one kind only), the unit's status and place, its nearest enemy (by identity)
+and whether that enemy is within :data:`SCREEN_YARDS`. Nothing else is read on that path (not
+the men, the light, the leaders or the route), so the intent decided for these inputs is kept
+per unit, in ``game.kept.doctrine.standing``, and given again while they are the same."""
 
 
 @define
@@ -94,12 +100,7 @@ class DoctrineMemory:
     standing: dict[str, tuple[Standing, Intent]] = Factory(dict)  # unit -> a standing order's inputs and the intent they gave
     declined: set[tuple[str, int]] = Factory(set)  # (unit, turn) whose declined charge is logged
     concerts: dict[tuple[str, str], Concert] = Factory(dict)  # (side, together group) -> its concerted assault
-"""What decides the intent of a unit under an order that does not advance (hold, defend,
-reserve, screen, rally, withdraw): the order (which, read by :func:`_kind` as one that does not
-advance, reads as one kind only), the unit's status and place, its nearest enemy (by identity)
-and whether that enemy is within :data:`SCREEN_YARDS`. Nothing else is read on that path (not
-the men, the light, the leaders or the route), so the intent decided for these inputs is kept
-per unit, in ``game.kept.doctrine.standing``, and given again while they are the same."""
+
 
 STANCES = ("assault", "engage", "support", "advance", "hold", "withdraw")
 STANCE_OF = {"engage": "engage", "demonstrate": "support", "screen": "support", "hold": "hold", "reserve": "hold",
