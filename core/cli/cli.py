@@ -832,7 +832,7 @@ def _print_explanation(data: dict[str, Any], sides: tuple[str, str]) -> None:
     for name in names:
         table = RichTable(title=f"{name}: mechanics rolled")
         for header, justify in (("mechanic", "left"), ("a game", "right"), ("commonest results", "left")):
-            table.add_column(header, justify=justify)  # type: ignore[arg-type]
+            table.add_column(header, justify=justify)  # type: ignore[arg-type]  # rich types justify as a Literal; these are its values
         for mechanic, m in data["rulesets"][name]["mechanics"].items():
             common = ", ".join(f"{r} {share:.0%}" for r, share in list(m["results"].items())[:3])
             table.add_row(escape(mechanic), f"{m['per_game']:.1f}", escape(common))

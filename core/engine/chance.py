@@ -186,7 +186,7 @@ class _Path:
         return tally
 
     def fold(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> S:
-        return self._choose(self._engine.folded(step, start, n, mechanic, args))  # type: ignore[no-any-return]
+        return self._choose(self._engine.folded(step, start, n, mechanic, args))  # type: ignore[no-any-return]  # the exact engine's folded() gives back the step's own state type
 
 
 class _Exact:

@@ -257,7 +257,7 @@ class DefaultDoctrine:
         if kind in ADVANCING and unit.men < unit.spec.men * SPENT_SHARE:
             return _spent(world, unit, nearest, gap, kind, game)
         if kind in ADVANCING:
-            return self.advance(world, unit, order, nearest, gap, memory, kind, game)  # type: ignore[arg-type]
+            return self.advance(world, unit, order, nearest, gap, memory, kind, game)  # type: ignore[arg-type]  # an advancing kind comes only from an order in force, so order is not None
         if kind == "reserve":
             return Intent("hold", (unit.x, unit.y), target, order.formation if order else None, kind)
         formation = (order.formation if order and order.formation else

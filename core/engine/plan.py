@@ -126,7 +126,7 @@ class Plan:
         for u in units:
             command = u.id if own and u.id in own and u.id in current else command_of_unit.get(u.id)
             i = None if command is None else current.get(command)
-            out.append(None if i is None else sequences[command][i])  # type: ignore[index]
+            out.append(None if i is None else sequences[command][i])  # type: ignore[index]  # i is not None only when command is
         return out
 
     def update(self, game: Game) -> bool:
@@ -240,21 +240,21 @@ class Plan:
         if kind == "ended":
             return f"{t.order} has ended" if t.order in self.ended else ""
         if kind == "repulsed":
-            count = world.repulses.get((side, t.objective), 0)  # type: ignore[arg-type]
+            count = world.repulses.get((side, t.objective), 0)  # type: ignore[arg-type]  # a repulsed trigger has an objective (plans_format checks)
             return f"{count} assaults on {t.objective} repulsed" if count >= t.times else ""
         scope = t.of or owner
         units = self._scope(world, scope)
         if kind == "losses":
             share = lost_share(units)
-            return f"{scope} has lost {share:.0%}" if share >= t.share else ""  # type: ignore[operator]
+            return f"{scope} has lost {share:.0%}" if share >= t.share else ""  # type: ignore[operator]  # a losses trigger has a share (plans_format checks)
         if kind == "broken":
             return f"{scope} is broken" if broken(units, len(units) == 1 and scope in world.units) else ""
         if kind == "low_ammo":
             share = low_ammo_share(units)
-            return f"{scope} is low on ammunition ({share:.0%} of its men)" if share >= t.share else ""  # type: ignore[operator]
+            return f"{scope} is low on ammunition ({share:.0%} of its men)" if share >= t.share else ""  # type: ignore[operator]  # a low_ammo trigger has a share (plans_format checks)
         if kind == "enemy_within":
             enemies = self._scope(world, world.enemy(units[0].side)) if units else ()
-            return f"an enemy within {t.yards:.0f} yards of {scope}" if enemy_within(world, units, t.yards, enemies) else ""  # type: ignore[arg-type]
+            return f"an enemy within {t.yards:.0f} yards of {scope}" if enemy_within(world, units, t.yards, enemies) else ""  # type: ignore[arg-type]  # an enemy_within trigger has yards (plans_format checks)
         raise ValueError(f"unknown trigger {kind!r}")  # the loader admits none
 
     def _scope(self, world: World, scope: str) -> tuple[UnitState, ...]:

@@ -397,7 +397,7 @@ def _answerable(pm: pluggy.PluginManager, plugin: object) -> None:
     for caller in pm.get_hookcallers(plugin) or ():
         for impl in caller.get_hookimpls():
             if impl.plugin is plugin and not (impl.hookwrapper or impl.wrapper):
-                impl.function = _checked(impl.function, name, caller.name, source)  # type: ignore[misc]
+                impl.function = _checked(impl.function, name, caller.name, source)  # type: ignore[misc]  # pluggy's stubs make HookImpl.function read-only; the check wraps it in place
 
 
 def _source(plugin: object) -> str:

@@ -451,7 +451,7 @@ class _Reach:
         None); ``why`` is '' if it may fire."""
         s, kind = self.s, t.kind
         dark_bars = order is not None and order.kind in ATTACKS and not order.night
-        bars = f"{_a(order.kind)} is not begun after dark unless it says night = true" if dark_bars else ""  # type: ignore[union-attr]
+        bars = f"{_a(order.kind)} is not begun after dark unless it says night = true" if dark_bars else ""  # type: ignore[union-attr]  # dark_bars is true only with an order
         if kind == "time" and t.minute is not None:
             if s.end is not None and t.minute >= s.end:
                 return kind, f"{clock(t.minute)} is outside the game (at or after its end, {clock(s.end)})"

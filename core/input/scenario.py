@@ -532,7 +532,7 @@ def _own_side(r: Reader, path: str, side: str | None, command: str | None,
     """The side of a unit or leader: as given, else its command's; a mismatch is a problem."""
     if not r.known(f"{path}.command", command, commands, "command"):
         return side
-    command_side = commands[command].side  # type: ignore[index]
+    command_side = commands[command].side  # type: ignore[index]  # r.known has checked that the command is one of commands
     if side is not None and command_side is not None and side != command_side:
         r.add(f"{path}.side", f"{what} is on the {side} side but its command {command!r} is {command_side}")
     return side or command_side
@@ -548,7 +548,7 @@ def _check_leader(r: Reader, path: str, ld: Leader, commands: dict[str, Command]
     _inside(r, f"{path}.position", ld.position, p)
     side = _own_side(r, path, ld.side, ld.command, commands, "leader")
     if r.known(f"{path}.attached_to", ld.attached_to, units, "unit"):
-        unit = units[ld.attached_to]  # type: ignore[index]
+        unit = units[ld.attached_to]  # type: ignore[index]  # r.known has checked that the unit is one of units
         unit_side = unit.side or (commands[unit.command].side if unit.command in commands else None)
         if side and unit_side and unit_side != side:
             r.add(f"{path}.attached_to", f"unit {ld.attached_to!r} is on the {unit_side} side, not {side}")

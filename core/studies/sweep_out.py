@@ -29,8 +29,8 @@ Row = tuple[Any, ...]
 def pyarrow_module() -> Any:
     """pyarrow, or a message saying how to install it."""
     try:
-        import pyarrow  # type: ignore[import-untyped]
-        import pyarrow.parquet  # type: ignore[import-untyped]
+        import pyarrow  # type: ignore[import-untyped]  # pyarrow ships no annotations
+        import pyarrow.parquet  # type: ignore[import-untyped]  # pyarrow ships no annotations
     except ImportError:
         raise RefereeError("a sweep writes its games with pyarrow: pip install 'referee[sweep]'") from None
     return pyarrow

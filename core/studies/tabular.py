@@ -165,7 +165,7 @@ def history_long(report: Mapping[str, Any]) -> Table:
                   caption="p10 / p50 / p90 of the games; history (its percentile) and its verdict\n" + BROKE_OFF_LEGEND)
     for header, justify in (("battle, rules", "left"), ("measure", "left"), ("p10 / p50 / p90", "right"),
                             ("history (pct)", "right"), ("", "left")):
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+        table.add_column(header, justify=justify)  # type: ignore[arg-type]  # rich types justify as a Literal; these are its values
     for r in report["rows"]:
         who = f"{r['scenario']}\n{r['ruleset']} ({r['replications']})"
         winner, share, interval = winner_text(r["winner"])

@@ -194,7 +194,7 @@ def _rows(rows: Any, most: int) -> tuple[tuple[int, ...], ...]:
     missing = [n for n, row in enumerate(out) if row is None]
     if missing:
         raise InvalidInput([Problem(f"{missing[0]} is in no row (rows must cover 1 to {most})", path="casualties")], what="casualty rows")
-    return tuple(out)  # type: ignore[arg-type]
+    return tuple(out)  # type: ignore[arg-type]  # no row is None once none is missing
 
 
 def build(files: Mapping[str, TomlFile]) -> SumterTables:
