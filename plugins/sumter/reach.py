@@ -40,16 +40,14 @@ def capabilities(game: Game, unit: str) -> Capabilities | None:
 
 
 def _why_not(p: Piece) -> str:
-    """Who the sheet lets charge: troops that are fit, not in melee or skirmish order, whose
-    brigade is on Assault orders (SU-C7)."""
+    """Who the sheet lets charge: troops that are fit and not in melee (skirmishers too, SU-G9),
+    whose brigade is on Assault orders (SU-C7)."""
     if p.arm == "artillery":
         return "artillery does not charge"
     if not p.fit:
         return f"it is in {p.state}"
     if p.melee:
         return "it is in melee"
-    if p.skirmish:
-        return "skirmishers do not charge (SU-G6)"
     if p.brigade.order != "assault":
         return f"its brigade is on {p.brigade.order.title()} orders, not Assault (SU-C7)"
     return ""
