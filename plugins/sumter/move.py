@@ -159,7 +159,7 @@ def charge(game: Game, state: SumterState, p: Piece, target: Piece, wave: int) -
         yell = p.yelled = p.brigade.yelled = True
     i = morale_inputs(state, p, "charge", flank=target.skirmish or flanked(target, p), rebel_yell=yell, wave=wave)
     extra = tuple(game.extra_modifiers("unit-morale", (p, target)))
-    rulings = ("SU-U2", "SU-C10") if wave else ("SU-U2",)
+    rulings: tuple[str, ...] = ("SU-U2", "SU-C10") if wave else ("SU-U2",)
     if p.skirmish:
         rulings += ("SU-G9",)
     res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i, rulings, extra), unit=p.id, target=target.id)
