@@ -1,7 +1,7 @@
-"""What a regiment can do now, for the commander (hook ``referee_capabilities``; rulings HT-CR1,
-HT-CR2, HT-O7): its close assault reach from the base move of its companies that may assault,
-measured from its place (its companies in good order), its fire ranges from the range bands of
-its quality die, at 10 yards to the inch (p.1)."""
+"""What a regiment can do now, for the commander (hook ``referee_capabilities``; rulings HT-CR1 to
+HT-CR3, HT-O7): its close assault reach from the base move of its companies that may assault,
+measured from its place (its companies in good order), its move from its companies in good order,
+its fire ranges from the range bands of its quality die, at 10 yards to the inch (p.1)."""
 
 from __future__ import annotations
 
@@ -33,9 +33,10 @@ def capabilities(game: Game, unit: str) -> Capabilities | None:
     going = [k for k in body if assault.may_assault(k)] or body
     spread = max(math.hypot(k.x - cx, k.y - cy) for k in going)
     charge = ACTIONS * min(move.base_inches(t, k) for k in going) * ypi + spread
+    moves = ACTIONS * min(move.base_inches(t, k) for k in body) * ypi  # HT-CR3: two Moves of its slowest company in good order
     effective, close = _ranges(t, body[0])
     why = _why_not(alive)
-    return Capabilities(charge, effective * ypi, close * ypi, why == "", why, RULINGS)
+    return Capabilities(charge, effective * ypi, close * ypi, why == "", why, RULINGS, moves)
 
 
 def _ranges(t: HardtackTables, c: Company) -> tuple[float, float]:
