@@ -81,3 +81,50 @@ def test_the_release_is_logged() -> None:
     play(game)
     released = [e for e in game.log.events if e["kind"] == "plan" and e.get("group") == "grand-charge"]
     assert len(released) == 1 and "concerted assault grand-charge goes in" in released[0]["text"]
+
+
+VEDETTE = """
+[[units]]
+id = "cs-vedette"
+name = "Confederate vedette, ahead of the line and off the nearer regiment's way"
+command = "cs-brigade"
+arm = "infantry"
+men = 60
+position = [450, 1700]
+facing = 180
+formation = "skirmish"
+experience = "trained"
+weapon = "shotgun"
+"""
+
+
+def _place(game: Game, unit: str, x: float, y: float) -> None:
+    u = game.world.units[unit]
+    u.x, u.y = x, y
+    game.world.space.moved(u)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_dressed_unit_stays_dressed_whatever_its_nearest_enemy_does(ruleset: str) -> None:
+    """The nearer regiment dresses on a vedette, its nearest enemy but not the enemy the group
+    assaults; the vedette goes: the regiment, standing on its line, stays dressed (it holds, and
+    the group goes in once the farther regiment has dressed too), rather than marching on to dress
+    afresh on the regiment behind while the farther one waits for it."""
+    from referee.core.engine.doctrine import DefaultDoctrine, _dress_yards
+
+    text = DRILL.read_text(encoding="utf-8") + VEDETTE
+    game = Game.new(build_rules(ruleset), parse_scenario(text, str(DRILL)), 1, EventLog(enabled=True))
+    game.state = game.rules.muster(game)
+    near, far, regiment = (game.world.units[u] for u in ("us-near", "us-far", "cs-regiment"))
+    _place(game, "us-near", 450, 1700 - _dress_yards(capabilities(game, near)))
+    commander = DefaultDoctrine()
+    assert commander.referee_intents(game, "union")["us-near"].action == "hold"  # dressed on the vedette
+    _place(game, "cs-vedette", 1150, 2550)  # the vedette goes back: the regiment behind it is now the nearest
+    assert math.hypot(regiment.x - near.x, regiment.y - near.y) > _dress_yards(capabilities(game, near)) + 100
+    intents = commander.referee_intents(game, "union")
+    assert intents["us-near"].action == "hold", intents["us-near"]
+    assert intents["us-far"].action == "advance"
+    _place(game, "us-far", regiment.x, regiment.y - _dress_yards(capabilities(game, far)))
+    commander.referee_intents(game, "union")
+    released = [e["text"] for e in game.log.events if e["kind"] == "plan" and e.get("group") == "grand-charge"]
+    assert released == ["concerted assault grand-charge goes in: all 2 of its units still advancing have dressed"]
