@@ -128,3 +128,21 @@ def test_a_dressed_unit_stays_dressed_whatever_its_nearest_enemy_does(ruleset: s
     commander.referee_intents(game, "union")
     released = [e["text"] for e in game.log.events if e["kind"] == "plan" and e.get("group") == "grand-charge"]
     assert released == ["concerted assault grand-charge goes in: all 2 of its units still advancing have dressed"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_unit_dressing_stays_in_the_skirmish_order_its_order_names(ruleset: str) -> None:
+    """Halted on its dressing line, a unit whose attack order sends it forward in skirmish order
+    is asked to stand in skirmish order, not to form line (and in line without the key)."""
+    from referee.core.engine.doctrine import DefaultDoctrine, _dress_yards
+
+    for formation in ("skirmish", None):
+        text = DRILL.read_text(encoding="utf-8")
+        if formation:
+            text = text.replace('command = "us-first"\nkind = "attack"\n', f'command = "us-first"\nkind = "attack"\nformation = "{formation}"\n')
+        game = Game.new(build_rules(ruleset), parse_scenario(text, str(DRILL)), 1, EventLog(enabled=False))
+        game.state = game.rules.muster(game)
+        near, regiment = game.world.units["us-near"], game.world.units["cs-regiment"]
+        _place(game, "us-near", regiment.x, regiment.y - _dress_yards(capabilities(game, near)))
+        intent = DefaultDoctrine().referee_intents(game, "union")["us-near"]
+        assert (intent.action, intent.formation) == ("hold", formation or "line"), (ruleset, formation)
