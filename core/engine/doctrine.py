@@ -288,13 +288,13 @@ class DefaultDoctrine:
             if gap <= stand:
                 return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
             return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind, standoff=stand)
-        stand = order.formation if order.formation in DEPLOYED else "line"  # halted, it stays as its order deploys it
+        halted = order.formation if order.formation in DEPLOYED else "line"  # halted, it stays as its order deploys it
         if stop is not None and gap <= stop:
-            return Intent("hold", (unit.x, unit.y), target, stand, kind)
+            return Intent("hold", (unit.x, unit.y), target, halted, kind)
         if stop is None and order.together and game is not None and not _released(game, unit.side, order.together):
             stop = _dress_yards(caps)  # a concerted assault not yet released: it dresses short of its reach
             if _dressed(game, unit, order.together, gap - stop):
-                return Intent("hold", (unit.x, unit.y), target, stand, kind)
+                return Intent("hold", (unit.x, unit.y), target, halted, kind)
         elif stop is None and nearest is not None:
             reach = caps.charge_yards if caps is not None else ASSAULT_YARDS
             if gap <= reach:
@@ -304,7 +304,7 @@ class DefaultDoctrine:
                 if game is not None:
                     _declined(game, unit, nearest, gap, reach, why, caps)
                 if gap <= (caps.close_yards if caps is not None else ASSAULT_YARDS):  # may not go in: stand and fire
-                    return Intent("hold", (unit.x, unit.y), target, stand, kind)
+                    return Intent("hold", (unit.x, unit.y), target, halted, kind)
         formation = order.formation or ("column" if gap > DEPLOY_YARDS else "line")
         return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind, standoff=stop)
 
