@@ -17,7 +17,6 @@ from . import dice, mechanics
 from .geometry import dist, enemies_near, flanked, nearest
 from .move import add_dps, back_off, disperse, roll_move
 from .state import Piece, SumterState, show_strength
-from .tables import share
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
 Landed = tuple[Piece, int, str, int]
@@ -47,14 +46,13 @@ def may_fire(state: SumterState, p: Piece) -> bool:
         return p.unit.formation == "unlimbered" and (p.rate == "horse-artillery" or not (p.moved or p.limbered_now))
     if p.skirmish:
         return True
-    return p.moved <= float(share(state.tables["movement"]["fire_after_share"]))
+    return p.moved <= state.tables.fire_after
 
 
 def reach_inches(state: SumterState, p: Piece) -> float:
     if p.arm == "artillery":
-        gun = state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"]
-        return float(state.tables["artillery"]["bands"][str(gun["band"])][2])
-    return float(state.tables["fire"]["ranges"][p.unit.spec.weapon or "rifle-musket"][1])
+        return state.tables.gun_reach[p.unit.spec.gun_type or "12-pdr-napoleon"]
+    return state.tables.firearm_reach[p.unit.spec.weapon or "rifle-musket"]
 
 
 def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemies: list[Piece], landed: list[Landed]) -> int | None:
@@ -212,7 +210,7 @@ def bounce(game: Game, state: SumterState, p: Piece, target: Piece, hits: int, c
             best, gap = o, along
     if best is None:
         return
-    more, _, _ = dice.hits_of(game.roller, state.tables, hits, share(a["bounce_share"]))
+    more, _, _ = dice.hits_of(game.roller, state.tables, hits, state.tables.bounce_share)
     if more:
         game.log.emit("bounce", unit=p.id, target=best.id, hits=more, text=f"{p.id}'s shot bounces through to {best.id}: {more} hits")
         landed.append((best, more, cause, round(dist(p, best))))

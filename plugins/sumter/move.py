@@ -17,10 +17,10 @@ from . import dice, mechanics
 from .geometry import dist, enemies_near, flanked, nearest, step_toward
 from .mods import mods
 from .state import Brigade, Piece, SumterState
-from .tables import share
 
 FORMATION_OF = {"march-column": "column"}
 NO_COST = Fraction(0)  # a change to the formation it is in
+WHOLE = Fraction(1)  # a change the table does not list: the whole move
 
 
 def back_off(game: Game, state: SumterState, p: Piece, yards: float) -> None:
@@ -61,20 +61,20 @@ def add_dps(state: SumterState, p: Piece, n: int) -> None:
 def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
     """The share of a move a formation change costs (the formation changes table)."""
     have = p.unit.formation
-    ch = state.tables["movement"]["changes"]
+    ch = state.tables.changes
     good = p.grade in ("veteran", "regular")
     have, want = FORMATION_OF.get(have, have), FORMATION_OF.get(want, want)
     if have == want:
         return NO_COST
     if "limbered" in (have, want) or "unlimbered" in (have, want):  # a heavy field battery: a whole move (SU-G8)
         heavy = state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"].get("heavy", False)
-        return share(ch["limber-heavy" if heavy else "limber"])
+        return ch["limber-heavy" if heavy else "limber"]
     if want == "skirmish":
-        return share(ch["to-skirmish"])
+        return ch["to-skirmish"]
     if have == "skirmish":
-        return share(ch["from-skirmish"])
+        return ch["from-skirmish"]
     key = f"{have}-{want}"
-    return share(ch.get(f"{key}-good" if good else key, ch.get(key, 1)))
+    return ch.get(f"{key}-good" if good else key, ch.get(key, WHOLE))
 
 
 def move_dice(state: SumterState, p: Piece, formation: str, far: float) -> tuple[str, int, float]:
@@ -409,7 +409,7 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     room = rolled * float(1 - cost)
     if (p.order_foot and intent.action == "advance" and in_reach(game, state, p)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
-        room = min(room, rolled * float(share(state.tables["movement"]["fire_after_share"]) - cost))
+        room = min(room, rolled * float(state.tables.fire_after - cost))
     if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
         room = short_of(u.x, u.y, goal[0], goal[1], engaged.unit.x, engaged.unit.y, intent.standoff, room)  # the order's range
     x, y = u.x, u.y
