@@ -16,7 +16,7 @@ from referee.api import Game, Intent, Resolution, Roller, men_between
 from . import dice, mechanics
 from .geometry import dist, enemies_near, flanked, nearest
 from .move import add_dps, back_off, disperse, roll_move
-from .state import Piece, SumterState, show_strength
+from .state import Piece, SumterState, set_state, show_strength
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
 Landed = tuple[Piece, int, str, int]
@@ -249,7 +249,7 @@ def lose_figures(game: Game, p: Piece, n: int, cause: str, **detail: Any) -> Non
         p.lost += n
         show_strength(p)
         if p.figures == 0:
-            p.state = "gone"
+            set_state(p, "gone")
             p.broke = True
 
 
@@ -308,7 +308,8 @@ def fight(game: Game, state: SumterState, a: Piece, b: Piece) -> None:
         disperse(game, lose)
     elif result in ("retreat", "rout"):
         if lose.state != "gone":
-            lose.state, lose.broke = result, True
+            set_state(lose, result)
+            lose.broke = True
     elif result == "pushed-back" and lose.state != "gone":
         lose.pushed = True
         r = t["movement"]["rates"][lose.rate]

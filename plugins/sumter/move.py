@@ -16,7 +16,7 @@ from referee.api import Game, Intent, segment_distance, short_of
 from . import dice, mechanics
 from .geometry import dist, enemies_near, flanked, nearest, step_toward
 from .mods import mods
-from .state import Brigade, Piece, SumterState
+from .state import Brigade, Piece, SumterState, set_state
 
 FORMATION_OF = {"march-column": "column"}
 NO_COST = Fraction(0)  # a change to the formation it is in
@@ -32,7 +32,8 @@ def back_off(game: Game, state: SumterState, p: Piece, yards: float) -> None:
     if (sx, sy) != (x, y) and p.state in ("retreat", "rout"):
         game.leave_field(p.id, sx, sy, u.men)
         u.x, u.y = sx, sy
-        p.state, u.on_field = "gone", False
+        u.on_field = False
+        set_state(p, "gone")
         return
     u.x, u.y = sx, sy
 
@@ -116,7 +117,7 @@ def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
                             tuple(game.extra_modifiers("order-change", b)))
     res = game.settle("order-change", b, res, ("SU-C3",), unit=brigade_id)
     new = res.values["order"]
-    b.failed = new == "retire"
+    b.failed = new == "retire"  # (shown to the neutral world once the turn's intents are given: referee_turn)
     b.order = new
 
 
@@ -176,7 +177,7 @@ def charge(game: Game, state: SumterState, p: Piece, target: Piece, wave: int) -
         step_toward(game, p, target.unit.x, target.unit.y, state.yards(inches))
         p.moved = 1.0
         if yell:  # Rebel Yell: a charge that fails to reach its enemy routs
-            p.state = "rout"
+            set_state(p, "rout")
             p.broke = True
             game.log.emit("rebel-yell", unit=p.id, text=f"{p.id} fails to reach {target.id} after its Rebel Yell and routs")
         return True
@@ -229,22 +230,24 @@ def apply_morale(game: Game, state: SumterState, p: Piece, result: str, dps: int
     add_dps(state, p, dps)
     if result in ("halt", "fail"):
         if p.state == "ok":
-            p.state = "halted"
+            set_state(p, "halted")
     elif result in ("retreat", "rout"):
         if p.state != result:
             p.broke = True
-        p.state = result
+        set_state(p, result)
         p.melee = None
     elif result == "disperse":
         disperse(game, p)
     elif result == "rally":
-        p.state, p.rallied = "ok", True
+        set_state(p, "ok")
+        p.rallied = True
         add_dps(state, p, -state.tables["morale"]["removal"]["rally"])
 
 
 def disperse(game: Game, p: Piece) -> None:
     if p.state != "gone":
-        p.state, p.broke, p.melee = "gone", True, None
+        set_state(p, "gone")
+        p.broke, p.melee = True, None
         game.log.emit("disperse", unit=p.id, text=f"{p.id} disperses")
 
 
