@@ -149,8 +149,8 @@ def end_turn(game: Game, state: SumterState) -> None:
         still = not p.moved and not p.melee
         if p.dps and still and not p.rallied and p.fit:
             add_dps(state, p, -rm[p.grade])
-        general = attached_general(state, p)
-        if p.dps and general and not p.melee:
+        general = attached_general(state, p) if p.dps else ""  # (a unit with no DPs has none to remove)
+        if general and not p.melee:
             if general == "excellent" and (still or p.brigade.order == "assault"):
                 add_dps(state, p, -rm["excellent"])
             elif still and (general == "average" or p.grade in ("veteran", "regular")):

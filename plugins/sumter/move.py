@@ -405,6 +405,8 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     goal = intent.goal if intent.action in ("advance", "withdraw") else None
     if order == "hold" and intent.action != "withdraw":
         goal = None
+    if goal is None and want == u.formation:
+        return  # it stands, in the formation it has (most units, most turns)
     if goal is not None and want == "limbered" and manhandle(game, state, p, goal):
         return
     cost = change_cost(state, p, want)
