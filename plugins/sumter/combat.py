@@ -204,11 +204,9 @@ def bounce(game: Game, state: SumterState, p: Piece, target: Piece, hits: int, c
     behind = (state.pieces.values() if not space.big  # (a small battle: every unit; else those the index finds near the line)
               else [state.pieces[u.id] for u in space.between(tx, ty, tx + ux * depth, ty + uy * depth, width + 1.0)])
     for o in behind:
-        if o is target or o is p or not o.live:
-            continue
         ox, oy = o.unit.x - tx, o.unit.y - ty
         along = ox * ux + oy * uy
-        if 0 < along <= gap and abs(ox * uy - oy * ux) <= width:
+        if 0 < along <= gap and abs(ox * uy - oy * ux) <= width and o is not p and o.live:  # (where first: few stand there)
             best, gap = o, along
     if best is None:
         return
