@@ -131,11 +131,12 @@ def _kept_for(game: Game, side: str, troops: tuple[tuple[Any, float, float, floa
 
 def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dict[Any, Any]) -> Any:
     """The battery's shot at the first target rff would aim at that it may fire at, or None:
-    the nearest targets are asked first, so one aim most often finds it."""
+    the nearest targets are asked first, so one aim most often finds it (the search is the
+    half-phase's, kept: :func:`referee.plugins.rff.geometry.around`)."""
     firer = shot.firer
     reach = geo.yards(state, lookup.max_range(state.tables, "cannonade", firer.weapon))
     barred = {shot.target.id}
-    for _, enemy in geo.nearest_first(geo.within(state, firer, geo.enemies_near(state, firer, reach), reach, arc=True)):
+    for _, enemy in geo.around(state, firer.side, state.enemies_of(firer.side)).within(state, firer, reach):
         if enemy.id in barred:
             continue
         if _over(game, state, firer, enemy, troops, answers) is None:
