@@ -136,7 +136,8 @@ def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dic
     firer = shot.firer
     reach = geo.yards(state, lookup.max_range(state.tables, "cannonade", firer.weapon))
     barred = {shot.target.id}
-    for _, enemy in geo.around(state, firer.side, state.enemies_of(firer.side)).within(state, firer, reach):
+    near = geo.around(state, firer.side, state.enemies_of(firer.side))
+    for _, enemy in near.within(state, firer, reach):
         if enemy.id in barred:
             continue
         if _over(game, state, firer, enemy, troops, answers) is None:
@@ -145,7 +146,7 @@ def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dic
     else:
         return None  # every target in its reach and arc lies over its own troops: no aim finds one
     while True:
-        other = rff_fire.aim_elsewhere(game, state, shot, barred)
+        other = rff_fire.aim_elsewhere(game, state, shot, barred, near)
         if other is None or _over(game, state, firer, other.target, troops, answers) is None:
             return other
         barred.add(other.target.id)
