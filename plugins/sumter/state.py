@@ -176,13 +176,35 @@ def show_strength(p: Piece) -> None:
         u.guns = min(u.guns, math.ceil(u.spec.guns * p.figures / p.start))
 
 
-def sync(state: SumterState) -> None:
-    """Status back to the neutral world after each step (men and guns follow the figures as
-    they fall, :func:`show_strength`; places are kept there already). A unit reads as
-    disordered when halted or in a retiring brigade, whatever its DPs (rulings SU-D4, SU-D5)."""
-    for p in state.pieces.values():
-        u = p.unit
-        if p.state == "gone" or p.figures <= 0:
-            u.status = "gone"
-            continue
+def show_status(p: Piece) -> None:
+    """The unit's status in the neutral world, from its state and its brigade's (men and guns
+    follow the figures as they fall, :func:`show_strength`; places are kept there already). A
+    unit reads as disordered when halted or in a retiring brigade, whatever its DPs (rulings
+    SU-D4, SU-D5). Written where they change (:func:`set_state`, :func:`set_failed`; an order
+    step's result once the turn's intents are given, :func:`sync`) and at muster, so no step
+    writes back units that did not change."""
+    u = p.unit
+    if p.state == "gone" or p.figures <= 0:
+        u.status = "gone"
+    else:
         u.status = "disordered" if p.state == "ok" and p.brigade.failed else STATUS[p.state]
+
+
+def set_state(p: Piece, value: str) -> None:
+    """``p`` in a new state (ok, halted, retreat, rout, gone), shown to the neutral world."""
+    p.state = value
+    show_status(p)
+
+
+def set_failed(b: Brigade, failed: bool) -> None:
+    """The brigade retiring after an order or morale failure (or no longer), shown to the
+    neutral world on each of its units."""
+    b.failed = failed
+    for p in b.pieces:
+        show_status(p)
+
+
+def sync(state: SumterState) -> None:
+    """Every unit's status written to the neutral world (:func:`show_status`)."""
+    for p in state.pieces.values():
+        show_status(p)
