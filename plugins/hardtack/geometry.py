@@ -219,7 +219,7 @@ def sees(game: Game, a: Company, b: Company) -> bool:
             memo.clear()
         ground = game.ground
         hit = memo[key] = (none_in_box(ground, _blocking_counts(game), min(a.x, b.x), max(a.x, b.x), min(a.y, b.y), max(a.y, b.y))
-                           or not any(kind in BLOCKING for kind, _ in ground.samples(a.x, a.y, b.x, b.y, SIGHT_SKIP)))
+                           or not ground.meets(BLOCKING, a.x, a.y, b.x, b.y, SIGHT_SKIP))
     return hit
 
 
