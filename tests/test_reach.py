@@ -91,6 +91,7 @@ def test_rff_answers_from_its_movement_and_musketry_tables() -> None:
     assert caps.charge_yards == pytest.approx(float(line.full) * ypi)  # RFF-CR1: a full move (Well Handled)
     assert caps.effective_yards == pytest.approx(6 * ypi)  # RM: 1 point to 6", 1/2 beyond (RFF-CR2)
     assert caps.close_yards == pytest.approx(3 * ypi)  # close range 3"
+    assert caps.move_yards == pytest.approx(9 * ypi)  # RFF-CR3: the line's full rate on open ground
     assert caps.may_charge
     smooth = capabilities(game, game.world.units["cs-regiment"])
     assert smooth is not None and smooth.effective_yards == pytest.approx(3 * ypi)  # SM: 1 to 3", 1/2 to 6"
@@ -102,6 +103,7 @@ def test_hynds_inherits_rffs_answer() -> None:
     assert caps is not None and caps.rulings[0] == "RFF-P9"
     ypi = game.state.tables.scale.yards_per_inch
     assert caps.close_yards == pytest.approx(game.state.tables.close_range_inches * ypi)
+    assert ypi == 20 and caps.move_yards == pytest.approx(9 * 20)  # rff's 9" line move ("all movement remains the same")
 
 
 def test_sumter_answers_its_charge_dice_expected_throw() -> None:
@@ -111,6 +113,11 @@ def test_sumter_answers_its_charge_dice_expected_throw() -> None:
     # veteran foot: 2 Ave D (mean 3.5 each) + 2" = 9" at 25 yards an inch (SU-CR1); rifle musket effective 8"
     assert caps.charge_yards == pytest.approx(9 * 25)
     assert caps.effective_yards == pytest.approx(8 * 25) and caps.close_yards == caps.effective_yards
+    assert caps.move_yards == pytest.approx(7 * 25)  # SU-CR3: a line's 2 Ave D, 3.5 each
+    game.world.units["us-regiment"].formation = game.state.pieces["us-regiment"].unit.formation = "column"
+    game.turn += 1
+    column = capabilities(game, game.world.units["us-regiment"])
+    assert column is not None and column.move_yards == pytest.approx((3.5 + 3) * 25)  # 1 Ave D + 3"
     assert not caps.may_charge and "Assault" in caps.why_not  # its brigade is not on Assault orders (SU-C7)
     smooth = capabilities(game, game.world.units["cs-regiment"])
     assert smooth is not None and smooth.effective_yards == pytest.approx(6 * 25)
@@ -128,6 +135,7 @@ def test_hardtack_answers_two_actions_of_its_base_move() -> None:
     spread = max(math.hypot(c.x - cx, c.y - cy) for c in alive)
     assert spread > 0
     assert caps.charge_yards == pytest.approx(2 * 4 * 10 + spread)
+    assert caps.move_yards == pytest.approx(2 * 4 * 10)  # HT-CR3: two Moves of a line's 4"
     company = alive[0]
     assert caps.close_yards == pytest.approx(company.quality * 10)  # the first band (HT-CR2)
     assert caps.effective_yards >= caps.close_yards
@@ -319,3 +327,40 @@ def test_a_command_marching_to_the_post_its_hold_order_names_is_on_the_march(obj
     us = game.world.units["us-regiment"]
     ground = game.scenario.objectives_by_id["cs-ground"].position
     assert (math.hypot(us.x - ground[0], us.y - ground[1]) < 900.0) is objective  # it went (it started 1,000 away)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_ruleset_says_how_far_its_units_move(ruleset: str) -> None:
+    """Every bundled ruleset gives each unit's move this turn, a positive distance no longer than
+    the map (its printed table at its scale, not the doctrine's fallback)."""
+    game = mustered(ruleset)
+    for unit in game.world.units.values():
+        caps = capabilities(game, unit)
+        assert caps is not None and caps.move_yards is not None, (ruleset, unit.id)
+        assert 0 < caps.move_yards < game.scenario.height, (ruleset, unit.id, caps.move_yards)
+
+
+class Moves:
+    """A ruleset answer for the doctrine tests: a charge reach of 250 yards and a move of ``move``."""
+
+    def __init__(self, move: float | None) -> None:
+        self.move = move
+
+    @hookimpl(tryfirst=True)
+    def referee_capabilities(self, game, unit):  # type: ignore[no-untyped-def]
+        return Capabilities(250.0, 200.0, 100.0, True, "", ("X-1",), self.move)
+
+
+@pytest.mark.parametrize("move", [100.0, None])
+def test_a_concerted_assault_dresses_one_move_outside_its_reach(move: float | None) -> None:
+    """The dressing line is the charge reach plus the ruleset's move; DRESS_MARGIN_YARDS only when
+    the ruleset gives none."""
+    from referee.core.engine.doctrine import DRESS_MARGIN_YARDS
+
+    game, unit = _attack_at("rff", 1000.0)
+    game.rules.register(Moves(move), name="moves")
+    order = game.memory["test.order"] = Order("us-brigade", "attack", "cs-ground", id="test-attack", together="g")
+    us, them = game.world.units[unit], game.world.units["cs-regiment"]
+    intent = DefaultDoctrine().advance(game.world, us, order, them, 1000.0, {}, "attack", game)
+    assert intent.action == "advance"
+    assert intent.standoff == pytest.approx(250.0 + (DRESS_MARGIN_YARDS if move is None else move))

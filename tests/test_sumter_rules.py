@@ -333,3 +333,39 @@ def test_a_unit_that_did_not_move_passes_no_battery() -> None:
     dps = foot.dps
     pass_batteries(game, state, foot, foot.unit.x, foot.unit.y)
     assert foot.dps == dps
+
+
+def test_skirmishers_may_charge_without_the_line_bonus_and_stay_skirmishers() -> None:
+    """SU-G9: a unit in skirmish order on Assault is offered the charge (the commander's answer),
+    tests to charge citing SU-G9, and goes in on its initial dice without the Charge (Line) bonus,
+    still in skirmish order."""
+    from referee.core.engine.reach import capabilities
+
+    game = _game(Steady())
+    state = game.state
+    p = state.pieces["us-regiment"]
+    p.unit.formation = "skirmish"
+    p.brigade.order = "assault"
+    caps = capabilities(game, p.unit)
+    assert caps is not None and caps.may_charge, caps
+    p.unit.y = 470.0
+    state.intents = {"union": {"us-regiment": Intent("charge", target="cs-battery")}}
+    move.charge_step(game, state, "union")
+    tests = [e for e in _resolutions(game, "unit-morale") if e["values"]["column"] == "charge"]
+    assert len(tests) == 1 and "SU-G9" in tests[0]["rulings"]
+    assert p.charging == "cs-battery" and p.bonus == "" and p.unit.formation == "skirmish"
+
+
+def test_an_order_unit_asked_for_skirmish_order_stays_in_line_and_the_log_says_so_once() -> None:
+    """SU-G6 and SU-G9: an order unit whose order asks skirmish order keeps its formation; the log
+    says so once a game (so Valverde's charge in skirmish order is played in line)."""
+    game = _game()
+    state = game.state
+    p = state.pieces["us-regiment"]
+    for _ in range(2):
+        p.moved = 0.0
+        move.move(game, state, p, Intent("advance", goal=(p.unit.x, p.unit.y + 300.0), target="cs-battery",
+                                         formation="skirmish", order="attack"))
+    assert p.unit.formation == "line"
+    kept = [e for e in game.log.events if e["kind"] == "formation-kept"]
+    assert len(kept) == 1 and kept[0]["rulings"] == ["SU-G6", "SU-G9"]

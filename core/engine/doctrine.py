@@ -44,7 +44,8 @@ DEMONSTRATE_YARDS = 700.0  # how close a demonstration goes, unless it says
 COMMAND_REACH_YARDS = 500.0  # a unit farther than this from every leader of its chain does not begin an assault
 RETREAT_YARDS = 3000.0  # how far back a withdrawal aims when the order names no place
 SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishers out (its rules decide)
-DRESS_MARGIN_YARDS = 25.0  # a concerted assault dresses this far outside its charge reach (the least move, below)
+DRESS_MARGIN_YARDS = 25.0  # fallback: a concerted assault dresses this far outside its charge reach (its ruleset's move)
+DRESS_ROUNDING_YARDS = 25.0  # a unit of a concerted assault this near its dressing line has dressed
 DRESS_WAIT_MINUTES = 60  # a concerted assault waits at most this long for its last unit once its first has dressed
 ADVANCING = ("attack", "engage", "demonstrate")
 DEPLOYED = ("line", "skirmish")  # formations an order names to go forward deployed, not marching
@@ -288,7 +289,7 @@ class DefaultDoctrine:
             return Intent("hold", (unit.x, unit.y), target, "line", kind)
         if stop is None and order.together and game is not None and not _released(game, unit.side, order.together):
             stop = _dress_yards(caps)  # a concerted assault not yet released: it dresses short of its reach
-            if nearest is not None and gap <= stop + DRESS_MARGIN_YARDS:
+            if nearest is not None and gap <= stop + DRESS_ROUNDING_YARDS:
                 return Intent("hold", (unit.x, unit.y), target, "line", kind)
         elif stop is None and nearest is not None:
             reach = caps.charge_yards if caps is not None else ASSAULT_YARDS
@@ -305,9 +306,11 @@ class DefaultDoctrine:
 
 
 def _dress_yards(caps: Capabilities | None) -> float:
-    """Where a unit of a concerted assault not yet released halts: :data:`DRESS_MARGIN_YARDS`
-    outside its charge reach (its ruleset's; fallback :data:`ASSAULT_YARDS`)."""
-    return (caps.charge_yards if caps is not None else ASSAULT_YARDS) + DRESS_MARGIN_YARDS
+    """Where a unit of a concerted assault not yet released halts: one move outside its charge
+    reach, both its ruleset's (fallbacks :data:`DRESS_MARGIN_YARDS`, :data:`ASSAULT_YARDS`)."""
+    if caps is None:
+        return ASSAULT_YARDS + DRESS_MARGIN_YARDS
+    return caps.charge_yards + (DRESS_MARGIN_YARDS if caps.move_yards is None else caps.move_yards)
 
 
 def _released(game: Game, side: str, group: str) -> bool:
@@ -319,8 +322,8 @@ def _dress(game: Game, side: str, mine: list[UnitState], orders: list[Order | No
            enemies: list[UnitState], indexed: bool) -> None:
     """Release each concerted assault of ``side`` (orders naming one ``together`` group) whose
     units have all dressed: every unit of the group still advancing (fit, not spent, not
-    artillery, under an attack that goes in) stands within :data:`DRESS_MARGIN_YARDS` of its dressing
-    distance (:func:`_dress_yards`) from its nearest enemy, or :data:`DRESS_WAIT_MINUTES` have
+    artillery, under an attack that goes in) stands within :data:`DRESS_ROUNDING_YARDS` of its
+    dressing distance (:func:`_dress_yards`) from its nearest enemy, or :data:`DRESS_WAIT_MINUTES` have
     passed since the first did. A released group stays released; the release is logged."""
     world: World = game.world
     groups: dict[str, list[tuple[UnitState, float]]] = {}
@@ -336,7 +339,7 @@ def _dress(game: Game, side: str, mine: list[UnitState], orders: list[Order | No
     concerts = game.kept.doctrine.concerts
     for group, members in sorted(groups.items()):
         concert = concerts.setdefault((side, group), Concert())
-        dressed = [u for u, over in members if over <= DRESS_MARGIN_YARDS]
+        dressed = [u for u, over in members if over <= DRESS_ROUNDING_YARDS]
         if dressed and concert.dressed_at is None:
             concert.dressed_at = world.minute
         waited = concert.dressed_at is not None and world.minute - concert.dressed_at >= DRESS_WAIT_MINUTES

@@ -1,7 +1,7 @@
 """What a unit can do now under its ruleset, and the stand-off a move keeps.
 
 The doctrine asks each unit's ruleset (hook ``referee_capabilities``) how far the unit can
-charge this turn, how far its fire tells and whether it may charge at all; the answers are kept
+charge and move this turn, how far its fire tells and whether it may charge at all; the answers are kept
 here, per unit and turn, in ``game.kept.capabilities``, the one place they are kept. :func:`short_of` is the shared arithmetic every ruleset's movement uses to honour an
 intent's stand-off (docs/doctrine.md, "Orders keep their range").
 """
@@ -29,6 +29,7 @@ class Capabilities:
     may_charge: bool = True  # whether its rules let it charge at all now
     why_not: str = ""  # why it may not (formation, status, order, arm), in the ruleset's words
     rulings: tuple[str, ...] = ()  # the rulings the answer rests on (cited when a charge is declined)
+    move_yards: float | None = None  # its move this turn in its present formation on open ground (None: not said)
 
 
 def capabilities(game: Game, unit: UnitState) -> Capabilities | None:

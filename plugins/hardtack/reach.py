@@ -1,6 +1,6 @@
-"""What a regiment can do now, for the commander (hook ``referee_capabilities``; rulings HT-CR1,
-HT-CR2): its close assault reach from its companies' base move, its fire ranges from the range
-bands of its quality die, at 10 yards to the inch (p.1)."""
+"""What a regiment can do now, for the commander (hook ``referee_capabilities``; rulings HT-CR1 to
+HT-CR3): its close assault reach and its move from its companies' base move, its fire ranges from
+the range bands of its quality die, at 10 yards to the inch (p.1)."""
 
 from __future__ import annotations
 
@@ -31,10 +31,11 @@ def capabilities(game: Game, unit: str) -> Capabilities | None:
     figures = sum(k.figures for k in alive) or 1
     cx, cy = sum(k.x * k.figures for k in alive) / figures, sum(k.y * k.figures for k in alive) / figures
     spread = max(math.hypot(k.x - cx, k.y - cy) for k in alive)
-    charge = ACTIONS * min(move.base_inches(t, k) for k in alive) * ypi + spread
+    moves = ACTIONS * min(move.base_inches(t, k) for k in alive) * ypi  # HT-CR3: two Moves of its slowest company
+    charge = moves + spread
     effective, close = _ranges(t, c)
     why = _why_not(alive)
-    return Capabilities(charge, effective * ypi, close * ypi, why == "", why, RULINGS)
+    return Capabilities(charge, effective * ypi, close * ypi, why == "", why, RULINGS, moves)
 
 
 def _ranges(t: HardtackTables, c: Company) -> tuple[float, float]:

@@ -1,6 +1,6 @@
-"""What a piece can do now, for the commander (hook ``referee_capabilities``; rulings RFF-CR1,
-RFF-CR2): its charge reach from the movement table, its fire ranges from the musketry and
-cannonade table, all at the game's scale."""
+"""What a piece can do now, for the commander (hook ``referee_capabilities``; rulings RFF-CR1 to
+RFF-CR3): its charge reach and its move from the movement table, its fire ranges from the
+musketry and cannonade table, all at the game's scale."""
 
 from __future__ import annotations
 
@@ -22,10 +22,11 @@ def capabilities(game: Game, unit: str) -> Capabilities | None:
     kind, code = ("cannonade", piece.weapon) if piece.guns else ("musketry", piece.weapon)
     bands = lookup.fire_bands(t, kind, code)
     effective = max((limit for limit, points in bands if points is not None and points >= 1), default=lookup.close_range(t))
-    reach = lookup.rates(t, piece, False)[0]  # RFF-CR1: a full move on open ground, the move of a Well Handled charge
+    move = lookup.rates(t, piece, False)[0]  # RFF-CR3: a full move of its formation on open ground
+    reach = move  # RFF-CR1: a full move on open ground, the move of a Well Handled charge
     why = _why_not(piece)
     return Capabilities(geo.yards(state, reach), geo.yards(state, effective), geo.yards(state, lookup.close_range(t)),
-                        why == "", why, RULINGS)
+                        why == "", why, RULINGS, geo.yards(state, move))
 
 
 def _why_not(piece: Piece) -> str:

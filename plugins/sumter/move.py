@@ -125,15 +125,16 @@ def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
 
 def charge_step(game: Game, state: SumterState, side: str) -> None:
     """Charges of ``side``: units the doctrine sends in, of brigades on Assault orders (SU-C7),
-    test to charge (Rebel Yell where chosen; each unit of the brigade that charged the same enemy
-    before it this turn a wave, +1 each, ruling SU-C10), throw their initial dice; on contact the
-    defender tests being charged and may not otherwise react."""
+    skirmishers as well as order troops (SU-G9), test to charge (Rebel Yell where chosen; each
+    unit of the brigade that charged the same enemy before it this turn a wave, +1 each, ruling
+    SU-C10), throw their initial dice; on contact the defender tests being charged and may not
+    otherwise react."""
     intents = state.intents.get(side, {})
     waves: dict[tuple[str, str], int] = {}
     for p in state.by_side.get(side, ()):
         intent = intents.get(p.id)
         if (intent is None or intent.action != "charge" or not p.fit or p.melee or p.arm == "artillery"
-                or p.brigade.order != "assault" or p.skirmish):
+                or p.brigade.order != "assault"):
             continue
         target = state.pieces.get(intent.target or "")
         if target is None or not target.live:
@@ -158,7 +159,9 @@ def charge(game: Game, state: SumterState, p: Piece, target: Piece, wave: int) -
         yell = p.yelled = p.brigade.yelled = True
     i = morale_inputs(state, p, "charge", flank=target.skirmish or flanked(target, p), rebel_yell=yell, wave=wave)
     extra = tuple(game.extra_modifiers("unit-morale", (p, target)))
-    rulings = ("SU-U2", "SU-C10") if wave else ("SU-U2",)
+    rulings: tuple[str, ...] = ("SU-U2", "SU-C10") if wave else ("SU-U2",)
+    if p.skirmish:
+        rulings += ("SU-G9",)
     res = game.settle("unit-morale", p, mechanics.unit_morale(game.roller, t, i, rulings, extra), unit=p.id, target=target.id)
     apply_morale(game, state, p, res.values["result"], res.values["dps"])
     if res.values["result"] != "charge":
@@ -181,8 +184,10 @@ def charge(game: Game, state: SumterState, p: Piece, target: Piece, wave: int) -
             game.log.emit("rebel-yell", unit=p.id, text=f"{p.id} fails to reach {target.id} after its Rebel Yell and routs")
         return True
     step_toward(game, p, target.unit.x, target.unit.y, gap - contact)
-    p.moved, p.charging, p.bonus = 1.0, target.id, "charge" if long_enough else ""  # cavalry: 5" to claim the charge
-    p.unit.formation = "line"
+    # cavalry: 5" to claim the charge; skirmishers stay skirmishers and have no Charge (Line) bonus (SU-G9)
+    p.moved, p.charging, p.bonus = 1.0, target.id, "charge" if long_enough and not p.skirmish else ""
+    if not p.skirmish:
+        p.unit.formation = "line"
     if target.melee is None:
         charged(game, state, target, p)
     if target.fit:
@@ -387,6 +392,11 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
         want = "limbered" if intent.action in ("advance", "withdraw") and order != "hold" else "unlimbered"
     elif want == "skirmish" and not p.skirmish:
         want = u.formation  # SU-G6: order troops do not deploy as skirmishers in play
+        if game.log.enabled and p.id not in state.kept_formation:
+            state.kept_formation.add(p.id)
+            game.log.emit("formation-kept", unit=p.id, formation=want, rulings=["SU-G6", "SU-G9"],
+                          text=f"{p.id}'s order asks for skirmish order and it stays in {want}: order troops do "
+                               f"not deploy as skirmishers (SU-G6), and charge as they stand (SU-G9)")
     elif p.skirmish and want != "skirmish" and not recall(game, state, p):
         want = "skirmish"
     goal = intent.goal if intent.action in ("advance", "withdraw") else None
