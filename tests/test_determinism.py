@@ -197,6 +197,7 @@ def test_the_log_off_fingerprint_hashes_what_compare_plays_on_any_number_of_work
     ("benchmarks/bench_exact.py", ["--rules", "nope"]),
     ("benchmarks/bench_scale.py", ["--rules", "rff,nope"]),
     ("benchmarks/instructions.py", ["--rules", "nope"]),
+    ("benchmarks/bytecodes.py", ["--scenario", "nowhere"]),
     ("tools/log_fingerprint.py", ["--rules", "nope"]),
 ])
 def test_the_speed_scripts_refuse_an_unknown_name_in_one_line(script: str, args: list[str]) -> None:

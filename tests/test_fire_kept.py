@@ -19,16 +19,16 @@ def _mustered() -> Game:
     return game
 
 
-CHANGES = st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(("x", "y", "facing", "stands", "formation")),
+CHANGES = st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(("x", "y", "facing", "stands", "formation", "onto", "gone")),
                              st.floats(-300.0, 300.0)), max_size=6)
 
 
 @settings(max_examples=40, deadline=None)
 @given(rounds=st.lists(CHANGES, min_size=1, max_size=4), reach=st.floats(50.0, 1500.0))
 def test_a_kept_answer_is_the_fresh_scan(rounds: list[list[tuple[int, str, float]]], reach: float) -> None:
-    """Whatever moves, turns, loses stands or changes formation between half-phases (firers or
-    targets), each aim's search answers exactly as ``within`` does afresh, and a piece the
-    search calls quiet (not aimed) has no enemy in reach."""
+    """Whatever moves (onto another piece too: ties), turns, loses stands, changes formation or
+    leaves play between half-phases (firers or targets), each aim's search answers exactly as
+    ``within`` does afresh, and a piece the search calls quiet (not aimed) has no enemy in reach."""
     game = _mustered()
     state = game.state
     pieces = list(state.pieces.values())
@@ -37,6 +37,12 @@ def test_a_kept_answer_is_the_fresh_scan(rounds: list[list[tuple[int, str, float
             p = pieces[i % len(pieces)]
             if what in ("x", "y", "facing"):
                 setattr(p, what, getattr(p, what) + amount)
+            elif what == "onto":  # the same place as the next piece: each touches it, as far from the others
+                other = pieces[(i + 1) % len(pieces)]
+                p.x, p.y = other.x, other.y
+            elif what == "gone":
+                p.status = "gone"
+                state.changed()
             elif what == "stands":
                 p.stands = max(1, p.stands - 1)
             else:

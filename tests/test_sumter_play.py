@@ -153,3 +153,41 @@ def test_compare_runs_with_the_other_rulesets() -> None:
     result = CliRunner().invoke(main, ["compare", "drill-musketry", "--rules", "rff,hardtack,sumter", "-n", "2", "--json"])
     assert result.exit_code == 0, result.output
     assert "sumter" in result.output
+
+
+class StatusWatcher:
+    """After every step but the orders (whose results are shown once the turn's intents are
+    given), each unit's neutral status is the one its piece gives (``state.show_status``)."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.seen: set[str] = set()
+
+    @hookimpl
+    def referee_step_done(self, game, step):  # type: ignore[no-untyped-def]  # an observer, typed as the hookspec
+        if step.name != "orders":
+            self.check(game, step.describe())
+
+    @hookimpl(trylast=True)
+    def referee_end_turn(self, game):  # type: ignore[no-untyped-def]  # an observer, after the ruleset's end of turn
+        self.check(game, "end of turn")
+
+    def check(self, game: Game, when: str) -> None:
+        from referee.plugins.sumter.state import STATUS
+
+        self.steps += 1
+        for p in game.state.pieces.values():
+            gone = p.state == "gone" or p.figures <= 0
+            want = "gone" if gone else "disordered" if p.state == "ok" and p.brigade.failed else STATUS[p.state]
+            assert p.unit.status == want, (game.turn, when, p.id, p.state, p.brigade.failed)
+            self.seen.add(want)
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("big-bethel", 3), ("kernstown", 1), ("valverde", 7)])
+def test_status_is_written_where_it_changes(scenario: str, seed: int) -> None:
+    """No step writes back every unit: a piece's state, figures and brigade's failure are shown
+    where they change (``set_state``, ``set_failed``), so the world reads right after each step."""
+    watcher = StatusWatcher()
+    played(scenario, seed, watcher)
+    assert watcher.steps > 20
+    assert len(watcher.seen) >= 3, watcher.seen  # statuses do change in these games

@@ -131,11 +131,13 @@ def _kept_for(game: Game, side: str, troops: tuple[tuple[Any, float, float, floa
 
 def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dict[Any, Any]) -> Any:
     """The battery's shot at the first target rff would aim at that it may fire at, or None:
-    the nearest targets are asked first, so one aim most often finds it."""
+    the nearest targets are asked first, so one aim most often finds it (the search is the
+    half-phase's, kept: :func:`referee.plugins.rff.geometry.around`)."""
     firer = shot.firer
     reach = geo.yards(state, lookup.max_range(state.tables, "cannonade", firer.weapon))
     barred = {shot.target.id}
-    for _, enemy in geo.nearest_first(geo.within(state, firer, geo.enemies_near(state, firer, reach), reach, arc=True)):
+    near = geo.around(state, firer.side, state.enemies_of(firer.side))
+    for _, enemy in near.within(state, firer, reach):
         if enemy.id in barred:
             continue
         if _over(game, state, firer, enemy, troops, answers) is None:
@@ -144,7 +146,7 @@ def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dic
     else:
         return None  # every target in its reach and arc lies over its own troops: no aim finds one
     while True:
-        other = rff_fire.aim_elsewhere(game, state, shot, barred)
+        other = rff_fire.aim_elsewhere(game, state, shot, barred, near)
         if other is None or _over(game, state, firer, other.target, troops, answers) is None:
             return other
         barred.add(other.target.id)

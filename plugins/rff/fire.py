@@ -364,11 +364,15 @@ def fallen_leader(game: Game, state: RffState, leader: Any) -> None:
     leaders.fall(game, state, leader, values["leader"])
 
 
-def aim_elsewhere(game: Game, state: RffState, shot: Shot, taken: Iterable[str]) -> Shot | None:
+def aim_elsewhere(game: Game, state: RffState, shot: Shot, taken: Iterable[str], near: geo.Around | None = None) -> Shot | None:
     """The shot's firer aimed again, at none of the ``taken`` targets: under the same limits as
-    the half-phase's aims (concealed targets are passed over, light caps the range)."""
-    unseen = _hidden(state.enemies_of(shot.firer.side))
-    return aim(game, state, shot.firer, shot.defensive, None, leaders.range_cap(game), unseen.union(taken))
+    the half-phase's aims (concealed targets are passed over, light caps the range), through the
+    half-phase's kept searches (``near``: :func:`.geometry.around` of the firer's side, asked
+    here if the caller has not: its firer's answer is kept)."""
+    side = shot.firer.side
+    targets = state.enemies_of(side)
+    return aim(game, state, shot.firer, shot.defensive, None, leaders.range_cap(game), _hidden(targets).union(taken),
+               near or geo.around(state, side, targets))
 
 
 def _massed_artillery(game: Game, state: RffState, shots: list[Shot]) -> list[Shot]:

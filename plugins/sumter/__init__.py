@@ -65,6 +65,7 @@ def referee_turn(game: Game) -> Iterator[Step]:
             if b.side == side:
                 yield Step("orders", "orders", side, command=b.id)
     state.intents = {side: game.intents(side) for side in sides}
+    sync(state)  # the orders' results (a brigade retiring, or no longer) shown once the intents are given from the field before them
     for side in sides:
         yield Step("phase", "charge", side)
     yield Step("phase", "compulsory", None)
@@ -82,7 +83,7 @@ def referee_step(game: Game, step: Step) -> bool:
     if name == "orders":
         assert step.command is not None
         orders_step(game, state, step.command)
-        return True  # an order changes nothing the neutral world shows
+        return True  # (its result is shown once the turn's intents are given: referee_turn)
     if name == "charge":
         assert step.side is not None
         charge_step(game, state, step.side)
@@ -97,7 +98,6 @@ def referee_step(game: Game, step: Step) -> bool:
         melee_step(game, state)
     elif name == "morale":
         morale_step(game, state)
-    sync(state)
     return True
 
 
@@ -115,4 +115,3 @@ def referee_situation(game: Game, attacker: str, defender: str, charge: bool) ->
 def referee_end_turn(game: Game) -> None:
     state: SumterState = game.state
     end_turn(game, state)
-    sync(state)

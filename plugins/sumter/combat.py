@@ -14,10 +14,9 @@ from typing import Any
 from referee.api import Game, Intent, Resolution, Roller, men_between
 
 from . import dice, mechanics
-from .geometry import dist, enemies_near, flanked, nearest
+from .geometry import Foes, dist, enemies_near, flanked, nearest
 from .move import add_dps, back_off, disperse, roll_move
-from .state import Piece, SumterState, show_strength
-from .tables import share
+from .state import Piece, SumterState, set_state, show_strength
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
 Landed = tuple[Piece, int, str, int]
@@ -30,13 +29,13 @@ def fire_step(game: Game, state: SumterState) -> None:
     landed: list[Landed] = []
     for side, pieces in state.by_side.items():
         intents = state.intents.get(side, {})
-        enemies = [e for e in state.enemies(side) if e.unit.on_field]  # (none changes while the side fires)
+        enemies = Foes.of(state.enemies(side))  # (the live ones: none moves or falls while the side fires)
         for p in pieces:
-            if not p.fit or p.melee or not enemies or p.figures <= 0:
+            if not p.fit or p.melee or not enemies.pieces or p.figures <= 0:
                 continue
             hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
-        if enemies:
+        if enemies.pieces:
             snipe(game, state, side, pieces, enemies, landed)
     for target, hits, cause, yards in landed:
         take_hits(game, state, target, hits, cause, yards)
@@ -47,19 +46,19 @@ def may_fire(state: SumterState, p: Piece) -> bool:
         return p.unit.formation == "unlimbered" and (p.rate == "horse-artillery" or not (p.moved or p.limbered_now))
     if p.skirmish:
         return True
-    return p.moved <= float(share(state.tables["movement"]["fire_after_share"]))
+    return p.moved <= float(state.tables.fire_after)
 
 
 def reach_inches(state: SumterState, p: Piece) -> float:
     if p.arm == "artillery":
-        gun = state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"]
-        return float(state.tables["artillery"]["bands"][str(gun["band"])][2])
-    return float(state.tables["fire"]["ranges"][p.unit.spec.weapon or "rifle-musket"][1])
+        return state.tables.gun_reach[p.unit.spec.gun_type or "12-pdr-napoleon"]
+    return state.tables.firearm_reach[p.unit.spec.weapon or "rifle-musket"]
 
 
-def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemies: list[Piece], landed: list[Landed]) -> int | None:
+def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemies: Foes, landed: list[Landed]) -> int | None:
     """``p`` fires at its intent's target, or when that is out of reach at the nearest of
-    ``enemies`` (the live ones) in reach: the last of those equally near."""
+    ``enemies`` in reach: the last of those equally near (none, without looking, when they are
+    all beyond its reach)."""
     if not may_fire(state, p):
         return None
     reach = state.yards(reach_inches(state, p)) + state.yards(state.tables["scale"]["contact_inches"])
@@ -67,7 +66,7 @@ def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemi
     if target is None or target.side == p.side or not target.live or dist(p, target) > reach:
         best, gap = None, reach
         x, y = p.unit.x, p.unit.y
-        for e in enemies_near(game, state, p, reach=reach, among=enemies):
+        for e in () if enemies.beyond(p, reach) else enemies_near(game, state, p, reach=reach, among=enemies.pieces):
             d = math.hypot(e.unit.x - x, e.unit.y - y)  # (dist written out: 1.2 % of a Big Bethel game, instructions.py -n 2)
             if d <= gap:
                 best, gap = e, d
@@ -163,12 +162,13 @@ def skirmish(game: Game, state: SumterState, p: Piece, target: Piece) -> Callabl
     return partial(mechanics.skirmish_fire, t=t, i=i, extra=tuple(game.extra_modifiers("skirmish-fire", (p, target))))
 
 
-def snipe(game: Game, state: SumterState, side: str, pieces: list[Piece], enemies: list[Piece], landed: list[Landed]) -> None:
+def snipe(game: Game, state: SumterState, side: str, pieces: list[Piece], enemies: Foes, landed: list[Landed]) -> None:
     """The army's one sniper (ruling SU-F11) works from its fit foot nearest the enemy, not in
     melee, and shoots at the nearest enemy within that unit's firearm's reach: one d6, 5 or 6
     hits, halved in cover. A unit whose nearest enemy is beyond the longest reach of them all
     cannot give the sniper a shot, nor one no nearer than the nearest found so far be his post: so
-    each asks only of the enemies within the lesser of those two distances."""
+    each asks only of the enemies within the lesser of those two distances, and none when all of
+    them are beyond it."""
     contact = state.tables["scale"]["contact_inches"]
     longest = state.sniper_reach.get(side)
     if longest is None:
@@ -176,8 +176,8 @@ def snipe(game: Game, state: SumterState, side: str, pieces: list[Piece], enemie
                                                  default=0.0)
     best, target, gap = None, None, math.inf
     for p in pieces:
-        if p.fit and not p.melee and p.arm == "infantry":
-            e, d = nearest(p, enemies_near(game, state, p, reach=min(longest, gap), among=enemies))
+        if p.fit and not p.melee and p.arm == "infantry" and not enemies.beyond(p, min(longest, gap)):
+            e, d = nearest(p, enemies_near(game, state, p, reach=min(longest, gap), among=enemies.pieces))
             if d < gap:
                 best, target, gap = p, e, d
     if best is None or target is None or gap > state.yards(reach_inches(state, best) + contact):
@@ -204,15 +204,13 @@ def bounce(game: Game, state: SumterState, p: Piece, target: Piece, hits: int, c
     behind = (state.pieces.values() if not space.big  # (a small battle: every unit; else those the index finds near the line)
               else [state.pieces[u.id] for u in space.between(tx, ty, tx + ux * depth, ty + uy * depth, width + 1.0)])
     for o in behind:
-        if o is target or o is p or not o.live:
-            continue
         ox, oy = o.unit.x - tx, o.unit.y - ty
         along = ox * ux + oy * uy
-        if 0 < along <= gap and abs(ox * uy - oy * ux) <= width:
+        if 0 < along <= gap and abs(ox * uy - oy * ux) <= width and o is not p and o.live:  # (where first: few stand there)
             best, gap = o, along
     if best is None:
         return
-    more, _, _ = dice.hits_of(game.roller, state.tables, hits, share(a["bounce_share"]))
+    more, _, _ = dice.hits_of(game.roller, state.tables, hits, state.tables.bounce_share)
     if more:
         game.log.emit("bounce", unit=p.id, target=best.id, hits=more, text=f"{p.id}'s shot bounces through to {best.id}: {more} hits")
         landed.append((best, more, cause, round(dist(p, best))))
@@ -251,7 +249,7 @@ def lose_figures(game: Game, p: Piece, n: int, cause: str, **detail: Any) -> Non
         p.lost += n
         show_strength(p)
         if p.figures == 0:
-            p.state = "gone"
+            set_state(p, "gone")
             p.broke = True
 
 
@@ -310,7 +308,8 @@ def fight(game: Game, state: SumterState, a: Piece, b: Piece) -> None:
         disperse(game, lose)
     elif result in ("retreat", "rout"):
         if lose.state != "gone":
-            lose.state, lose.broke = result, True
+            set_state(lose, result)
+            lose.broke = True
     elif result == "pushed-back" and lose.state != "gone":
         lose.pushed = True
         r = t["movement"]["rates"][lose.rate]

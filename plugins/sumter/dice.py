@@ -11,12 +11,13 @@ from typing import Any
 
 from referee.api import AVERAGE, D6, D12, Die, Modifier, Resolution, Roller, d, dice_sum, net
 
-from .tables import SumterTables, share
+from .tables import SumterTables
 
 RULESET = "sumter"
 D5 = d(5)
 DIE = {"ave": AVERAGE, "d6": D6, "d5": D5}
 NO_PART = Fraction(0)  # the fraction of a hit when the hits are whole
+NO_SHARE = Fraction(1)  # every hit kept
 
 
 def _throw(roller: Roller) -> tuple[int, int]:
@@ -241,9 +242,3 @@ def ratio_casualties(figures: int, per: int) -> int:
     """Melee casualties by ratio: one figure per ``per`` figures, rounded down (ruling SU-M2)."""
     return figures // per
 
-
-def portion_of(*shares: Any) -> Fraction:
-    out = Fraction(1)
-    for s in shares:
-        out *= share(s)
-    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from attrs import frozen
 from referee.api import Game, UnitState
 
 from .state import Piece, SumterState
@@ -28,6 +29,30 @@ def nearest(p: Piece, others: list[Piece]) -> tuple[Piece | None, float]:
         if d < gap:
             best, gap = o, d
     return best, math.sqrt(gap)
+
+
+@frozen
+class Foes:
+    """A side's enemies while a phase that moves none of them lasts, and the box round them:
+    a unit farther than its reach from the box has none of them in reach, and looks at none."""
+
+    pieces: list[Piece]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @classmethod
+    def of(cls, pieces: list[Piece]) -> Foes:
+        xs, ys = [e.unit.x for e in pieces] or [0.0], [e.unit.y for e in pieces] or [0.0]
+        return cls(pieces, min(xs), min(ys), max(xs), max(ys))
+
+    def beyond(self, p: Piece, reach: float) -> bool:
+        """Is every one of them more than ``reach`` yards from ``p`` (a yard more, so that no
+        rounding can leave out one in reach)?"""
+        x, y = p.unit.x, p.unit.y
+        dx, dy = max(self.x0 - x, 0.0, x - self.x1), max(self.y0 - y, 0.0, y - self.y1)
+        return dx * dx + dy * dy > (reach + 1.0) ** 2
 
 
 def enemies_near(game: Game, state: SumterState, p: Piece, keep: Callable[[Piece], bool] | None = None,

@@ -4,14 +4,13 @@ state and calls the same functions that ``referee resolve sumter ...`` runs at t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 from referee.api import InputSpec, MechanicSpec, Modifier, Resolution, Roller, net, world
 
 from . import dice
 from .mods import mods
-from .tables import GRADES, ORDERS, RATES, SumterTables, share
+from .tables import GRADES, ORDERS, RATES, SumterTables
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
 REF_UNIT = "QRS v6.2, Unit Morale Test"
@@ -51,9 +50,9 @@ def fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[s
     names += ["mounted"] if i["mounted"] else []
     names += ["breechloader"] if weapon in f["weapons"]["breechloader"] else ["smoothbore"] if weapon in f["weapons"]["smoothbore"] else []
     ms = mods(f["firer"], REF_FIRE, names) + _target(t, i) + extra
-    shares = [f["long_share"]] * ((i["range"] == "long") + bool(i["low_ammo"]))
-    figures = i["figures"] if i["formation"] == "line" else int(i["figures"] * share(f["column_share"]))
-    return dice.volley(roller, t, "fire", "QRS v6.2, Shooting Casualties", t.fire_rows, figures, ms, dice.portion_of(*shares),
+    portion = t.long_portion[(i["range"] == "long") + bool(i["low_ammo"])]
+    figures = i["figures"] if i["formation"] == "line" else int(i["figures"] * t.column_share)
+    return dice.volley(roller, t, "fire", "QRS v6.2, Shooting Casualties", t.fire_rows, figures, ms, portion,
                        i, rulings + (("SU-F3",) if i["formation"] != "line" else ()), 2 if i["pour"] else 1)
 
 
@@ -72,14 +71,14 @@ def artillery_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], ruling
     names += ["naval"] if gun.get("naval") else []
     names += ["mixed"] if i["mixed"] else []
     ms = mods(a["firer"], REF_FIRE, names) + _target(t, i, enfilade=True) + extra
-    shares = [t["fire"]["long_share"]] * ((i["range"] == "long") + bool(i["low_ammo"]))
+    portion = t.long_portion[(i["range"] == "long") + bool(i["low_ammo"])]
     heavy = a["heavy_double_most"] if gun.get("heavy") and i["consecutive"] else 0
     if gun["kind"] == "gatling":  # each Gatling fires on the Shooting Casualties row "Under 10 / Gatling"
         rows = (t.fire_rows[0], t.fire_rows[1])
         return dice.volley(roller, t, "artillery-fire", "QRS v6.2, Shooting Casualties, Under 10 / Gatling", rows, i["models"], ms,
-                           dice.portion_of(*shares), i, rulings, 1, heavy)
+                           portion, i, rulings, 1, heavy)
     return dice.volley(roller, t, "artillery-fire", "QRS v6.2, Artillery Casualties", t.gun_rows, i["models"], ms,
-                       dice.portion_of(*shares), i, rulings, 1, heavy)
+                       portion, i, rulings, 1, heavy)
 
 
 def skirmish_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings: tuple[str, ...] = ("SU-F5", "SU-D1"),
@@ -93,7 +92,7 @@ def skirmish_fire(roller: Roller, t: SumterTables, i: Mapping[str, Any], rulings
     else:
         n, hit_on = max(0, i["figures"] // sk["figures_per_die"][i["grade"]] - i["dps"]), sk["hit_on"]
     n += n // 2 if i["pour"] else 0
-    portion = share(sk["cover_share"]) if i["cover"] else Fraction(1)
+    portion = t.cover_share if i["cover"] else dice.NO_SHARE
     return dice.skirmish_volley(roller, t, n, hit_on - net(extra), portion, i["pour"], i, extra, rulings)
 
 

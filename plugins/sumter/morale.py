@@ -12,7 +12,7 @@ from . import mechanics
 from .combat import cover_of, general_near, lose_figures
 from .geometry import dist
 from .move import add_dps, apply_morale, attached_general, back_off, morale_inputs
-from .state import Brigade, Piece, SumterState
+from .state import Brigade, Piece, SumterState, set_failed, set_state
 
 
 def morale_step(game: Game, state: SumterState) -> None:
@@ -61,7 +61,8 @@ def surrender(game: Game, state: SumterState, p: Piece) -> None:
     """Foot in a trench that fail their morale in charge range of enemy foot surrender: every
     figure is lost (captured) and the unit is gone."""
     lose_figures(game, p, p.figures, "captured")
-    p.state, p.broke, p.melee = "gone", True, None
+    set_state(p, "gone")
+    p.broke, p.melee = True, None
     game.log.emit("surrender", unit=p.id, text=f"{p.id} fails its morale in its trench within charge range of enemy foot and surrenders")
 
 
@@ -103,7 +104,8 @@ def brigade_test(game: Game, state: SumterState, b: Brigade, near: float, routed
     res = game.settle("brigade-morale", b, res, ("SU-B2",), unit=b.id)
     if res.values["passed"]:
         return
-    b.failed, b.order = True, "retire"
+    set_failed(b, True)
+    b.order = "retire"
     for p in live:
         if p.fit:
             back_off(game, state, p, state.yards(t["morale"]["brigade"]["retire_inches"]))
@@ -147,14 +149,14 @@ def end_turn(game: Game, state: SumterState) -> None:
         still = not p.moved and not p.melee
         if p.dps and still and not p.rallied and p.fit:
             add_dps(state, p, -rm[p.grade])
-        general = attached_general(state, p)
-        if p.dps and general and not p.melee:
+        general = attached_general(state, p) if p.dps else ""  # (a unit with no DPs has none to remove)
+        if general and not p.melee:
             if general == "excellent" and (still or p.brigade.order == "assault"):
                 add_dps(state, p, -rm["excellent"])
             elif still and (general == "average" or p.grade in ("veteran", "regular")):
                 add_dps(state, p, -rm[general])
         if p.state == "halted":
-            p.state = "ok"
+            set_state(p, "ok")
         p.fired_last, p.fired = p.fired, False
         p.moved, p.limbered_now, p.charging, p.lost, p.broke, p.flank_fire, p.rallied, p.yelling = 0.0, False, None, 0, False, False, False, False
         p.bushwhacked = False  # SU-U6: its first turn is over

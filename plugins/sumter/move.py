@@ -16,11 +16,11 @@ from referee.api import Game, Intent, segment_distance, short_of
 from . import dice, mechanics
 from .geometry import dist, enemies_near, flanked, nearest, step_toward
 from .mods import mods
-from .state import Brigade, Piece, SumterState
-from .tables import share
+from .state import Brigade, Piece, SumterState, set_state
 
 FORMATION_OF = {"march-column": "column"}
 NO_COST = Fraction(0)  # a change to the formation it is in
+WHOLE = Fraction(1)  # a change the table does not list: the whole move
 
 
 def back_off(game: Game, state: SumterState, p: Piece, yards: float) -> None:
@@ -32,7 +32,8 @@ def back_off(game: Game, state: SumterState, p: Piece, yards: float) -> None:
     if (sx, sy) != (x, y) and p.state in ("retreat", "rout"):
         game.leave_field(p.id, sx, sy, u.men)
         u.x, u.y = sx, sy
-        p.state, u.on_field = "gone", False
+        u.on_field = False
+        set_state(p, "gone")
         return
     u.x, u.y = sx, sy
 
@@ -61,20 +62,20 @@ def add_dps(state: SumterState, p: Piece, n: int) -> None:
 def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
     """The share of a move a formation change costs (the formation changes table)."""
     have = p.unit.formation
-    ch = state.tables["movement"]["changes"]
+    ch = state.tables.changes
     good = p.grade in ("veteran", "regular")
     have, want = FORMATION_OF.get(have, have), FORMATION_OF.get(want, want)
     if have == want:
         return NO_COST
     if "limbered" in (have, want) or "unlimbered" in (have, want):  # a heavy field battery: a whole move (SU-G8)
         heavy = state.tables["artillery"]["guns"][p.unit.spec.gun_type or "12-pdr-napoleon"].get("heavy", False)
-        return share(ch["limber-heavy" if heavy else "limber"])
+        return ch["limber-heavy" if heavy else "limber"]
     if want == "skirmish":
-        return share(ch["to-skirmish"])
+        return ch["to-skirmish"]
     if have == "skirmish":
-        return share(ch["from-skirmish"])
+        return ch["from-skirmish"]
     key = f"{have}-{want}"
-    return share(ch.get(f"{key}-good" if good else key, ch.get(key, 1)))
+    return ch.get(f"{key}-good" if good else key, ch.get(key, WHOLE))
 
 
 def move_dice(state: SumterState, p: Piece, formation: str, far: float) -> tuple[str, int, float]:
@@ -116,7 +117,7 @@ def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
                             tuple(game.extra_modifiers("order-change", b)))
     res = game.settle("order-change", b, res, ("SU-C3",), unit=brigade_id)
     new = res.values["order"]
-    b.failed = new == "retire"
+    b.failed = new == "retire"  # (shown to the neutral world once the turn's intents are given: referee_turn)
     b.order = new
 
 
@@ -179,7 +180,7 @@ def charge(game: Game, state: SumterState, p: Piece, target: Piece, wave: int) -
         step_toward(game, p, target.unit.x, target.unit.y, state.yards(inches))
         p.moved = 1.0
         if yell:  # Rebel Yell: a charge that fails to reach its enemy routs
-            p.state = "rout"
+            set_state(p, "rout")
             p.broke = True
             game.log.emit("rebel-yell", unit=p.id, text=f"{p.id} fails to reach {target.id} after its Rebel Yell and routs")
         return True
@@ -234,22 +235,24 @@ def apply_morale(game: Game, state: SumterState, p: Piece, result: str, dps: int
     add_dps(state, p, dps)
     if result in ("halt", "fail"):
         if p.state == "ok":
-            p.state = "halted"
+            set_state(p, "halted")
     elif result in ("retreat", "rout"):
         if p.state != result:
             p.broke = True
-        p.state = result
+        set_state(p, result)
         p.melee = None
     elif result == "disperse":
         disperse(game, p)
     elif result == "rally":
-        p.state, p.rallied = "ok", True
+        set_state(p, "ok")
+        p.rallied = True
         add_dps(state, p, -state.tables["morale"]["removal"]["rally"])
 
 
 def disperse(game: Game, p: Piece) -> None:
     if p.state != "gone":
-        p.state, p.broke, p.melee = "gone", True, None
+        set_state(p, "gone")
+        p.broke, p.melee = True, None
         game.log.emit("disperse", unit=p.id, text=f"{p.id} disperses")
 
 
@@ -390,18 +393,13 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     want = intent.formation or u.formation
     if p.arm == "artillery":
         want = "limbered" if intent.action in ("advance", "withdraw") and order != "hold" else "unlimbered"
-    elif want == "skirmish" and not p.skirmish:
-        want = u.formation  # SU-G6: order troops do not deploy as skirmishers in play
-        if game.log.enabled and p.id not in state.kept_formation:
-            state.kept_formation.add(p.id)
-            game.log.emit("formation-kept", unit=p.id, formation=want, rulings=["SU-G6", "SU-G9"],
-                          text=f"{p.id}'s order asks for skirmish order and it stays in {want}: order troops do "
-                               f"not deploy as skirmishers (SU-G6), and charge as they stand (SU-G9)")
     elif p.skirmish and want != "skirmish" and not recall(game, state, p):
         want = "skirmish"
     goal = intent.goal if intent.action in ("advance", "withdraw") else None
     if order == "hold" and intent.action != "withdraw":
         goal = None
+    if goal is None and want == u.formation:
+        return  # it stands, in the formation it has (most units, most turns)
     if goal is not None and want == "limbered" and manhandle(game, state, p, goal):
         return
     cost = change_cost(state, p, want)
@@ -419,7 +417,7 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     room = rolled * float(1 - cost)
     if (p.order_foot and intent.action == "advance" and in_reach(game, state, p)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
-        room = min(room, rolled * float(share(state.tables["movement"]["fire_after_share"]) - cost))
+        room = min(room, rolled * float(state.tables.fire_after - cost))
     if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
         room = short_of(u.x, u.y, goal[0], goal[1], engaged.unit.x, engaged.unit.y, intent.standoff, room)  # the order's range
     x, y = u.x, u.y

@@ -97,7 +97,6 @@ class SumterState:
     wanted: dict[str, dict[str, CommandIntent]] = field(factory=dict)  # side -> command intents, this turn
     melees: list[tuple[Piece, Piece]] = field(factory=list)  # (attacker, defender) pairs in contact
     rounds: dict[tuple[str, str], int] = field(factory=dict)  # rounds fought by each pair in melee
-    kept_formation: set[str] = field(factory=set)  # units whose order's skirmish formation the log has declined (SU-G6)
     sniper_reach: dict[str, float] = field(factory=dict)
     """Cache of ``combat.snipe``: side -> yards the longest firearm of its infantry reaches (with
     contact), the radius of the sniper's search; filled on first ask, never cleared (weapons do
@@ -177,13 +176,35 @@ def show_strength(p: Piece) -> None:
         u.guns = min(u.guns, math.ceil(u.spec.guns * p.figures / p.start))
 
 
-def sync(state: SumterState) -> None:
-    """Status back to the neutral world after each step (men and guns follow the figures as
-    they fall, :func:`show_strength`; places are kept there already). A unit reads as
-    disordered when halted or in a retiring brigade, whatever its DPs (rulings SU-D4, SU-D5)."""
-    for p in state.pieces.values():
-        u = p.unit
-        if p.state == "gone" or p.figures <= 0:
-            u.status = "gone"
-            continue
+def show_status(p: Piece) -> None:
+    """The unit's status in the neutral world, from its state and its brigade's (men and guns
+    follow the figures as they fall, :func:`show_strength`; places are kept there already). A
+    unit reads as disordered when halted or in a retiring brigade, whatever its DPs (rulings
+    SU-D4, SU-D5). Written where they change (:func:`set_state`, :func:`set_failed`; an order
+    step's result once the turn's intents are given, :func:`sync`) and at muster, so no step
+    writes back units that did not change."""
+    u = p.unit
+    if p.state == "gone" or p.figures <= 0:
+        u.status = "gone"
+    else:
         u.status = "disordered" if p.state == "ok" and p.brigade.failed else STATUS[p.state]
+
+
+def set_state(p: Piece, value: str) -> None:
+    """``p`` in a new state (ok, halted, retreat, rout, gone), shown to the neutral world."""
+    p.state = value
+    show_status(p)
+
+
+def set_failed(b: Brigade, failed: bool) -> None:
+    """The brigade retiring after an order or morale failure (or no longer), shown to the
+    neutral world on each of its units."""
+    b.failed = failed
+    for p in b.pieces:
+        show_status(p)
+
+
+def sync(state: SumterState) -> None:
+    """Every unit's status written to the neutral world (:func:`show_status`)."""
+    for p in state.pieces.values():
+        show_status(p)

@@ -146,6 +146,9 @@ SCHEMA: dict[str, Spec] = {
 
 @frozen(eq=False)  # hashed by identity: one loaded table set
 class SumterTables:
+    """The tables, and what is read from them once: casualty rows, bands, and every share and
+    reach as a number."""
+
     files: Mapping[str, TomlFile]  # the checked files these tables are built from (options are laid over them)
     raw: Mapping[str, Any]
     scale: Scale
@@ -158,6 +161,14 @@ class SumterTables:
     options: tuple[OptionSpec, ...]
     figure_men: Mapping[str, int]  # option -> men per figure
     option_sets: Mapping[str, Mapping[str, Any]]  # option -> the table changes it makes (file -> keys)
+    long_portion: tuple[Fraction, Fraction, Fraction]  # the hits kept when 0, 1 or 2 of long range and low ammunition apply
+    column_share: Fraction  # the figures of a column that fire
+    cover_share: Fraction  # the hits skirmish fire keeps on a target in cover
+    bounce_share: Fraction  # the hits a bounce-thru carries on
+    fire_after: Fraction  # the most of its move a unit may use and fire
+    changes: Mapping[str, Fraction]  # formation change -> the share of a move it costs
+    firearm_reach: Mapping[str, float]  # firearm -> the inches of its long range
+    gun_reach: Mapping[str, float]  # gun type -> the inches of its band's long range
     optioned: dict[tuple[str, ...], SumterTables] = field(factory=dict, repr=False)
     """Cache of :meth:`with_options`: chosen options -> these tables with their changes laid over
     (every game of a stack with those options asks; the tables never change, so nothing is cleared)."""
@@ -199,7 +210,8 @@ def _rows(rows: Any, most: int) -> tuple[tuple[int, ...], ...]:
 
 def build(files: Mapping[str, TomlFile]) -> SumterTables:
     raw = {name: f.data for name, f in files.items()}
-    s = raw["scale"]
+    s, fire, art, mv = raw["scale"], raw["fire"], raw["artillery"], raw["movement"]
+    long = share(fire["long_share"])
     scale = Scale(float(to_fraction(s["yards_per_inch"]) or 1), s["men_per_figure"], "figure", s["guns_per_model"],
                   s["minutes_per_turn"], s["scale_ruling"])
     return SumterTables(
@@ -213,6 +225,10 @@ def build(files: Mapping[str, TomlFile]) -> SumterTables:
         tuple(OptionSpec(k, o["title"], o["ref"], o["summary"], group=o["group"]) for k, o in raw["options"]["options"].items()),
         {k: o["men"] for k, o in raw["options"]["options"].items() if "men" in o},
         {k: o["set"] for k, o in raw["options"]["options"].items() if "set" in o},
+        (Fraction(1), long, long * long), share(fire["column_share"]), share(fire["skirmish"]["cover_share"]),
+        share(art["bounce_share"]), share(mv["fire_after_share"]), {k: share(v) for k, v in mv["changes"].items()},
+        {w: float(r[1]) for w, r in fire["ranges"].items()},
+        {g: float(art["bands"][str(v["band"])][2]) for g, v in art["guns"].items()},
     )
 
 
