@@ -273,8 +273,9 @@ class HardtackState:
       ``pace`` (geometry.cover, half_footprint, move.base_inches): never cleared; each answer
       carries the inputs it was computed from (the places, formations and moves counted by
       :meth:`moved` and :meth:`begin_turn`) and is recomputed when they differ.
-    - ``fire_reach``, ``steps``, ``Company.reach``: never (pure functions of the tables and the
-      company's quality and weapon, or of the unit).
+    - ``fire_reach``, ``steps``, ``Company.reach``, ``widest``: never (pure functions of the
+      tables and the company's quality and weapon, of the unit, or of the side's companies as
+      mustered).
     - ``terrain``: the scenario's :class:`Terrain`, shared by every game on it; ``tables.effects``
       likewise the tables'.
 
@@ -301,6 +302,7 @@ class HardtackState:
     _enemies: dict[str, list[Company]] = field(factory=dict)
     _by_regiment: dict[str, list[list[Company]]] = field(factory=dict)
     fire_reach: dict[tuple[int, str], float] = field(factory=dict)  # fire.fire_reach_yards by quality and weapon
+    widest: dict[str, tuple[float, float]] = field(factory=dict)  # side -> geometry.widest: its largest half-diagonals, any and close
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
     moves_total: int = 0
     aims: Aims = field(factory=Aims)  # fire.choose_target's answers kept from one activation to the next
