@@ -126,9 +126,8 @@ class Roller(Protocol):
     def fold_seen(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> tuple[S, tuple[Any, ...]]:
         """As ``fold``, and what the table sees: rolled, each trial's outcome in turn; computed
         exactly, nothing (``()``: the exact engine counts running states, not the paths to
-        them). A mechanic's outcome (its result and values, as ``Resolution.outcome_key`` has
-        them) must therefore be the same whatever is seen; only a roll's own record (its dice,
-        values that only a roll gives) may show the trials."""
+        them). A roll may add what it saw to its own record (its dice, its wording, values only
+        a roll gives); what the odds are keyed on must come from the state."""
 
 
 class SampledRoller:
