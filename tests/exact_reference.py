@@ -52,6 +52,9 @@ class _Path:
             state = step(state, self._choose(self._engine.distribution(mechanic, args)))
         return state
 
+    def fold_seen(self, step: Callable[[Any, Any], Any], start: Any, n: int, mechanic: Mechanic, *args: Hashable) -> tuple[Any, tuple[Any, ...]]:
+        return self.fold(step, start, n, mechanic, *args), ()  # as the exact engine: no trial is seen
+
 
 class _Exact:
     def __init__(self, budget: int) -> None:

@@ -111,6 +111,23 @@ def test_a_sampled_fold_draws_as_repeat_does(n: int, a: int, seed: int) -> None:
     assert _folded(SampledRoller(seed), n, a, a) == _reduced(SampledRoller(seed), n, a, a)
 
 
+def _seen(roller: Any, n: int, a: int, b: int) -> tuple[tuple[int, bool], tuple[Any, ...]]:
+    return roller.fold_seen(_total_and_any, (0, False), n, _pair_sum, a, b)  # type: ignore[no-any-return]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 4), st.integers(2, 6), st.integers(0, 2**32))
+def test_a_fold_seen_is_the_fold_and_a_roll_sees_each_trial(n: int, a: int, seed: int) -> None:
+    """Computed exactly, nothing is seen and the odds are the fold's; rolled, the state is what
+    fold draws and the trials seen are the draws in turn."""
+    assert exact(_seen, n, a, a) == [((state, ()), p) for state, p in exact(_folded, n, a, a)]
+    assert exact(_seen, n, a, a) == reference.exact(_seen, n, a, a)
+    state, seen = _seen(SampledRoller(seed), n, a, a)
+    stream = SampledRoller(seed)
+    assert seen == tuple(_pair_sum(stream, a, a) for _ in range(n))
+    assert state == _folded(SampledRoller(seed), n, a, a)
+
+
 def _old_skirmish(roller: Any, n: int, hit_on: int) -> tuple[int, bool]:
     """Skirmish fire's pairs as sumter reduced them before the fold: the whole tally, then the sums."""
     pairs = roller.repeat(n, sumter_dice._pair, hit_on)
@@ -127,10 +144,3 @@ def test_skirmish_pairs_folded_are_the_tally_reduced(n: int, hit_on: int) -> Non
     assert dict(exact(_new_skirmish, n, hit_on)) == dict(exact(_old_skirmish, n, hit_on))
     for seed in range(20):
         assert _new_skirmish(SampledRoller(seed), n, hit_on) == _old_skirmish(SampledRoller(seed), n, hit_on)
-
-
-def test_regimental_combat_move_at_its_maximum_matches() -> None:
-    """A larger repeat than the walk above: six companies' d6s, every one of the 462 tallies."""
-    spec = build_rules("hardtack").mechanics["regimental-combat-move"]
-    inputs = {"base": "6", "companies": 6}
-    assert _keyed(spec.exact(inputs)) == _keyed(reference.exact(spec.run, inputs, key=Resolution.outcome_key))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
-from referee.core.engine.chance import exact
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from referee.core.engine.chance import SampledRoller, d, exact
 from referee.core.engine.plugins import build_rules
 from referee.plugins.hardtack import dice, mechanics
 from referee.plugins.hardtack.tables import load_tables
@@ -171,3 +174,70 @@ def test_shot_casualties_in_men_do_not_grow_with_the_figure_scale() -> None:
         out = dist(mechanics.shot, 8, 30, "12-pdr-napoleon", "none", "line", False, True, men)
         return sum(p * (r.values["wounded"] + r.values["killed"]) * men for r, p in out)
     assert men_lost(3) == men_lost(5) > 0
+
+
+# ----------------------------------------------------------------------------- regimental combat move (p.10)
+
+MOVE = build_rules("hardtack").mechanics["regimental-combat-move"]
+
+
+def _reach_odds(base: int, companies: int) -> dict[tuple[int, int], Fraction]:
+    """The exact odds of (nearest, farthest) inches, as the mechanic gives them."""
+    odds = {(r.values["nearest"], r.values["farthest"]): p for r, p in MOVE.exact({"base": str(base), "companies": companies})}
+    assert len(odds) == (base * (base + 1) // 2 if companies > 1 else base)  # one a pair of faces low <= high, not one a set of rolls
+    return odds
+
+
+def _counted(base: int, companies: int) -> dict[tuple[int, int], Fraction]:
+    """Every ordered roll of the companies' dice, counted by its nearest and farthest distance."""
+    counts: dict[tuple[int, int], int] = {}
+    for faces in itertools.product(range(1, base + 1), repeat=companies):
+        key = (2 * min(faces), 2 * max(faces))
+        counts[key] = counts.get(key, 0) + 1
+    return {k: Fraction(c, base**companies) for k, c in counts.items()}
+
+
+def _closed_form(base: int, companies: int, low: int, high: int) -> Fraction:
+    """P(nearest face = low, farthest = high): the rolls inside [low, high], less those missing
+    either end (inclusion-exclusion)."""
+    k = high - low + 1
+    inside = k**companies - 2 * (k - 1) ** companies + (k - 2) ** companies if k > 1 else 1
+    return Fraction(inside, base**companies)
+
+
+@pytest.mark.parametrize("base", [4, 6])
+@pytest.mark.parametrize("companies", [1, 2, 3, 4])
+def test_regimental_move_odds_are_every_roll_counted(base: int, companies: int) -> None:
+    assert _reach_odds(base, companies) == _counted(base, companies)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([4, 6, 8, 10, 12]), st.integers(1, 6))
+def test_regimental_move_odds_are_the_closed_form(base: int, companies: int) -> None:
+    """Every documented input (6 companies of D12 at most): the odds of each (nearest, farthest)."""
+    odds = _reach_odds(base, companies)
+    assert odds == {(2 * lo, 2 * hi): _closed_form(base, companies, lo, hi) for lo in range(1, base + 1) for hi in range(lo, base + 1)
+                    if companies > 1 or lo == hi}
+
+
+def test_regimental_move_at_its_maximum() -> None:
+    """Six companies of D12: the commander can take 24" unless no company rolls a 12."""
+    odds = _reach_odds(12, 6)
+    assert sum(p for (_, far), p in odds.items() if far == 24) == 1 - Fraction(11, 12) ** 6
+    assert odds[(2, 24)] == _closed_form(12, 6, 1, 12)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_regimental_move_roll_lists_every_company_in_order(seed: int) -> None:
+    """A roll shows each company's distance (the dice drawn in company order) and what the
+    commander may take; its nearest and farthest are an outcome of the exact odds."""
+    base, companies = 6, 5
+    stream = SampledRoller(seed)
+    faces = [stream.roll(d(base)) for _ in range(companies)]
+    res = MOVE.sample(seed, {"base": str(base), "companies": companies})
+    inches = [2 * f for f in faces]
+    assert list(res.dice) == faces
+    assert res.values["inches"] == inches and res.values["commander_choices"] == sorted(set(inches))
+    assert (res.values["nearest"], res.values["farthest"]) == (min(inches), max(inches))
+    assert f"companies move {', '.join(map(str, inches))} inches" in res.result
+    assert _reach_odds(base, companies)[(min(inches), max(inches))] > 0

@@ -3,7 +3,8 @@
 A *mechanic* is a plain function ``mechanic(roller, *args) -> outcome``. It asks the roller for
 dice (``roll``), for the outcome of a sub-mechanic (``sub``), for the tally of N independent
 trials of a sub-mechanic (``repeat``), or for what N trials add up to (``fold``: a running
-state that each trial's outcome steps on). The same code then runs two ways:
+state that each trial's outcome steps on; ``fold_seen`` also hands a roll each trial's outcome,
+for the table to see). The same code then runs two ways:
 
 - :class:`SampledRoller` draws every die from a ``random.Random`` owned by the game;
 - :func:`exact` walks every path through the mechanic and returns each distinct outcome with
@@ -122,6 +123,12 @@ class Roller(Protocol):
         state on from ``start`` (``state = step(state, outcome)``): what the trials add up to,
         when the tally itself is more than a mechanic needs. ``step`` is a pure function."""
 
+    def fold_seen(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> tuple[S, tuple[Any, ...]]:
+        """As ``fold``, and what the table sees: rolled, each trial's outcome in turn; computed
+        exactly, nothing (``()``: the exact engine counts running states, not the paths to
+        them). A roll may add what it saw to its own record (its dice, its wording, values only
+        a roll gives); what the odds are keyed on must come from the state."""
+
 
 class SampledRoller:
     """Draws from a seeded ``random.Random``; there is no global random anywhere."""
@@ -150,6 +157,14 @@ class SampledRoller:
         for _ in range(n):
             state = step(state, mechanic(self, *args))
         return state
+
+    def fold_seen(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> tuple[S, tuple[Any, ...]]:
+        state, seen = start, []
+        for _ in range(n):
+            outcome = mechanic(self, *args)
+            state = step(state, outcome)
+            seen.append(outcome)
+        return state, tuple(seen)
 
 
 Branches = tuple[tuple[Any, Fraction], ...]
@@ -187,6 +202,9 @@ class _Path:
 
     def fold(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> S:
         return self._choose(self._engine.folded(step, start, n, mechanic, args))  # type: ignore[no-any-return]  # the exact engine's folded() gives back the step's own state type
+
+    def fold_seen(self, step: Callable[[S, Any], S], start: S, n: int, mechanic: Mechanic, *args: Hashable) -> tuple[S, tuple[Any, ...]]:
+        return self.fold(step, start, n, mechanic, *args), ()  # computed exactly, no single trial is seen
 
 
 class _Exact:

@@ -494,16 +494,28 @@ def _roll(roller: Roller, base: int) -> int:
     return roller.roll(d(base))
 
 
+def _reach(so_far: tuple[int, int], face: int) -> tuple[int, int]:
+    """The nearest and the farthest face rolled so far, after one more company's."""
+    return min(so_far[0], face), max(so_far[1], face)
+
+
 def regimental_combat_move(roller: Roller, base: int, companies: int) -> Resolution:
     """p.10: each company of the formation rolls its own combat move; the regimental commander
-    may take any of the distances rolled for his own."""
-    tally = roller.repeat(companies, _roll, base)  # the order of the companies does not matter
-    rolls = tuple(sorted(face for face, n in tally.counts for _ in range(n)))
-    inches = tuple(2 * r for r in rolls)
+    may take any of the distances rolled for his own. The outcome is the nearest and the
+    farthest distance rolled (the least and the most the commander may take); a roll also
+    gives each company's distance, in company order, and the distances he may take."""
+    (low, high), faces = roller.fold_seen(_reach, (base + 1, 0), companies, _roll, base)
+    nearest, farthest = 2 * low, 2 * high
+    values: dict[str, Any] = {"nearest": nearest, "farthest": farthest}
+    if faces:  # a roll (computed exactly, no company's own roll is seen: the odds are by nearest and farthest)
+        inches = [2 * f for f in faces]
+        values |= {"inches": inches, "commander_choices": sorted(set(inches))}
+        said = f"companies move {', '.join(str(i) for i in inches)} inches; the commander may take any distance rolled"
+    else:
+        said = f"every company moves {nearest} inches" if nearest == farthest else f"nearest {nearest}, farthest {farthest} inches"
     return Resolution(RULESET, "regimental-combat-move", f"Hardtack p.10, Regimental Formation Combat Moves: {companies} x D{base} x 2",
-                      f"companies move {', '.join(str(i) for i in inches)} inches; the commander may take any",
-                      inputs={"base": base, "companies": companies}, dice=rolls,
-                      values={"inches": list(inches), "commander_choices": sorted(set(inches))}, rulings=("HT-M3",))
+                      said, inputs={"base": base, "companies": companies},
+                      dice=faces, values=values, rulings=("HT-M3",))
 
 
 # ----------------------------------------------------------------------------- referee resolve
@@ -598,6 +610,8 @@ def mechanic_specs(t: HardtackTables) -> list[MechanicSpec]:
             (InputSpec("base", "choice", "the base move", default="6", choices=("4", "6", "8", "10", "12")),
              InputSpec("companies", "int", "companies in the formation", default=3, minimum=1, maximum=6)),
             lambda r, i: regimental_combat_move(r, int(i["base"]), i["companies"]),
-            {"inches": "each company's distance", "commander_choices": "the distances the commander may take"},
+            {"nearest": "the nearest distance rolled (inches)", "farthest": "the farthest distance rolled (inches)",
+             "inches": "each company's distance, in company order (a roll only)",
+             "commander_choices": "the distances the commander may take (a roll only)"},
         ),
     ]
