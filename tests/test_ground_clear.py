@@ -35,3 +35,11 @@ def test_clear_of_answers_both_ways() -> None:
     assert not GROUND.clear_of(KINDS, -50, 500, -50, 100)  # off the map beside the wood: reads its edge cells
     assert not GROUND.clear_of(KINDS, 598, 340, 500, 340)  # 2 yards west of the building: rounds onto it
     assert GROUND.heights_of(KINDS, 598, 340, 500, 340, 0.0) != ()
+
+
+@settings(max_examples=300, deadline=None)
+@given(coordinate, coordinate, coordinate, coordinate, st.sampled_from([0.0, 30.0]))
+def test_meets_is_any_sample_of_the_kinds(ax: float, ay: float, bx: float, by: float, skip: float) -> None:
+    """Ground.meets (which stops at the first) answers as the samples it walks would."""
+    kinds = frozenset(KINDS)
+    assert GROUND.meets(kinds, ax, ay, bx, by, skip) == any(kind in kinds for kind, _ in GROUND.samples(ax, ay, bx, by, skip))

@@ -442,3 +442,28 @@ def test_a_limbered_guns_team_is_hit_with_its_crew_and_moves_slower(formation: s
             assert move.base_inches(state.tables, gun) == 8
             assert any(ev["kind"] == "team" and "HT-S6" in ev["rulings"] for ev in game.log.events)
     assert seen is hit
+
+
+def test_no_footprint_outgrows_its_sides_widest() -> None:
+    """geometry.widest bounds every company's half-diagonal, in every formation, before and after
+    a game's casualties, guns lost and changes of formation: the friends in the way and the
+    masking friends are only looked at within it (move.friends_in_way, geometry._masked)."""
+    from referee.plugins.hardtack import geometry as geo
+
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("big-bethel")), 1, EventLog(enabled=False))
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    bounds = {side: geo.widest(game.state, side) for side in game.state.by_side}
+
+    def check() -> None:
+        for c in game.state.companies.values():
+            every, close = bounds[c.side]
+            assert geo.half_footprint(game.state, c)[2] <= (close if c.close else every), c.id
+            for formation in ("line", "column", "skirmish", "limbered", "unlimbered"):
+                radius = geo._half_footprint(c.arm, c.figures * game.state.men_per_figure, c.guns, formation)[2]
+                assert radius <= every and (formation not in ("line", "column") or radius <= close), (c.id, formation)
+
+    check()
+    play(game)
+    assert any(c.figures < c.start for c in game.state.companies.values())  # (the game changed them)
+    check()
+    assert {side: geo.widest(game.state, side) for side in game.state.by_side} == bounds

@@ -138,17 +138,25 @@ class Ground:
 
     def samples(self, ax: float, ay: float, bx: float, by: float, skip: float = 0.0) -> list[tuple[str, float]]:
         """(kind, height) every cell along a to b, leaving out ``skip`` yards at each end."""
+        kinds, heights = self.kinds, self.heights
+        return [(kinds[code], heights[code]) for code in self._codes_along(ax, ay, bx, by, skip)]
+
+    def meets(self, kinds: frozenset[str], ax: float, ay: float, bx: float, by: float, skip: float = 0.0) -> bool:
+        """Does one of :meth:`samples` (the same points) fall on an area of these kinds? The
+        walk stops at the first that does."""
+        names = self.kinds
+        return any(names[code] in kinds for code in self._codes_along(ax, ay, bx, by, skip))
+
+    def _codes_along(self, ax: float, ay: float, bx: float, by: float, skip: float) -> Iterator[int]:
+        """The area codes of the points :meth:`samples` reads, from a to b."""
         length = math.hypot(bx - ax, by - ay)
         if length <= 2 * skip:
-            return []
+            return
         steps = max(1, int((length - 2 * skip) // CELL))
-        out = []
         span, dx, dy = length - 2 * skip, bx - ax, by - ay
         for i in range(steps + 1):
             t = (skip + span * i / steps) / length
-            code = self._code(ax + dx * t, ay + dy * t)
-            out.append((self.kinds[code], self.heights[code]))
-        return out
+            yield self._code(ax + dx * t, ay + dy * t)
 
     def crosses(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
         """Does the segment a-b (ends to the nearest 5 yards) cross a line of this kind?"""

@@ -125,12 +125,16 @@ def _masked(state: HardtackState, c: Company, e: Company, friends: list[Company]
     span = math.hypot(rx, ry)
     lo_x, hi_x = min(ax, bx) - MASK_MARGIN, max(ax, bx) + MASK_MARGIN
     lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
+    most = (widest(state, c.side)[1] + 1.0) * span  # (no friend in close formation has a wider footprint)
     for f in state.around(c.side, lo_x, hi_x, lo_y, hi_y) if friends is None else friends:
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
-            hw, hd, radius = half_footprint(state, f)
             # a footprint whose centre stands further from the line of fire than its corners (and
             # a yard to spare) cannot be crossed: the exact test is left for the others
-            if abs((f.x - ax) * ry - (f.y - ay) * rx) <= (radius + 1.0) * span and _crosses(f, hw, hd, ax, ay, bx, by):
+            off = abs((f.x - ax) * ry - (f.y - ay) * rx)
+            if off > most:
+                continue
+            hw, hd, radius = half_footprint(state, f)
+            if off <= (radius + 1.0) * span and _crosses(f, hw, hd, ax, ay, bx, by):
                 masker: str = f.id
                 return masker
     return None
@@ -145,6 +149,27 @@ def half_footprint(state: HardtackState, c: Company) -> tuple[float, float, floa
         return kept[3]
     hit = _half_footprint(c.arm, c.figures * state.men_per_figure, c.guns, c.formation)
     c.halves = (c.figures, c.formation, c.guns, hit)
+    return hit
+
+
+FORMATIONS = ("line", "column", "skirmish", "limbered", "unlimbered")  # every formation a company may stand in
+
+
+def widest(state: HardtackState, side: str) -> tuple[float, float]:
+    """The largest half-diagonal (:func:`half_footprint`) any company of ``side`` can have this
+    game: in any formation, and in a close one (line or column). Each company is taken at its
+    starting figures and guns, which it never exceeds (a footprint grows with both), so the
+    bound holds whatever happens; kept on the state for the game (``HardtackState.widest``)."""
+    hit = state.widest.get(side)
+    if hit is None:
+        mpf, every, close = state.men_per_figure, 0.0, 0.0
+        for reg in state.by_side.get(side, ()):
+            for c in reg.companies:
+                for formation in FORMATIONS:
+                    radius = _half_footprint(c.arm, c.start * mpf, int(c.artillery), formation)[2]
+                    every = max(every, radius)
+                    close = max(close, radius) if formation in CLOSE else close
+        hit = state.widest[side] = (every, close)
     return hit
 
 
@@ -219,7 +244,7 @@ def sees(game: Game, a: Company, b: Company) -> bool:
             memo.clear()
         ground = game.ground
         hit = memo[key] = (none_in_box(ground, _blocking_counts(game), min(a.x, b.x), max(a.x, b.x), min(a.y, b.y), max(a.y, b.y))
-                           or not any(kind in BLOCKING for kind, _ in ground.samples(a.x, a.y, b.x, b.y, SIGHT_SKIP)))
+                           or not ground.meets(BLOCKING, a.x, a.y, b.x, b.y, SIGHT_SKIP))
     return hit
 
 

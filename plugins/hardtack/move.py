@@ -301,24 +301,32 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     if travel <= 0 or among is not None and not among:  # (no move, or no friend near it)
         return travel, []
     hw, hd, radius = geo.half_footprint(state, c)
+    close = c.close
+    # a friend's footprint, widened by c's, lies within ``radius`` and its own half-diagonal of
+    # its centre, so only centres that near the path matter: within ``most`` (the side's widest
+    # footprint that c may meet, geometry.widest; 2 yards to spare), and the path's box widened
+    # by as much, or by WAY_MARGIN if that is less, holds them all
+    most = radius + geo.widest(state, c.side)[0 if close else 1] + 2.0
+    way = min(WAY_MARGIN, most)
     ax, ay = c.x, c.y
     bx, by = ax + ux * travel, ay + uy * travel
-    lo_x, hi_x = min(ax, bx) - WAY_MARGIN, max(ax, bx) + WAY_MARGIN  # the path's box, widened
-    lo_y, hi_y = min(ay, by) - WAY_MARGIN, max(ay, by) + WAY_MARGIN
-    close = c.close
+    lo_x, hi_x = min(ax, bx) - way, max(ax, bx) + way  # the path's box, widened
+    lo_y, hi_y = min(ay, by) - way, max(ay, by) + way
     met = []
     if among is None:
         among = chain.from_iterable(state.groups_in(c.side, lo_x, hi_x, lo_y, hi_y, c.regiment))
     for f in among:
         # a company not in close formation passing one not in close formation changes nothing
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and (close or f.close):
+            px, py = f.x - ax, f.y - ay
+            across, along = px * uy - py * ux, px * ux + py * uy
+            if abs(across) > most or not -most <= along <= travel + most:
+                continue  # off the strip round the path that any footprint of the side could reach
             fw, fd, f_radius = geo.half_footprint(state, f)
             # the widened footprint lies within ``reach`` of f's centre (2 yards to spare): a path
             # that keeps further away cannot enter it, and the exact test is left for the others
             reach = radius + f_radius + 2.0
-            px, py = f.x - ax, f.y - ay
-            across = px * uy - py * ux
-            if abs(across) > reach or not -reach <= px * ux + py * uy <= travel + reach:
+            if abs(across) > reach or not -reach <= along <= travel + reach:
                 continue
             at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
             if at is not None:

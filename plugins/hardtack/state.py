@@ -234,6 +234,25 @@ class Grid:
         return found
 
 
+def in_order(standing: list[Company]) -> list[Company]:
+    """Ruling HT-O7: of a regiment's standing companies, those that stand for it in the neutral
+    world (its place, facing and formation) and in what the commander is told it can do (HT-CR1):
+    the companies Shaken or better, which may still form its regimental formation (p.7) and act
+    on its intent; a broken or routed company may not (p.7) and acts on its own (p.12, SG2).
+    Every standing company when none is in order."""
+    return [c for c in standing if c.level < BROKEN] or standing
+
+
+def centre_of(group: list[Company]) -> tuple[float, float]:
+    """The centre of the companies, weighted by their figures (summed in their order; ``group``
+    is not empty and has figures)."""
+    figs, sx, sy = 0, 0.0, 0.0
+    for c in group:
+        n = c.figures
+        figs, sx, sy = figs + n, sx + c.x * n, sy + c.y * n
+    return sx / figs, sy / figs
+
+
 def box_of(group: list[Company]) -> tuple[float, float, float, float]:
     """The box of the companies' centres (x0, x1, y0, y1)."""
     xs, ys = [c.x for c in group], [c.y for c in group]
@@ -254,8 +273,9 @@ class HardtackState:
       ``pace`` (geometry.cover, half_footprint, move.base_inches): never cleared; each answer
       carries the inputs it was computed from (the places, formations and moves counted by
       :meth:`moved` and :meth:`begin_turn`) and is recomputed when they differ.
-    - ``fire_reach``, ``steps``, ``Company.reach``: never (pure functions of the tables and the
-      company's quality and weapon, or of the unit).
+    - ``fire_reach``, ``steps``, ``Company.reach``, ``widest``: never (pure functions of the
+      tables and the company's quality and weapon, of the unit, or of the side's companies as
+      mustered).
     - ``terrain``: the scenario's :class:`Terrain`, shared by every game on it; ``tables.effects``
       likewise the tables'.
 
@@ -282,6 +302,7 @@ class HardtackState:
     _enemies: dict[str, list[Company]] = field(factory=dict)
     _by_regiment: dict[str, list[list[Company]]] = field(factory=dict)
     fire_reach: dict[tuple[int, str], float] = field(factory=dict)  # fire.fire_reach_yards by quality and weapon
+    widest: dict[str, tuple[float, float]] = field(factory=dict)  # side -> geometry.widest: its largest half-diagonals, any and close
     moves: dict[str, int] = field(factory=dict)  # side -> how many times one of its companies has moved (or entered)
     moves_total: int = 0
     aims: Aims = field(factory=Aims)  # fire.choose_target's answers kept from one activation to the next
