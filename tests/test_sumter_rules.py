@@ -4,11 +4,13 @@ waves, snipers, uncontrolled charges, manhandled guns, interpenetration, losses 
 from __future__ import annotations
 
 import math
+import random
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from attrs import evolve
+from referee.core.engine.chance import SampledRoller
 from referee.core.engine.doctrine import Intent
 from referee.core.engine.events import EventLog, Modifier, Resolution
 from referee.core.engine.game import Game, play
@@ -373,6 +375,55 @@ def test_an_order_unit_asked_for_skirmish_order_takes_it_up_for_a_whole_move() -
         p.moved = 0.0
         move.move(game, state, p, ask)
         assert p.unit.formation == "skirmish" and p.unit.y > y, start
+        skirmish = state.tables["movement"]["rates"][p.rate]["skirmish"]  # the change throws for DPs (SU-G10), then the move
         moves = _resolutions(game, "movement")
-        assert [e["inputs"]["dice"] for e in moves] == [state.tables["movement"]["rates"][p.rate]["skirmish"]], start
+        assert [(e["inputs"]["dice"], e["inputs"]["for"]) for e in moves] == [(skirmish, "formation change"), (skirmish, "move")], start
         assert not _resolutions(game, "skirmish-recall"), start
+
+
+class _Recalled:
+    """A house rule: +20 on every Skirmish Recall (so every recall passes)."""
+
+    @hookimpl
+    def referee_modifiers(self, mechanic: str, situation: Any) -> list[Modifier]:
+        return [Modifier("recalled", 20, "house")] if mechanic == "skirmish-recall" else []
+
+
+class _Lowest(random.Random):
+    """Every die shows its lowest face: each movement die a 1 or a 2, so each a DP."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+@pytest.mark.parametrize("unit, start, grade, intent, dice, dps, moves", [
+    # a whole move into skirmish order: the skirmish dice, skirmishers at most 1 DP
+    ("us-regiment", "line", "trained", Intent("advance", goal=(500.0, 550.0), formation="skirmish"), 2, 1, False),
+    # out of skirmish order (recalled) into line, a whole move: the fewest of "1 or 2", no cap
+    ("us-regiment", "skirmish", "veteran", Intent("advance", goal=(500.0, 550.0), formation="line"), 1, 1, False),
+    # Reg & Vet column to line standing, half a move: the line's fewest dice
+    ("us-regiment", "column", "regular", Intent("hold", formation="line"), 1, 1, False),
+    # a battery unlimbering where it stands (Limber/Unlimber Artillery 1/2): its 1 Ave D
+    ("cs-battery", "limbered", "regular", Intent("hold"), 1, 1, False),
+    # half a move's change and then a move: one throw, the move's (two dice toward a far goal)
+    ("us-regiment", "column", "regular", Intent("withdraw", goal=(500.0, 0.0), formation="line"), 2, 2, True),
+])
+def test_a_formation_change_still_throws_for_dps(unit: str, start: str, grade: str, intent: Intent, dice: int,
+                                                 dps: int, moves: bool) -> None:
+    """"Formation changes (Still incur rolls for DPs)" (ruling SU-G10): a change that covers no
+    ground throws the dice of a move in its new formation for their DPs; a change that is part of
+    a move is thrown with it, once."""
+    game = _game(_Recalled())
+    game.roller = SampledRoller(_Lowest())
+    state = game.state
+    p = state.pieces[unit]
+    p.unit.formation, p.grade, p.dps, p.moved = start, grade, 0, 0.0
+    if p.arm != "artillery":
+        p.rate = "foot-good" if grade in ("veteran", "regular") else "foot-poor"
+    x, y = p.unit.x, p.unit.y
+    move.move(game, state, p, intent)
+    throws = _resolutions(game, "movement")
+    assert len(throws) == 1 and "SU-G10" in throws[0]["rulings"], throws
+    assert throws[0]["inputs"]["for"] == ("move" if moves else "formation change")
+    assert (throws[0]["inputs"]["dice"], p.dps) == (dice, dps)
+    assert ((p.unit.x, p.unit.y) != (x, y)) == moves and p.unit.formation != start

@@ -409,11 +409,12 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     if cost:
         u.formation = want
         p.limbered_now = p.arm == "artillery"
-    if goal is None or cost >= 1:
+    if goal is None or cost >= 1:  # a change that covers no ground
         p.moved = float(cost)
+        change_dps(game, state, p, want)
         return
     die, count, inches = move_dice(state, p, want, far)
-    rolled = state.yards(roll_move(game, state, p, die, count, inches, "move"))
+    rolled = state.yards(roll_move(game, state, p, die, count, inches, "move", ("SU-G10",) if cost else ()))
     room = rolled * float(1 - cost)
     if (p.order_foot and intent.action == "advance" and in_reach(game, state, p)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
@@ -425,6 +426,15 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     p.moved = float(cost) + (go / rolled if rolled else 0.0)
     if go and not p.skirmish and p.arm != "artillery":
         pass_batteries(game, state, p, x, y)
+
+
+def change_dps(game: Game, state: SumterState, p: Piece, formation: str) -> None:
+    """A formation change that covers no ground (a whole move, or a change where the unit
+    stands): "Formation changes (Still incur rolls for DPs)". It throws the dice of a move in
+    the formation it takes up, the fewest of a "1 or 2" (it needs no distance, SU-M4), for their
+    DPs only (ruling SU-G10)."""
+    die, count, inches = move_dice(state, p, formation, 0.0)
+    roll_move(game, state, p, die, count, inches, "formation change", ("SU-G10",))
 
 
 def manhandle(game: Game, state: SumterState, p: Piece, goal: tuple[float, float]) -> bool:
