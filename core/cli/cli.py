@@ -339,8 +339,8 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     world = finding.load_scenario(finding.find_scenario(scenario))
     stacks = []
     for name in _ruleset_names(rulesets):
-        rules = stacking.build_rules(name, options, house_rules)  # fail fast on a bad name or option
-        stacks.append((rules, comparing.Stack(name, tuple(options), tuple(house_rules))))
+        stack = comparing.Stack(name, tuple(options), tuple(house_rules))
+        stacks.append((stack.build(), stack))  # fail fast on a bad name or option; built once, for the workers too
     if out_path is not None:
         check_folder(out_path)  # before the replications, not after them
     workers = workers or comparing.default_workers()
