@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from attrs import Factory, define, evolve
 
 from .hookspecs import hookimpl
-from .plan import dark
+from .plan import Layout, dark
 from .reach import Capabilities, capabilities
 from .records import STRICT, record
 from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, distance
@@ -493,10 +493,11 @@ def _leader_place(world: World, leader: LeaderState) -> Point | None:
     if leader.attached_to in world.units:
         attached = world.units[leader.attached_to]
         return (attached.x, attached.y)
-    under = world.scenario.subordinates.get(leader.spec.command, frozenset())
     xs, ys = [], []
-    for u in world.units.values():
-        if u.spec.command in under and u.fit:
+    units = world.units
+    for uid in Layout.of(world.scenario).scopes.get(leader.spec.command, ()):  # the units under his command
+        u = units[uid]
+        if u.fit:
             xs.append(u.x)
             ys.append(u.y)
     return (sum(xs) / len(xs), sum(ys) / len(ys)) if xs else None
