@@ -206,8 +206,6 @@ class DefaultDoctrine:
         plan = game.plan
         plan.update(game)
         enemy, space = world.enemy(side), world.space
-        enemies = [u for u in world.by_side[enemy] if _known(u)]
-        indexed = space.indexed(enemy)
         out: dict[str, CommandIntent] = {}
         for u in world.by_side[side]:
             command = u.spec.command
@@ -218,9 +216,9 @@ class DefaultDoctrine:
             if side in world.broken_off:
                 out[command] = CommandIntent("withdraw", "withdraw")
                 continue
-            if kind in ADVANCING:
-                gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
-                stance = ("advance" if gap > DEPLOY_YARDS and not _deployed(order) else
+            if kind in ADVANCING:  # marching while no enemy it reckons with is within DEPLOY_YARDS
+                near = space.occupied(enemy, u.x, u.y, DEPLOY_YARDS, _known)
+                stance = ("advance" if not near and not _deployed(order) else
                           "assault" if kind == "attack" and order is not None and order.assault else
                           "support" if kind == "demonstrate" else "engage")
             elif kind == "hold" and _off_post(world, u, order):
