@@ -140,6 +140,7 @@ def run_replications(
                 for ks in chunks:
                     _play(job, stack, scenario_path, seed, ks, record)
             else:
+                _prepare(stack, scenario_path)
                 _in_parallel(job, stack, scenario_path, seed, chunks, workers, record)
         except Interrupted as interrupt:
             interrupted = interrupt
@@ -163,7 +164,6 @@ def _in_parallel(job: Job | None, stack: Stack, scenario_path: str, seed: int, c
     back. On an interrupt the workers are ended first, then what they had sent is read."""
     context = multiprocessing.get_context()
     pool: dict[Connection, BaseProcess] = {}
-    _prepare(stack, scenario_path)
     try:
         for _ in range(workers):
             mine, theirs = context.Pipe()
