@@ -356,16 +356,23 @@ def test_skirmishers_may_charge_without_the_line_bonus_and_stay_skirmishers() ->
     assert p.charging == "cs-battery" and p.bonus == "" and p.unit.formation == "skirmish"
 
 
-def test_an_order_unit_asked_for_skirmish_order_stays_in_line_and_the_log_says_so_once() -> None:
-    """SU-G6 and SU-G9: an order unit whose order asks skirmish order keeps its formation; the log
-    says so once a game (so Valverde's charge in skirmish order is played in line)."""
-    game = _game()
-    state = game.state
-    p = state.pieces["us-regiment"]
-    for _ in range(2):
+def test_an_order_unit_asked_for_skirmish_order_takes_it_up_for_a_whole_move() -> None:
+    """SU-G6 and SU-G9: a unit in line or column whose order asks skirmish order takes it up,
+    paying the sheet's Line/Column to Skirmish, a whole move (it covers no ground that turn), then
+    moves on its skirmish dice; it stays in skirmish order without a Skirmish Recall."""
+    for start in ("line", "column"):
+        game = _game()
+        state = game.state
+        p = state.pieces["us-regiment"]
+        p.unit.formation = start
+        x, y = p.unit.x, p.unit.y
+        ask = Intent("advance", goal=(x, y + 300.0), target="cs-battery", formation="skirmish", order="attack")
         p.moved = 0.0
-        move.move(game, state, p, Intent("advance", goal=(p.unit.x, p.unit.y + 300.0), target="cs-battery",
-                                         formation="skirmish", order="attack"))
-    assert p.unit.formation == "line"
-    kept = [e for e in game.log.events if e["kind"] == "formation-kept"]
-    assert len(kept) == 1 and kept[0]["rulings"] == ["SU-G6", "SU-G9"]
+        move.move(game, state, p, ask)
+        assert (p.unit.formation, p.moved, p.unit.x, p.unit.y) == ("skirmish", 1.0, x, y), start
+        p.moved = 0.0
+        move.move(game, state, p, ask)
+        assert p.unit.formation == "skirmish" and p.unit.y > y, start
+        moves = _resolutions(game, "movement")
+        assert [e["inputs"]["dice"] for e in moves] == [state.tables["movement"]["rates"][p.rate]["skirmish"]], start
+        assert not _resolutions(game, "skirmish-recall"), start

@@ -86,10 +86,12 @@ per unit, in ``game.kept.doctrine.standing``, and given again while they are the
 @define
 class Concert:
     """A concerted assault's progress (orders naming one ``together`` group): the minute its first
-    unit dressed, and whether it has gone in (it stays released once it has)."""
+    unit dressed, where each unit dressed (it stays dressed while it stands there, whatever its
+    nearest enemy does), and whether it has gone in (it stays released once it has)."""
 
     dressed_at: int | None = None
     released: bool = False
+    lines: dict[str, Point] = Factory(dict)  # unit -> where it dressed
 
 
 @define
@@ -274,7 +276,8 @@ class DefaultDoctrine:
         """Attack, engage, demonstrate: march on the objective and stop at firing range (engage,
         demonstrate, an attack without assault: the move itself ends there, ``standoff``), or
         charge once within the unit's charge reach (its ruleset's) when it may; one that may
-        not closes to its close range and fires, and the log says why it did not charge."""
+        not closes to its close range and fires, and the log says why it did not charge. A unit
+        that halts stands in line, or in the skirmish order its order names."""
         target = nearest.id if nearest else None
         caps = capabilities(game, unit) if game is not None else None
         stop = _firing_distance(order, kind, caps)
@@ -283,12 +286,13 @@ class DefaultDoctrine:
             if gap <= stand:
                 return Intent("hold", (unit.x, unit.y), target, "unlimbered", kind)
             return Intent("advance", _next_goal(world, unit, order, memory), target, "limbered", kind, standoff=stand)
+        halted = order.formation if order.formation in DEPLOYED else "line"  # halted, it stays as its order deploys it
         if stop is not None and gap <= stop:
-            return Intent("hold", (unit.x, unit.y), target, "line", kind)
+            return Intent("hold", (unit.x, unit.y), target, halted, kind)
         if stop is None and order.together and game is not None and not _released(game, unit.side, order.together):
             stop = _dress_yards(caps)  # a concerted assault not yet released: it dresses short of its reach
-            if nearest is not None and gap <= stop + DRESS_ROUNDING_YARDS:
-                return Intent("hold", (unit.x, unit.y), target, "line", kind)
+            if _dressed(game, unit, order.together, gap - stop):
+                return Intent("hold", (unit.x, unit.y), target, halted, kind)
         elif stop is None and nearest is not None:
             reach = caps.charge_yards if caps is not None else ASSAULT_YARDS
             if gap <= reach:
@@ -298,7 +302,7 @@ class DefaultDoctrine:
                 if game is not None:
                     _declined(game, unit, nearest, gap, reach, why, caps)
                 if gap <= (caps.close_yards if caps is not None else ASSAULT_YARDS):  # may not go in: stand and fire
-                    return Intent("hold", (unit.x, unit.y), target, "line", kind)
+                    return Intent("hold", (unit.x, unit.y), target, halted, kind)
         formation = order.formation or ("column" if gap > DEPLOY_YARDS else "line")
         return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind, standoff=stop)
 
@@ -311,6 +315,25 @@ def _dress_yards(caps: Capabilities | None) -> float:
     return caps.charge_yards + (DRESS_MARGIN_YARDS if caps.move_yards is None else caps.move_yards)
 
 
+def _dressed(game: Game, unit: UnitState, group: str, over: float) -> bool:
+    """Has ``unit`` of the concerted assault ``group`` dressed? It has once it stands within
+    :data:`DRESS_ROUNDING_YARDS` of its dressing line (``over``: yards beyond it, measured from its
+    nearest fit enemy), and stays dressed while it stands where it dressed (within
+    :data:`DRESS_ROUNDING_YARDS`), whatever that enemy, or the one nearest it now, does after.
+    The one test of both the hold (:meth:`DefaultDoctrine.advance`) and the release (:func:`_dress`)."""
+    lines = game.kept.doctrine.concerts.setdefault((unit.side, group), Concert()).lines
+    if over <= DRESS_ROUNDING_YARDS:
+        lines[unit.id] = (unit.x, unit.y)
+        return True
+    line = lines.get(unit.id)
+    if line is None:
+        return False
+    if hypot(line[0] - unit.x, line[1] - unit.y) <= DRESS_ROUNDING_YARDS:  # (distance, read inline)
+        return True
+    del lines[unit.id]  # moved off its line (driven back, or marched on): it dresses afresh
+    return False
+
+
 def _released(game: Game, side: str, group: str) -> bool:
     concert = game.kept.doctrine.concerts.get((side, group))
     return concert is not None and concert.released
@@ -320,11 +343,12 @@ def _dress(game: Game, side: str, mine: list[UnitState], orders: list[Order | No
            enemies: list[UnitState], indexed: bool) -> None:
     """Release each concerted assault of ``side`` (orders naming one ``together`` group) whose
     units have all dressed: every unit of the group still advancing (fit, not spent, not
-    artillery, under an attack that goes in) stands within :data:`DRESS_ROUNDING_YARDS` of its
-    dressing distance (:func:`_dress_yards`) from its nearest enemy, or :data:`DRESS_WAIT_MINUTES` have
-    passed since the first did. A released group stays released; the release is logged."""
+    artillery, under an attack that goes in) has dressed (:func:`_dressed`: it reached its dressing
+    distance, :func:`_dress_yards`, from its nearest enemy, and stands there), or
+    :data:`DRESS_WAIT_MINUTES` have passed since the first did. A released group stays released;
+    the release is logged."""
     world: World = game.world
-    groups: dict[str, list[tuple[UnitState, float]]] = {}
+    groups: dict[str, list[tuple[UnitState, bool]]] = {}
     for u, order in zip(mine, orders):
         if order is None or not order.together or _released(game, side, order.together):
             continue
@@ -333,11 +357,11 @@ def _dress(game: Game, side: str, mine: list[UnitState], orders: list[Order | No
                 or u.men < u.spec.men * SPENT_SHARE):
             continue  # not advancing: the others do not wait for it
         gap = _nearest(u, world.space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
-        members.append((u, gap - _dress_yards(capabilities(game, u))))
+        members.append((u, _dressed(game, u, order.together, gap - _dress_yards(capabilities(game, u)))))
     concerts = game.kept.doctrine.concerts
     for group, members in sorted(groups.items()):
         concert = concerts.setdefault((side, group), Concert())
-        dressed = [u for u, over in members if over <= DRESS_ROUNDING_YARDS]
+        dressed = [u for u, ready in members if ready]
         if dressed and concert.dressed_at is None:
             concert.dressed_at = world.minute
         waited = concert.dressed_at is not None and world.minute - concert.dressed_at >= DRESS_WAIT_MINUTES

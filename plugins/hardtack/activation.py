@@ -23,6 +23,8 @@ from .state import (
     HardtackState,
     Regiment,
     box_of,
+    centre_of,
+    in_order,
     state_of,
 )
 from .tables import HardtackTables
@@ -281,16 +283,13 @@ def _transfer(game: Game, state: HardtackState, reg: Regiment, actions: int, fir
 
 
 def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:
-    """The centre of a regiment's standing companies (weighted by figures), or its commander;
-    reckoned once per step (HT-M5)."""
+    """The centre of a regiment's standing companies in good order (HT-O7; weighted by figures),
+    its place in the neutral world, or its commander's with none standing; reckoned once per
+    step (HT-M5)."""
     hit = state.centres.get(reg.id)
     if hit is None:
-        figs, sx, sy = 0, 0.0, 0.0  # (summed in the companies' order)
-        for c in reg.companies:
-            if c.alive:
-                n = c.figures
-                figs, sx, sy = figs + n, sx + c.x * n, sy + c.y * n
-        hit = state.centres[reg.id] = (sx / figs, sy / figs) if figs else (reg.x, reg.y)
+        standing = [c for c in reg.companies if c.alive]
+        hit = state.centres[reg.id] = centre_of(in_order(standing)) if standing else (reg.x, reg.y)
     return hit
 
 

@@ -49,11 +49,16 @@ def confidence_test(game: Game, t: HardtackTables, c: Company, tl: int | None, w
 
 def lose_levels(game: Game, c: Company, n: int) -> None:
     state_of(game).touch(c)
-    c.level = min(ROUTED, c.level + n)
+    before, c.level = c.level, min(ROUTED, c.level + n)
     if c.level >= BROKEN and not c.artillery:
         c.formation = "skirmish"  # p.7: broken or routed companies become disordered
     if game.log.enabled:  # (the text is not written for a log that is off)
-        game.log.emit("confidence", unit=c.id, text=f"{c.id} is {LEVELS[c.level]}")
+        if before < BROKEN <= c.level and len(c.regiment.companies) > 1:  # HT-O7: it no longer counts for its regiment's place
+            game.log.emit("confidence", unit=c.id, rulings=["HT-O7"],
+                          text=f"{c.id} is {LEVELS[c.level]} and leaves {c.regiment.id}'s order: the regiment stands where "
+                               "its companies in good order do")
+        else:
+            game.log.emit("confidence", unit=c.id, text=f"{c.id} is {LEVELS[c.level]}")
 
 
 def casualties(game: Game, t: HardtackTables, c: Company, lost: int, fired_on: str, cause: str, yards: float) -> None:

@@ -14,7 +14,7 @@ import math
 from referee.api import Game, UnitState, frontage
 
 from . import geometry as geo
-from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment, terrain_of
+from .state import BROKEN, ROUTED, SHAKEN, Company, HardtackState, Regiment, centre_of, in_order, terrain_of
 from .tables import HardtackTables
 
 NEUTRAL_FORMATION = {"line": "line", "column": "column", "skirmish": "skirmish", "limbered": "limbered", "unlimbered": "unlimbered"}
@@ -110,15 +110,14 @@ def _layout(unit: UnitState, n: int) -> list[tuple[float, float]]:
 
 def sync(game: Game, state: HardtackState, every: bool = False) -> None:
     """Write men, guns, place, facing, formation and status back to the neutral world (the
-    regiments touched since the last sync, or ``every`` one)."""
+    regiments touched since the last sync, or ``every`` one): men and status from every standing
+    company (HT-O4), place, facing and formation from those in good order (HT-O7)."""
     regiments = state.regiments.values() if every else [state.regiments[r] for r in sorted(state.touched)]
     state.touched.clear()
     for reg in regiments:
         unit, companies = reg.unit, reg.companies
         on_field = unit.on_field
         start = figures = figs = 0
-        sx = sy = 0.0
-        lead: Company | None = None
         alive = []
         for c in companies:  # one pass: the sums of every company, and of the standing ones
             f = c.figures
@@ -127,23 +126,24 @@ def sync(game: Game, state: HardtackState, every: bool = False) -> None:
             if on_field and f > 0 and not c.gone:
                 alive.append(c)
                 figs += f
-                sx += c.x * f
-                sy += c.y * f
-                if lead is None or f > lead.figures:
-                    lead = c
         unit.men = unit.spec.men * figures // start
         if unit.spec.guns:
             unit.guns = min(unit.spec.guns, sum(c.guns for c in companies))
-        if lead is None:
+        if not alive:
             if on_field:
                 unit.status, unit.on_field = "gone", False
             continue
-        unit.x = sx / figs
-        unit.y = sy / figs
+        body = in_order(alive)  # HT-O7: it stands where its companies in good order stand
+        unit.x, unit.y = centre_of(body)
+        lead = max(body, key=_figures)  # (the first of the largest)
         unit.facing = lead.facing
         unit.formation = NEUTRAL_FORMATION[lead.formation]
         unit.mounted = lead.mounted
         unit.status = _status(alive, figs)
+
+
+def _figures(c: Company) -> int:
+    return c.figures
 
 
 def _status(alive: list[Company], figures: int) -> str:

@@ -1,6 +1,7 @@
 """What a regiment can do now, for the commander (hook ``referee_capabilities``; rulings HT-CR1 to
-HT-CR3): its close assault reach and its move from its companies' base move, its fire ranges from
-the range bands of its quality die, at 10 yards to the inch (p.1)."""
+HT-CR3, HT-O7): its close assault reach from the base move of its companies that may assault,
+measured from its place (its companies in good order), its move from its companies in good order,
+its fire ranges from the range bands of its quality die, at 10 yards to the inch (p.1)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from functools import cache
 from referee.api import Capabilities, Game
 
 from . import assault, fire, mechanics, move
-from .state import Company, HardtackState, state_of
+from .state import Company, HardtackState, centre_of, in_order, state_of
 from .tables import HardtackTables
 
-RULINGS = ("HT-A1", "HT-CR1", "HT-CR2")
+RULINGS = ("HT-A1", "HT-CR1", "HT-CR2", "HT-O7")
 ACTIONS = 2  # a company's actions in one activation (SG2; p.7)
 
 
@@ -24,16 +25,16 @@ def capabilities(game: Game, unit: str) -> Capabilities | None:
     if not alive:
         return None
     t, ypi = state.tables, state.tables.yards_per_inch
-    c = alive[0]
-    # HT-CR1: a Move and the assault's own move (a normal move, HT-A1), at the slowest company's
-    # rate, from the company nearest the enemy: as far again as its farthest company is from the
-    # regiment's centre (the neutral world's place of the regiment, whence the doctrine measures)
-    figures = sum(k.figures for k in alive) or 1
-    cx, cy = sum(k.x * k.figures for k in alive) / figures, sum(k.y * k.figures for k in alive) / figures
-    spread = max(math.hypot(k.x - cx, k.y - cy) for k in alive)
-    moves = ACTIONS * min(move.base_inches(t, k) for k in alive) * ypi  # HT-CR3: two Moves of its slowest company
-    charge = moves + spread
-    effective, close = _ranges(t, c)
+    body = in_order(alive)  # HT-O7: the companies in good order, whose centre is the regiment's place
+    # HT-CR1: a Move and the assault's own move (a normal move, HT-A1), at the slowest rate of the
+    # companies that may assault, from the one nearest the enemy: as far again as the farthest of
+    # them is from the regiment's place (whence the doctrine measures)
+    cx, cy = centre_of(body)
+    going = [k for k in body if assault.may_assault(k)] or body
+    spread = max(math.hypot(k.x - cx, k.y - cy) for k in going)
+    charge = ACTIONS * min(move.base_inches(t, k) for k in going) * ypi + spread
+    moves = ACTIONS * min(move.base_inches(t, k) for k in body) * ypi  # HT-CR3: two Moves of its slowest company in good order
+    effective, close = _ranges(t, body[0])
     why = _why_not(alive)
     return Capabilities(charge, effective * ypi, close * ypi, why == "", why, RULINGS, moves)
 

@@ -234,6 +234,25 @@ class Grid:
         return found
 
 
+def in_order(standing: list[Company]) -> list[Company]:
+    """Ruling HT-O7: of a regiment's standing companies, those that stand for it in the neutral
+    world (its place, facing and formation) and in what the commander is told it can do (HT-CR1):
+    the companies Shaken or better, which may still form its regimental formation (p.7) and act
+    on its intent; a broken or routed company may not (p.7) and acts on its own (p.12, SG2).
+    Every standing company when none is in order."""
+    return [c for c in standing if c.level < BROKEN] or standing
+
+
+def centre_of(group: list[Company]) -> tuple[float, float]:
+    """The centre of the companies, weighted by their figures (summed in their order; ``group``
+    is not empty and has figures)."""
+    figs, sx, sy = 0, 0.0, 0.0
+    for c in group:
+        n = c.figures
+        figs, sx, sy = figs + n, sx + c.x * n, sy + c.y * n
+    return sx / figs, sy / figs
+
+
 def box_of(group: list[Company]) -> tuple[float, float, float, float]:
     """The box of the companies' centres (x0, x1, y0, y1)."""
     xs, ys = [c.x for c in group], [c.y for c in group]

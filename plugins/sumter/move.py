@@ -393,13 +393,6 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     want = intent.formation or u.formation
     if p.arm == "artillery":
         want = "limbered" if intent.action in ("advance", "withdraw") and order != "hold" else "unlimbered"
-    elif want == "skirmish" and not p.skirmish:
-        want = u.formation  # SU-G6: order troops do not deploy as skirmishers in play
-        if game.log.enabled and p.id not in state.kept_formation:
-            state.kept_formation.add(p.id)
-            game.log.emit("formation-kept", unit=p.id, formation=want, rulings=["SU-G6", "SU-G9"],
-                          text=f"{p.id}'s order asks for skirmish order and it stays in {want}: order troops do "
-                               f"not deploy as skirmishers (SU-G6), and charge as they stand (SU-G9)")
     elif p.skirmish and want != "skirmish" and not recall(game, state, p):
         want = "skirmish"
     goal = intent.goal if intent.action in ("advance", "withdraw") else None

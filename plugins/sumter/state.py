@@ -97,7 +97,6 @@ class SumterState:
     wanted: dict[str, dict[str, CommandIntent]] = field(factory=dict)  # side -> command intents, this turn
     melees: list[tuple[Piece, Piece]] = field(factory=list)  # (attacker, defender) pairs in contact
     rounds: dict[tuple[str, str], int] = field(factory=dict)  # rounds fought by each pair in melee
-    kept_formation: set[str] = field(factory=set)  # units whose order's skirmish formation the log has declined (SU-G6)
     sniper_reach: dict[str, float] = field(factory=dict)
     """Cache of ``combat.snipe``: side -> yards the longest firearm of its infantry reaches (with
     contact), the radius of the sniper's search; filled on first ask, never cleared (weapons do
