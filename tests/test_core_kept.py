@@ -182,3 +182,36 @@ def test_a_changed_scenario_works_its_ground_out_again() -> None:
     assert ground_of(scenario) is ground and scenario.kept.ground is ground
     changed = evolve(scenario, width=scenario.width + 100.0)
     assert changed.kept.ground is None and ground_of(changed) is not ground
+
+
+def test_a_layouts_scopes_are_the_units_under_each_command_and_side() -> None:
+    """The plans' scopes, found in one pass over the units, are each command's units and those of
+    every command under it, and each side's, in the scenario's order."""
+    from referee.core.engine.plan import Layout
+    from referee.core.input.scenario import bundled
+
+    for sid, _, _ in bundled():
+        scenario = load_scenario(find_scenario(sid))
+        scopes = Layout.of(scenario).scopes
+        for command in scenario.commands:
+            under = scenario.subordinates[command.id]
+            assert scopes[command.id] == tuple(u.id for u in scenario.units if u.command in under), (sid, command.id)
+        for side in scenario.sides:
+            assert scopes[side] == tuple(u.id for u in scenario.units if u.side == side)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from(["good", "disordered", "broken", "gone"]), min_size=24, max_size=24),
+       st.lists(st.booleans(), min_size=24, max_size=24))
+def test_a_leader_rides_at_the_centre_of_his_commands_fit_units(statuses, on_field) -> None:  # type: ignore[no-untyped-def]
+    from referee.core.engine.doctrine import _leader_place
+
+    world = World.start(BIG_BETHEL)
+    for u, status, present, i in zip(world.units.values(), statuses, on_field, range(24)):
+        u.status, u.on_field, u.x, u.y = status, present, 100.0 + 37.3 * i, 900.0 - 11.1 * i * i
+    for leader in world.leaders.values():
+        leader.attached_to = None
+        under = BIG_BETHEL.subordinates.get(leader.spec.command, frozenset())
+        fit = [u for u in world.units.values() if u.spec.command in under and u.fit]
+        expected = (sum(u.x for u in fit) / len(fit), sum(u.y for u in fit) / len(fit)) if fit else None
+        assert _leader_place(world, leader) == expected

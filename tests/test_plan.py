@@ -274,3 +274,32 @@ def test_a_fresh_plan_has_no_order_until_it_is_updated() -> None:
     plan = Plan.start(drill())
     unit = next(u.id for u in drill().units)
     assert plan.order_of(unit) is None
+
+
+# ----------------------------------------------------------------------------- two updates in a row
+
+
+def test_a_break_off_fires_the_enemys_order_at_the_next_update() -> None:
+    """Two updates with nothing changed between them need not do the same: a side breaking off
+    fires the other side's ``enemy_broke_off`` (looked at before the break-offs) at the next."""
+    game = game_of(drill(orders=(Order("us-brigade", "hold", id="us.1"), Order("cs-brigade", "hold", id="cs.1"),
+                                 Order("cs-brigade", "attack", objective="us-ground", id="cs.2",
+                                       when=(Trigger("enemy_broke_off"),))),
+                         plans={"union": SidePlan("union", break_off=(Trigger("time", minute=630),))}))
+    game.plan.update(game)
+    game.world.minute = 630
+    assert game.plan.update(game) and "union" in game.world.broken_off and "cs.2" not in game.plan.begun
+    assert game.plan.update(game) and "cs.2" in game.plan.begun
+    assert not game.plan.update(game)
+
+
+def test_an_attack_withheld_after_dark_lets_an_earlier_order_begin_at_the_next_update() -> None:
+    """An attack whose time comes after dark is withheld and nothing begins; the next update,
+    with nothing else changed, begins the earlier order whose time has also come."""
+    late = Trigger("time", minute=20 * 60 + 30)
+    game = game_of(sequence(Order("us-brigade", "hold", id="wait"), Order("us-brigade", "withdraw", id="back", when=(late,)),
+                            Order("us-brigade", "attack", objective="cs-ground", id="go", when=(late,))))
+    game.plan.update(game)
+    game.world.minute = 20 * 60 + 30
+    assert not game.plan.update(game) and game.plan.withheld == {"go"} and "back" not in game.plan.begun
+    assert game.plan.update(game) and "back" in game.plan.begun

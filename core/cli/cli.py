@@ -339,8 +339,8 @@ def compare_cmd(scenario: str, rulesets: str | None, options: tuple[str, ...], h
     world = finding.load_scenario(finding.find_scenario(scenario))
     stacks = []
     for name in _ruleset_names(rulesets):
-        rules = stacking.build_rules(name, options, house_rules)  # fail fast on a bad name or option
-        stacks.append((rules, comparing.Stack(name, tuple(options), tuple(house_rules))))
+        stack = comparing.Stack(name, tuple(options), tuple(house_rules))
+        stacks.append((stack.build(), stack))  # fail fast on a bad name or option; built once, for the workers too
     if out_path is not None:
         check_folder(out_path)  # before the replications, not after them
     workers = workers or comparing.default_workers()
@@ -388,10 +388,12 @@ def _compare_baseline(scenario: str, rulesets: str | None, baseline: str, option
         raise UserError(f"nothing to measure against {baseline}: add a ruleset to --rules or a --house-rule")
     path = str(finding.find_scenario(scenario))
     world = finding.load_scenario(finding.find_scenario(scenario))
-    base_rules = stacking.build_rules(baseline, options)
-    jobs = [(base_rules.name, comparing.Stack(baseline, tuple(options)), path)]
+    base = comparing.Stack(baseline, tuple(options))
+    base_rules = base.build()  # built once, for the workers too
+    jobs = [(base_rules.name, base, path)]
     for name in others:
-        jobs.append((stacking.build_rules(name, options, house_rules).name, comparing.Stack(name, tuple(options), tuple(house_rules)), path))
+        stack = comparing.Stack(name, tuple(options), tuple(house_rules))
+        jobs.append((stack.build().name, stack, path))
     if out_path is not None:
         check_folder(out_path)
     played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers(), job=comparing.replicate_traced)
@@ -515,7 +517,7 @@ def history_cmd(scenarios: tuple[str, ...], rulesets: str | None, n: int, seed: 
     battles = _historical_battles(scenarios)
     names = _ruleset_names(rulesets)
     for name in names:
-        stacking.build_rules(name)  # fail fast on a bad name
+        comparing.Stack(name).build()  # fail fast on a bad name; built once, for the workers too
     pairs = [(path, world, name) for path, world in battles for name in names]
     jobs = [(f"{world.id} {name}", comparing.Stack(name), path) for path, world, name in pairs]
     played, interrupted = _replicate_each(jobs, n, seed, workers or comparing.default_workers())
@@ -753,9 +755,10 @@ def new_house_rule_cmd(name: str, base: str, folder: str, title: str | None) -> 
 
 
 def _stacks(rulesets: str | None, options: tuple[str, ...], house_rules: tuple[str, ...]) -> dict[str, comparing.Stack]:
-    """The stacks to compare, by name, each built once here to fail fast on a bad name or option."""
-    return {stacking.build_rules(name, options, house_rules).name: comparing.Stack(name, tuple(options), tuple(house_rules))
-            for name in _ruleset_names(rulesets)}
+    """The stacks to compare, by name, each built once here to fail fast on a bad name or option
+    (and kept: the workers use it)."""
+    stacks = [comparing.Stack(name, tuple(options), tuple(house_rules)) for name in _ruleset_names(rulesets)]
+    return {stack.build().name: stack for stack in stacks}
 
 
 def _logged(stacks: dict[str, comparing.Stack], path: str, n: int, seed: int, workers: int | None) -> dict[str, list[Any]]:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from attrs import Factory, define, evolve
 
 from .hookspecs import hookimpl
-from .plan import dark
+from .plan import Layout, dark
 from .reach import Capabilities, capabilities
 from .records import STRICT, record
 from .world import FIT_STATUSES, LeaderState, Order, Point, UnitState, World, distance
@@ -208,8 +208,6 @@ class DefaultDoctrine:
         plan = game.plan
         plan.update(game)
         enemy, space = world.enemy(side), world.space
-        enemies = [u for u in world.by_side[enemy] if _known(u)]
-        indexed = space.indexed(enemy)
         out: dict[str, CommandIntent] = {}
         for u in world.by_side[side]:
             command = u.spec.command
@@ -220,9 +218,9 @@ class DefaultDoctrine:
             if side in world.broken_off:
                 out[command] = CommandIntent("withdraw", "withdraw")
                 continue
-            if kind in ADVANCING:
-                gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
-                stance = ("advance" if gap > DEPLOY_YARDS and not _deployed(order) else
+            if kind in ADVANCING:  # marching while no enemy it reckons with is within DEPLOY_YARDS
+                near = space.occupied(enemy, u.x, u.y, DEPLOY_YARDS, _known)
+                stance = ("advance" if not near and not _deployed(order) else
                           "assault" if kind == "attack" and order is not None and order.assault else
                           "support" if kind == "demonstrate" else "engage")
             elif kind == "hold" and _off_post(world, u, order):
@@ -517,10 +515,11 @@ def _leader_place(world: World, leader: LeaderState) -> Point | None:
     if leader.attached_to in world.units:
         attached = world.units[leader.attached_to]
         return (attached.x, attached.y)
-    under = world.scenario.subordinates.get(leader.spec.command, frozenset())
     xs, ys = [], []
-    for u in world.units.values():
-        if u.spec.command in under and u.fit:
+    units = world.units
+    for uid in Layout.of(world.scenario).scopes.get(leader.spec.command, ()):  # the units under his command
+        u = units[uid]
+        if u.fit:
             xs.append(u.x)
             ys.append(u.y)
     return (sum(xs) / len(xs), sum(ys) / len(ys)) if xs else None

@@ -71,10 +71,12 @@ class Layout:
                 ordered = next((cid for cid in chain if cid in sequences), None)
                 if ordered is not None:
                     command_of_unit[unit.id] = ordered
+            under: dict[str, list[str]] = {c.id: [] for c in scenario.commands}
+            for unit in scenario.units:  # each unit under its command and every command above it
+                for cid in dict.fromkeys(c.id for c in scenario.command_chain(unit.command)):
+                    under[cid].append(unit.id)
             scopes: dict[str, tuple[str, ...]] = {u.id: (u.id,) for u in scenario.units}
-            for command in scenario.commands:
-                under = scenario.subordinates.get(command.id, frozenset())
-                scopes[command.id] = tuple(u.id for u in scenario.units if u.command in under)
+            scopes.update((cid, tuple(ids)) for cid, ids in under.items())
             for side in scenario.sides:
                 scopes[side] = tuple(u.id for u in scenario.units if u.side == side)
             waits = {}

@@ -34,6 +34,7 @@ from attrs import frozen
 from ..engine.errors import RefereeError
 from ..engine.events import Resolution
 from ..engine.game import Game, Outcome, play, replication_seed
+from ..engine.ground import ground_of
 from ..engine.hookspecs import hookimpl
 from ..engine.limits import WORKERS
 from ..engine.plugins import Rules, blame, build_rules
@@ -77,6 +78,13 @@ def _built(stack: Stack) -> Rules:
 def _scenario(path: str) -> Scenario:
     """The scenario file, read once per process: a scenario is immutable and shared by its games."""
     return load_scenario(find_scenario(path))
+
+
+def _prepare(stack: Stack, scenario_path: str) -> None:
+    """Build the stack, read the scenario and prepare its ground in this process, once: workers
+    forked from it (Linux) inherit them instead of each making its own."""
+    stack.build()
+    ground_of(_scenario(scenario_path))
 
 
 Record = Callable[[int, Any], None]
@@ -132,6 +140,7 @@ def run_replications(
                 for ks in chunks:
                     _play(job, stack, scenario_path, seed, ks, record)
             else:
+                _prepare(stack, scenario_path)
                 _in_parallel(job, stack, scenario_path, seed, chunks, workers, record)
         except Interrupted as interrupt:
             interrupted = interrupt
