@@ -353,9 +353,9 @@ class Moves:
 
 @pytest.mark.parametrize("move", [100.0, None])
 def test_a_concerted_assault_dresses_one_move_outside_its_reach(move: float | None) -> None:
-    """The dressing line is the charge reach plus the ruleset's move; DRESS_MARGIN_YARDS only when
+    """The dressing line is the charge reach plus the ruleset's move; MOVE_YARDS only when
     the ruleset gives none."""
-    from referee.core.engine.doctrine import DRESS_MARGIN_YARDS
+    from referee.core.engine.doctrine import MOVE_YARDS
 
     game, unit = _attack_at("rff", 1000.0)
     game.rules.register(Moves(move), name="moves")
@@ -363,4 +363,26 @@ def test_a_concerted_assault_dresses_one_move_outside_its_reach(move: float | No
     us, them = game.world.units[unit], game.world.units["cs-regiment"]
     intent = DefaultDoctrine().advance(game.world, us, order, them, 1000.0, {}, "attack", game)
     assert intent.action == "advance"
-    assert intent.standoff == pytest.approx(250.0 + (DRESS_MARGIN_YARDS if move is None else move))
+    assert intent.standoff == pytest.approx(250.0 + (MOVE_YARDS if move is None else move))
+
+
+@pytest.mark.parametrize(("formation", "gap", "marches"), [
+    ("column", 650.0, True),   # beyond DEPLOY_YARDS: a marching unit goes on in column
+    ("line", 650.0, False),    # deployed, the enemy less than a move beyond it: it stays in line
+    ("line", 720.0, True),     # deployed, the enemy more than a move beyond it: column again
+    ("column", 550.0, False),  # within DEPLOY_YARDS: line
+])
+def test_a_deployed_unit_does_not_form_column_again_at_the_boundary(formation: str, gap: float, marches: bool) -> None:
+    """A unit in line just beyond DEPLOY_YARDS (driven back, or its enemy stepped back) stays in
+    line until the enemy is a full move (the ruleset's) beyond it; one in column goes on in column."""
+    from referee.core.engine.doctrine import DEPLOY_YARDS
+
+    assert 550.0 < DEPLOY_YARDS < 650.0 < DEPLOY_YARDS + 100.0 < 720.0
+    game, unit = _attack_at("rff", gap)
+    game.rules.register(Moves(100.0), name="moves")
+    order = game.memory["test.order"]
+    us, them = game.world.units[unit], game.world.units["cs-regiment"]
+    us.formation = formation
+    intent = DefaultDoctrine().advance(game.world, us, order, them, gap, {}, "attack", game)
+    assert intent.action == "advance"
+    assert intent.formation == ("column" if marches else "line")

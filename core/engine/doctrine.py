@@ -44,7 +44,7 @@ DEMONSTRATE_YARDS = 700.0  # how close a demonstration goes, unless it says
 COMMAND_REACH_YARDS = 500.0  # a unit farther than this from every leader of its chain does not begin an assault
 RETREAT_YARDS = 3000.0  # how far back a withdrawal aims when the order names no place
 SCREEN_YARDS = 900.0  # infantry in line this close to the enemy wants skirmishers out (its rules decide)
-DRESS_MARGIN_YARDS = 25.0  # fallback: a concerted assault dresses this far outside its charge reach (its ruleset's move)
+MOVE_YARDS = 25.0  # fallback for a unit's move (its ruleset's ``move_yards``): the least move of formed infantry under any ruleset
 DRESS_ROUNDING_YARDS = 25.0  # a unit of a concerted assault this near its dressing line has dressed
 DRESS_WAIT_MINUTES = 60  # a concerted assault waits at most this long for its last unit once its first has dressed
 ADVANCING = ("attack", "engage", "demonstrate")
@@ -218,8 +218,8 @@ class DefaultDoctrine:
             if side in world.broken_off:
                 out[command] = CommandIntent("withdraw", "withdraw")
                 continue
-            if kind in ADVANCING:  # marching while no enemy it reckons with is within DEPLOY_YARDS
-                near = space.occupied(enemy, u.x, u.y, DEPLOY_YARDS, _known)
+            if kind in ADVANCING:  # marching while no enemy it reckons with is within its deploying distance
+                near = space.occupied(enemy, u.x, u.y, _deploy_yards(u, capabilities(game, u)), _known)
                 stance = ("advance" if not near and not _deployed(order) else
                           "assault" if kind == "attack" and order is not None and order.assault else
                           "support" if kind == "demonstrate" else "engage")
@@ -303,16 +303,29 @@ class DefaultDoctrine:
                     _declined(game, unit, nearest, gap, reach, why, caps)
                 if gap <= (caps.close_yards if caps is not None else ASSAULT_YARDS):  # may not go in: stand and fire
                     return Intent("hold", (unit.x, unit.y), target, halted, kind)
-        formation = order.formation or ("column" if gap > DEPLOY_YARDS else "line")
+        formation = order.formation or ("column" if gap > _deploy_yards(unit, caps) else "line")
         return Intent("advance", _next_goal(world, unit, order, memory), target, formation, kind, standoff=stop)
 
 
 def _dress_yards(caps: Capabilities | None) -> float:
     """Where a unit of a concerted assault not yet released halts: one move outside its charge
-    reach, both its ruleset's (fallbacks :data:`DRESS_MARGIN_YARDS`, :data:`ASSAULT_YARDS`)."""
+    reach, both its ruleset's (fallbacks :data:`MOVE_YARDS`, :data:`ASSAULT_YARDS`)."""
     if caps is None:
-        return ASSAULT_YARDS + DRESS_MARGIN_YARDS
-    return caps.charge_yards + (DRESS_MARGIN_YARDS if caps.move_yards is None else caps.move_yards)
+        return ASSAULT_YARDS + MOVE_YARDS
+    return caps.charge_yards + _move(caps)
+
+
+def _move(caps: Capabilities | None) -> float:
+    """The unit's move this turn under its ruleset (fallback :data:`MOVE_YARDS`)."""
+    return MOVE_YARDS if caps is None or caps.move_yards is None else caps.move_yards
+
+
+def _deploy_yards(unit: UnitState, caps: Capabilities | None) -> float:
+    """How near an enemy puts the unit in line: :data:`DEPLOY_YARDS`; for a unit already deployed
+    (in line or skirmish order), a move (its ruleset's) farther, so that a unit driven back a few
+    yards, or facing an enemy that steps back, does not form column and line again at the
+    boundary, paying each change under its rules."""
+    return DEPLOY_YARDS + _move(caps) if unit.formation in DEPLOYED else DEPLOY_YARDS
 
 
 def _dressed(game: Game, unit: UnitState, group: str, over: float) -> bool:

@@ -34,7 +34,11 @@ class Capabilities:
 
 def capabilities(game: Game, unit: UnitState) -> Capabilities | None:
     """The unit's :class:`Capabilities` from its ruleset, or None when no ruleset answers.
-    Asked once per unit per turn and kept (again if its formation or status changes)."""
+    Asked once per unit per turn and kept (again if its formation or status changes); None,
+    unasked, while the ruleset is mustering (its state not yet made: sumter's muster reads the
+    commanders' stances)."""
+    if game.state is None:
+        return None
     kept = game.kept.capabilities
     key = (game.turn, unit.formation, unit.status)
     was = kept.get(unit.id)
