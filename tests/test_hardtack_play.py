@@ -223,6 +223,38 @@ def test_a_company_does_not_fire_through_a_friendly_close_formation(friend: str 
     assert any(ev["kind"] == "masked" and "HT-G4" in ev["rulings"] for ev in game.log.events) is masks
 
 
+def test_a_gun_fires_its_new_load_at_the_target_it_loaded_for_as_a_full_search_would() -> None:
+    """The search that fires a gun's load just chosen is answered from the one that chose it
+    (Aims.loading): the same target, with the same HT-G4 line for the target passed over, as a
+    full search gives; a load that cannot tell on the kept target is searched for anew."""
+    from referee.plugins.hardtack import fire
+
+    game, state = _bethel(1)
+    g, f = state.companies["greble-guns/1"], state.regiments["3rd-ny"].companies[0]
+    e, other = state.regiments["1st-nc"].companies[0], state.regiments["1st-nc"].companies[1]
+    g.facing = 0.0
+    e.x, e.y, e.in_position = g.x, g.y + 80, False  # ahead, masked by f
+    other.x, other.y, other.in_position = g.x + 90, g.y + 80, False
+    f.formation, f.facing, f.x, f.y = "line", 0.0, g.x, g.y + 30
+    state.aims.masks = {}  # one lone company acts (activation.play_step)
+    assert fire.choose_target(game, state, g, [e, other], None) is other
+    assert state.aims.loading is not None and state.aims.loading[1] is other
+    g.loaded = "canister"
+
+    def masked() -> list[dict[str, object]]:
+        return [{k: v for k, v in ev.items() if k != "seq"} for ev in game.log.events if ev["kind"] == "masked"]
+
+    assert fire.choose_target(game, state, g, [e, other], None) is other
+    assert len(masked()) == 2 and masked()[1] == masked()[0]
+    state.aims.loading = None
+    assert fire.choose_target(game, state, g, [e, other], None) is other
+    assert len(masked()) == 3 and masked()[2] == masked()[1]
+    far = g.gun.canister * state.tables.yards_per_inch + 20  # beyond canister, within shot
+    other.x, other.y = g.x, g.y + far
+    state.aims.loading = (g, other, [(e, f.id)])
+    assert fire.choose_target(game, state, g, [e, other], None) is None  # canister cannot reach it
+
+
 def test_a_column_does_not_fire() -> None:
     """HT-G4 (p.17): every member of a close formation must see the target without firing
     through another member of his company; a column (three or more rows, p.6) cannot."""

@@ -154,7 +154,7 @@ def play_step(game: Game, step: Step) -> None:
         state.aims.masks = {}  # only the company acts, its friends stand still: geometry.masked may keep its answers
         if not action(game, state, c, intent, 0, enemies):  # (one that did nothing would do nothing again)
             action(game, state, c, intent, 1, enemies)
-        state.aims.masks = None
+        state.aims.masks = state.aims.loading = None
         return
     reg = state.regiments[str(step.unit)]
     state.touch_regiment(reg)

@@ -82,7 +82,9 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     while, besides, the company keeps its facing, formation and load and the enemies then in
     reach keep their formations, In Position markers and travel modes (the rest of what the answer reads is
     their places; one that falls leaves none to fire at still). Either is kept only when every
-    enemy in reach was asked (the step's near box holds the company's reach)."""
+    enemy in reach was asked (the step's near box holds the company's reach). A gun that has just
+    loaded for a target in this activation is answered from the search that chose its load
+    (:func:`_as_loaded`)."""
     reach = fire_reach_yards(state, c)
     reach2, cx, cy, moves = reach * reach, c.x, c.y, state.others_moved(c.side)
     kept = state.aims.out_of_reach.get(c.id)
@@ -93,6 +95,11 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p and e.travel == v
                                                                for e, f, p, v in kept_none[1]):
         return None
+    loading = state.aims.loading
+    if loading is not None and loading[0] is c and c.loaded:
+        target = _as_loaded(game, state, c, reach, loading[1], loading[2])
+        if target is not None:
+            return target
     ranked = []
     low = -reach
     for i, e in enumerate(enemies):  # the box first, then the circle
@@ -110,30 +117,59 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
             state.aims.out_of_reach[c.id] = (cx, cy, moves, reach)
         return None
     ranked.sort()
-    here = (cx, cy, c.facing, c.formation)
-    aims = state.aims.open_to.get((c.id, c.loaded))
-    if aims is None or aims[0] != here:
-        aims = state.aims.open_to[(c.id, c.loaded)] = (here, {})
-    passed: list[tuple[str, str]] = []  # (target, why) passed over under HT-G4
+    known = _known(state, c)
+    passed: list[tuple[Company, str]] = []  # (target, why) passed over under HT-G4
     friends: list[Company] | None = None  # those that may mask any of its lines of fire, once a second line is asked about
     lines = 0
     for _, d2, i in ranked:
         e = enemies[i]
-        if e.alive and _open_to(game, state, c, e, d2, aims[1]):
+        if e.alive and _open_to(game, state, c, e, d2, known):
             if lines == 1:
                 friends = geo.screen(state, c, [enemies[j] for _, _, j in ranked])
             lines += 1
             why = geo.masked(state, c, e, friends)
             if why is None:
+                if c.artillery and not c.loaded and state.aims.masks is not None:
+                    state.aims.loading = (c, e, passed)  # the gun loads for e next (Aims.loading)
                 _log_masked(game, c, passed, e)
                 return e
-            passed.append((e.id, why))
+            passed.append((e, why))
             if why == "column":
                 break  # a column fires at nothing
     _log_masked(game, c, passed, None)
     if asked and not passed:
         state.aims.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, _, i in ranked) if e.alive])
     return None
+
+
+def _as_loaded(game: Game, state: HardtackState, c: Company, reach: float, target: Company, passed: list[tuple[Company, str]]) -> Company | None:
+    """The search of a gun just loaded for ``target`` (:attr:`.Aims.loading`), answered from the
+    search that chose its load: ``target`` again if the load can tell on it, after the same
+    targets passed over (logged as the search logs them). Nothing but the load changed since,
+    and a load reaches and tells on no target that both loads together do not, so the targets
+    ranked before ``target`` that the load may fire at are among those passed over, each for
+    the same friend in the way. None when the load cannot tell on ``target`` (a full search
+    follows)."""
+    known, reach2, cx, cy = _known(state, c), reach * reach, c.x, c.y
+
+    def open_to(e: Company) -> bool:  # the search's own tests: the box, the circle, arc, sight and effect
+        dx, dy = e.x - cx, e.y - cy
+        d2 = dx * dx + dy * dy
+        return -reach <= dx <= reach and -reach <= dy <= reach and d2 <= reach2 and _open_to(game, state, c, e, d2, known)
+
+    if not open_to(target):
+        return None
+    _log_masked(game, c, [(e, why) for e, why in passed if open_to(e)], target)
+    return target
+
+
+def _known(state: HardtackState, c: Company) -> dict[Company, tuple[Any, ...]]:
+    """:func:`_open_to`'s kept answers for ``c`` where it stands, as it faces and is formed, with its load."""
+    here = (c.x, c.y, c.facing, c.formation)
+    aims = state.aims.open_to.get((c.id, c.loaded))
+    if aims is None or aims[0] != here:
+        aims = state.aims.open_to[(c.id, c.loaded)] = (here, {})
+    return aims[1]
 
 
 def _open_to(game: Game, state: HardtackState, c: Company, e: Company, d2: float, known: dict[Company, tuple[Any, ...]]) -> bool:
@@ -149,11 +185,11 @@ def _open_to(game: Game, state: HardtackState, c: Company, e: Company, d2: float
     return ok
 
 
-def _log_masked(game: Game, c: Company, passed: list[tuple[str, str]], chosen: Company | None) -> None:
+def _log_masked(game: Game, c: Company, passed: list[tuple[Company, str]], chosen: Company | None) -> None:
     """HT-G4 in the log: the targets a company could not fire at, and why."""
     if not passed:
         return
-    e, why = passed[0]
+    e, why = passed[0][0].id, passed[0][1]
     cause = "in column, its rear ranks would fire through its front" if why == "column" else f"{why} is in the line of fire"
     then = f"; it fires at {chosen.id}" if chosen is not None else ""
     game.log.emit("masked", unit=c.id, target=e, rulings=["HT-G4"], text=f"{c.id} cannot fire at {e}: {cause}{then}")

@@ -109,12 +109,16 @@ class Aims:
       from there under the target's place, formation, marker and travel mode): fire._open_to.
     - ``masks``: geometry.masked's answers while one lone company acts (its friends stand
       still: activation.play_step sets and drops it), else None.
+    - ``loading``: while one lone company acts, an unloaded gun that found a target to load for:
+      (the gun, the target, the targets passed over with why); the search after it loads answers
+      from it (fire._as_loaded). activation.play_step drops it as the activation ends, else None.
     """
 
     out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)
     no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool, bool]]]] = field(factory=dict)
     open_to: dict[tuple[str, str], tuple[tuple[float, float, float, str], dict[Company, tuple[object, ...]]]] = field(factory=dict)
     masks: dict[tuple[object, ...], str | None] | None = None
+    loading: tuple[Company, Company, list[tuple[Company, str]]] | None = None
 
 
 Walk = tuple[float, frozenset[str], str]  # move.walk: yards gone, ground kinds crossed, worst class met
