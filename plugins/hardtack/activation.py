@@ -211,7 +211,7 @@ def _near(state: HardtackState, side: str, group: list[Company], fire_only: bool
         x0, x1, y0, y1 = box_of(group)
         x0, x1, y0, y1 = x0 - reach, x1 + reach, y0 - reach, y1 + reach
     state.near_box = (x0, x1, y0, y1)
-    return [e for e in state.enemies_around(side, x0, x1, y0, y1) if y0 <= e.y <= y1 and x0 <= e.x <= x1]
+    return state.enemies_in(side, x0, x1, y0, y1)
 
 
 def _tells(state: HardtackState, c: Company) -> float:

@@ -386,6 +386,11 @@ class HardtackState:
         found = grid.around(x0, x1, y0, y1, len(self.living(side))) if grid is not None else None
         if found is not None:
             return [[f for f in found if f.regiment is not but]]
+        return self.meeting(side, x0, x1, y0, y1, but)
+
+    def meeting(self, side: str, x0: float, x1: float, y0: float, y1: float, but: Regiment | None) -> list[list[Company]]:
+        """The side's living companies, regiment by regiment, of the regiments other than ``but``
+        whose box (``Regiment.box``: :meth:`groups_in`) meets the box (x0, x1, y0, y1)."""
         out = []
         for group in self.living_by_regiment(side):
             reg = group[0].regiment
@@ -418,16 +423,26 @@ class HardtackState:
         found = grid.around(x0, x1, y0, y1, len(living)) if grid is not None else None
         return living if found is None else found
 
-    def enemies_around(self, side: str, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
-        """The other sides' living companies, in the order of :meth:`enemies`, that may stand in
-        the box: as :meth:`around`."""
-        if not self.grids:
-            hit = self._enemies.get(side)
-            return hit if hit is not None else self.enemies(side)
+    def enemies_in(self, side: str, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
+        """The other sides' living companies whose centres lie in the box (x0, x1, y0, y1), in the
+        order of :meth:`enemies`: those a side's :class:`Grid` finds, or, regiment by regiment
+        (:meth:`meeting`), every company of a regiment whose box lies inside it and those in it
+        of one whose box straddles its edge."""
         out: list[Company] = []
         for s in self.by_side:
-            if s != side:
-                out += self.around(s, x0, x1, y0, y1)
+            if s == side:
+                continue
+            grid = self.grids.get(s) if self.grids else None
+            found = grid.around(x0, x1, y0, y1, len(self.living(s))) if grid is not None else None
+            if found is not None:
+                out += found
+                continue
+            for group in self.meeting(s, x0, x1, y0, y1, None):
+                box = group[0].regiment.box
+                if box is not None and x0 <= box[0] and box[1] <= x1 and y0 <= box[2] and box[3] <= y1:
+                    out += group
+                else:
+                    out += [e for e in group if y0 <= e.y <= y1 and x0 <= e.x <= x1]
         return out
 
     def enemies(self, side: str) -> list[Company]:
