@@ -12,7 +12,7 @@ import pytest
 from attrs import evolve
 from referee.core.engine.chance import SampledRoller
 from referee.core.engine.doctrine import Intent
-from referee.core.engine.events import EventLog, Modifier, Resolution
+from referee.core.engine.events import EventLog, Modifier, Resolution, jsonable
 from referee.core.engine.game import Game, play
 from referee.core.engine.hookspecs import hookimpl
 from referee.core.engine.plugins import build_rules
@@ -428,3 +428,20 @@ def test_a_formation_change_still_throws_for_dps(unit: str, start: str, grade: s
     assert throws[0]["inputs"]["for"] == ("move" if moves else "formation change")
     assert (throws[0]["inputs"]["dice"], p.dps) == (dice, dps)
     assert ((p.unit.x, p.unit.y) != (x, y)) == moves and p.unit.formation != start
+
+
+@pytest.mark.parametrize("inches", [0, 0.0, 1, 1.5, 2.25, 1 / 3])
+def test_a_movement_throw_adds_its_fixed_inches_as_the_mechanic_reads_them(inches: float) -> None:
+    """``move.roll_move`` (no fraction made for no fixed inches) gives what the movement mechanic
+    gives the same dice with the fixed inches as a Fraction: the inches, the DPs and the log."""
+    from referee.plugins.sumter import dice
+
+    for seed in range(6):
+        game = _game()
+        game.roller = SampledRoller(seed)
+        p = game.state.pieces["us-regiment"]
+        got = move.roll_move(game, game.state, p, "d6", 2, inches, "move")
+        want = dice.movement(SampledRoller(seed), game.state.tables, "d6", 2, Fraction(inches).limit_denominator(100), p.skirmish, {})
+        logged = _resolutions(game, "movement")[-1]
+        assert got == float(want.values["inches"]) and p.dps == want.values["dps"]
+        assert (logged["total"], logged["values"]["inches"]) == (jsonable(want.total), jsonable(want.values["inches"]))
