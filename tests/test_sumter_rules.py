@@ -445,3 +445,28 @@ def test_a_movement_throw_adds_its_fixed_inches_as_the_mechanic_reads_them(inche
         logged = _resolutions(game, "movement")[-1]
         assert got == float(want.values["inches"]) and p.dps == want.values["dps"]
         assert (logged["total"], logged["values"]["inches"]) == (jsonable(want.total), jsonable(want.values["inches"]))
+
+
+@pytest.mark.parametrize("moved, fires", [(0.0, True), (0.25, True), (0.5, True), (0.51, False), (1.0, False)])
+def test_order_foot_fires_after_at_most_half_its_move(moved: float, fires: bool) -> None:
+    game = _game()
+    p = game.state.pieces["us-regiment"]
+    p.moved = moved
+    assert p.order_foot and combat.may_fire(game.state, p) == fires
+
+
+@pytest.mark.parametrize("start, want", [("line", None), ("column", "line")])
+def test_a_move_goes_as_far_as_its_dice_less_its_change(start: str, want: str | None) -> None:
+    """A unit that keeps its formation goes the whole of its throw; a regular one changing column
+    to line (half a move) goes half of it."""
+    for seed in range(4):
+        game = _game(seed=seed)
+        state = game.state
+        p = state.pieces["us-regiment"]
+        p.unit.formation, p.moved, p.grade = start, 0.0, "regular"  # (a regular's column to line: half a move)
+        x, y = p.unit.x, p.unit.y
+        away = 1000.0 if y < game.scenario.height / 2 else -1000.0  # (a goal beyond its throw, on the table)
+        move.move(game, state, p, Intent("withdraw", goal=(x, y + away), formation=want), Foes.of(state.enemies(p.side)))
+        thrown = state.yards(float(_resolutions(game, "movement")[-1]["values"]["inches"]))
+        assert abs(math.hypot(p.unit.x - x, p.unit.y - y) - thrown * (1.0 if want is None else 0.5)) < 1e-6, seed
+        assert p.moved == 1.0 and p.unit.formation == "line"

@@ -46,7 +46,7 @@ def may_fire(state: SumterState, p: Piece) -> bool:
         return p.unit.formation == "unlimbered" and (p.rate == "horse-artillery" or not (p.moved or p.limbered_now))
     if p.skirmish:
         return True
-    return p.moved <= float(state.tables.fire_after)
+    return not p.moved or p.moved <= float(state.tables.fire_after)  # (most have not moved)
 
 
 def reach_inches(state: SumterState, p: Piece) -> float:

@@ -417,7 +417,7 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent, enemies: Foes
         return
     die, count, inches = move_dice(state, p, want, far)
     rolled = state.yards(roll_move(game, state, p, die, count, inches, "move", ("SU-G10",) if cost else ()))
-    room = rolled * float(1 - cost)
+    room = rolled * float(1 - cost) if cost else rolled  # (no change: the whole throw, no fraction made)
     if (p.order_foot and intent.action == "advance" and in_reach(game, state, p, enemies)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
         room = min(room, rolled * float(state.tables.fire_after - cost))
