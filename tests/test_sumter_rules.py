@@ -470,3 +470,39 @@ def test_a_move_goes_as_far_as_its_dice_less_its_change(start: str, want: str | 
         thrown = state.yards(float(_resolutions(game, "movement")[-1]["values"]["inches"]))
         assert abs(math.hypot(p.unit.x - x, p.unit.y - y) - thrown * (1.0 if want is None else 0.5)) < 1e-6, seed
         assert p.moved == 1.0 and p.unit.formation == "line"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_brigades_with_a_unit_broken_this_turn_test_and_no_others(seed: int) -> None:
+    """SU-B2, against a scan of every brigade's units: each brigade not already retiring with a
+    unit broken this turn takes one Brigade Morale Test; a phase with none broken takes none."""
+    game = _game(scenario="big-bethel", seed=seed)
+    state = game.state
+    rng = random.Random(seed)
+    for p in state.pieces.values():
+        p.broke = rng.random() < 0.15
+    for b in state.brigades.values():
+        b.failed = rng.random() < 0.2
+    want = [b.id for b in state.brigades.values() if any(p.broke for p in b.pieces) and not b.failed]
+    morale.morale_step(game, state)
+    assert [e["unit"] for e in _resolutions(game, "brigade-morale")] == want
+    quiet = _game(scenario="big-bethel", seed=seed)
+    morale.morale_step(quiet, quiet.state)
+    assert not _resolutions(quiet, "brigade-morale")
+
+
+def test_each_cinc_is_placed_at_the_centre_of_his_sides_fit_units() -> None:
+    game = _game(scenario="big-bethel")
+    state = game.state
+    rng = random.Random(3)
+    for p in state.pieces.values():
+        p.unit.x, p.unit.y = rng.uniform(0, 3000), rng.uniform(0, 3000)
+        p.state = rng.choice(["ok", "ok", "halted", "retreat", "gone"])
+    morale.end_turn(game, state)
+    placed = 0
+    for side, ld in state.cinc.items():
+        fit = [p.unit for p in state.by_side[side] if p.state in ("ok", "halted")]
+        if ld is not None and fit:
+            assert (ld.x, ld.y) == pytest.approx((sum(u.x for u in fit) / len(fit), sum(u.y for u in fit) / len(fit)), abs=1e-9)
+            placed += 1
+    assert placed

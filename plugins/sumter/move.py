@@ -275,8 +275,8 @@ def compulsory_step(game: Game, state: SumterState) -> None:
     for p in list(state.pieces.values()):
         if not p.live:
             continue
-        r = state.tables["movement"]["rates"][p.rate]
         if p.state in ("retreat", "rout"):
+            r = state.tables["movement"]["rates"][p.rate]
             inches = roll_move(game, state, p, r["retreat_die"], r["retreat"], 0, p.state)
             back_off(game, state, p, state.yards(inches))
             clear_friends(game, state, p)
