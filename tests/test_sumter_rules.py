@@ -18,7 +18,6 @@ from referee.core.engine.hookspecs import hookimpl
 from referee.core.engine.plugins import build_rules
 from referee.core.input.scenario import find_scenario, load_scenario, parse_scenario
 from referee.plugins.sumter import combat, morale, move
-from referee.plugins.sumter.geometry import Foes
 
 SECOND = """
 [[units]]
@@ -158,14 +157,14 @@ def test_a_field_battery_manhandles_within_two_inches_and_a_foot_battery_then_ma
     battery = state.pieces["cs-battery"]
     battery.brigade.order = "engage"
     x, y = battery.unit.x, battery.unit.y
-    move.move(game, state, battery, Intent("advance", goal=(x, y - 40.0)), Foes.of(state.enemies(battery.side)))
+    move.move(game, state, battery, Intent("advance", goal=(x, y - 40.0)))
     assert battery.unit.formation == "unlimbered" and abs(battery.unit.y - (y - 40.0)) < 1e-6
     assert not combat.may_fire(state, battery)
     assert any(e["kind"] == "manhandle" for e in game.log.events)
     far = _game(scenario="drill-charge-battery")
     b2 = far.state.pieces["cs-battery"]
     b2.brigade.order = "engage"
-    move.move(far, far.state, b2, Intent("advance", goal=(x, y - 200.0)), Foes.of(far.state.enemies(b2.side)))
+    move.move(far, far.state, b2, Intent("advance", goal=(x, y - 200.0)))
     assert b2.unit.formation == "limbered"
 
 
@@ -278,7 +277,7 @@ def test_a_heavy_field_battery_limbers_in_a_whole_move(gun: str, cost: Fraction)
     battery.brigade.order = "engage"
     assert move.change_cost(state, battery, "limbered") == cost
     x, y = battery.unit.x, battery.unit.y
-    move.move(game, state, battery, Intent("advance", goal=(x, y - 400.0)), Foes.of(state.enemies(battery.side)))
+    move.move(game, state, battery, Intent("advance", goal=(x, y - 400.0)))
     assert battery.unit.formation == "limbered"
     if cost == 1:  # the whole move spent limbering: the battery stays where it was
         assert battery.moved == 1.0 and (battery.unit.x, battery.unit.y) == (x, y)
@@ -371,10 +370,10 @@ def test_an_order_unit_asked_for_skirmish_order_takes_it_up_for_a_whole_move() -
         x, y = p.unit.x, p.unit.y
         ask = Intent("advance", goal=(x, y + 300.0), target="cs-battery", formation="skirmish", order="attack")
         p.moved = 0.0
-        move.move(game, state, p, ask, Foes.of(state.enemies(p.side)))
+        move.move(game, state, p, ask)
         assert (p.unit.formation, p.moved, p.unit.x, p.unit.y) == ("skirmish", 1.0, x, y), start
         p.moved = 0.0
-        move.move(game, state, p, ask, Foes.of(state.enemies(p.side)))
+        move.move(game, state, p, ask)
         assert p.unit.formation == "skirmish" and p.unit.y > y, start
         skirmish = state.tables["movement"]["rates"][p.rate]["skirmish"]  # the change throws for DPs (SU-G10), then the move
         moves = _resolutions(game, "movement")
@@ -422,7 +421,7 @@ def test_a_formation_change_still_throws_for_dps(unit: str, start: str, grade: s
     if p.arm != "artillery":
         p.rate = "foot-good" if grade in ("veteran", "regular") else "foot-poor"
     x, y = p.unit.x, p.unit.y
-    move.move(game, state, p, intent, Foes.of(state.enemies(p.side)))
+    move.move(game, state, p, intent)
     throws = _resolutions(game, "movement")
     assert len(throws) == 1 and "SU-G10" in throws[0]["rulings"], throws
     assert throws[0]["inputs"]["for"] == ("move" if moves else "formation change")
@@ -466,7 +465,7 @@ def test_a_move_goes_as_far_as_its_dice_less_its_change(start: str, want: str | 
         p.unit.formation, p.moved, p.grade = start, 0.0, "regular"  # (a regular's column to line: half a move)
         x, y = p.unit.x, p.unit.y
         away = 1000.0 if y < game.scenario.height / 2 else -1000.0  # (a goal beyond its throw, on the table)
-        move.move(game, state, p, Intent("withdraw", goal=(x, y + away), formation=want), Foes.of(state.enemies(p.side)))
+        move.move(game, state, p, Intent("withdraw", goal=(x, y + away), formation=want))
         thrown = state.yards(float(_resolutions(game, "movement")[-1]["values"]["inches"]))
         assert abs(math.hypot(p.unit.x - x, p.unit.y - y) - thrown * (1.0 if want is None else 0.5)) < 1e-6, seed
         assert p.moved == 1.0 and p.unit.formation == "line"

@@ -14,7 +14,7 @@ from typing import Any
 from referee.api import Game, Intent, segment_distance, short_of
 
 from . import dice, mechanics
-from .geometry import Foes, dist, enemies_near, flanked, nearest, step_toward
+from .geometry import dist, enemies_near, flanked, nearest, step_toward
 from .mods import mods
 from .state import Brigade, Piece, SumterState, set_state
 
@@ -374,7 +374,7 @@ def movement_step(game: Game, state: SumterState, side: str) -> None:
     cinc = state.cinc.get(side)
     if cinc is not None and cinc.spec.rating == "superior":
         marches += 1
-    enemies = Foes.of(state.enemies(side))  # (the live ones: none moves or falls while the side moves)
+    enemies = state.enemies(side)
     for b in state.brigades.values():
         if b.side != side:
             continue
@@ -385,17 +385,16 @@ def movement_step(game: Game, state: SumterState, side: str) -> None:
             intent = intents.get(p.id)
             if intent is None or p.state != "ok" or not p.unit.on_field or p.melee or p.charging or p.moved or b.failed:
                 continue  # halted units stand
-            move(game, state, p, intent, enemies)
+            move(game, state, p, intent)
 
 
-def move(game: Game, state: SumterState, p: Piece, intent: Intent, enemies: Foes) -> None:
-    """``p`` moves as ``intent`` asks (``enemies``: its side's, listed for the movement phase)."""
+def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
     u = p.unit
     order = p.brigade.order
     want = intent.formation or u.formation
     if p.arm == "artillery":
         want = "limbered" if intent.action in ("advance", "withdraw") and order != "hold" else "unlimbered"
-    elif p.skirmish and want != "skirmish" and not recall(game, state, p, enemies):
+    elif p.skirmish and want != "skirmish" and not recall(game, state, p):
         want = "skirmish"
     goal = intent.goal if intent.action in ("advance", "withdraw") else None
     if order == "hold" and intent.action != "withdraw":
@@ -418,7 +417,7 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent, enemies: Foes
     die, count, inches = move_dice(state, p, want, far)
     rolled = state.yards(roll_move(game, state, p, die, count, inches, "move", ("SU-G10",) if cost else ()))
     room = rolled * float(1 - cost) if cost else rolled  # (no change: the whole throw, no fraction made)
-    if (p.order_foot and intent.action == "advance" and in_reach(game, state, p, enemies)
+    if (p.order_foot and intent.action == "advance" and in_reach(game, state, p)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
         room = min(room, rolled * float(state.tables.fire_after - cost))
     if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
@@ -472,20 +471,19 @@ def pass_batteries(game: Game, state: SumterState, p: Piece, x: float, y: float)
             return
 
 
-def in_reach(game: Game, state: SumterState, p: Piece, enemies: Foes) -> bool:
-    """Is an enemy within the long range of the unit's firearm (none, without looking, when they
-    are all beyond it)?"""
+def in_reach(game: Game, state: SumterState, p: Piece) -> bool:
+    """Is an enemy within the long range of the unit's firearm?"""
     weapon = p.unit.spec.weapon or "rifle-musket"
     reach = state.yards(state.tables["fire"]["ranges"][weapon][1] + state.tables["scale"]["contact_inches"])
-    return not enemies.beyond(p, reach) and nearest(p, enemies_near(game, state, p, among=enemies.pieces))[1] <= reach
+    return nearest(p, enemies_near(game, state, p))[1] <= reach
 
 
-def recall(game: Game, state: SumterState, p: Piece, enemies: Foes) -> bool:
+def recall(game: Game, state: SumterState, p: Piece) -> bool:
     """Skirmish Recall: 2D6 against the grade's score to form again."""
     t = state.tables["fire"]["recall"]
     names: list[str | tuple[str, int]] = [("dp", p.dps)]
-    far = state.yards(t["far_inches"])
-    if enemies.beyond(p, far) or nearest(p, enemies_near(game, state, p, among=enemies.pieces))[1] > far:
+    _, gap = nearest(p, enemies_near(game, state, p))
+    if gap > state.yards(t["far_inches"]):
         names.append("far_from_enemy")
     if attached_general(state, p) in ("excellent", "average"):
         names.append("general")
@@ -496,16 +494,15 @@ def recall(game: Game, state: SumterState, p: Piece, enemies: Foes) -> bool:
     return recalled
 
 
-def tactical_march(game: Game, state: SumterState, b: Brigade, intents: dict[str, Intent], enemies: Foes) -> bool:
+def tactical_march(game: Game, state: SumterState, b: Brigade, intents: dict[str, Intent], enemies: list[Piece]) -> bool:
     """Tactical March: the whole brigade in column of march, 18" (24" for cavalry and horse
-    artillery), ending 20" from the enemy; DPs thrown on its column dice. A unit farther than
-    its march and the 20" from every enemy marches its whole way without measuring to them."""
+    artillery), ending 20" from the enemy; DPs thrown on its column dice."""
     mv = state.tables["movement"]
     stop = state.yards(mv["march_stop_inches"])
-    ready = [p for p in b.pieces if p.fit and not p.melee]
+    ready = [p for p in b.pieces if p.fit and not p.melee]  # (``enemies``: the live ones; none changes while a side moves)
     if not any(intents.get(p.id) is not None and intents[p.id].action == "advance" for p in ready):
         return False
-    if any(not enemies.beyond(p, stop) and nearest(p, enemies_near(game, state, p, among=enemies.pieces))[1] <= stop for p in ready):
+    if any(nearest(p, enemies_near(game, state, p, among=enemies))[1] <= stop for p in ready):
         return False
     for p in ready:
         intent = intents.get(p.id)
@@ -515,9 +512,8 @@ def tactical_march(game: Game, state: SumterState, b: Brigade, intents: dict[str
         fast = p.rate.startswith("horse")
         die, count, _ = move_dice(state, p, "column", 0.0)
         roll_move(game, state, p, die, count, 0, "tactical march")
-        march = state.yards(mv["march_inches_fast" if fast else "march_inches_foot"])
-        room = march if enemies.beyond(p, stop + march) else max(0.0, nearest(p, enemies_near(game, state, p, among=enemies.pieces))[1] - stop)
-        step_toward(game, p, intent.goal[0], intent.goal[1], min(room, march))
+        room = max(0.0, nearest(p, enemies_near(game, state, p, among=enemies))[1] - stop)
+        step_toward(game, p, intent.goal[0], intent.goal[1], min(room, state.yards(mv["march_inches_fast" if fast else "march_inches_foot"])))
         p.moved = 1.0
     game.log.emit("march", unit=b.id, text=f"{b.id} makes a tactical march")
     return True
