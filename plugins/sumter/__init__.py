@@ -19,7 +19,7 @@ from .morale import end_turn, morale_step
 from .move import charge_step, compulsory_step, movement_step, orders_step
 from .reach import capabilities
 from .situation import exchange
-from .state import SumterState, muster, set_failed
+from .state import SumterState, muster, sync
 from .tables import TABLES, display_tables, load_tables
 
 PLUGIN_NAME = "sumter"
@@ -60,15 +60,12 @@ def referee_turn(game: Game) -> Iterator[Step]:
     state: SumterState = game.state
     sides = game.scenario.sides
     state.wanted = {side: game.command_intents(side) for side in sides}
-    retiring = [b.failed for b in state.brigades.values()]
     for side in sides:
         for b in state.brigades.values():
             if b.side == side:
                 yield Step("orders", "orders", side, command=b.id)
     state.intents = {side: game.intents(side) for side in sides}
-    for b, was in zip(state.brigades.values(), retiring):  # the orders' results (a brigade retiring, or no longer) shown
-        if b.failed != was:                                # once the intents are given from the field before them
-            set_failed(b, b.failed)
+    sync(state)  # the orders' results (a brigade retiring, or no longer) shown once the intents are given from the field before them
     for side in sides:
         yield Step("phase", "charge", side)
     yield Step("phase", "compulsory", None)

@@ -181,8 +181,8 @@ def show_status(p: Piece) -> None:
     follow the figures as they fall, :func:`show_strength`; places are kept there already). A
     unit reads as disordered when halted or in a retiring brigade, whatever its DPs (rulings
     SU-D4, SU-D5). Written where they change (:func:`set_state`, :func:`set_failed`; an order
-    step's result on the brigades it changed, once the turn's intents are given: ``referee_turn``)
-    and at muster (:func:`sync`), so no step writes back units that did not change."""
+    step's result once the turn's intents are given, :func:`sync`) and at muster, so no step
+    writes back units that did not change."""
     u = p.unit
     if p.state == "gone" or p.figures <= 0:
         u.status = "gone"
