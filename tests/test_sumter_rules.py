@@ -505,3 +505,21 @@ def test_each_cinc_is_placed_at_the_centre_of_his_sides_fit_units() -> None:
             assert (ld.x, ld.y) == pytest.approx((sum(u.x for u in fit) / len(fit), sum(u.y for u in fit) / len(fit)), abs=1e-9)
             placed += 1
     assert placed
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_units_that_test_in_the_morale_phase_are_those_the_rules_name(seed: int) -> None:
+    """SU-U1 against a scan of every unit: a unit on the field retreating or routing, not broken
+    this turn, tests to rally; a fit one not in melee that lost figures tests (Other); no other."""
+    game = _game(scenario="big-bethel", seed=seed)
+    state = game.state
+    rng = random.Random(seed)
+    for p in state.pieces.values():
+        p.state = rng.choice(["ok", "ok", "halted", "retreat", "rout", "gone"])
+        p.unit.on_field = rng.random() < 0.85
+        p.broke, p.lost, p.hit = rng.random() < 0.3, rng.choice([0, 0, 1, 2]), rng.random() < 0.5
+        p.melee = rng.choice([None, None, None, "someone"])
+    want = [p.id for p in state.pieces.values() if p.unit.on_field and p.state != "gone"
+            and (p.state in ("retreat", "rout") and not p.broke or p.state in ("ok", "halted") and p.lost and not p.melee)]
+    morale.morale_step(game, state)
+    assert [e["unit"] for e in _resolutions(game, "unit-morale")] == want and want

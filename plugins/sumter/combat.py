@@ -30,13 +30,14 @@ def fire_step(game: Game, state: SumterState) -> None:
     for side, pieces in state.by_side.items():
         intents = state.intents.get(side, {})
         enemies = Foes.of(state.enemies(side))  # (the live ones: none moves or falls while the side fires)
+        if not enemies.pieces:
+            continue
         for p in pieces:
-            if not p.fit or p.melee or not enemies.pieces or p.figures <= 0:
+            if p.melee or p.figures <= 0 or not p.fit:
                 continue
             hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
-        if enemies.pieces:
-            snipe(game, state, side, pieces, enemies, landed)
+        snipe(game, state, side, pieces, enemies, landed)
     for target, hits, cause, yards in landed:
         take_hits(game, state, target, hits, cause, yards)
 
@@ -176,7 +177,7 @@ def snipe(game: Game, state: SumterState, side: str, pieces: list[Piece], enemie
                                                  default=0.0)
     best, target, gap = None, None, math.inf
     for p in pieces:
-        if p.fit and not p.melee and p.arm == "infantry" and not enemies.beyond(p, min(longest, gap)):
+        if p.arm == "infantry" and not p.melee and p.fit and not enemies.beyond(p, min(longest, gap)):
             e, d = nearest(p, enemies_near(game, state, p, reach=min(longest, gap), among=enemies.pieces))
             if d < gap:
                 best, target, gap = p, e, d

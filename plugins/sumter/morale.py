@@ -24,11 +24,9 @@ def morale_step(game: Game, state: SumterState) -> None:
     when_hit = game.option("test-when-hit")
     beaten = [p for p in state.pieces.values() if p.unit.on_field and p.state in ("retreat", "rout", "gone")]
     for p in list(state.pieces.values()):
-        if not p.live:
-            continue
-        if p.state in ("retreat", "rout") and not p.broke:
+        if p.state in ("retreat", "rout") and not p.broke and p.unit.on_field:
             column = "rally"
-        elif p.fit and (p.lost or when_hit and p.hit) and not p.melee:
+        elif (p.lost or when_hit and p.hit) and not p.melee and p.fit:
             column = "other"
         else:
             continue

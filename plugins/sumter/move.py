@@ -273,8 +273,8 @@ def compulsory_step(game: Game, state: SumterState) -> None:
     """Retreats and routs (their retreat dice straight back), pursuits, and brigades retiring
     after an order or morale failure (a step back: half a move; skirmishers a full move; SU-C9)."""
     for p in list(state.pieces.values()):
-        if not p.live:
-            continue
+        if not (p.state in ("retreat", "rout") or p.pursuing or p.brigade.failed) or not p.live:
+            continue  # (most units: none of these)
         if p.state in ("retreat", "rout"):
             r = state.tables["movement"]["rates"][p.rate]
             inches = roll_move(game, state, p, r["retreat_die"], r["retreat"], 0, p.state)
