@@ -157,14 +157,14 @@ def test_a_field_battery_manhandles_within_two_inches_and_a_foot_battery_then_ma
     battery = state.pieces["cs-battery"]
     battery.brigade.order = "engage"
     x, y = battery.unit.x, battery.unit.y
-    move.move(game, state, battery, Intent("advance", goal=(x, y - 40.0)))
+    move.move(game, state, battery, Intent("advance", goal=(x, y - 40.0)), state.enemies(battery.side))
     assert battery.unit.formation == "unlimbered" and abs(battery.unit.y - (y - 40.0)) < 1e-6
     assert not combat.may_fire(state, battery)
     assert any(e["kind"] == "manhandle" for e in game.log.events)
     far = _game(scenario="drill-charge-battery")
     b2 = far.state.pieces["cs-battery"]
     b2.brigade.order = "engage"
-    move.move(far, far.state, b2, Intent("advance", goal=(x, y - 200.0)))
+    move.move(far, far.state, b2, Intent("advance", goal=(x, y - 200.0)), far.state.enemies(b2.side))
     assert b2.unit.formation == "limbered"
 
 
@@ -277,7 +277,7 @@ def test_a_heavy_field_battery_limbers_in_a_whole_move(gun: str, cost: Fraction)
     battery.brigade.order = "engage"
     assert move.change_cost(state, battery, "limbered") == cost
     x, y = battery.unit.x, battery.unit.y
-    move.move(game, state, battery, Intent("advance", goal=(x, y - 400.0)))
+    move.move(game, state, battery, Intent("advance", goal=(x, y - 400.0)), state.enemies(battery.side))
     assert battery.unit.formation == "limbered"
     if cost == 1:  # the whole move spent limbering: the battery stays where it was
         assert battery.moved == 1.0 and (battery.unit.x, battery.unit.y) == (x, y)
@@ -370,10 +370,10 @@ def test_an_order_unit_asked_for_skirmish_order_takes_it_up_for_a_whole_move() -
         x, y = p.unit.x, p.unit.y
         ask = Intent("advance", goal=(x, y + 300.0), target="cs-battery", formation="skirmish", order="attack")
         p.moved = 0.0
-        move.move(game, state, p, ask)
+        move.move(game, state, p, ask, state.enemies(p.side))
         assert (p.unit.formation, p.moved, p.unit.x, p.unit.y) == ("skirmish", 1.0, x, y), start
         p.moved = 0.0
-        move.move(game, state, p, ask)
+        move.move(game, state, p, ask, state.enemies(p.side))
         assert p.unit.formation == "skirmish" and p.unit.y > y, start
         skirmish = state.tables["movement"]["rates"][p.rate]["skirmish"]  # the change throws for DPs (SU-G10), then the move
         moves = _resolutions(game, "movement")
@@ -421,7 +421,7 @@ def test_a_formation_change_still_throws_for_dps(unit: str, start: str, grade: s
     if p.arm != "artillery":
         p.rate = "foot-good" if grade in ("veteran", "regular") else "foot-poor"
     x, y = p.unit.x, p.unit.y
-    move.move(game, state, p, intent)
+    move.move(game, state, p, intent, state.enemies(p.side))
     throws = _resolutions(game, "movement")
     assert len(throws) == 1 and "SU-G10" in throws[0]["rulings"], throws
     assert throws[0]["inputs"]["for"] == ("move" if moves else "formation change")
@@ -465,7 +465,7 @@ def test_a_move_goes_as_far_as_its_dice_less_its_change(start: str, want: str | 
         p.unit.formation, p.moved, p.grade = start, 0.0, "regular"  # (a regular's column to line: half a move)
         x, y = p.unit.x, p.unit.y
         away = 1000.0 if y < game.scenario.height / 2 else -1000.0  # (a goal beyond its throw, on the table)
-        move.move(game, state, p, Intent("withdraw", goal=(x, y + away), formation=want))
+        move.move(game, state, p, Intent("withdraw", goal=(x, y + away), formation=want), state.enemies(p.side))
         thrown = state.yards(float(_resolutions(game, "movement")[-1]["values"]["inches"]))
         assert abs(math.hypot(p.unit.x - x, p.unit.y - y) - thrown * (1.0 if want is None else 0.5)) < 1e-6, seed
         assert p.moved == 1.0 and p.unit.formation == "line"
@@ -523,3 +523,36 @@ def test_the_units_that_test_in_the_morale_phase_are_those_the_rules_name(seed: 
             and (p.state in ("retreat", "rout") and not p.broke or p.state in ("ok", "halted") and p.lost and not p.melee)]
     morale.morale_step(game, state)
     assert [e["unit"] for e in _resolutions(game, "unit-morale")] == want and want
+
+
+def test_a_tactical_march_stops_each_unit_20_inches_from_its_nearest_enemy() -> None:
+    """Tactical March, against each unit's nearest enemy measured by a scan: no march when a
+    unit of the brigade is within 20" of an enemy; else each advancing unit goes its march, or
+    to 20" from its nearest enemy if that is nearer."""
+    marches = []
+    for seed in range(12):
+        game = _game(scenario="big-bethel", seed=seed)
+        state = game.state
+        rng = random.Random(seed)
+        b = max((b for b in state.brigades.values() if len(b.pieces) > 1), key=lambda b: len(b.pieces))
+        mv = state.tables["movement"]
+        stop = state.yards(mv["march_stop_inches"])
+        enemies = state.enemies(b.side)
+        intents = {}
+        w, h = game.scenario.width, game.scenario.height  # (on the table: no move is cut short by its edge)
+        for p in b.pieces:
+            p.unit.x, p.unit.y = rng.uniform(0, w), rng.uniform(0, h)
+            intents[p.id] = Intent("advance", goal=(rng.uniform(0, w), rng.uniform(0, h)))
+        before = {p.id: (p.unit.x, p.unit.y, min(math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) for e in enemies))
+                  for p in b.pieces}
+        ready = [p for p in b.pieces if p.fit and not p.melee]
+        marched = move.tactical_march(game, state, b, intents, enemies)
+        assert marched == all(before[p.id][2] > stop for p in ready), seed
+        marches.append(marched)
+        for p in ready:
+            x, y, gap = before[p.id]
+            march = state.yards(mv["march_inches_fast" if p.rate.startswith("horse") else "march_inches_foot"])
+            goal = math.hypot(intents[p.id].goal[0] - x, intents[p.id].goal[1] - y)
+            went = math.hypot(p.unit.x - x, p.unit.y - y)
+            assert went == pytest.approx(min(max(0.0, gap - stop), march, goal) if marched else 0.0, abs=1e-6), (seed, p.id)
+    assert 2 <= sum(marches) <= 10, marches  # (both ways tried)
