@@ -18,6 +18,7 @@ from referee.core.engine.hookspecs import hookimpl
 from referee.core.engine.plugins import build_rules
 from referee.core.input.scenario import find_scenario, load_scenario, parse_scenario
 from referee.plugins.sumter import combat, morale, move
+from referee.plugins.sumter.geometry import Foes
 
 SECOND = """
 [[units]]
@@ -556,3 +557,22 @@ def test_a_tactical_march_stops_each_unit_20_inches_from_its_nearest_enemy() -> 
             went = math.hypot(p.unit.x - x, p.unit.y - y)
             assert went == pytest.approx(min(max(0.0, gap - stop), march, goal) if marched else 0.0, abs=1e-6), (seed, p.id)
     assert 2 <= sum(marches) <= 10, marches  # (both ways tried)
+
+
+@pytest.mark.parametrize("firer, target", [("us-regiment", "cs-battery"), ("cs-battery", "us-regiment")])
+def test_a_unit_fires_at_an_enemy_within_its_weapons_long_range_and_contact_and_not_beyond(firer: str, target: str) -> None:
+    """SU-F9: ranges from centre to centre less the contact distance; a unit with no target
+    named fires at an enemy just inside its long range and contact, not at one just beyond."""
+    from referee.plugins.sumter.tables import load_tables
+
+    t = load_tables()
+    for past, fires in ((-0.5, True), (1.5, False)):
+        game = _game()
+        state = game.state
+        p, e = state.pieces[firer], state.pieces[target]
+        p.unit.formation = "unlimbered" if p.arm == "artillery" else "line"
+        long = t.gun_reach[p.unit.spec.gun_type] if p.arm == "artillery" else t.firearm_reach[p.unit.spec.weapon]
+        e.unit.x, e.unit.y = p.unit.x, p.unit.y + (long + t["scale"]["contact_inches"]) * t.scale.yards_per_inch + past
+        landed: list[Any] = []
+        hits = combat.shoot(game, state, p, None, Foes.of(state.enemies(p.side)), landed)
+        assert (hits is not None) == fires, past

@@ -16,7 +16,7 @@ from referee.api import Game, Intent, Resolution, Roller, men_between
 from . import dice, mechanics
 from .geometry import Foes, dist, enemies_near, flanked, nearest
 from .move import add_dps, back_off, disperse, roll_move
-from .state import Piece, SumterState, set_state, show_strength
+from .state import Piece, SumterState, reach_inches, set_state, show_strength
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
 Landed = tuple[Piece, int, str, int]
@@ -50,19 +50,13 @@ def may_fire(state: SumterState, p: Piece) -> bool:
     return not p.moved or p.moved <= float(state.tables.fire_after)  # (most have not moved)
 
 
-def reach_inches(state: SumterState, p: Piece) -> float:
-    if p.arm == "artillery":
-        return state.tables.gun_reach[p.unit.spec.gun_type or "12-pdr-napoleon"]
-    return state.tables.firearm_reach[p.unit.spec.weapon or "rifle-musket"]
-
-
 def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemies: Foes, landed: list[Landed]) -> int | None:
     """``p`` fires at its intent's target, or when that is out of reach at the nearest of
     ``enemies`` in reach: the last of those equally near (none, without looking, when they are
     all beyond its reach)."""
     if not may_fire(state, p):
         return None
-    reach = state.yards(reach_inches(state, p)) + state.yards(state.tables["scale"]["contact_inches"])
+    reach = p.reach
     target = state.pieces.get(intent.target) if intent is not None and intent.target else None
     if target is None or target.side == p.side or not target.live or dist(p, target) > reach:
         best, gap = None, reach
