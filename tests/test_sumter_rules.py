@@ -576,3 +576,27 @@ def test_a_unit_fires_at_an_enemy_within_its_weapons_long_range_and_contact_and_
         landed: list[Any] = []
         hits = combat.shoot(game, state, p, None, Foes.of(state.enemies(p.side)), landed)
         assert (hits is not None) == fires, past
+
+
+def test_a_general_joins_the_stationary_unit_of_his_brigade_with_the_most_dps() -> None:
+    """SU-G1 against the rule read over every unit: the fit unit with the most DPs of those
+    that did not move (the first of those equal; the first fit unit when every one moved)."""
+    for seed in range(20):
+        game = _game(scenario="big-bethel", seed=seed)
+        state = game.state
+        rng = random.Random(seed)
+        for b in state.brigades.values():
+            if b.general is None:
+                continue
+            for p in b.pieces:
+                p.dps, p.moved = rng.choice([0, 0, 1, 2, 3]), rng.choice([0.0, 0.0, 0.5])
+                p.state = rng.choice(["ok", "halted", "retreat"])
+            fit = [p for p in b.pieces if p.state in ("ok", "halted")]
+            was = b.general.attached_to
+            morale.place_general(state, b)
+            if not fit:
+                assert b.general.attached_to == was
+                continue
+            most = max(-1 if p.moved else p.dps for p in fit)
+            want = next(p for p in fit if (-1 if p.moved else p.dps) == most)
+            assert (b.general.attached_to, b.general.x, b.general.y) == (want.id, want.unit.x, want.unit.y), seed

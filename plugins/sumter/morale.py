@@ -181,8 +181,12 @@ def place_general(state: SumterState, b: Brigade) -> None:
     ld = b.general
     if ld is None or ld.status != "active":
         return
-    fit = [p for p in b.pieces if p.fit]
-    if not fit:
+    best: Piece | None = None
+    most = -2  # (a unit that moved counts -1)
+    for p in b.pieces:
+        dps = -1 if p.moved else p.dps
+        if dps > most and p.fit:  # (the first of those equal)
+            best, most = p, dps
+    if best is None:
         return
-    best = max(fit, key=lambda p: p.dps if not p.moved else -1)  # (max keeps the first of those equal)
     ld.attached_to, ld.x, ld.y = best.id, best.unit.x, best.unit.y
