@@ -43,7 +43,7 @@ def roll_move(game: Game, state: SumterState, p: Piece, die: str, count: int, in
     """Throw movement dice for ``p`` (1 DP for each 1 or 2); returns the inches."""
     if count <= 0:
         return inches
-    fixed = Fraction(inches).limit_denominator(100) if inches else 0  # (most throws add no fixed inches: no fraction made)
+    fixed = Fraction(inches).limit_denominator(100) if inches % 1 else int(inches)  # (whole inches, or none: no fraction made)
     res = dice.movement(game.roller, state.tables, die, count, fixed, p.skirmish,
                         {"die": die, "dice": count, "inches": inches, "for": why} if game.seen else {}, rulings,
                         tuple(game.extra_modifiers("movement", p)))
