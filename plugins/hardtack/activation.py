@@ -143,8 +143,9 @@ def play_step(game: Game, step: Step) -> None:
         intent = state.intents[step.side].get(c.unit.id)
         kind = intent.action if intent is not None else "hold"  # it neither moves nor charges: shaken, it may not (action)
         holds = kind in ("hold", "rally") or kind in ("advance", "charge") and c.level >= SHAKEN
-        if c.level >= BROKEN or (holds and not c.artillery  # (a gun's reach changes as it loads)
-                                 and fire.nothing_in_reach(state, c, fire.fire_reach_yards(state, c))):
+        kept = state.aims.out_of_reach.get(c.id) if holds and not c.artillery else None  # (a gun's reach changes as it loads)
+        if c.level >= BROKEN or (kept is not None and kept[0] == c.x and kept[1] == c.y and kept[2] == state.others_moved(c.side)
+                                 and kept[3] == fire.fire_reach_yards(state, c)):
             # broken, it only flees or keeps to its cover (action); or it holds, and nothing is in
             # its reach (fire.choose_target): nobody to look at
             enemies: list[Company] = []

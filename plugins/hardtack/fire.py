@@ -76,26 +76,24 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     """The nearest enemy company in reach, arc and sight that the fire can affect (HT-F6); the
     intent's target unit first.
 
-    Two answers are kept per company (:class:`.Aims`). "Nothing in reach" holds while the company
-    stands where it asked and no enemy that may stand in its reach has moved (or come on) since
-    (:func:`nothing_in_reach`). "None it may fire at" (enemies in reach, none in its arc and
-    sight that the fire can affect; no friend in the way was asked about) holds while, besides,
-    the company keeps its facing, formation and load and the enemies then in reach keep their
-    formations, In Position markers and travel modes (the rest of what the answer reads is
+    Two answers are kept per company. "Nothing in reach" holds while the company stands where it
+    asked and no enemy has moved (or come on). "None it may fire at" (enemies in reach, none in
+    its arc and sight that the fire can affect; no friend in the way was asked about) holds
+    while, besides, the company keeps its facing, formation and load and the enemies then in
+    reach keep their formations, In Position markers and travel modes (the rest of what the answer reads is
     their places; one that falls leaves none to fire at still). Either is kept only when every
     enemy in reach was asked (the step's near box holds the company's reach). A gun that has just
     loaded for a target in this activation is answered from the search that chose its load
     (:func:`_as_loaded`)."""
     reach = fire_reach_yards(state, c)
-    if nothing_in_reach(state, c, reach):
-        return None  # asked before from here, and no enemy that may be in reach has moved (or come on) since
-    reach2, cx, cy, moves = reach * reach, c.x, c.y, state.moves_total
-    stamp = (cx, cy, c.facing, c.formation, c.loaded, reach)
+    reach2, cx, cy, moves = reach * reach, c.x, c.y, state.others_moved(c.side)
+    kept = state.aims.out_of_reach.get(c.id)
+    if kept is not None and kept[0] == cx and kept[1] == cy and kept[2] == moves and kept[3] == reach:
+        return None  # asked before from here, and no enemy has moved (or come on) since: none in reach
+    stamp = (cx, cy, c.facing, c.formation, c.loaded, reach, moves)
     kept_none = state.aims.no_target.get(c.id)
-    if (kept_none is not None and kept_none[0] == stamp
-            and all(e.formation == f and e.in_position == p and e.travel == v for e, f, p, v in kept_none[2])
-            and state.still_since(c.side, kept_none[1], cx - reach, cx + reach, cy - reach, cy + reach)):
-        state.aims.no_target[c.id] = (stamp, moves, kept_none[2])  # true now: stamped anew
+    if kept_none is not None and kept_none[0] == stamp and all(e.formation == f and e.in_position == p and e.travel == v
+                                                               for e, f, p, v in kept_none[1]):
         return None
     loading = state.aims.loading
     if loading is not None and loading[0] is c and c.loaded:
@@ -113,7 +111,7 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     asked = x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1  # every enemy in reach
     if not ranked and not others:
         if asked:
-            state.aims.out_of_reach[c.id] = (cx, cy, reach, moves)
+            state.aims.out_of_reach[c.id] = (cx, cy, moves, reach)
         return None
     ranked.sort()
     others.sort()
@@ -139,19 +137,8 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
                 break  # a column fires at nothing
     _log_masked(game, c, passed, None)
     if asked and not passed:
-        state.aims.no_target[c.id] = (stamp, moves, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, i in ranked) if e.alive])
+        state.aims.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, i in ranked) if e.alive])
     return None
-
-
-def nothing_in_reach(state: HardtackState, c: Company, reach: float) -> bool:
-    """Is no enemy in ``reach`` of ``c``, as a search from where it stands found, with no enemy
-    that may stand in that reach moved or come on since (``Aims.out_of_reach``)?"""
-    kept = state.aims.out_of_reach.get(c.id)
-    if (kept is None or kept[0] != c.x or kept[1] != c.y or kept[2] != reach
-            or not state.still_since(c.side, kept[3], c.x - reach, c.x + reach, c.y - reach, c.y + reach)):
-        return False
-    state.aims.out_of_reach[c.id] = (c.x, c.y, reach, state.moves_total)  # true now: stamped anew
-    return True
 
 
 def _as_loaded(game: Game, state: HardtackState, c: Company, reach: float, target: Company, passed: list[tuple[Company, str]]) -> Company | None:

@@ -86,8 +86,7 @@ class Regiment:
     companies: list[Company] = field(factory=list)
     activated: bool = False
     commander: bool = True  # the command stand is on the table
-    box: tuple[float, float, float, float] | None = None  # HardtackState.groups_in, box: its companies' box
-    moved: int = 0  # HardtackState.moves_total when one of its companies last moved or came on (HardtackState.moved, begin_turn)
+    box: tuple[float, float, float, float] | None = None  # HardtackState.groups_in: its companies' box
 
     @property
     def side(self) -> str:
@@ -98,14 +97,13 @@ class Regiment:
 class Aims:
     """fire.choose_target's answers kept from one activation to the next, so that what did not
     change since a company last looked is not looked at again. None is cleared: each answer is
-    stamped with all it read and recomputed when the stamp differs from the present. What it read
-    of the enemy's places is stamped with the moves counted so far (``HardtackState.moves_total``,
-    which :meth:`HardtackState.moved` advances on every change of a company's place), and holds
-    while no enemy regiment that has moved or come on since (``Regiment.moved``) stands in the
-    box of the company's reach (:meth:`HardtackState.still_since`).
+    stamped with all it read and recomputed when the stamp differs from the present. The stamps
+    count moves (:meth:`HardtackState.others_moved`), which :meth:`HardtackState.moved` advances
+    on every change of a company's place and :meth:`HardtackState.begin_turn` as a turn begins
+    (companies may enter).
 
-    - ``out_of_reach``: company -> (x, y, reach, moves): no enemy in reach from there.
-    - ``no_target``: company -> ((x, y, facing, formation, load, reach), moves, the enemies then
+    - ``out_of_reach``: company -> (x, y, the other sides' moves, reach): no enemy in reach from there.
+    - ``no_target``: company -> ((x, y, facing, formation, load, reach, moves), the enemies then
       in reach with their formation, In Position marker and travel mode): none it may fire at.
     - ``open_to``: (company, load) -> (its place, facing and formation, each target's answer
       from there under the target's place, formation, marker and travel mode): fire._open_to.
@@ -116,8 +114,8 @@ class Aims:
       from it (fire._as_loaded). activation.play_step drops it as the activation ends, else None.
     """
 
-    out_of_reach: dict[str, tuple[float, float, float, int]] = field(factory=dict)
-    no_target: dict[str, tuple[tuple[object, ...], int, list[tuple[Company, str, bool, bool]]]] = field(factory=dict)
+    out_of_reach: dict[str, tuple[float, float, int, float]] = field(factory=dict)
+    no_target: dict[str, tuple[tuple[object, ...], list[tuple[Company, str, bool, bool]]]] = field(factory=dict)
     open_to: dict[tuple[str, str], tuple[tuple[float, float, float, str], dict[Company, tuple[object, ...]]]] = field(factory=dict)
     masks: dict[tuple[object, ...], str | None] | None = None
     loading: tuple[Company, Company, list[tuple[Company, str]]] | None = None
@@ -322,7 +320,7 @@ class HardtackState:
         """A company changed its place: answers kept about its side's places are stale."""
         self.moves[c.side] = self.moves.get(c.side, 0) + 1
         self.moves_total += 1
-        c.regiment.box, c.regiment.moved = None, self.moves_total
+        c.regiment.box = None
         if self.grids:
             grid = self.grids.get(c.side)
             if grid is not None:
@@ -330,44 +328,13 @@ class HardtackState:
 
     def begin_turn(self) -> None:
         """A turn begins: companies may have entered (the kept lists of the living, the regiments'
-        boxes and the answers stamped with the other sides' moves are stale; a regiment that came
-        on counts as moved), and none has activated."""
+        boxes and the answers stamped with the other sides' moves are stale), and none has activated."""
+        self.forget()
         self.moves_total += 1
         for c in self.companies.values():
-            standing = c.alive
-            c.reckon()
-            if c.alive and not standing:  # it came on (reinforcements enter between turns)
-                c.regiment.moved = self.moves_total
             c.activated = False
-        self._drop_lists()
         for r in self.regiments.values():
             r.activated, r.box = False, None
-
-    def still_since(self, side: str, moves: int, x0: float, x1: float, y0: float, y1: float) -> bool:
-        """Has no company of the other sides that stands in the box (x0, x1, y0, y1) moved or come
-        on since ``moves_total`` was ``moves``? Each regiment that has (``Regiment.moved``) is
-        asked for its companies' box (:meth:`box`)."""
-        if moves == self.moves_total:
-            return True
-        for s, regiments in self.by_side.items():
-            if s != side:
-                for r in regiments:
-                    if r.moved > moves:
-                        box = self.box(r)
-                        if box is not None and box[0] <= x1 and x0 <= box[1] and box[2] <= y1 and y0 <= box[3]:
-                            return False
-        return True
-
-    def box(self, reg: Regiment) -> tuple[float, float, float, float] | None:
-        """The box of the regiment's living companies (``Regiment.box``, as :meth:`groups_in`
-        keeps it), or None with none standing."""
-        hit = reg.box
-        if hit is None:
-            standing = [c for c in reg.companies if c.alive]
-            if not standing:
-                return None
-            hit = reg.box = box_of(standing)
-        return hit
 
     def others_moved(self, side: str) -> int:
         """How many moves the other sides' companies have made so far."""
@@ -386,9 +353,6 @@ class HardtackState:
         whether they are alive again, and the kept lists of living companies are dropped."""
         for c in companies or self.companies.values():
             c.reckon()
-        self._drop_lists()
-
-    def _drop_lists(self) -> None:
         if self._living:
             self._living.clear()
             self._enemies.clear()
