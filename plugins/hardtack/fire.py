@@ -100,13 +100,13 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
         target = _as_loaded(game, state, c, reach, loading[1], loading[2])
         if target is not None:
             return target
-    ranked: list[tuple[float, int]] = []  # (distance squared, index): the intent's target's, then the others'
-    others: list[tuple[float, int]] = []
-    for i, e in enumerate(enemies):  # in the box and the circle (most of those asked about are: the circle first)
-        dx, dy = e.x - cx, e.y - cy
+    ranked: list[tuple[float, int]] = []  # (distance squared, index in enemies) of the intent's target's companies,
+    others: list[tuple[float, int]] = []  # and of the others': each sorted, the first before the others
+    for i, e in enumerate(enemies):  # in the circle of the reach and its box (most of those asked about are: the circle
+        dx, dy = e.x - cx, e.y - cy  # first; the box is asked only on the circle's edge, where rounding may differ)
         d2 = dx * dx + dy * dy
-        if d2 < reach2 or d2 == reach2 and -reach <= dx <= reach and -reach <= dy <= reach:  # (within the circle,
-            (ranked if e.regiment.id == wanted else others).append((d2, i))  # the box is asked only on its edge, where rounding may differ)
+        if d2 < reach2 or d2 == reach2 and -reach <= dx <= reach and -reach <= dy <= reach:
+            (ranked if e.regiment.id == wanted else others).append((d2, i))
     x0, x1, y0, y1 = state.near_box
     asked = x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1  # every enemy in reach
     if not ranked and not others:
