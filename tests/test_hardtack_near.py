@@ -1,0 +1,89 @@
+"""Hardtack's enemies near an activation (HardtackState.enemies_in, asked by activation._near)
+are found regiment by regiment through each regiment's kept box (``Regiment.box``): the answer
+is a scan of the enemy list's, in the same order, however the companies have moved and fallen."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from referee.api import Scenario
+from referee.core.engine.game import Game
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario
+from referee.plugins.hardtack import state as hardtack_state
+from referee.plugins.hardtack.state import HardtackState
+
+yards = st.floats(0, 2000) | st.integers(0, 20).map(lambda v: v * 100.0)  # often on one another's edges
+places = st.tuples(yards, yards)
+boxes = st.tuples(yards, st.floats(0, 1500), yards, st.floats(0, 1500))
+# (company, new place or None, how): 0 named to the state then moved, 1 moved then named, 2 falls, 3 a turn begins
+changes = st.lists(st.tuples(st.integers(0, 200), places, st.integers(0, 3)), max_size=30)
+
+
+@cache
+def big_bethel() -> Scenario:
+    return load_scenario(find_scenario("big-bethel"))
+
+
+def mustered() -> HardtackState:
+    game = Game.new(build_rules("hardtack"), big_bethel(), 1)
+    state: HardtackState = game.rules.pm.hook.referee_muster(game=game)
+    return state
+
+
+def scanned(state: HardtackState, side: str, x0: float, x1: float, y0: float, y1: float) -> list[hardtack_state.Company]:
+    return [e for e in state.enemies(side) if x0 <= e.x <= x1 and y0 <= e.y <= y1]
+
+
+@pytest.mark.parametrize("grid_from", [hardtack_state.GRID_FROM, 1])
+@settings(max_examples=150, deadline=None)
+@given(changes=changes, asked=st.lists(boxes, min_size=1, max_size=4))
+def test_the_enemies_in_a_box_are_those_a_scan_finds_in_the_same_order(
+        grid_from: int, changes: list[tuple[int, tuple[float, float], int]], asked: list[tuple[float, float, float, float]]) -> None:
+    """Companies move (named to the state once moved, or just before with no search between, as
+    HardtackState.moved asks), fall, and turns begin; after each change every box is answered
+    as a scan of the enemy list answers it, on Big Bethel's regiments of one to thirteen
+    companies (and with every side in a Grid)."""
+    state = mustered()
+    state.grids.clear()
+    if grid_from == 1:
+        state.filed = False
+        hardtack_state.GRID_FROM, saved = 1, hardtack_state.GRID_FROM
+        try:
+            state.file_sides()
+        finally:
+            hardtack_state.GRID_FROM = saved
+    everyone = list(state.companies.values())
+    for i, (x, y), how in changes:
+        c = everyone[i % len(everyone)]
+        if how == 0:
+            state.moved(c)
+            c.x, c.y = x, y
+        elif how == 1:
+            c.x, c.y = x, y
+            state.moved(c)
+        elif how == 2:
+            c.figures = 0
+            state.forget(c)
+        else:
+            state.begin_turn()
+        for x0, w, y0, h in asked:
+            for side in state.by_side:
+                assert state.enemies_in(side, x0, x0 + w, y0, y0 + h) == scanned(state, side, x0, x0 + w, y0, y0 + h)
+
+
+def test_a_regiment_wholly_in_the_box_is_taken_whole_and_one_across_its_edge_is_filtered() -> None:
+    """The two ways a regiment's companies are given: all of them, or those in the box."""
+    state = mustered()
+    side, enemy = list(state.by_side)
+    reg = state.by_side[enemy][0]
+    for n, c in enumerate(reg.companies):
+        state.moved(c)
+        c.x, c.y = 5000.0 + 10 * n, 5000.0
+    last = 5000.0 + 10 * (len(reg.companies) - 1)
+    assert state.enemies_in(side, 4990.0, last, 4990.0, 5010.0) == reg.companies
+    assert state.enemies_in(side, 4990.0, last - 1, 4990.0, 5010.0) == reg.companies[:-1]
+    assert state.enemies_in(side, 4990.0, 4995.0, 4990.0, 5010.0) == []
