@@ -137,6 +137,24 @@ class Space:
         close = best * (1.0 + SLACK) + SLACK * SLACK
         return [e[3] for e in sorted((e for d, e in seen if d <= close), key=_rank)]
 
+    def nearests(self, side: str, units: Iterable[UnitState], keep: Keep | None = None) -> list[tuple[UnitState | None, float]]:
+        """:meth:`nearest` to each of ``units`` where it stands, asked at once while none moves:
+        a side answered by a scan has its kept units listed once, and scanned for each unit."""
+        if side in self.big:
+            return [self.nearest(side, u.x, u.y, keep) for u in units]
+        kept = [u for u in self.members.get(side, ()) if keep is None or keep(u)]
+        out: list[tuple[UnitState | None, float]] = []
+        for u in units:
+            found, best = None, math.inf
+            x, y = u.x, u.y
+            for e in kept:  # (compared by squares: no root per unit; the first of those equally near)
+                dx, dy = e.x - x, e.y - y
+                d = dx * dx + dy * dy
+                if d < best:
+                    found, best = e, d
+            out.append((found, math.inf if found is None else math.hypot(found.x - x, found.y - y)))
+        return out
+
     def nearest(self, side: str, x: float, y: float, keep: Keep | None = None) -> tuple[UnitState | None, float]:
         """The nearest unit of ``side`` (kept by ``keep``) to (x, y) and how far: by squared
         distance, the first in world order of those equally near."""
