@@ -21,7 +21,10 @@ node whose box is farther than what it has found (rather than one whose splittin
 Every answer is in world order (the order of ``world.units``), so a caller that scans the answer
 as it scanned every unit before breaks ties the same way. :meth:`Space.candidates` and
 :meth:`Space.near` give every unit that could be the answer, for callers that measure and break
-ties by their own rule.
+ties by their own rule; :meth:`Space.nearests` gives every asking unit's nearest at once (the
+doctrine's question). A small side is scanned: sorted along the axis on which the two sides stand
+apart and searched outward from each unit's place, it was looked at three times less but cost
+more (docs/performance.md, "The core").
 """
 
 from __future__ import annotations
