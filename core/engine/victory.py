@@ -21,32 +21,38 @@ class Verdict:
     broke_off: str | None = None  # the side whose break-off decided the verdict ("both" for both), if one did
 
 
+Box = tuple[int, float, float, float, float, float, float, float]
+"""An objective's box: its index in the scenario, west, east, south, north, and its centre and radius."""
+
+
 @frozen
 class Reach:
     """Where a scenario's objectives can be held from, worked out once a scenario: each
-    objective's box (its radius either way, a yard wider), and a grid of squares as wide as the
-    widest box, each listing the objectives whose box overlaps it. A unit outside an objective's
-    box is not within its radius; one inside is when the distance says so; and a unit is inside
-    only the boxes its square lists."""
+    objective's box (its radius either way, a yard wider), listed in every square of a grid that
+    it overlaps (a square a quarter as wide as the widest box: each box in at most 25). A unit
+    outside an objective's box is not within its radius; one inside is when the distance says so;
+    and a unit is inside only the boxes its square lists."""
 
-    boxes: tuple[tuple[Objective, float, float, float, float], ...]  # objective, west, east, south, north
+    objectives: tuple[Objective, ...]
     side: float  # yards: a square's side
-    squares: Mapping[tuple[int, int], tuple[int, ...]]  # (column, row) -> the boxes (indices, in scenario order) overlapping it
+    squares: Mapping[tuple[int, int], tuple[Box, ...]]  # (column, row) -> the boxes overlapping it
 
     @classmethod
     def of(cls, scenario: Scenario) -> Reach:
         """The scenario's reach, worked out on first use and kept with it (``scenario.kept``)."""
         kept = scenario.kept
         if kept.reach is None:
-            boxes = tuple((o, o.position[0] - o.radius - 1.0, o.position[0] + o.radius + 1.0,
-                           o.position[1] - o.radius - 1.0, o.position[1] + o.radius + 1.0) for o in scenario.objectives)
-            side = max((b[2] - b[1] for b in boxes), default=1.0)
-            squares: dict[tuple[int, int], list[int]] = {}
-            for i, (_, w, e, s, n) in enumerate(boxes):
+            boxes = [(i, o.position[0] - o.radius - 1.0, o.position[0] + o.radius + 1.0, o.position[1] - o.radius - 1.0,
+                      o.position[1] + o.radius + 1.0, o.position[0], o.position[1], o.radius)
+                     for i, o in enumerate(scenario.objectives)]
+            side = max((b[2] - b[1] for b in boxes), default=4.0) / 4
+            squares: dict[tuple[int, int], list[Box]] = {}
+            for box in boxes:
+                _, w, e, s, n = box[:5]
                 for column in range(int(w // side), int(e // side) + 1):
                     for row in range(int(s // side), int(n // side) + 1):
-                        squares.setdefault((column, row), []).append(i)
-            kept.reach = cls(boxes, side, {square: tuple(found) for square, found in squares.items()})
+                        squares.setdefault((column, row), []).append(box)
+            kept.reach = cls(scenario.objectives, side, {square: tuple(listed) for square, listed in squares.items()})
         return kept.reach
 
 
@@ -56,20 +62,23 @@ def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     (objective, from, to), and keeps it in ``world.passed``. One pass over the units: each fit
     unit looks at the objectives its square of :class:`Reach` lists."""
     reach = Reach.of(world.scenario)
-    side, squares, boxes = reach.side, reach.squares, reach.boxes
-    present: dict[int, set[str]] = {}
+    side, squares = reach.side, reach.squares
+    present: dict[int, set[str]] = {}  # objective's index -> the sides with a fit unit within its radius
     for u in world.units.values():
         listed = squares.get((u.x // side, u.y // side))  # (a whole float finds the int key equal to it)
         if listed is None or not u.on_field or u.status not in FIT_STATUSES:  # fit (the property's test, without its call)
             continue
         x, y = u.x, u.y
-        for i in listed:
-            objective, w, e, s, n = boxes[i]
-            if w <= x <= e and s <= y <= n and math.hypot(objective.position[0] - x, objective.position[1] - y) <= objective.radius:
-                present.setdefault(i, set()).add(u.side)
+        for i, w, e, s, n, ox, oy, r in listed:
+            if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r:
+                sides = present.get(i)
+                if sides is None:
+                    present[i] = {u.side}
+                else:
+                    sides.add(u.side)
     changes: list[tuple[str, str | None, str]] = []
-    for i, box in enumerate(boxes):
-        hand_over(world, box[0], present.get(i, set()), changes)
+    for i, objective in enumerate(reach.objectives):
+        hand_over(world, objective, present.get(i) or set(), changes)
     return changes
 
 
