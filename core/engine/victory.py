@@ -29,7 +29,7 @@ Box = tuple[int, float, float, float, float, float, float, float]
 class Reach:
     """Where a scenario's objectives can be held from, worked out once a scenario: each
     objective's box (its radius either way, a yard wider), listed in every square of a grid that
-    it overlaps (a square a quarter as wide as the widest box: each box in at most 25). A unit
+    it overlaps (a square as wide as the widest box: each box in at most 4). A unit
     outside an objective's box is not within its radius; one inside is when the distance says so;
     and a unit is inside only the boxes its square lists."""
 
@@ -45,7 +45,7 @@ class Reach:
             boxes = [(i, o.position[0] - o.radius - 1.0, o.position[0] + o.radius + 1.0, o.position[1] - o.radius - 1.0,
                       o.position[1] + o.radius + 1.0, o.position[0], o.position[1], o.radius)
                      for i, o in enumerate(scenario.objectives)]
-            side = max((b[2] - b[1] for b in boxes), default=4.0) / 4
+            side = max((b[2] - b[1] for b in boxes), default=1.0)
             squares: dict[tuple[int, int], list[Box]] = {}
             for box in boxes:
                 _, w, e, s, n = box[:5]
