@@ -35,7 +35,7 @@ class Reach:
 
     objectives: tuple[Objective, ...]
     side: float  # yards: a square's side
-    squares: Mapping[tuple[int, int], tuple[Box, ...]]  # (column, row) -> the boxes overlapping it
+    squares: Mapping[tuple[float, float], tuple[Box, ...]]  # (column, row), whole numbers -> the boxes overlapping it
 
     @classmethod
     def of(cls, scenario: Scenario) -> Reach:
@@ -46,7 +46,7 @@ class Reach:
                       o.position[1] + o.radius + 1.0, o.position[0], o.position[1], o.radius)
                      for i, o in enumerate(scenario.objectives)]
             side = max((b[2] - b[1] for b in boxes), default=1.0)
-            squares: dict[tuple[int, int], list[Box]] = {}
+            squares: dict[tuple[float, float], list[Box]] = {}
             for box in boxes:
                 _, w, e, s, n = box[:5]
                 for column in range(int(w // side), int(e // side) + 1):
