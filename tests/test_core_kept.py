@@ -1,6 +1,6 @@
 """The core's speed shortcuts give the answers of the plain rules they stand for: objectives'
-holders found through the world's index of places (:mod:`referee.core.engine.space`) as by every unit's
-distance to every objective; an enemy within reach of a plan's trigger found through boxes
+holders found through the grid of the objectives' boxes (:class:`~referee.core.engine.victory.Reach`)
+as by every unit's distance to every objective; an enemy within reach of a plan's trigger found through boxes
 (:func:`~referee.core.engine.plan.enemy_within`) as by every pair's distance."""
 
 from __future__ import annotations
@@ -57,6 +57,30 @@ def test_holders_through_boxes_are_holders_by_distance(states, turns) -> None:  
             world.minute += 20
             for u in world.units.values():
                 u.x += 37.0 * turn
+
+
+# objectives anywhere (off the map too), of any size, often overlapping
+OBJECTIVE = st.tuples(st.floats(-300, 3300), st.floats(-300, 2900),
+                      st.one_of(st.sampled_from([0.0, 1.0, 50.0, 150.0, 400.0]), st.floats(0, 600)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(OBJECTIVE, min_size=1, max_size=6), st.lists(STATE, min_size=1, max_size=12))
+def test_holders_of_any_objectives_are_holders_by_distance(objectives, states) -> None:  # type: ignore[no-untyped-def]
+    """Objectives of any place and size (a square of the grid as wide as the widest): every unit
+    near one (on its edge, just inside or outside) or anywhere is found as by its distance."""
+    scenario = evolve(BIG_BETHEL, objectives=tuple(
+        evolve(BIG_BETHEL.objectives[0], id=f"o{i}", position=(x, y), radius=r) for i, (x, y, r) in enumerate(objectives)))
+    kept, plain = World.start(scenario), World.start(scenario)
+    for world in (kept, plain):
+        for u in world.units.values():
+            u.on_field = False
+        for u, ((i, fx, fy, near, x, y), status, on_field) in zip(world.units.values(), states):
+            (ox, oy), r = scenario.objectives[i % len(objectives)].position, scenario.objectives[i % len(objectives)].radius
+            u.x, u.y = (ox + fx * r, oy + fy * r) if near else (x, y)
+            u.status, u.on_field = status, on_field
+    assert update_holders(kept) == holders_by_distance(plain)
+    assert kept.held == plain.held and kept.passed == plain.passed
 
 
 def enemy_within_by_distance(world: World, units, yards: float) -> bool:  # type: ignore[no-untyped-def]

@@ -16,7 +16,7 @@ from referee.core.engine.doctrine import (
 )
 from referee.core.engine.events import EventLog
 from referee.core.engine.game import Game, play
-from referee.core.engine.plan import Plan
+from referee.core.engine.plan import Layout, Plan
 from referee.core.engine.plugins import build_rules
 from referee.core.engine.world import Order, SidePlan, Trigger
 from referee.core.input.scenario import find_scenario, load_scenario
@@ -65,6 +65,23 @@ def test_a_time_trigger_fires_when_the_clock_reaches_it() -> None:
     def later(game: Game) -> None:
         game.world.minute = 10 * 60 + 30
     assert begun_after(Trigger("time", minute=10 * 60 + 30), later) == (False, True)
+
+
+WHENS = st.one_of(  # an order's triggers: none, times only, or a time with a trigger that is no time
+    st.just(()), st.lists(st.integers(9 * 60, 11 * 60), min_size=1, max_size=2).map(lambda ms: tuple(Trigger("time", minute=m) for m in ms)),
+    st.integers(9 * 60, 11 * 60).map(lambda m: (Trigger("time", minute=m), Trigger("darkness"))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(WHENS, min_size=1, max_size=6), st.integers(9 * 60 - 10, 11 * 60 + 10))
+def test_a_look_passes_a_command_over_only_while_every_later_order_waits_for_its_time(whens, minute) -> None:  # type: ignore[no-untyped-def]
+    """``Layout.wakes``: a command is passed over at ``minute`` exactly when every order after the
+    one in force has only time triggers and none has come (so none of them could begin)."""
+    orders = [Order("us-brigade", "hold", id=f"o{i}", when=when) for i, when in enumerate(whens)]
+    layout = Layout.of(sequence(*orders))
+    for now in range(-1, len(orders) - 1):
+        waiting = all(o.when and all(t.kind == "time" and minute < t.minute for t in o.when) for o in orders[now + 1:])  # type: ignore[operator]
+        assert (minute < layout.wakes["us-brigade"][now + 1]) == waiting
 
 
 def test_taken_and_lost_fire_when_an_objective_changes_hands() -> None:

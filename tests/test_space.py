@@ -1,6 +1,6 @@
 """The world's index of places (core/engine/space.py) answers as a scan of every unit does: within R,
-whether any stands within R, the nearest (ties broken by world order), what stands between two
-points; and it follows units as they move, between rebuilds of its trees and across them. Each property is checked with the k-d tree on every side and with the scan that
+whether any stands within R, the nearest (ties broken by world order; every unit's at once too),
+what stands between two points; and it follows units as they move, between rebuilds of its trees and across them. Each property is checked with the k-d tree on every side and with the scan that
 small sides use."""
 
 from __future__ import annotations
@@ -96,6 +96,31 @@ def test_nearest_is_the_first_of_the_nearest_in_world_order(spec, point) -> None
                 assert candidates == sorted(candidates, key=lambda u: int(u.id[1:]))
 
 
+def scanned_nearest(units: list[Dot], side: str, x: float, y: float) -> tuple[Dot | None, float]:
+    """The doctrine's scan over every kept unit of ``side`` in world order: the first of the nearest by squares."""
+    best, d2 = None, math.inf
+    for u in units:
+        dx, dy = u.x - x, u.y - y
+        if u.side == side and u.fit and dx * dx + dy * dy < d2:
+            best, d2 = u, dx * dx + dy * dy
+    return best, (math.inf if best is None else math.hypot(best.x - x, best.y - y))
+
+
+@settings(max_examples=200, deadline=None)
+@given(DOTS, st.lists(POINT, min_size=0, max_size=12))
+def test_nearests_at_once_are_each_units_nearest(spec, points) -> None:  # type: ignore[no-untyped-def]
+    """Every asking unit's nearest at once (each search bounded by the answer for the unit
+    before, on a tree) is what the scan finds: the same unit, ties broken by world order."""
+    units = dots(spec)
+    asking = [Dot(f"q{i}", "c", x, y) for i, (x, y) in enumerate(points)]
+    for small in SMALLS:
+        with tree_from(small):
+            index = Space(units)  # type: ignore[arg-type]
+            for side in "ab":
+                want = [scanned_nearest(units, side, q.x, q.y) for q in asking]
+                assert index.nearests(side, asking, kept) == want  # type: ignore[arg-type]
+
+
 @settings(max_examples=200, deadline=None)
 @given(DOTS, POINT, POINT, st.sampled_from([0.0, 25.0, 60.0, 150.0]))
 def test_between_is_every_unit_near_the_segment(spec, a, b, width) -> None:  # type: ignore[no-untyped-def]
@@ -131,6 +156,8 @@ def test_the_index_follows_units_as_they_move(moves, point) -> None:  # type: ig
                 mine = [u for u in units if u.side == side]
                 want = min(mine, key=lambda u: ((u.x - x) * (u.x - x) + (u.y - y) * (u.y - y), mine.index(u)))
                 assert world.space.nearest(side, x, y)[0] is want
+                assert [found for found, _ in world.space.nearests(side, units)] == [  # every unit's at once, moved ones too
+                    min(mine, key=lambda u: ((u.x - v.x) * (u.x - v.x) + (u.y - v.y) * (u.y - v.y), mine.index(u))) for v in units]
                 assert world.space.within(side, x, y, 200.0) == [u for u in mine if math.hypot(u.x - x, u.y - y) <= 200.0]
 
 

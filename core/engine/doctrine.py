@@ -157,9 +157,7 @@ class DefaultDoctrine:
         world: World = game.world
         plan = game.plan
         mine = [u for u in world.by_side[side] if u.on_field]
-        enemy, space = world.enemy(side), world.space
-        enemies = [u for u in world.by_side[enemy] if _known(u)]
-        indexed = space.indexed(enemy)  # a large side: asked of the index, not scanned
+        enemy = world.enemy(side)
         orders = plan.orders_of(mine)
         kept = game.kept.doctrine
         counted = kept.repulsed
@@ -168,17 +166,17 @@ class DefaultDoctrine:
                 _note_repulse(game, u, order, counted)
         if plan.update(game):
             orders = plan.orders_of(mine)
+        nearests = world.space.nearests(enemy, mine, _known)  # each unit's nearest enemy it reckons with, and how far
         if any(o is not None and o.together for o in orders):
-            _dress(game, side, mine, orders, enemy, enemies, indexed)
+            _dress(game, side, mine, orders, nearests)
         memory = kept.waypoint
         retiring = side in world.broken_off
         rear_guard = plan.rear_guard(world.scenario, side) if retiring else frozenset()
         standing = kept.standing
         intents = {}
-        for u, order in zip(mine, orders):
+        for u, order, (nearest, gap) in zip(mine, orders, nearests):
             if u.status == "gone":
                 continue
-            nearest, gap = _nearest(u, space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)
             screen = gap <= SCREEN_YARDS
             inputs: Standing | None = None
             if retiring and u.id not in rear_guard:
@@ -352,8 +350,8 @@ def _released(game: Game, side: str, group: str) -> bool:
     return concert is not None and concert.released
 
 
-def _dress(game: Game, side: str, mine: list[UnitState], orders: list[Order | None], enemy: str,
-           enemies: list[UnitState], indexed: bool) -> None:
+def _dress(game: Game, side: str, mine: list[UnitState], orders: list[Order | None],
+           nearests: list[tuple[UnitState | None, float]]) -> None:
     """Release each concerted assault of ``side`` (orders naming one ``together`` group) whose
     units have all dressed: every unit of the group still advancing (fit, not spent, not
     artillery, under an attack that goes in) has dressed (:func:`_dressed`: it reached its dressing
@@ -362,14 +360,13 @@ def _dress(game: Game, side: str, mine: list[UnitState], orders: list[Order | No
     the release is logged."""
     world: World = game.world
     groups: dict[str, list[tuple[UnitState, bool]]] = {}
-    for u, order in zip(mine, orders):
+    for u, order, (_, gap) in zip(mine, orders, nearests):
         if order is None or not order.together or _released(game, side, order.together):
             continue
         members = groups.setdefault(order.together, [])
         if (not u.fit or u.spec.arm == "artillery" or _kind(world, u, order) != "attack"
                 or u.men < u.spec.men * SPENT_SHARE):
             continue  # not advancing: the others do not wait for it
-        gap = _nearest(u, world.space.candidates(enemy, u.x, u.y, _known) if indexed else enemies)[1]
         members.append((u, _dressed(game, u, order.together, gap - _dress_yards(capabilities(game, u)))))
     concerts = game.kept.doctrine.concerts
     for group, members in sorted(groups.items()):
@@ -390,19 +387,6 @@ def _dress(game: Game, side: str, mine: list[UnitState], orders: list[Order | No
 def _known(u: UnitState) -> bool:
     """An enemy the commander reckons with: fit (the property's test, without its call) and seen."""
     return u.on_field and u.status in FIT_STATUSES and not u.hidden
-
-
-def _nearest(unit: UnitState, enemies: list[UnitState]) -> tuple[UnitState | None, float]:
-    """The nearest of ``enemies`` and how far (compared by squares: no root per enemy; the
-    first of those equally near). Given ``world.space.candidates``, the nearest of them all."""
-    nearest, best = None, math.inf
-    x, y = unit.x, unit.y
-    for e in enemies:
-        dx, dy = e.x - x, e.y - y
-        d2 = dx * dx + dy * dy
-        if d2 < best:
-            nearest, best = e, d2
-    return nearest, (math.inf if nearest is None else hypot(nearest.x - x, nearest.y - y))
 
 
 def _screened_if(intent: Intent, unit: UnitState, near: bool) -> Intent:

@@ -9,7 +9,7 @@ fired it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from attrs import Factory, define, field, frozen
@@ -53,6 +53,7 @@ class Layout:
     scopes: Mapping[str, tuple[str, ...]]  # unit, command or side id -> unit ids
     side_of: Mapping[str, str]  # command id -> side
     waits: Mapping[str, int]  # order id -> the minute before which it cannot begin (every trigger a time)
+    wakes: Mapping[str, tuple[int, ...]]  # command -> for each order in force (index + 1; 0: none yet), the minute before which no later order can begin
     withdrawing: frozenset[str] = frozenset()  # sides with an order to withdraw to the rear (no place named)
     own: frozenset[str] = frozenset()  # units with orders of their own (Order.unit), kept under their own id in sequences
 
@@ -84,11 +85,13 @@ class Layout:
                 minutes = [t.minute for t in order.when if t.kind == "time" and t.minute is not None]
                 if order.when and len(minutes) == len(order.when):
                     waits[order.id] = min(minutes)
+            wakes = {c: tuple(min((waits.get(o.id, 0) for o in orders[i:]), default=0) for i in range(len(orders)))
+                     for c, orders in sequences.items()}  # (0: any minute, as the clock starts after midnight)
             side_of = {c.id: c.side for c in scenario.commands} | {u.id: u.side for u in scenario.units if u.id in own}
             withdrawing = frozenset(side_of[o.command] for o in scenario.orders
                                     if o.kind == "withdraw" and o.to is None and o.command in side_of)
             kept.layout = cls({c: tuple(o) for c, o in sequences.items()}, command_of_unit, scopes,
-                              side_of, waits, withdrawing, own)
+                              side_of, waits, wakes, withdrawing, own)
         return kept.layout
 
 
@@ -166,12 +169,12 @@ class Plan:
         """Begin, for each command, the latest order whose trigger has fired; did any begin?"""
         world: World = game.world
         begun = False
-        waits, minute, sequences = self.layout.waits, world.minute, self.layout.sequences
+        waits, wakes, minute, sequences = self.layout.waits, self.layout.wakes, world.minute, self.layout.sequences
         for command in self.pending:
-            if world.broken_off.get(self.layout.side_of[command]):
-                continue
-            orders = sequences[command]
             now = self.current.get(command, -1)
+            if minute < wakes[command][now + 1] or world.broken_off.get(self.layout.side_of[command]):
+                continue  # every later order waits for its time, or the side has broken off
+            orders = sequences[command]
             for j in range(len(orders) - 1, now, -1):
                 order = orders[j]
                 if order.id in self.withheld or minute < waits.get(order.id, minute):  # its time has not come
@@ -226,38 +229,8 @@ class Plan:
         return ""
 
     def _holds(self, world: World, t: Trigger, owner: str, side: str) -> str:
-        kind = t.kind
-        if kind == "time":
-            return f"{clock(t.minute)} has come" if t.minute is not None and world.minute >= t.minute else ""
-        if kind == "darkness":
-            return "darkness" if dark(world) else ""
-        if kind == "enemy_broke_off":
-            return f"the {world.enemy(side)} side has broken off" if world.enemy(side) in world.broken_off else ""
-        if kind in ("taken", "lost"):
-            wanted = side if kind == "taken" else world.enemy(side)
-            passed = any(o == t.objective and s == wanted for _, o, s in world.passed)
-            return f"{t.objective} {kind}" if passed else ""
-        if kind == "begun":
-            return f"{t.order} has begun" if t.order in self.begun else ""
-        if kind == "ended":
-            return f"{t.order} has ended" if t.order in self.ended else ""
-        if kind == "repulsed":
-            count = world.repulses.get((side, t.objective), 0)  # type: ignore[arg-type]  # a repulsed trigger has an objective (plans_format checks)
-            return f"{count} assaults on {t.objective} repulsed" if count >= t.times else ""
-        scope = t.of or owner
-        units = self._scope(world, scope)
-        if kind == "losses":
-            share = lost_share(units)
-            return f"{scope} has lost {share:.0%}" if share >= t.share else ""  # type: ignore[operator]  # a losses trigger has a share (plans_format checks)
-        if kind == "broken":
-            return f"{scope} is broken" if broken(units, len(units) == 1 and scope in world.units) else ""
-        if kind == "low_ammo":
-            share = low_ammo_share(units)
-            return f"{scope} is low on ammunition ({share:.0%} of its men)" if share >= t.share else ""  # type: ignore[operator]  # a low_ammo trigger has a share (plans_format checks)
-        if kind == "enemy_within":
-            enemies = self._scope(world, world.enemy(units[0].side)) if units else ()
-            return f"an enemy within {t.yards:.0f} yards of {scope}" if enemy_within(world, units, t.yards, enemies) else ""  # type: ignore[arg-type]  # an enemy_within trigger has yards (plans_format checks)
-        raise ValueError(f"unknown trigger {kind!r}")  # the loader admits none
+        """Why ``t`` fires now ('' if it does not): its kind's test (:data:`TESTS`)."""
+        return TESTS[t.kind](self, world, t, t.of or owner, side)
 
     def _scope(self, world: World, scope: str) -> tuple[UnitState, ...]:
         """The units of a unit, command or side id in ``world`` (kept in :attr:`scoped`)."""
@@ -265,6 +238,68 @@ class Plan:
         if units is None:
             units = self.scoped[scope] = tuple(world.units[u] for u in self.layout.scopes.get(scope, ()))
         return units
+
+
+def _time(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    return f"{clock(t.minute)} has come" if t.minute is not None and world.minute >= t.minute else ""
+
+
+def _darkness(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    return "darkness" if dark(world) else ""
+
+
+def _enemy_broke_off(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    return f"the {world.enemy(side)} side has broken off" if world.enemy(side) in world.broken_off else ""
+
+
+def _passed(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    wanted = side if t.kind == "taken" else world.enemy(side)
+    passed = any(o == t.objective and s == wanted for _, o, s in world.passed)
+    return f"{t.objective} {t.kind}" if passed else ""
+
+
+def _begun(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    return f"{t.order} has begun" if t.order in plan.begun else ""
+
+
+def _ended(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    return f"{t.order} has ended" if t.order in plan.ended else ""
+
+
+def _repulsed(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    count = world.repulses.get((side, t.objective), 0)  # type: ignore[arg-type]  # a repulsed trigger has an objective (plans_format checks)
+    return f"{count} assaults on {t.objective} repulsed" if count >= t.times else ""
+
+
+def _losses(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    share = lost_share(plan._scope(world, scope))
+    return f"{scope} has lost {share:.0%}" if share >= t.share else ""  # type: ignore[operator]  # a losses trigger has a share (plans_format checks)
+
+
+def _broken(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    units = plan._scope(world, scope)
+    return f"{scope} is broken" if broken(units, len(units) == 1 and scope in world.units) else ""
+
+
+def _low_ammo(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    share = low_ammo_share(plan._scope(world, scope))
+    return f"{scope} is low on ammunition ({share:.0%} of its men)" if share >= t.share else ""  # type: ignore[operator]  # a low_ammo trigger has a share (plans_format checks)
+
+
+def _enemy_within(plan: Plan, world: World, t: Trigger, scope: str, side: str) -> str:
+    units = plan._scope(world, scope)
+    enemies = plan._scope(world, world.enemy(units[0].side)) if units else ()
+    return f"an enemy within {t.yards:.0f} yards of {scope}" if enemy_within(world, units, t.yards, enemies) else ""  # type: ignore[arg-type]  # an enemy_within trigger has yards (plans_format checks)
+
+
+TESTS: dict[str, Callable[[Plan, World, Trigger, str, str], str]] = {
+    "time": _time, "darkness": _darkness, "enemy_broke_off": _enemy_broke_off, "taken": _passed, "lost": _passed,
+    "begun": _begun, "ended": _ended, "repulsed": _repulsed, "losses": _losses, "broken": _broken,
+    "low_ammo": _low_ammo, "enemy_within": _enemy_within,
+}
+"""Each trigger's test by its kind: why it fires now ('' if it does not), given the plan, the
+world, the trigger, the units it names (its ``of``, else the order's command or the side) and the
+side whose plan it is."""
 
 
 def _log(game: Game, command: str, order: Order, text: str) -> None:

@@ -21,7 +21,10 @@ node whose box is farther than what it has found (rather than one whose splittin
 Every answer is in world order (the order of ``world.units``), so a caller that scans the answer
 as it scanned every unit before breaks ties the same way. :meth:`Space.candidates` and
 :meth:`Space.near` give every unit that could be the answer, for callers that measure and break
-ties by their own rule.
+ties by their own rule; :meth:`Space.nearests` gives every asking unit's nearest at once (the
+doctrine's question). A small side is scanned: sorted along the axis on which the two sides stand
+apart and searched outward from each unit's place, it was looked at three times less but cost
+more (docs/performance.md, "The core").
 """
 
 from __future__ import annotations
@@ -136,6 +139,24 @@ class Space:
         best = _nearest(tree, x, y, keep, best, seen, moves)
         close = best * (1.0 + SLACK) + SLACK * SLACK
         return [e[3] for e in sorted((e for d, e in seen if d <= close), key=_rank)]
+
+    def nearests(self, side: str, units: Iterable[UnitState], keep: Keep | None = None) -> list[tuple[UnitState | None, float]]:
+        """:meth:`nearest` to each of ``units`` where it stands, asked at once while none moves:
+        a side answered by a scan has its kept units listed once, and scanned for each unit."""
+        if side in self.big:
+            return [self.nearest(side, u.x, u.y, keep) for u in units]
+        kept = [u for u in self.members.get(side, ()) if keep is None or keep(u)]
+        out: list[tuple[UnitState | None, float]] = []
+        for u in units:
+            found, best = None, math.inf
+            x, y = u.x, u.y
+            for e in kept:  # (compared by squares: no root per unit; the first of those equally near)
+                dx, dy = e.x - x, e.y - y
+                d = dx * dx + dy * dy
+                if d < best:
+                    found, best = e, d
+            out.append((found, math.inf if found is None else math.hypot(found.x - x, found.y - y)))
+        return out
 
     def nearest(self, side: str, x: float, y: float, keep: Keep | None = None) -> tuple[UnitState | None, float]:
         """The nearest unit of ``side`` (kept by ``keep``) to (x, y) and how far: by squared

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from attrs import frozen
 
 from .plan import got_away
-from .world import FIT_STATUSES, Objective, Scenario, SidePlan, UnitState, World
+from .world import FIT_STATUSES, Objective, Scenario, SidePlan, World
 
 _COUNTS = SidePlan("")  # the defaults of a side without a plan
 
@@ -20,55 +21,65 @@ class Verdict:
     broke_off: str | None = None  # the side whose break-off decided the verdict ("both" for both), if one did
 
 
+Box = tuple[int, float, float, float, float, float, float, float]
+"""An objective's box: its index in the scenario, west, east, south, north, and its centre and radius."""
+
+
 @frozen
 class Reach:
     """Where a scenario's objectives can be held from, worked out once a scenario: each
-    objective's box (its radius either way, a yard wider), and the box round them all. A unit
-    outside an objective's box is not within its radius; one inside is when the distance says so."""
+    objective's box (its radius either way, a yard wider), listed in every square of a grid that
+    it overlaps (a square as wide as the widest box: each box in at most 4). A unit
+    outside an objective's box is not within its radius; one inside is when the distance says so;
+    and a unit is inside only the boxes its square lists."""
 
-    boxes: tuple[tuple[Objective, float, float, float, float], ...]  # objective, west, east, south, north
-    around: tuple[float, float, float, float]  # west, east, south, north of all of them (empty: nothing is inside)
+    objectives: tuple[Objective, ...]
+    side: float  # yards: a square's side
+    squares: Mapping[tuple[float, float], tuple[Box, ...]]  # (column, row), whole numbers -> the boxes overlapping it
 
     @classmethod
     def of(cls, scenario: Scenario) -> Reach:
         """The scenario's reach, worked out on first use and kept with it (``scenario.kept``)."""
         kept = scenario.kept
         if kept.reach is None:
-            boxes = tuple((o, o.position[0] - o.radius - 1.0, o.position[0] + o.radius + 1.0,
-                           o.position[1] - o.radius - 1.0, o.position[1] + o.radius + 1.0) for o in scenario.objectives)
-            around = ((min(b[1] for b in boxes), max(b[2] for b in boxes), min(b[3] for b in boxes), max(b[4] for b in boxes))
-                      if boxes else (math.inf, -math.inf, math.inf, -math.inf))
-            kept.reach = cls(boxes, around)
+            boxes = [(i, o.position[0] - o.radius - 1.0, o.position[0] + o.radius + 1.0, o.position[1] - o.radius - 1.0,
+                      o.position[1] + o.radius + 1.0, o.position[0], o.position[1], o.radius)
+                     for i, o in enumerate(scenario.objectives)]
+            side = max((b[2] - b[1] for b in boxes), default=1.0)
+            squares: dict[tuple[float, float], list[Box]] = {}
+            for box in boxes:
+                _, w, e, s, n = box[:5]
+                for column in range(int(w // side), int(e // side) + 1):
+                    for row in range(int(s // side), int(n // side) + 1):
+                        squares.setdefault((column, row), []).append(box)
+            kept.reach = cls(scenario.objectives, side, {square: tuple(listed) for square, listed in squares.items()})
         return kept.reach
 
 
 def update_holders(world: World) -> list[tuple[str, str | None, str]]:
     """An objective passes to a side with fit units within its radius and no fit enemy there;
     contested or empty, it stays with its last holder. Returns what changed hands now
-    (objective, from, to), and keeps it in ``world.passed``. A side the world's index holds in a
-    tree (``world.space``) is asked whether any of its fit units stands within each objective's
-    radius (``Space.occupied``); a small side's fit units are
-    found through the objectives' boxes (:class:`Reach`)."""
+    (objective, from, to), and keeps it in ``world.passed``. One pass over the units: each fit
+    unit looks at the objectives its square of :class:`Reach` lists."""
     reach = Reach.of(world.scenario)
-    west, east, south, north = reach.around
-    space = world.space
-    indexed = space.big  # the sides held in a tree (none in a small battle)
-    near = [(u.x, u.y, u.side) for u in world.units.values()  # fit (the property's test, without its call)
-            if west <= u.x <= east and south <= u.y <= north and u.on_field and u.status in FIT_STATUSES
-            and u.side not in indexed]
+    side, squares = reach.side, reach.squares
+    present: dict[int, set[str]] = {}  # objective's index -> the sides with a fit unit within its radius
+    for u in world.units.values():
+        listed = squares.get((u.x // side, u.y // side))  # (a whole float finds the int key equal to it)
+        if listed is None or not u.on_field or u.status not in FIT_STATUSES:  # fit (the property's test, without its call)
+            continue
+        x, y = u.x, u.y
+        for i, w, e, s, n, ox, oy, r in listed:
+            if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r:
+                sides = present.get(i)
+                if sides is None:
+                    present[i] = {u.side}
+                else:
+                    sides.add(u.side)
     changes: list[tuple[str, str | None, str]] = []
-    for objective, w, e, s, n in reach.boxes:
-        (ox, oy), r = objective.position, objective.radius
-        present = {side for x, y, side in near if w <= x <= e and s <= y <= n and math.hypot(ox - x, oy - y) <= r}
-        if indexed:
-            present.update(side for side in sorted(indexed)
-                           if space.occupied(side, ox, oy, r, _fit))
-        hand_over(world, objective, present, changes)
+    for i, objective in enumerate(reach.objectives):
+        hand_over(world, objective, present.get(i) or set(), changes)
     return changes
-
-
-def _fit(u: UnitState) -> bool:
-    return u.on_field and u.status in FIT_STATUSES  # (the property's test, without its call)
 
 
 def hand_over(world: World, objective: Objective, present: set[str], changes: list[tuple[str, str | None, str]]) -> None:

@@ -244,7 +244,7 @@ class ScenarioKept:
 
     ground: Ground | None = None  # its prepared ground: ground.ground_of
     layout: Layout | None = None  # its orders by command, scopes and waits: plan.Layout.of
-    reach: Reach | None = None  # its objectives' boxes: victory.Reach.of
+    reach: Reach | None = None  # its objectives' boxes and the grid of squares listing them: victory.Reach.of
 
 
 @frozen(eq=False)  # compared and hashed by identity: one loaded scenario, shared by its games
