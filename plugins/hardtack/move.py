@@ -191,9 +191,9 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
                 return done, frozenset(kinds), worst
             points -= (costs[line] - 1) * ypi
             nxt += 1
-        mid = done + step / 2  # the ground under the middle of the step: its cell's area kind (geometry.area_cells)
-        cell = geo.cell(ay + uy * mid, rows) * cols + geo.cell(ax + ux * mid, cols)
-        if cell != here:  # (a cell's kind, class and cost are read once while the walk stays in it)
+        cell = _middle_cell(ax, ay, ux, uy, done + step / 2, cols, rows)  # the ground under the middle of the step
+        fresh = cell != here
+        if fresh:  # (a cell's kind, class and cost are read once while the walk stays in it)
             here, kind = cell, area[cell]
             cls = table.get(kind, "clear")
             if cls == "impassable":
@@ -209,7 +209,34 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
             break
         points -= cost
         done += step
+        if fresh and step == WALK_YARDS:  # the whole steps that follow, on ground of this kind and crossing no line, at once
+            more = _paid_steps(done, reach, points, cost, events[nxt][0] if nxt < n else math.inf)
+            last = _middle_cell(ax, ay, ux, uy, done + (more - 1) * WALK_YARDS + WALK_YARDS / 2, cols, rows) if more else here
+            # each coordinate only grows or only shrinks along the path, so every middle between
+            # lies in the box of cells from this one to the last's: if those are all of this
+            # kind, each step reads what this one did and costs the same (whole yards: the sums are exact)
+            if more and geo.one_kind(game, here, last):
+                points -= more * cost
+                done += more * WALK_YARDS
+                here = last
     return done, frozenset(kinds), worst
+
+
+def _middle_cell(ax: float, ay: float, ux: float, uy: float, along: float, cols: int, rows: int) -> int:
+    """The ground cell (row * cols + column; geometry.area_cells) under the point ``along``
+    yards from a on the path a + t u: where a walk reads the ground, at the middle of each step."""
+    return geo.cell(ay + uy * along, rows) * cols + geo.cell(ax + ux * along, cols)
+
+
+def _paid_steps(done: float, reach: float, points: float, cost: float, line: float) -> int:
+    """How many whole steps (WALK_YARDS) a walk ``done`` yards along may take next, each paid in
+    full at ``cost``, before it comes within a step of ``reach`` or of the next ``line`` crossed
+    (yards along): each such step reads its cell and pays for it, and nothing else. Counted in
+    floating point, then checked exactly (whole steps and costs in whole yards add up exactly)."""
+    most = max(0, int(min(reach - done, line - done, points / cost * WALK_YARDS) // WALK_YARDS))
+    while most and (done + most * WALK_YARDS > reach or done + most * WALK_YARDS >= line or most * cost > points):
+        most -= 1
+    return most
 
 
 def move_yards(game: Game, t: HardtackTables, c: Company, x: float, y: float, travel: bool) -> tuple[float, frozenset[str]]:

@@ -1,0 +1,169 @@
+"""Hardtack's walk over the ground (HT-M4) reads the cell under the middle of every 5-yard step;
+it takes the steps that stay in one cell at once. Its answers must be those of the walk that
+takes every step in turn (``reference_walk``, kept here as it was), to the last bit."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from referee.core.engine.game import Game
+from referee.core.engine.plugins import build_rules
+from referee.core.input.scenario import find_scenario, load_scenario, parse_scenario
+from referee.plugins.hardtack import geometry as geo
+from referee.plugins.hardtack import move
+from referee.plugins.hardtack.tables import HardtackTables
+from test_ground import SCENARIO
+
+
+def _mustered(scenario_id: str) -> Game:
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario(scenario_id)), 1)
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    return game
+
+
+def _patchwork() -> Game:
+    """The ground test's 1,000-yard map, patched with squares of every kind of area (50 yards, off
+    the cells' edges by 10) and a fence, a wall and a stream on whole yards: walks cross cells,
+    kinds and lines often, and lines at the very end of a step."""
+    kinds = ("woods", "dense-woods", "fields", "buildings", "marsh", "rough")
+    areas = "".join(f"""
+[[areas]]
+kind = "{kinds[(i * 7 + j * 3) % len(kinds)]}"
+polygon = [[{x}, {y}], [{x + 50}, {y}], [{x + 50}, {y + 50}], [{x}, {y + 50}]]
+""" for i, x in enumerate(range(210, 800, 70)) for j, y in enumerate(range(360, 1000, 90)))
+    lines = """
+[[features]]
+kind = "fence"
+points = [[300, 0], [300, 1000]]
+
+[[features]]
+kind = "wall"
+points = [[0, 620], [1000, 620]]
+
+[[features]]
+kind = "stream"
+points = [[450, 0], [450, 1000]]
+"""
+    text = SCENARIO.replace("[victory]", areas + lines + "\n[victory]")
+    game = Game.new(build_rules("hardtack"), parse_scenario(text, "patchwork.toml"), 1)
+    game.state = game.rules.pm.hook.referee_muster(game=game)
+    return game
+
+
+GAMES = {"big-bethel": _mustered("big-bethel"), "brawners-farm": _mustered("brawners-farm"), "patchwork": _patchwork()}
+
+
+def reference_walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by: int, inches: float,
+                   road: bool) -> tuple[float, frozenset[str], str]:
+    """The walk one 5-yard step after another, each reading the cell under its middle."""
+    ypi = t.yards_per_inch
+    span, far = math.hypot(bx - ax, by - ay), inches * ypi
+    reach = min(span, far)
+    if reach <= 0:
+        return 0.0, frozenset(), "clear"
+    ux, uy = (bx - ax) / span, (by - ay) / span
+    ex, ey = ax + ux * reach, ay + uy * reach
+    table, costs, hard, lines, counts = move.going(game, t, who)
+    r = move.ROUNDING
+    if geo.none_in_box(game.ground, counts, min(ax, ex) - r, max(ax, ex) + r, min(ay, ey) - r, max(ay, ey) + r):
+        return reach, frozenset(), "clear"
+    events: list[tuple[float, str]] = []
+    for kind, segments in () if road else lines:
+        for at in move._crossings(segments, ax, ay, ex, ey):
+            px, py = ax + ux * at, ay + uy * at
+            if kind == "stream" and any(game.ground.near(k, px, py, move.CROSSING_YARDS) for k in ("bridge", "ford")):
+                continue
+            events.append((at, kind))
+    if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):
+        return reach, frozenset(), "clear"
+    events.sort()
+    n = len(events)
+    area, cols, rows = geo.area_cells(game)
+    points = inches * ypi
+    kinds: set[str] = set()
+    worst = "clear"
+    done, nxt, here, cls, per = 0.0, 0, -1, "clear", 1
+    while done < reach:
+        rest = reach - done
+        step = min(move.WALK_YARDS, rest)
+        while nxt < n and events[nxt][0] <= done + step:
+            kind = events[nxt][1]
+            line = table.get(kind, "clear")
+            kinds.add(kind)
+            if move.RANK[line] > move.RANK[worst]:
+                worst = line
+            if line == "impassable":
+                return done, frozenset(kinds), worst
+            points -= (costs[line] - 1) * ypi
+            nxt += 1
+        mid = done + step / 2
+        cell = geo.cell(ay + uy * mid, rows) * cols + geo.cell(ax + ux * mid, cols)
+        if cell != here:
+            here, kind = cell, area[cell]
+            cls = table.get(kind, "clear")
+            if cls == "impassable":
+                return done, frozenset(kinds), worst
+            if cls != "clear":
+                kinds.add(kind)
+                if move.RANK[cls] > move.RANK[worst]:
+                    worst = cls
+            per = costs.get(cls, 1)
+        cost = step * per if cls != "clear" else step
+        if cost > points:
+            done += max(0.0, points) / per if cls != "clear" else max(0.0, points)
+            break
+        points -= cost
+        done += step
+    return done, frozenset(kinds), worst
+
+
+MOVERS = ("infantry", "mounted", "limbered", "unlimbered")
+# whole inches and a regimental formation's wings' (3 x yards moved / yards per inch: any fraction)
+INCHES = st.one_of(st.integers(0, 48).map(float), st.floats(0.0, 48.0, allow_nan=False))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(sorted(GAMES)), st.sampled_from(MOVERS), st.integers(-60, 3100), st.integers(-60, 2700),
+       st.integers(-400, 400), st.integers(-400, 400), INCHES, st.booleans())
+def test_the_walk_by_cells_is_the_walk_step_by_step(name: str, who: str, ax: int, ay: int, dx: int, dy: int,
+                                                   inches: float, road: bool) -> None:
+    game = GAMES[name]
+    t = game.state.tables
+    args = (who, ax, ay, ax + dx, ay + dy, inches, road)
+    assert move._walk(game, t, *args) == reference_walk(game, t, *args)
+
+
+# along the axes, the middles of steps and the lines crossed fall on whole yards; along (4, 3)
+# and (12, 5) middles fall on cells' edges (a + 4/5 x 62.5 is a whole number of yards)
+DIRECTIONS = ((0, 1), (1, 0), (-1, 0), (0, -1), (4, 3), (3, -4), (-4, -3), (-3, 4), (12, 5), (-5, 12), (1, 1), (-1, 1))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(MOVERS), st.integers(-30, 1030), st.integers(-30, 1030), st.sampled_from(DIRECTIONS),
+       st.integers(1, 80), INCHES, st.booleans())
+def test_walks_where_middles_and_lines_fall_on_edges_and_whole_steps(who: str, ax: int, ay: int, way: tuple[int, int],
+                                                                   far: int, inches: float, road: bool) -> None:
+    """Paths on the patchwork along the axes and whole-numbered slopes: steps whose middles lie
+    on a cell's edge and lines crossed at the very end of a step, where the count of the steps
+    taken at once is checked exactly."""
+    game = GAMES["patchwork"]
+    t = game.state.tables
+    args = (who, ax, ay, ax + way[0] * far * 5, ay + way[1] * far * 5, inches, road)
+    assert move._walk(game, t, *args) == reference_walk(game, t, *args)
+
+
+def test_a_walk_through_rough_ground_skips_steps_and_matches() -> None:
+    """Long walks over Big Bethel's woods and marsh, both ways: the case the skipping serves."""
+    game = GAMES["big-bethel"]
+    t = game.state.tables
+    met = set()
+    for ax in range(0, 3000, 150):
+        for ay in range(0, 2600, 150):
+            for dx, dy in ((400, 0), (0, 400), (-300, 280), (280, -300)):
+                args = ("infantry", ax, ay, ax + dx, ay + dy, 40.0, False)
+                got = move._walk(game, t, *args)
+                assert got == reference_walk(game, t, *args)
+                met.add(got[2])
+    assert {"poor", "difficult"} <= met  # (the walks met rough ground)
