@@ -160,10 +160,14 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
     table, costs, hard, lines, counts = going(game, t, who)
-    if geo.none_in_box(game.ground, counts, min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING):
+    west, east, south, north = min(ax, ex), max(ax, ex), min(ay, ey), max(ay, ey)
+    if geo.none_in_box(game.ground, counts, west - ROUNDING, east + ROUNDING, south - ROUNDING, north + ROUNDING):
         return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
+        x0, x1, y0, y1 = game.ground.extents[kind]
+        if x1 < west or x0 > east or y1 < south or y0 > north:
+            continue  # the move's box misses the box round every line of this kind
         for at in _crossings(segments, ax, ay, ex, ey):
             px, py = ax + ux * at, ay + uy * at
             if kind == "stream" and any(game.ground.near(k, px, py, CROSSING_YARDS) for k in ("bridge", "ford")):
