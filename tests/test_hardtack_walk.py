@@ -5,6 +5,8 @@ takes every step in turn (``reference_walk``, kept here as it was), to the last 
 from __future__ import annotations
 
 import math
+import tempfile
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,10 +25,11 @@ def _mustered(scenario_id: str) -> Game:
     return game
 
 
-def _patchwork() -> Game:
+def _patchwork(house_rule: str = "") -> Game:
     """The ground test's 1,000-yard map, patched with squares of every kind of area (50 yards, off
     the cells' edges by 10) and a fence, a wall and a stream on whole yards: walks cross cells,
-    kinds and lines often, and lines at the very end of a step."""
+    kinds and lines often, and lines at the very end of a step. ``house_rule``: tables laid over
+    the bundled ones."""
     kinds = ("woods", "dense-woods", "fields", "buildings", "marsh", "rough")
     areas = "".join(f"""
 [[areas]]
@@ -47,12 +50,20 @@ kind = "stream"
 points = [[450, 0], [450, 1000]]
 """
     text = SCENARIO.replace("[victory]", areas + lines + "\n[victory]")
-    game = Game.new(build_rules("hardtack"), parse_scenario(text, "patchwork.toml"), 1)
+    with tempfile.TemporaryDirectory() as folder:
+        overlay = Path(folder) / "house.toml"
+        overlay.write_text(house_rule, encoding="utf-8")
+        rules = build_rules("hardtack", house_rules=[overlay] if house_rule else [])
+    game = Game.new(rules, parse_scenario(text, "patchwork.toml"), 1)
     game.state = game.rules.pm.hook.referee_muster(game=game)
     return game
 
 
-GAMES = {"big-bethel": _mustered("big-bethel"), "brawners-farm": _mustered("brawners-farm"), "patchwork": _patchwork()}
+# fields and rough clear going: ground a walk may find all clear by the ground's samples
+# (Ground.kinds_along), as it never can under the bundled tables, where every kind of area is rough
+CLEAR = '[movement.terrain.infantry]\nfields = "clear"\nrough = "clear"\n[movement.terrain.mounted]\nfields = "clear"\n'
+GAMES = {"big-bethel": _mustered("big-bethel"), "brawners-farm": _mustered("brawners-farm"), "patchwork": _patchwork(),
+         "patchwork, fields clear": _patchwork(CLEAR)}
 
 
 def reference_walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by: int, inches: float,
@@ -65,7 +76,7 @@ def reference_walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx
         return 0.0, frozenset(), "clear"
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
-    table, costs, hard, lines, counts = move.going(game, t, who)
+    table, costs, hard, lines, counts = move.going(game, t, who)[:5]
     r = move.ROUNDING
     if geo.none_in_box(game.ground, counts, min(ax, ex) - r, max(ax, ex) + r, min(ay, ey) - r, max(ay, ey) + r):
         return reach, frozenset(), "clear"
@@ -148,10 +159,27 @@ def test_walks_where_middles_and_lines_fall_on_edges_and_whole_steps(who: str, a
     """Paths on the patchwork along the axes and whole-numbered slopes: steps whose middles lie
     on a cell's edge and lines crossed at the very end of a step, where the count of the steps
     taken at once is checked exactly."""
-    game = GAMES["patchwork"]
+    for game in (GAMES["patchwork"], GAMES["patchwork, fields clear"]):
+        t = game.state.tables
+        args = (who, ax, ay, ax + way[0] * far * 5, ay + way[1] * far * 5, inches, road)
+        assert move._walk(game, t, *args) == reference_walk(game, t, *args)
+
+
+def test_a_walk_the_ground_finds_all_clear_goes_its_whole_length() -> None:
+    """With fields and rough clear going, a walk over them and past a corner of woods that the
+    ground's samples miss goes its whole length, as before; where every kind is rough, no walk
+    asks the ground's samples."""
+    game = GAMES["patchwork, fields clear"]
     t = game.state.tables
-    args = (who, ax, ay, ax + way[0] * far * 5, ay + way[1] * far * 5, inches, road)
-    assert move._walk(game, t, *args) == reference_walk(game, t, *args)
+    args = ("infantry", 194, 809, 241, 797, 10.0, False)
+    area, cols, rows = geo.area_cells(game)
+    span = math.hypot(241 - 194, 797 - 809)
+    middles = {area[geo.cell(809 + (797 - 809) / span * at, rows) * cols + geo.cell(194 + (241 - 194) / span * at, cols)]
+               for at in (2.5 + 5 * j for j in range(int(span // 5)))}
+    assert "buildings" in middles and game.ground.kinds_along(194, 809, 241, 797).isdisjoint(move.going(game, t, "infantry")[2])
+    assert move._walk(game, t, *args) == reference_walk(game, t, *args) == (span, frozenset(), "clear")
+    bundled = GAMES["big-bethel"]
+    assert all(move.going(bundled, bundled.state.tables, who)[5] for who in MOVERS)
 
 
 def test_a_walk_through_rough_ground_skips_steps_and_matches() -> None:

@@ -65,7 +65,8 @@ RANK = {"clear": 0, "poor": 1, "difficult": 2, "impassable": 3}  # terrain class
 def going(game: Game, t: HardtackTables, who: str) -> Going:
     """What a mover's walk reads, once per scenario: its terrain classes and their costs (from
     the tables), the area kinds that are not clear going for it, the line kinds that cost it
-    something (their segments boxed), and the count of its rough cells (:func:`_rough_counts`)."""
+    something (their segments boxed), the count of its rough cells (:func:`_rough_counts`), and
+    whether every kind of area on the ground, as the neutral ground names it, is rough for it."""
     per = terrain(game).goings
     hit = per.get((t, who))
     if hit is None:
@@ -73,7 +74,8 @@ def going(game: Game, t: HardtackTables, who: str) -> Going:
         hard = frozenset(k for k, cls in table.items() if cls != "clear")
         lines = [(kind, [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)) for x1, y1, x2, y2 in segments[kind]])
                  for kind in LINES if table.get(kind, "clear") != "clear" and segments.get(kind)]
-        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game, hard, lines))
+        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game, hard, lines),
+                               hard.issuperset(game.ground.kinds))
     return hit
 
 
@@ -159,9 +161,9 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
         return 0.0, frozenset(), "clear"
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
-    table, costs, hard, lines, counts = going(game, t, who)
-    west, east, south, north = min(ax, ex), max(ax, ex), min(ay, ey), max(ay, ey)
-    if geo.none_in_box(game.ground, counts, west - ROUNDING, east + ROUNDING, south - ROUNDING, north + ROUNDING):
+    table, costs, hard, lines, counts, everywhere = going(game, t, who)
+    west, east, south, north = min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING
+    if geo.none_in_box(game.ground, counts, west, east, south, north):
         return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
@@ -173,8 +175,10 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
             if kind == "stream" and any(game.ground.near(k, px, py, CROSSING_YARDS) for k in ("bridge", "ford")):
                 continue
             events.append((at, kind))
-    if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):  # (drawn fields and open ground alike)
-        return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
+    # all clear ground (drawn fields and open ground alike): the whole move; never where every kind
+    # of area is rough for the mover (as in the bundled tables: "fields" are Cultivated, HT-M9)
+    if not events and (road or not everywhere and game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):
+        return reach, frozenset(), "clear"
     events.sort()
     n = len(events)
     area, cols, rows = geo.area_cells(game)

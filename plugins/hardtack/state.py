@@ -123,7 +123,7 @@ class Aims:
 
 Walk = tuple[float, frozenset[str], str]  # move.walk: yards gone, ground kinds crossed, worst class met
 Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box (move.going)
-Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]  # move.going
+Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]], bool]  # move.going
 
 
 @define(eq=False, slots=True)
