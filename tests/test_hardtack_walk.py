@@ -195,3 +195,18 @@ def test_a_walk_through_rough_ground_skips_steps_and_matches() -> None:
                 assert got == reference_walk(game, t, *args)
                 met.add(got[2])
     assert {"poor", "difficult"} <= met  # (the walks met rough ground)
+
+
+def test_a_formation_s_company_is_measured_not_moved() -> None:
+    """move.how_far (a regimental formation's first pass: how far each company may go) leaves
+    the company and the count of moves alone; moving it, step_toward goes as far."""
+    game = _mustered("big-bethel")
+    state = game.state
+    reg = state.by_side["union"][0]
+    c = reg.companies[0]
+    enemies = state.enemies(c.side)
+    among = move.friends_near(state, reg, [c], 60.0)
+    before = (c.x, c.y, dict(state.moves), c.in_position)
+    far = move.how_far(state, c, c.x, c.y - 500.0, 60.0, enemies, among)
+    assert (c.x, c.y, dict(state.moves), c.in_position) == before and far > 0
+    assert move.step_toward(game, state, c, c.x, c.y - 500.0, 60.0, enemies) == far and c.y == before[1] - far

@@ -269,16 +269,41 @@ def move_yards(game: Game, t: HardtackTables, c: Company, x: float, y: float, tr
 
 
 def step_toward(game: Game, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
-                halt: float = STOP_SHORT, alone: bool = True, among: list[Company] | None = None) -> float:
+                halt: float = STOP_SHORT) -> float:
     """Move straight toward (x, y) up to ``yards``, halting ``halt`` yards short of any enemy and
-    where a close formation would meet another (HT-M7). A company moving ``alone`` is disordered
-    by the companies it passes through here; a regimental formation moving as one is disordered
-    by its caller, once it has moved as far as its most hindered company (``among``: see
-    :func:`friends_in_way`)."""
+    where a close formation would meet another (HT-M7); disordered by the companies it passes
+    through (:func:`pass_through`)."""
+    way = _way(state, c, x, y, yards, enemies, halt, None)
+    if way is None:
+        return 0.0
+    travel, ux, uy, passed = way
+    cx, cy = c.x, c.y
+    put(game, c, cx + ux * travel, cy + uy * travel)
+    if travel or c.x != cx or c.y != cy:  # (a company off the table is set on its edge even where it cannot move)
+        state.moved(c)
+    if travel:
+        c.in_position = False
+        pass_through(game, state, c, passed)
+    return travel
+
+
+def how_far(state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company], among: list[Company]) -> float:
+    """How far a company of a regimental formation moving as one may go toward (x, y), as
+    :func:`step_toward` would take it (``among``: see :func:`friends_in_way`), without moving it:
+    the formation moves as far as its most hindered company, and is disordered by its caller."""
+    way = _way(state, c, x, y, yards, enemies, STOP_SHORT, among)
+    return 0.0 if way is None else way[0]
+
+
+def _way(state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company], halt: float,
+         among: list[Company] | None) -> tuple[float, float, float, list[Company]] | None:
+    """How far ``c`` may go straight toward (x, y), up to ``yards``: ``halt`` yards short of any
+    enemy, and as far as :func:`friends_in_way` lets it; with the direction and the friends it
+    passes through. None when it does not move at all (no way, or no yards)."""
     dx, dy = x - c.x, y - c.y
     span = math.hypot(dx, dy)
     if span < 1e-6 or yards <= 0:
-        return 0.0
+        return None
     travel = min(span, yards)
     ux, uy = dx / span, dy / span
     cx, cy, near = c.x, c.y, travel + halt
@@ -292,14 +317,7 @@ def step_toward(game: Game, state: HardtackState, c: Company, x: float, y: float
             travel = max(0.0, min(travel, along - math.sqrt(max(halt * halt - across * across, 0.0))))
             near = travel + halt
     travel, passed = friends_in_way(state, c, ux, uy, travel, among)
-    put(game, c, c.x + ux * travel, c.y + uy * travel)
-    if travel or c.x != cx or c.y != cy:  # (a company off the table is set on its edge even where it cannot move)
-        state.moved(c)
-    if travel:
-        c.in_position = False
-        if alone:
-            pass_through(game, state, c, passed)
-    return travel
+    return travel, ux, uy, passed
 
 
 def put(game: Game, c: Company, x: float, y: float) -> None:
