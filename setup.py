@@ -3,10 +3,12 @@
 core is packaged without an edit here or in pyproject.toml, whose entry point names a ruleset
 once. Everything else about the package is in pyproject.toml."""
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, find_packages, setup
 
 ROOTS = {"referee": "launcher", "referee.core": "core", "referee.testing": "testing", "referee.plugins": "plugins",
          "referee.rulesets": "rulesets", "referee.scenarios": "scenarios"}
 
+DATA = {"referee.rulesets", "referee.scenarios"}  # folders of tables and scenarios: their subfolders are packaged as data
+
 setup(package_dir=ROOTS, packages=[*ROOTS, *(f"{root}.{sub}" for root, folder in ROOTS.items() if root != "referee"
-                                              for sub in find_packages(folder))])
+                                              for sub in (find_namespace_packages if root in DATA else find_packages)(folder))])

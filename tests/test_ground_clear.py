@@ -43,3 +43,11 @@ def test_meets_is_any_sample_of_the_kinds(ax: float, ay: float, bx: float, by: f
     """Ground.meets (which stops at the first) answers as the samples it walks would."""
     kinds = frozenset(KINDS)
     assert GROUND.meets(kinds, ax, ay, bx, by, skip) == any(kind in kinds for kind, _ in GROUND.samples(ax, ay, bx, by, skip))
+
+
+@settings(max_examples=400, deadline=None)
+@given(coordinate, coordinate, coordinate, coordinate, st.sampled_from([0.0, 50.0]))
+def test_lies_between_is_heights_of_not_empty(ax: float, ay: float, bx: float, by: float, skip: float) -> None:
+    """Ground.lies_between (which stops at the first cell of the kinds) reads heights_of's
+    points, ends rounded to 5 yards: it is true exactly where heights_of finds a height."""
+    assert GROUND.lies_between(KINDS, ax, ay, bx, by, skip) == bool(GROUND.heights_of(KINDS, ax, ay, bx, by, skip))

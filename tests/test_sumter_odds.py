@@ -10,6 +10,8 @@ from fractions import Fraction
 from math import comb
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from referee.core.engine.mechanics import MechanicSpec
 from referee.plugins.sumter.mechanics import mechanic_specs
 from referee.plugins.sumter.tables import load_tables
@@ -304,3 +306,34 @@ def test_every_mechanic_documents_its_values() -> None:
     for m in mechanic_specs(T):
         res = m.sample(1, m.parse_inputs([]))
         assert set(res.values) <= set(m.values), (m.name, set(res.values) - set(m.values))
+
+
+class _Throws:
+    """A roller that counts the semi-hit dice asked of it and throws each a 12."""
+
+    def __init__(self) -> None:
+        self.thrown = 0
+
+    def roll(self, die: object) -> int:
+        self.thrown += 1
+        return 12
+
+    def sub(self, mechanic, *args):  # type: ignore[no-untyped-def]  # the Roller protocol's
+        return mechanic(self, *args)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 400), st.sampled_from([Fraction(1), T.long_portion[1], T.long_portion[2], T.cover_share, T.bounce_share])
+       | st.fractions(Fraction(0), Fraction(1)))
+def test_a_share_of_hits_keeps_the_whole_hits_and_throws_for_the_fraction(whole: int, portion: Fraction) -> None:
+    """``dice.hits_of`` (whole numbers) against the share worked in Fractions: the whole hits
+    kept, the fraction left, and a semi-hit thrown for that fraction only."""
+    from math import floor
+
+    from referee.plugins.sumter.dice import hits_of
+
+    roller = _Throws()
+    hits, part, semi = hits_of(roller, T, whole, portion)  # type: ignore[arg-type]  # a stand-in roller
+    kept = floor(whole * portion)
+    assert part == whole * portion - kept and type(part) is Fraction
+    assert (hits, semi, roller.thrown) == ((kept + 1, True, 1) if part else (kept, False, 0))

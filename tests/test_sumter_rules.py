@@ -12,12 +12,13 @@ import pytest
 from attrs import evolve
 from referee.core.engine.chance import SampledRoller
 from referee.core.engine.doctrine import Intent
-from referee.core.engine.events import EventLog, Modifier, Resolution
+from referee.core.engine.events import EventLog, Modifier, Resolution, jsonable
 from referee.core.engine.game import Game, play
 from referee.core.engine.hookspecs import hookimpl
 from referee.core.engine.plugins import build_rules
 from referee.core.input.scenario import find_scenario, load_scenario, parse_scenario
 from referee.plugins.sumter import combat, morale, move
+from referee.plugins.sumter.geometry import Foes
 
 SECOND = """
 [[units]]
@@ -157,14 +158,14 @@ def test_a_field_battery_manhandles_within_two_inches_and_a_foot_battery_then_ma
     battery = state.pieces["cs-battery"]
     battery.brigade.order = "engage"
     x, y = battery.unit.x, battery.unit.y
-    move.move(game, state, battery, Intent("advance", goal=(x, y - 40.0)))
+    move.move(game, state, battery, Intent("advance", goal=(x, y - 40.0)), state.enemies(battery.side))
     assert battery.unit.formation == "unlimbered" and abs(battery.unit.y - (y - 40.0)) < 1e-6
     assert not combat.may_fire(state, battery)
     assert any(e["kind"] == "manhandle" for e in game.log.events)
     far = _game(scenario="drill-charge-battery")
     b2 = far.state.pieces["cs-battery"]
     b2.brigade.order = "engage"
-    move.move(far, far.state, b2, Intent("advance", goal=(x, y - 200.0)))
+    move.move(far, far.state, b2, Intent("advance", goal=(x, y - 200.0)), far.state.enemies(b2.side))
     assert b2.unit.formation == "limbered"
 
 
@@ -277,7 +278,7 @@ def test_a_heavy_field_battery_limbers_in_a_whole_move(gun: str, cost: Fraction)
     battery.brigade.order = "engage"
     assert move.change_cost(state, battery, "limbered") == cost
     x, y = battery.unit.x, battery.unit.y
-    move.move(game, state, battery, Intent("advance", goal=(x, y - 400.0)))
+    move.move(game, state, battery, Intent("advance", goal=(x, y - 400.0)), state.enemies(battery.side))
     assert battery.unit.formation == "limbered"
     if cost == 1:  # the whole move spent limbering: the battery stays where it was
         assert battery.moved == 1.0 and (battery.unit.x, battery.unit.y) == (x, y)
@@ -370,10 +371,10 @@ def test_an_order_unit_asked_for_skirmish_order_takes_it_up_for_a_whole_move() -
         x, y = p.unit.x, p.unit.y
         ask = Intent("advance", goal=(x, y + 300.0), target="cs-battery", formation="skirmish", order="attack")
         p.moved = 0.0
-        move.move(game, state, p, ask)
+        move.move(game, state, p, ask, state.enemies(p.side))
         assert (p.unit.formation, p.moved, p.unit.x, p.unit.y) == ("skirmish", 1.0, x, y), start
         p.moved = 0.0
-        move.move(game, state, p, ask)
+        move.move(game, state, p, ask, state.enemies(p.side))
         assert p.unit.formation == "skirmish" and p.unit.y > y, start
         skirmish = state.tables["movement"]["rates"][p.rate]["skirmish"]  # the change throws for DPs (SU-G10), then the move
         moves = _resolutions(game, "movement")
@@ -421,9 +422,181 @@ def test_a_formation_change_still_throws_for_dps(unit: str, start: str, grade: s
     if p.arm != "artillery":
         p.rate = "foot-good" if grade in ("veteran", "regular") else "foot-poor"
     x, y = p.unit.x, p.unit.y
-    move.move(game, state, p, intent)
+    move.move(game, state, p, intent, state.enemies(p.side))
     throws = _resolutions(game, "movement")
     assert len(throws) == 1 and "SU-G10" in throws[0]["rulings"], throws
     assert throws[0]["inputs"]["for"] == ("move" if moves else "formation change")
     assert (throws[0]["inputs"]["dice"], p.dps) == (dice, dps)
     assert ((p.unit.x, p.unit.y) != (x, y)) == moves and p.unit.formation != start
+
+
+@pytest.mark.parametrize("inches", [0, 0.0, 1, 1.5, 2.25, 1 / 3])
+def test_a_movement_throw_adds_its_fixed_inches_as_the_mechanic_reads_them(inches: float) -> None:
+    """``move.roll_move`` (no fraction made for no fixed inches) gives what the movement mechanic
+    gives the same dice with the fixed inches as a Fraction: the inches, the DPs and the log."""
+    from referee.plugins.sumter import dice
+
+    for seed in range(6):
+        game = _game()
+        game.roller = SampledRoller(seed)
+        p = game.state.pieces["us-regiment"]
+        got = move.roll_move(game, game.state, p, "d6", 2, inches, "move")
+        want = dice.movement(SampledRoller(seed), game.state.tables, "d6", 2, Fraction(inches).limit_denominator(100), p.skirmish, {})
+        logged = _resolutions(game, "movement")[-1]
+        assert got == float(want.values["inches"]) and p.dps == want.values["dps"]
+        assert (logged["total"], logged["values"]["inches"]) == (jsonable(want.total), jsonable(want.values["inches"]))
+
+
+@pytest.mark.parametrize("moved, fires", [(0.0, True), (0.25, True), (0.5, True), (0.51, False), (1.0, False)])
+def test_order_foot_fires_after_at_most_half_its_move(moved: float, fires: bool) -> None:
+    game = _game()
+    p = game.state.pieces["us-regiment"]
+    p.moved = moved
+    assert p.order_foot and combat.may_fire(game.state, p) == fires
+
+
+@pytest.mark.parametrize("start, want", [("line", None), ("column", "line")])
+def test_a_move_goes_as_far_as_its_dice_less_its_change(start: str, want: str | None) -> None:
+    """A unit that keeps its formation goes the whole of its throw; a regular one changing column
+    to line (half a move) goes half of it."""
+    for seed in range(4):
+        game = _game(seed=seed)
+        state = game.state
+        p = state.pieces["us-regiment"]
+        p.unit.formation, p.moved, p.grade = start, 0.0, "regular"  # (a regular's column to line: half a move)
+        x, y = p.unit.x, p.unit.y
+        away = 1000.0 if y < game.scenario.height / 2 else -1000.0  # (a goal beyond its throw, on the table)
+        move.move(game, state, p, Intent("withdraw", goal=(x, y + away), formation=want), state.enemies(p.side))
+        thrown = state.yards(float(_resolutions(game, "movement")[-1]["values"]["inches"]))
+        assert abs(math.hypot(p.unit.x - x, p.unit.y - y) - thrown * (1.0 if want is None else 0.5)) < 1e-6, seed
+        assert p.moved == 1.0 and p.unit.formation == "line"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_brigades_with_a_unit_broken_this_turn_test_and_no_others(seed: int) -> None:
+    """SU-B2, against a scan of every brigade's units: each brigade not already retiring with a
+    unit broken this turn takes one Brigade Morale Test; a phase with none broken takes none."""
+    game = _game(scenario="big-bethel", seed=seed)
+    state = game.state
+    rng = random.Random(seed)
+    for p in state.pieces.values():
+        p.broke = rng.random() < 0.15
+    for b in state.brigades.values():
+        b.failed = rng.random() < 0.2
+    want = [b.id for b in state.brigades.values() if any(p.broke for p in b.pieces) and not b.failed]
+    morale.morale_step(game, state)
+    assert [e["unit"] for e in _resolutions(game, "brigade-morale")] == want
+    quiet = _game(scenario="big-bethel", seed=seed)
+    morale.morale_step(quiet, quiet.state)
+    assert not _resolutions(quiet, "brigade-morale")
+
+
+def test_each_cinc_is_placed_at_the_centre_of_his_sides_fit_units() -> None:
+    game = _game(scenario="big-bethel")
+    state = game.state
+    rng = random.Random(3)
+    for p in state.pieces.values():
+        p.unit.x, p.unit.y = rng.uniform(0, 3000), rng.uniform(0, 3000)
+        p.state = rng.choice(["ok", "ok", "halted", "retreat", "gone"])
+    morale.end_turn(game, state)
+    placed = 0
+    for side, ld in state.cinc.items():
+        fit = [p.unit for p in state.by_side[side] if p.state in ("ok", "halted")]
+        if ld is not None and fit:
+            assert (ld.x, ld.y) == pytest.approx((sum(u.x for u in fit) / len(fit), sum(u.y for u in fit) / len(fit)), abs=1e-9)
+            placed += 1
+    assert placed
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_units_that_test_in_the_morale_phase_are_those_the_rules_name(seed: int) -> None:
+    """SU-U1 against a scan of every unit: a unit on the field retreating or routing, not broken
+    this turn, tests to rally; a fit one not in melee that lost figures tests (Other); no other."""
+    game = _game(scenario="big-bethel", seed=seed)
+    state = game.state
+    rng = random.Random(seed)
+    for p in state.pieces.values():
+        p.state = rng.choice(["ok", "ok", "halted", "retreat", "rout", "gone"])
+        p.unit.on_field = rng.random() < 0.85
+        p.broke, p.lost, p.hit = rng.random() < 0.3, rng.choice([0, 0, 1, 2]), rng.random() < 0.5
+        p.melee = rng.choice([None, None, None, "someone"])
+    want = [p.id for p in state.pieces.values() if p.unit.on_field and p.state != "gone"
+            and (p.state in ("retreat", "rout") and not p.broke or p.state in ("ok", "halted") and p.lost and not p.melee)]
+    morale.morale_step(game, state)
+    assert [e["unit"] for e in _resolutions(game, "unit-morale")] == want and want
+
+
+def test_a_tactical_march_stops_each_unit_20_inches_from_its_nearest_enemy() -> None:
+    """Tactical March, against each unit's nearest enemy measured by a scan: no march when a
+    unit of the brigade is within 20" of an enemy; else each advancing unit goes its march, or
+    to 20" from its nearest enemy if that is nearer."""
+    marches = []
+    for seed in range(12):
+        game = _game(scenario="big-bethel", seed=seed)
+        state = game.state
+        rng = random.Random(seed)
+        b = max((b for b in state.brigades.values() if len(b.pieces) > 1), key=lambda b: len(b.pieces))
+        mv = state.tables["movement"]
+        stop = state.yards(mv["march_stop_inches"])
+        enemies = state.enemies(b.side)
+        intents = {}
+        w, h = game.scenario.width, game.scenario.height  # (on the table: no move is cut short by its edge)
+        for p in b.pieces:
+            p.unit.x, p.unit.y = rng.uniform(0, w), rng.uniform(0, h)
+            intents[p.id] = Intent("advance", goal=(rng.uniform(0, w), rng.uniform(0, h)))
+        before = {p.id: (p.unit.x, p.unit.y, min(math.hypot(e.unit.x - p.unit.x, e.unit.y - p.unit.y) for e in enemies))
+                  for p in b.pieces}
+        ready = [p for p in b.pieces if p.fit and not p.melee]
+        marched = move.tactical_march(game, state, b, intents, enemies)
+        assert marched == all(before[p.id][2] > stop for p in ready), seed
+        marches.append(marched)
+        for p in ready:
+            x, y, gap = before[p.id]
+            march = state.yards(mv["march_inches_fast" if p.rate.startswith("horse") else "march_inches_foot"])
+            goal = math.hypot(intents[p.id].goal[0] - x, intents[p.id].goal[1] - y)
+            went = math.hypot(p.unit.x - x, p.unit.y - y)
+            assert went == pytest.approx(min(max(0.0, gap - stop), march, goal) if marched else 0.0, abs=1e-6), (seed, p.id)
+    assert 2 <= sum(marches) <= 10, marches  # (both ways tried)
+
+
+@pytest.mark.parametrize("firer, target", [("us-regiment", "cs-battery"), ("cs-battery", "us-regiment")])
+def test_a_unit_fires_at_an_enemy_within_its_weapons_long_range_and_contact_and_not_beyond(firer: str, target: str) -> None:
+    """SU-F9: ranges from centre to centre less the contact distance; a unit with no target
+    named fires at an enemy just inside its long range and contact, not at one just beyond."""
+    from referee.plugins.sumter.tables import load_tables
+
+    t = load_tables()
+    for past, fires in ((-0.5, True), (1.5, False)):
+        game = _game()
+        state = game.state
+        p, e = state.pieces[firer], state.pieces[target]
+        p.unit.formation = "unlimbered" if p.arm == "artillery" else "line"
+        long = t.gun_reach[p.unit.spec.gun_type] if p.arm == "artillery" else t.firearm_reach[p.unit.spec.weapon]
+        e.unit.x, e.unit.y = p.unit.x, p.unit.y + (long + t["scale"]["contact_inches"]) * t.scale.yards_per_inch + past
+        landed: list[Any] = []
+        hits = combat.shoot(game, state, p, None, Foes.of(state.enemies(p.side)), landed)
+        assert (hits is not None) == fires, past
+
+
+def test_a_general_joins_the_stationary_unit_of_his_brigade_with_the_most_dps() -> None:
+    """SU-G1 against the rule read over every unit: the fit unit with the most DPs of those
+    that did not move (the first of those equal; the first fit unit when every one moved)."""
+    for seed in range(20):
+        game = _game(scenario="big-bethel", seed=seed)
+        state = game.state
+        rng = random.Random(seed)
+        for b in state.brigades.values():
+            if b.general is None:
+                continue
+            for p in b.pieces:
+                p.dps, p.moved = rng.choice([0, 0, 1, 2, 3]), rng.choice([0.0, 0.0, 0.5])
+                p.state = rng.choice(["ok", "halted", "retreat"])
+            fit = [p for p in b.pieces if p.state in ("ok", "halted")]
+            was = b.general.attached_to
+            morale.place_general(state, b)
+            if not fit:
+                assert b.general.attached_to == was
+                continue
+            most = max(-1 if p.moved else p.dps for p in fit)
+            want = next(p for p in fit if (-1 if p.moved else p.dps) == most)
+            assert (b.general.attached_to, b.general.x, b.general.y) == (want.id, want.unit.x, want.unit.y), seed

@@ -107,6 +107,12 @@ class Ground:
             hit = self._remember(key, tuple(h for k, h in self.samples(*key[1:5], skip) if k in kinds))
         return hit
 
+    def lies_between(self, kinds: tuple[str, ...], ax: float, ay: float, bx: float, by: float, skip: float) -> bool:
+        """Does a cell of these kinds lie between a and b: is :meth:`heights_of` not empty (the
+        same points, ends to the nearest 5 yards)? The walk stops at the first; not kept (the
+        caller keeps what it asks again)."""
+        return self.meets(frozenset(kinds), 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5), skip)
+
     def clear_of(self, kinds: tuple[str, ...], ax: float, ay: float, bx: float, by: float) -> bool:
         """Is no cell of these kinds in the box of cells round a and b, 3 yards wider each way
         (more than rounding an end moves it)? Then no sample between them meets one: a quick

@@ -100,32 +100,31 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
         target = _as_loaded(game, state, c, reach, loading[1], loading[2])
         if target is not None:
             return target
-    ranked = []
-    low = -reach
-    for i, e in enumerate(enemies):  # the box first, then the circle
-        dx = e.x - cx
-        if low <= dx <= reach:
-            dy = e.y - cy
-            if low <= dy <= reach:
-                d2 = dx * dx + dy * dy
-                if d2 <= reach2:
-                    ranked.append((e.regiment.id != wanted, d2, i))
+    ranked: list[tuple[float, int]] = []  # (distance squared, index in enemies) of the intent's target's companies,
+    others: list[tuple[float, int]] = []  # and of the others': each sorted, the first before the others
+    for i, e in enumerate(enemies):  # in the circle of the reach and its box (most of those asked about are: the circle
+        dx, dy = e.x - cx, e.y - cy  # first; the box is asked only on the circle's edge, where rounding may differ)
+        d2 = dx * dx + dy * dy
+        if d2 < reach2 or d2 == reach2 and -reach <= dx <= reach and -reach <= dy <= reach:
+            (ranked if e.regiment.id == wanted else others).append((d2, i))
     x0, x1, y0, y1 = state.near_box
     asked = x0 <= cx - reach and cx + reach <= x1 and y0 <= cy - reach and cy + reach <= y1  # every enemy in reach
-    if not ranked:
+    if not ranked and not others:
         if asked:
             state.aims.out_of_reach[c.id] = (cx, cy, moves, reach)
         return None
     ranked.sort()
+    others.sort()
+    ranked += others
     known = _known(state, c)
     passed: list[tuple[Company, str]] = []  # (target, why) passed over under HT-G4
     friends: list[Company] | None = None  # those that may mask any of its lines of fire, once a second line is asked about
     lines = 0
-    for _, d2, i in ranked:
+    for d2, i in ranked:
         e = enemies[i]
         if e.alive and _open_to(game, state, c, e, d2, known):
             if lines == 1:
-                friends = geo.screen(state, c, [enemies[j] for _, _, j in ranked])
+                friends = geo.screen(state, c, [enemies[j] for _, j in ranked])
             lines += 1
             why = geo.masked(state, c, e, friends)
             if why is None:
@@ -138,7 +137,7 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
                 break  # a column fires at nothing
     _log_masked(game, c, passed, None)
     if asked and not passed:
-        state.aims.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, _, i in ranked) if e.alive])
+        state.aims.no_target[c.id] = (stamp, [(e, e.formation, e.in_position, e.travel) for e in (enemies[i] for _, i in ranked) if e.alive])
     return None
 
 

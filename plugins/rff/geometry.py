@@ -343,17 +343,19 @@ SIGHT_SKIP = 50.0  # yards at each end: a unit sees out of the woods it stands i
 def sight(game: Game, firer: Piece, target: Piece) -> str:
     """"clear", "blocked", "plunging" (guns on higher ground firing over lower woods) or
     "plunging-at" (guns on lower ground firing at a target deep in woods on high ground): the
-    optional rule, plunging fire through wooded high ground (RFF-P24)."""
-    blocking = _recall(game, (_blocking, firer.x, firer.y, target.x, target.y))  # (most lines are asked again: three in four)
+    optional rule, plunging fire through wooded high ground (RFF-P24). Without it only whether a
+    wood or building stands in the way is asked, not the height of each one (:func:`_blocked`)."""
+    if not (firer.guns and game.option("plunging-fire")):
+        return "blocked" if _recall(game, (_blocked, firer.x, firer.y, target.x, target.y)) else "clear"  # (most lines are asked again: three in four)
+    blocking = _recall(game, (_blocking, firer.x, firer.y, target.x, target.y))
     if not blocking:
         return "clear"
-    if firer.guns and game.option("plunging-fire"):
-        own = game.ground.height_at(firer.x, firer.y)
-        if own > 0 and own > max(blocking):
-            return "plunging"
-        if kept(game, _into_high_woods, firer.x, firer.y, target.x, target.y, yards(game.state, lookup.optional_distance(
-                game.state.tables, "plunging-fire", "behind-woods"))):
-            return "plunging-at"
+    own = game.ground.height_at(firer.x, firer.y)
+    if own > 0 and own > max(blocking):
+        return "plunging"
+    if kept(game, _into_high_woods, firer.x, firer.y, target.x, target.y, yards(game.state, lookup.optional_distance(
+            game.state.tables, "plunging-fire", "behind-woods"))):
+        return "plunging-at"
     return "blocked"
 
 
@@ -379,6 +381,13 @@ def _blocking(game: Game, ax: float, ay: float, bx: float, by: float) -> tuple[f
     if game.ground.clear_of(BLOCKING, ax, ay, bx, by):
         return ()
     return game.ground.heights_of(BLOCKING, ax, ay, bx, by, SIGHT_SKIP)
+
+
+def _blocked(game: Game, ax: float, ay: float, bx: float, by: float) -> bool:
+    """Does a wood or building stand between a and b: is :func:`_blocking` not empty? The same
+    cells, read only up to the first that blocks."""
+    ground = game.ground
+    return not ground.clear_of(BLOCKING, ax, ay, bx, by) and ground.lies_between(BLOCKING, ax, ay, bx, by, SIGHT_SKIP)
 
 
 def linear_cover(game: Game, piece: Piece) -> bool:

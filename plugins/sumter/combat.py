@@ -16,7 +16,7 @@ from referee.api import Game, Intent, Resolution, Roller, men_between
 from . import dice, mechanics
 from .geometry import Foes, dist, enemies_near, flanked, nearest
 from .move import add_dps, back_off, disperse, roll_move
-from .state import Piece, SumterState, set_state, show_strength
+from .state import Piece, SumterState, reach_inches, set_state, show_strength
 
 REF_FIRE = "QRS v6.2, Infantry & Artillery Fire modifiers"
 Landed = tuple[Piece, int, str, int]
@@ -30,13 +30,14 @@ def fire_step(game: Game, state: SumterState) -> None:
     for side, pieces in state.by_side.items():
         intents = state.intents.get(side, {})
         enemies = Foes.of(state.enemies(side))  # (the live ones: none moves or falls while the side fires)
+        if not enemies.pieces:
+            continue
         for p in pieces:
-            if not p.fit or p.melee or not enemies.pieces or p.figures <= 0:
+            if p.melee or p.figures <= 0 or not p.fit:
                 continue
             hits = shoot(game, state, p, intents.get(p.id), enemies, landed)
             p.fired = hits is not None
-        if enemies.pieces:
-            snipe(game, state, side, pieces, enemies, landed)
+        snipe(game, state, side, pieces, enemies, landed)
     for target, hits, cause, yards in landed:
         take_hits(game, state, target, hits, cause, yards)
 
@@ -46,13 +47,7 @@ def may_fire(state: SumterState, p: Piece) -> bool:
         return p.unit.formation == "unlimbered" and (p.rate == "horse-artillery" or not (p.moved or p.limbered_now))
     if p.skirmish:
         return True
-    return p.moved <= float(state.tables.fire_after)
-
-
-def reach_inches(state: SumterState, p: Piece) -> float:
-    if p.arm == "artillery":
-        return state.tables.gun_reach[p.unit.spec.gun_type or "12-pdr-napoleon"]
-    return state.tables.firearm_reach[p.unit.spec.weapon or "rifle-musket"]
+    return not p.moved or p.moved <= float(state.tables.fire_after)  # (most have not moved)
 
 
 def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemies: Foes, landed: list[Landed]) -> int | None:
@@ -61,7 +56,7 @@ def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemi
     all beyond its reach)."""
     if not may_fire(state, p):
         return None
-    reach = state.yards(reach_inches(state, p)) + state.yards(state.tables["scale"]["contact_inches"])
+    reach = p.reach
     target = state.pieces.get(intent.target) if intent is not None and intent.target else None
     if target is None or target.side == p.side or not target.live or dist(p, target) > reach:
         best, gap = None, reach
@@ -176,7 +171,7 @@ def snipe(game: Game, state: SumterState, side: str, pieces: list[Piece], enemie
                                                  default=0.0)
     best, target, gap = None, None, math.inf
     for p in pieces:
-        if p.fit and not p.melee and p.arm == "infantry" and not enemies.beyond(p, min(longest, gap)):
+        if p.arm == "infantry" and not p.melee and p.fit and not enemies.beyond(p, min(longest, gap)):
             e, d = nearest(p, enemies_near(game, state, p, reach=min(longest, gap), among=enemies.pieces))
             if d < gap:
                 best, target, gap = p, e, d

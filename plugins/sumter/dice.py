@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from math import floor
 from typing import Any
 
 from referee.api import AVERAGE, D6, D12, Die, Modifier, Resolution, Roller, d, dice_sum, net
@@ -61,12 +60,11 @@ def _d12_at_least(roller: Roller, need: int) -> bool:
 def hits_of(roller: Roller, t: SumterTables, whole: int, portion: Fraction) -> tuple[int, Fraction, bool]:
     """Hits after a share (long range, low ammo, cover, bounce): the whole part, and the
     fraction thrown for as a semi-hit. Returns (hits, the fraction, did it hit)."""
-    if portion == 1:  # no share: nothing to divide, no fraction to throw for
-        return whole, NO_PART, False
-    total = whole * portion
-    hits = floor(total)
-    part = total - hits
-    if part and semi_hit(roller, t, part):
+    hits, rest = divmod(whole * portion.numerator, portion.denominator)  # (in whole numbers: no fraction made for none)
+    if not rest:  # no share, or one that leaves no fraction to throw for
+        return hits, NO_PART, False
+    part = Fraction(rest, portion.denominator)
+    if semi_hit(roller, t, part):
         return hits + 1, part, True
     return hits, part, False
 

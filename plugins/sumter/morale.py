@@ -24,11 +24,9 @@ def morale_step(game: Game, state: SumterState) -> None:
     when_hit = game.option("test-when-hit")
     beaten = [p for p in state.pieces.values() if p.unit.on_field and p.state in ("retreat", "rout", "gone")]
     for p in list(state.pieces.values()):
-        if not p.live:
-            continue
-        if p.state in ("retreat", "rout") and not p.broke:
+        if p.state in ("retreat", "rout") and not p.broke and p.unit.on_field:
             column = "rally"
-        elif p.fit and (p.lost or when_hit and p.hit) and not p.melee:
+        elif (p.lost or when_hit and p.hit) and not p.melee and p.fit:
             column = "other"
         else:
             continue
@@ -40,9 +38,12 @@ def morale_step(game: Game, state: SumterState) -> None:
         apply_morale(game, state, p, result, res.values["dps"])
         if result in ("retreat", "rout") and i["trenches"] and enemy_foot_near(state, p):
             surrender(game, state, p)
+    broken = {p.brigade for p in state.pieces.values() if p.broke}  # (one pass, not one per brigade)
+    if not broken:
+        return
     routed = [p for p in state.pieces.values() if p.live and p.state in ("retreat", "rout")]  # (no test below changes them)
     for b in state.brigades.values():
-        if any(p.broke for p in b.pieces) and not b.failed:
+        if b in broken and not b.failed:
             brigade_test(game, state, b, near, routed)
 
 
@@ -143,34 +144,35 @@ def end_turn(game: Game, state: SumterState) -> None:
     for b in state.brigades.values():
         place_general(state, b)
         b.yelled = False
-    for p in state.pieces.values():
-        if not p.live:
-            continue
-        still = not p.moved and not p.melee
-        if p.dps and still and not p.rallied and p.fit:
-            add_dps(state, p, -rm[p.grade])
-        general = attached_general(state, p) if p.dps else ""  # (a unit with no DPs has none to remove)
-        if general and not p.melee:
-            if general == "excellent" and (still or p.brigade.order == "assault"):
-                add_dps(state, p, -rm["excellent"])
-            elif still and (general == "average" or p.grade in ("veteran", "regular")):
-                add_dps(state, p, -rm[general])
-        if p.state == "halted":
-            set_state(p, "ok")
-        p.fired_last, p.fired = p.fired, False
-        p.moved, p.limbered_now, p.charging, p.lost, p.broke, p.flank_fire, p.rallied, p.yelling = 0.0, False, None, 0, False, False, False, False
-        p.bushwhacked = False  # SU-U6: its first turn is over
-        p.hit = False
-    cx: dict[str, list[float]] = {}
-    for p in state.pieces.values():
-        if p.fit:
-            c = cx.setdefault(p.side, [0.0, 0.0, 0.0])
-            c[0] += p.unit.x
-            c[1] += p.unit.y
-            c[2] += 1
-    for side, ld in state.cinc.items():
-        if ld is not None and side in cx and cx[side][2]:
-            ld.x, ld.y = cx[side][0] / cx[side][2], cx[side][1] / cx[side][2]
+    for side, mine in state.by_side.items():
+        x = y = 0.0  # the sums of the places of the side's fit units, and their count: its CinC's place
+        n = 0
+        for p in mine:
+            if not p.live:
+                continue
+            fit = p.fit
+            if fit:
+                x += p.unit.x
+                y += p.unit.y
+                n += 1
+            still = not p.moved and not p.melee
+            if p.dps and still and not p.rallied and fit:
+                add_dps(state, p, -rm[p.grade])
+            general = attached_general(state, p) if p.dps else ""  # (a unit with no DPs has none to remove)
+            if general and not p.melee:
+                if general == "excellent" and (still or p.brigade.order == "assault"):
+                    add_dps(state, p, -rm["excellent"])
+                elif still and (general == "average" or p.grade in ("veteran", "regular")):
+                    add_dps(state, p, -rm[general])
+            if p.state == "halted":
+                set_state(p, "ok")
+            p.fired_last, p.fired = p.fired, False
+            p.moved, p.limbered_now, p.charging, p.lost, p.broke, p.flank_fire, p.rallied, p.yelling = 0.0, False, None, 0, False, False, False, False
+            p.bushwhacked = False  # SU-U6: its first turn is over
+            p.hit = False
+        ld = state.cinc.get(side)
+        if ld is not None and n:
+            ld.x, ld.y = x / n, y / n
 
 
 def place_general(state: SumterState, b: Brigade) -> None:
@@ -179,8 +181,12 @@ def place_general(state: SumterState, b: Brigade) -> None:
     ld = b.general
     if ld is None or ld.status != "active":
         return
-    fit = [p for p in b.pieces if p.fit]
-    if not fit:
+    best: Piece | None = None
+    most = -2  # (a unit that moved counts -1)
+    for p in b.pieces:
+        dps = -1 if p.moved else p.dps
+        if dps > most and p.fit:  # (the first of those equal)
+            best, most = p, dps
+    if best is None:
         return
-    best = max(fit, key=lambda p: p.dps if not p.moved else -1)  # (max keeps the first of those equal)
     ld.attached_to, ld.x, ld.y = best.id, best.unit.x, best.unit.y

@@ -43,7 +43,8 @@ def roll_move(game: Game, state: SumterState, p: Piece, die: str, count: int, in
     """Throw movement dice for ``p`` (1 DP for each 1 or 2); returns the inches."""
     if count <= 0:
         return inches
-    res = dice.movement(game.roller, state.tables, die, count, Fraction(inches).limit_denominator(100), p.skirmish,
+    fixed = Fraction(inches).limit_denominator(100) if inches % 1 else int(inches)  # (whole inches, or none: no fraction made)
+    res = dice.movement(game.roller, state.tables, die, count, fixed, p.skirmish,
                         {"die": die, "dice": count, "inches": inches, "for": why} if game.seen else {}, rulings,
                         tuple(game.extra_modifiers("movement", p)))
     res = game.settle("movement", p, res, unit=p.id)
@@ -272,10 +273,10 @@ def compulsory_step(game: Game, state: SumterState) -> None:
     """Retreats and routs (their retreat dice straight back), pursuits, and brigades retiring
     after an order or morale failure (a step back: half a move; skirmishers a full move; SU-C9)."""
     for p in list(state.pieces.values()):
-        if not p.live:
-            continue
-        r = state.tables["movement"]["rates"][p.rate]
+        if not (p.state in ("retreat", "rout") or p.pursuing or p.brigade.failed) or not p.live:
+            continue  # (most units: none of these)
         if p.state in ("retreat", "rout"):
+            r = state.tables["movement"]["rates"][p.rate]
             inches = roll_move(game, state, p, r["retreat_die"], r["retreat"], 0, p.state)
             back_off(game, state, p, state.yards(inches))
             clear_friends(game, state, p)
@@ -384,16 +385,18 @@ def movement_step(game: Game, state: SumterState, side: str) -> None:
             intent = intents.get(p.id)
             if intent is None or p.state != "ok" or not p.unit.on_field or p.melee or p.charging or p.moved or b.failed:
                 continue  # halted units stand
-            move(game, state, p, intent)
+            move(game, state, p, intent, enemies)
 
 
-def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
+def move(game: Game, state: SumterState, p: Piece, intent: Intent, enemies: list[Piece]) -> None:
+    """``p`` moves as ``intent`` asks (``enemies``: its live enemies, listed once for its side's
+    movement phase, in which none of them moves or falls)."""
     u = p.unit
     order = p.brigade.order
     want = intent.formation or u.formation
     if p.arm == "artillery":
         want = "limbered" if intent.action in ("advance", "withdraw") and order != "hold" else "unlimbered"
-    elif p.skirmish and want != "skirmish" and not recall(game, state, p):
+    elif p.skirmish and want != "skirmish" and not recall(game, state, p, enemies):
         want = "skirmish"
     goal = intent.goal if intent.action in ("advance", "withdraw") else None
     if order == "hold" and intent.action != "withdraw":
@@ -415,8 +418,8 @@ def move(game: Game, state: SumterState, p: Piece, intent: Intent) -> None:
         return
     die, count, inches = move_dice(state, p, want, far)
     rolled = state.yards(roll_move(game, state, p, die, count, inches, "move", ("SU-G10",) if cost else ()))
-    room = rolled * float(1 - cost)
-    if (p.order_foot and intent.action == "advance" and in_reach(game, state, p)
+    room = rolled * float(1 - cost) if cost else rolled  # (no change: the whole throw, no fraction made)
+    if (p.order_foot and intent.action == "advance" and in_reach(game, state, p, enemies)
             and game.choose(p.id, "move-and-fire", ("half-and-fire", "full")) == "half-and-fire"):
         room = min(room, rolled * float(state.tables.fire_after - cost))
     if intent.standoff is not None and (engaged := state.pieces.get(intent.target or "")) is not None:
@@ -470,18 +473,18 @@ def pass_batteries(game: Game, state: SumterState, p: Piece, x: float, y: float)
             return
 
 
-def in_reach(game: Game, state: SumterState, p: Piece) -> bool:
-    """Is an enemy within the long range of the unit's firearm?"""
+def in_reach(game: Game, state: SumterState, p: Piece, enemies: list[Piece]) -> bool:
+    """Is one of ``enemies`` (the live ones) within the long range of the unit's firearm?"""
     weapon = p.unit.spec.weapon or "rifle-musket"
     reach = state.yards(state.tables["fire"]["ranges"][weapon][1] + state.tables["scale"]["contact_inches"])
-    return nearest(p, enemies_near(game, state, p))[1] <= reach
+    return nearest(p, enemies_near(game, state, p, among=enemies))[1] <= reach
 
 
-def recall(game: Game, state: SumterState, p: Piece) -> bool:
-    """Skirmish Recall: 2D6 against the grade's score to form again."""
+def recall(game: Game, state: SumterState, p: Piece, enemies: list[Piece]) -> bool:
+    """Skirmish Recall: 2D6 against the grade's score to form again (``enemies``: the live ones)."""
     t = state.tables["fire"]["recall"]
     names: list[str | tuple[str, int]] = [("dp", p.dps)]
-    _, gap = nearest(p, enemies_near(game, state, p))
+    _, gap = nearest(p, enemies_near(game, state, p, among=enemies))
     if gap > state.yards(t["far_inches"]):
         names.append("far_from_enemy")
     if attached_general(state, p) in ("excellent", "average"):
@@ -501,9 +504,12 @@ def tactical_march(game: Game, state: SumterState, b: Brigade, intents: dict[str
     ready = [p for p in b.pieces if p.fit and not p.melee]  # (``enemies``: the live ones; none changes while a side moves)
     if not any(intents.get(p.id) is not None and intents[p.id].action == "advance" for p in ready):
         return False
-    if any(nearest(p, enemies_near(game, state, p, among=enemies))[1] <= stop for p in ready):
-        return False
+    gaps: list[float] = []  # each unit's nearest enemy, measured once: no unit stands elsewhere when its turn to march comes
     for p in ready:
+        gaps.append(nearest(p, enemies_near(game, state, p, among=enemies))[1])
+        if gaps[-1] <= stop:
+            return False
+    for p, gap in zip(ready, gaps):
         intent = intents.get(p.id)
         if intent is None or intent.action != "advance" or intent.goal is None:
             continue
@@ -511,7 +517,7 @@ def tactical_march(game: Game, state: SumterState, b: Brigade, intents: dict[str
         fast = p.rate.startswith("horse")
         die, count, _ = move_dice(state, p, "column", 0.0)
         roll_move(game, state, p, die, count, 0, "tactical march")
-        room = max(0.0, nearest(p, enemies_near(game, state, p, among=enemies))[1] - stop)
+        room = max(0.0, gap - stop)
         step_toward(game, p, intent.goal[0], intent.goal[1], min(room, state.yards(mv["march_inches_fast" if fast else "march_inches_foot"])))
         p.moved = 1.0
     game.log.emit("march", unit=b.id, text=f"{b.id} makes a tactical march")

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from referee.api import Exchange, Game, Result, Roller, men_between
 
-from .combat import may_fire, reach_inches, volley
+from .combat import may_fire, volley
 from .geometry import dist
-from .state import SumterState
+from .state import SumterState, reach_inches
 
 
 def exchange(game: Game, attacker: str, defender: str, charge: bool) -> Exchange | None:

@@ -47,6 +47,7 @@ class Piece:
     rallied: bool = False  # rallied this turn
     yelling: bool = False  # charged with a Rebel Yell this turn
     bushwhacked: bool = False  # the scenario marks it surprised, and the first turn is not over (SU-U6)
+    reach: float = 0.0  # yards its fire reaches, its weapon's long range and contact (set at muster: arms do not change)
 
     @property
     def side(self) -> str:
@@ -109,6 +110,13 @@ class SumterState:
         return [p for s, ps in self.by_side.items() if s != side for p in ps if p.live]
 
 
+def reach_inches(state: SumterState, p: Piece) -> float:
+    """The inches of the long range of the unit's firearm or guns."""
+    if p.arm == "artillery":
+        return state.tables.gun_reach[p.unit.spec.gun_type or "12-pdr-napoleon"]
+    return state.tables.firearm_reach[p.unit.spec.weapon or "rifle-musket"]
+
+
 def rate_of(arm: str, grade: str, mounted: bool) -> str:
     good = grade in ("veteran", "regular")
     if arm == "artillery":
@@ -151,6 +159,7 @@ def muster(game: Game, t: SumterTables) -> SumterState:
         p = Piece(spec.id, unit, b, spec.arm, grade, figures, figures, rate_of(spec.arm, grade, spec.mounted),
                   math.ceil(spec.guns / s["guns_per_model"]) if spec.guns else 0)
         p.bushwhacked = spec.surprised
+        p.reach = state.yards(reach_inches(state, p)) + state.yards(s["contact_inches"])
         show_strength(p)
         b.pieces.append(p)
         state.pieces[p.id] = p
