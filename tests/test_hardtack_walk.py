@@ -1,6 +1,8 @@
 """Hardtack's walk over the ground (HT-M4) reads the cell under the middle of every 5-yard step;
-it takes the steps that stay in one cell at once. Its answers must be those of the walk that
-takes every step in turn (``reference_walk``, kept here as it was), to the last bit."""
+it takes at once the steps that follow on ground of one kind, searches a kind of line only where
+its box meets the move's, and asks the ground's samples only where some kind is clear going. Its
+answers must be those of the walk that takes every step in turn and asks everything
+(``reference_walk``, kept here as it was), to the last bit."""
 
 from __future__ import annotations
 
