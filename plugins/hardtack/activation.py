@@ -341,30 +341,26 @@ def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list
     yards = min([span] + [move.move_yards(game, t, c, c.x + dx * span, c.y + dy * span, travel)[0] for c in wings])
     if intent.action == "advance" and intent.standoff is not None:  # the order's range
         yards = _kept_off(state, intent, reg.x, reg.y, gx, gy, yards)
-    starts = [(c.x, c.y) for c in group]
     among = move.friends_near(state, reg, group, yards)  # (other regiments stand still meanwhile)
-    moved = min(move.step_toward(game, state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, alone=False, among=among) for c in group)
+    moved = min(move.how_far(state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, among) for c in group)
     crossed: set[str] = set()
     rough, margin = move.disordering_counts(game, t), move.ROUNDING + 1.0  # (a yard more: the walk rounds its ends)
     later = []  # wings whose paths hold no ground that disorders: walked only if another's does, to name all it crosses
-    for c, (x, y) in zip(wings, [starts[group.index(w)] for w in wings]):  # ground the wings cross (HT-M1, HT-M4)
-        ex, ey = x + dx * moved, y + dy * moved
+    for c in wings:  # ground the wings cross (HT-M1, HT-M4)
+        x, y, ex, ey = c.x, c.y, c.x + dx * moved, c.y + dy * moved
         if geo.none_in_box(game.ground, rough, min(x, ex) - margin, max(x, ex) + margin, min(y, ey) - margin, max(y, ey) + margin):
-            later.append((c, x, y))
+            later.append(c)
             continue
-        c.x, c.y = x, y
         crossed |= move.walk(game, t, c, ex, ey, 3 * moved / t.yards_per_inch)[1]
     disordering = set(t["movement"]["disordering"])
     if moved and crossed & disordering:
-        for c, x, y in later:
-            c.x, c.y = x, y
-            crossed |= move.walk(game, t, c, x + dx * moved, y + dy * moved, 3 * moved / t.yards_per_inch)[1]
+        for c in later:
+            crossed |= move.walk(game, t, c, c.x + dx * moved, c.y + dy * moved, 3 * moved / t.yards_per_inch)[1]
     facing = math.degrees(math.atan2(dx, dy)) % 360.0
-    for c, (x, y) in zip(group, starts):  # nobody goes further than the most hindered company
+    for c in group:  # nobody goes further than the most hindered company
         state.moved(c)
-        c.x, c.y = x, y
         passed = move.friends_in_way(state, c, dx, dy, moved, among)[1]  # HT-M7
-        move.put(game, c, x + dx * moved, y + dy * moved)
+        move.put(game, c, c.x + dx * moved, c.y + dy * moved)
         if intent.action != "withdraw":
             c.facing = facing
         move.pass_through(game, state, c, passed)

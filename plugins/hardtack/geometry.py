@@ -319,6 +319,22 @@ def area_kind_cells(game: Game, kinds: frozenset[str]) -> list[list[bool]]:
     return [[every[r * ground.cols + c] in kinds for c in range(ground.cols)] for r in range(ground.rows)]
 
 
+def one_kind(game: Game, a: int, b: int) -> bool:
+    """Are the cells in the box from cell ``a`` to cell ``b`` (indices of :func:`area_cells`)
+    all of ``a``'s area kind? Each kind's cells are counted once a scenario (:func:`cell_counts`;
+    ``Terrain.kind_counts``)."""
+    kinds, cols = area_kinds(game), game.ground.cols
+    kind = kinds[a]
+    per = terrain(game).kind_counts
+    counts = per.get(kind)
+    if counts is None:
+        counts = per[kind] = cell_counts(area_kind_cells(game, frozenset((kind,))))
+    (r0, c0), (r1, c1) = divmod(a, cols), divmod(b, cols)
+    r0, r1, c0, c1 = min(r0, r1), max(r0, r1), min(c0, c1), max(c0, c1)
+    inside_ = counts[r1 + 1][c1 + 1] - counts[r0][c1 + 1] - counts[r1 + 1][c0] + counts[r0][c0]
+    return inside_ == (r1 - r0 + 1) * (c1 - c0 + 1)
+
+
 def cell_counts(marked: list[list[bool]]) -> list[list[int]]:
     """Running counts of marked cells (a summed-area table): any box is counted in four look-ups."""
     rows, cols = len(marked), len(marked[0])

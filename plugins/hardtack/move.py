@@ -65,7 +65,8 @@ RANK = {"clear": 0, "poor": 1, "difficult": 2, "impassable": 3}  # terrain class
 def going(game: Game, t: HardtackTables, who: str) -> Going:
     """What a mover's walk reads, once per scenario: its terrain classes and their costs (from
     the tables), the area kinds that are not clear going for it, the line kinds that cost it
-    something (their segments boxed), and the count of its rough cells (:func:`_rough_counts`)."""
+    something (their segments boxed), the count of its rough cells (:func:`_rough_counts`), and
+    whether every kind of area on the ground, as the neutral ground names it, is rough for it."""
     per = terrain(game).goings
     hit = per.get((t, who))
     if hit is None:
@@ -73,7 +74,8 @@ def going(game: Game, t: HardtackTables, who: str) -> Going:
         hard = frozenset(k for k, cls in table.items() if cls != "clear")
         lines = [(kind, [(x1, y1, x2, y2, min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)) for x1, y1, x2, y2 in segments[kind]])
                  for kind in LINES if table.get(kind, "clear") != "clear" and segments.get(kind)]
-        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game, hard, lines))
+        hit = per[(t, who)] = (table, t["movement"]["costs"], hard, lines, _rough_counts(game, hard, lines),
+                               hard.issuperset(game.ground.kinds))
     return hit
 
 
@@ -159,18 +161,24 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
         return 0.0, frozenset(), "clear"
     ux, uy = (bx - ax) / span, (by - ay) / span
     ex, ey = ax + ux * reach, ay + uy * reach
-    table, costs, hard, lines, counts = going(game, t, who)
-    if geo.none_in_box(game.ground, counts, min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING):
+    table, costs, hard, lines, counts, everywhere = going(game, t, who)
+    west, east, south, north = min(ax, ex) - ROUNDING, max(ax, ex) + ROUNDING, min(ay, ey) - ROUNDING, max(ay, ey) + ROUNDING
+    if geo.none_in_box(game.ground, counts, west, east, south, north):
         return reach, frozenset(), "clear"  # the box of the move (and of the ends the ground rounds) holds no rough cell
     events: list[tuple[float, str]] = []
     for kind, segments in () if road else lines:
+        x0, x1, y0, y1 = game.ground.extents[kind]
+        if x1 < west or x0 > east or y1 < south or y0 > north:
+            continue  # the move's box misses the box round every line of this kind
         for at in _crossings(segments, ax, ay, ex, ey):
             px, py = ax + ux * at, ay + uy * at
             if kind == "stream" and any(game.ground.near(k, px, py, CROSSING_YARDS) for k in ("bridge", "ford")):
                 continue
             events.append((at, kind))
-    if not events and (road or game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):  # (drawn fields and open ground alike)
-        return reach, frozenset(), "clear"  # all clear ground: the whole move (kept by the ground, from rounded ends)
+    # all clear ground (drawn fields and open ground alike): the whole move; never where every kind
+    # of area is rough for the mover (as in the bundled tables: "fields" are Cultivated, HT-M9)
+    if not events and (road or not everywhere and game.ground.kinds_along(ax, ay, ex, ey).isdisjoint(hard)):
+        return reach, frozenset(), "clear"
     events.sort()
     n = len(events)
     area, cols, rows = geo.area_cells(game)
@@ -191,9 +199,9 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
                 return done, frozenset(kinds), worst
             points -= (costs[line] - 1) * ypi
             nxt += 1
-        mid = done + step / 2  # the ground under the middle of the step: its cell's area kind (geometry.area_cells)
-        cell = geo.cell(ay + uy * mid, rows) * cols + geo.cell(ax + ux * mid, cols)
-        if cell != here:  # (a cell's kind, class and cost are read once while the walk stays in it)
+        cell = _middle_cell(ax, ay, ux, uy, done + step / 2, cols, rows)  # the ground under the middle of the step
+        fresh = cell != here
+        if fresh:  # (a cell's kind, class and cost are read once while the walk stays in it)
             here, kind = cell, area[cell]
             cls = table.get(kind, "clear")
             if cls == "impassable":
@@ -209,7 +217,34 @@ def _walk(game: Game, t: HardtackTables, who: str, ax: int, ay: int, bx: int, by
             break
         points -= cost
         done += step
+        if fresh and step == WALK_YARDS:  # the whole steps that follow, on ground of this kind and crossing no line, at once
+            more = _paid_steps(done, reach, points, cost, events[nxt][0] if nxt < n else math.inf)
+            last = _middle_cell(ax, ay, ux, uy, done + (more - 1) * WALK_YARDS + WALK_YARDS / 2, cols, rows) if more else here
+            # each coordinate only grows or only shrinks along the path, so every middle between
+            # lies in the box of cells from this one to the last's: if those are all of this
+            # kind, each step reads what this one did and costs the same (whole yards: the sums are exact)
+            if more and geo.one_kind(game, here, last):
+                points -= more * cost
+                done += more * WALK_YARDS
+                here = last
     return done, frozenset(kinds), worst
+
+
+def _middle_cell(ax: float, ay: float, ux: float, uy: float, along: float, cols: int, rows: int) -> int:
+    """The ground cell (row * cols + column; geometry.area_cells) under the point ``along``
+    yards from a on the path a + t u: where a walk reads the ground, at the middle of each step."""
+    return geo.cell(ay + uy * along, rows) * cols + geo.cell(ax + ux * along, cols)
+
+
+def _paid_steps(done: float, reach: float, points: float, cost: float, line: float) -> int:
+    """How many whole steps (WALK_YARDS) a walk ``done`` yards along may take next, each paid in
+    full at ``cost``, before it comes within a step of ``reach`` or of the next ``line`` crossed
+    (yards along): each such step reads its cell and pays for it, and nothing else. Counted in
+    floating point, then checked exactly (whole steps and costs in whole yards add up exactly)."""
+    most = max(0, int(min(reach - done, line - done, points / cost * WALK_YARDS) // WALK_YARDS))
+    while most and (done + most * WALK_YARDS > reach or done + most * WALK_YARDS >= line or most * cost > points):
+        most -= 1
+    return most
 
 
 def move_yards(game: Game, t: HardtackTables, c: Company, x: float, y: float, travel: bool) -> tuple[float, frozenset[str]]:
@@ -234,16 +269,41 @@ def move_yards(game: Game, t: HardtackTables, c: Company, x: float, y: float, tr
 
 
 def step_toward(game: Game, state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
-                halt: float = STOP_SHORT, alone: bool = True, among: list[Company] | None = None) -> float:
+                halt: float = STOP_SHORT) -> float:
     """Move straight toward (x, y) up to ``yards``, halting ``halt`` yards short of any enemy and
-    where a close formation would meet another (HT-M7). A company moving ``alone`` is disordered
-    by the companies it passes through here; a regimental formation moving as one is disordered
-    by its caller, once it has moved as far as its most hindered company (``among``: see
-    :func:`friends_in_way`)."""
+    where a close formation would meet another (HT-M7); disordered by the companies it passes
+    through (:func:`pass_through`)."""
+    way = _way(state, c, x, y, yards, enemies, halt, None)
+    if way is None:
+        return 0.0
+    travel, ux, uy, passed = way
+    cx, cy = c.x, c.y
+    put(game, c, cx + ux * travel, cy + uy * travel)
+    if travel or c.x != cx or c.y != cy:  # (a company off the table is set on its edge even where it cannot move)
+        state.moved(c)
+    if travel:
+        c.in_position = False
+        pass_through(game, state, c, passed)
+    return travel
+
+
+def how_far(state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company], among: list[Company]) -> float:
+    """How far a company of a regimental formation moving as one may go toward (x, y), as
+    :func:`step_toward` would take it (``among``: see :func:`friends_in_way`), without moving it:
+    the formation moves as far as its most hindered company, and is disordered by its caller."""
+    way = _way(state, c, x, y, yards, enemies, STOP_SHORT, among)
+    return 0.0 if way is None else way[0]
+
+
+def _way(state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company], halt: float,
+         among: list[Company] | None) -> tuple[float, float, float, list[Company]] | None:
+    """How far ``c`` may go straight toward (x, y), up to ``yards``: ``halt`` yards short of any
+    enemy, and as far as :func:`friends_in_way` lets it; with the direction and the friends it
+    passes through. None when it does not move at all (no way, or no yards)."""
     dx, dy = x - c.x, y - c.y
     span = math.hypot(dx, dy)
     if span < 1e-6 or yards <= 0:
-        return 0.0
+        return None
     travel = min(span, yards)
     ux, uy = dx / span, dy / span
     cx, cy, near = c.x, c.y, travel + halt
@@ -257,14 +317,7 @@ def step_toward(game: Game, state: HardtackState, c: Company, x: float, y: float
             travel = max(0.0, min(travel, along - math.sqrt(max(halt * halt - across * across, 0.0))))
             near = travel + halt
     travel, passed = friends_in_way(state, c, ux, uy, travel, among)
-    put(game, c, c.x + ux * travel, c.y + uy * travel)
-    if travel or c.x != cx or c.y != cy:  # (a company off the table is set on its edge even where it cannot move)
-        state.moved(c)
-    if travel:
-        c.in_position = False
-        if alone:
-            pass_through(game, state, c, passed)
-    return travel
+    return travel, ux, uy, passed
 
 
 def put(game: Game, c: Company, x: float, y: float) -> None:

@@ -123,7 +123,7 @@ class Aims:
 
 Walk = tuple[float, frozenset[str], str]  # move.walk: yards gone, ground kinds crossed, worst class met
 Boxed = tuple[float, float, float, float, float, float, float, float]  # a segment and its bounding box (move.going)
-Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]]]  # move.going
+Going = tuple[dict[str, str], dict[str, int], frozenset[str], list[tuple[str, list[Boxed]]], list[list[int]], bool]  # move.going
 
 
 @define(eq=False, slots=True)
@@ -139,6 +139,7 @@ class Terrain:
     - ``blocking`` (geometry.sees): the cells that block sight, counted (geometry.cell_counts).
     - ``cultivated``, ``area_kinds`` (geometry.cultivated_cells, area_kinds): HT-M9's reading of
       each cell.
+    - ``kind_counts`` (geometry.one_kind): by area kind, its cells counted.
     - ``goings`` (move.going): by tables and mover, what its walk reads.
     - ``disordering`` (move.disordering_counts): by tables, the cells that may disorder a close
       formation, counted.
@@ -150,6 +151,7 @@ class Terrain:
     blocking: list[list[int]] | None = None
     cultivated: list[list[bool]] | None = None
     area_kinds: list[str] | None = None
+    kind_counts: dict[str, list[list[int]]] = field(factory=dict)
     goings: dict[tuple[Any, str], Going] = field(factory=dict)
     disordering: dict[Any, list[list[int]]] = field(factory=dict)
     walks: dict[tuple[Any, ...], Walk] = field(factory=dict)
