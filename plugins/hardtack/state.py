@@ -216,27 +216,43 @@ class Grid:
     def moved(self, c: Company) -> None:
         self.stale.add(c)
 
-    def around(self, x0: float, x1: float, y0: float, y1: float, living: int) -> list[Company] | None:
-        """The living companies whose centres lie in the box, in the side's order; or None when
-        its squares hold ``living / SCAN_FROM`` companies or more (``living``: how many of the
-        side's stand): the caller's own scan of its list is quicker then than sorting them, and
-        may stop early."""
+    def _squares_over(self, x0: float, x1: float, y0: float, y1: float) -> list[list[Company]]:
+        """The companies filed in the squares the box (x0, x1, y0, y1) meets, square by square
+        (every moved company filed again first)."""
         if self.stale:
             for c in self.stale:
                 self.file(c)
             self.stale.clear()
         i0, i1, j0, j1 = int(x0 // SQUARE), int(x1 // SQUARE), int(y0 // SQUARE), int(y1 // SQUARE)
         if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.squares):
-            groups = list(self.squares.values())
-        else:
-            get = self.squares.get
-            groups = [g for g in (get((i, j)) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)) if g]
+            return list(self.squares.values())
+        get = self.squares.get
+        return [g for g in (get((i, j)) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)) if g]
+
+    def around(self, x0: float, x1: float, y0: float, y1: float, living: int) -> list[Company] | None:
+        """The living companies whose centres lie in the box, in the side's order; or None when
+        its squares hold ``living / SCAN_FROM`` companies or more (``living``: how many of the
+        side's stand): the caller's own scan of its list is quicker then than sorting them, and
+        may stop early."""
+        groups = self._squares_over(x0, x1, y0, y1)
         if SCAN_FROM * sum(map(len, groups)) >= living:
             return None
+        found = self._inside(groups, x0, x1, y0, y1)
+        found.sort(key=self.order.__getitem__)
+        return found
+
+    def within(self, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
+        """The living companies whose centres lie in the box, in no particular order (the order
+        they were filed in, which depends on the order moved companies were refiled): for a
+        caller whose answer does not depend on the order, which it need not sort, and the
+        squares' companies are fewer than any regiment-by-regiment answer however many they are."""
+        return self._inside(self._squares_over(x0, x1, y0, y1), x0, x1, y0, y1)
+
+    @staticmethod
+    def _inside(groups: list[list[Company]], x0: float, x1: float, y0: float, y1: float) -> list[Company]:
         found: list[Company] = []
         for group in groups:
             found += [c for c in group if c.alive and y0 <= c.y and c.y <= y1 and x0 <= c.x and c.x <= x1]
-        found.sort(key=self.order.__getitem__)
         return found
 
 
@@ -382,12 +398,12 @@ class HardtackState:
         each regiment's living companies meets it. A regiment keeps that box until one of them
         moves (:meth:`moved`) or the turn begins (companies may enter: activation.turn); one
         that falls leaves it larger than need be, which only asks about more. ``but``'s may be
-        moving. A side with a :class:`Grid` gives those in the box as one group, unless they
-        are too many for it (Grid.around)."""
+        moving. A side with a :class:`Grid` gives those in the box as one group, in no
+        particular order (:meth:`Grid.within`): the callers' answers (move.friends_in_way's,
+        sorted by where each friend is met and its id) do not depend on it."""
         grid = self.grids.get(side) if self.grids else None
-        found = grid.around(x0, x1, y0, y1, len(self.living(side))) if grid is not None else None
-        if found is not None:
-            return [[f for f in found if f.regiment is not but]]
+        if grid is not None:
+            return [[f for f in grid.within(x0, x1, y0, y1) if f.regiment is not but]]
         out = []
         for group in self.living_by_regiment(side):
             reg = group[0].regiment
