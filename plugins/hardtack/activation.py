@@ -134,7 +134,7 @@ def members(t: HardtackTables, reg: Regiment) -> list[Company]:
 
 def play_step(game: Game, step: Step) -> None:
     state: HardtackState = state_of(game)
-    state.step_count += 1  # (a new step: the regiments' centres are reckoned again where they changed)
+    state.centres.clear()
     assert step.side is not None  # every activation is one side's
     if step.name == "activate-company":
         c = state.companies[str(step.unit)]
@@ -285,24 +285,19 @@ def _transfer(game: Game, state: HardtackState, reg: Regiment, actions: int, fir
 def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:
     """The centre of a regiment's standing companies in good order (HT-O7; weighted by figures),
     its place in the neutral world, or its commander's with none standing (HT-M5): reckoned
-    once per step, and kept (``state.centres``) for later steps until one of its companies
-    changes place, figures, level or standing (``state.recentre``)."""
-    rid = reg.id
-    hit = state.centres.get(rid)
-    if hit is not None and hit[2] == state.step_count:
-        return hit[0], hit[1]
-    if hit is not None and rid not in state.recentre:
-        state.centres[rid] = (hit[0], hit[1], state.step_count)  # (held for the rest of this step)
-        return hit[0], hit[1]
-    standing = [c for c in reg.companies if c.alive]
-    if standing:
-        x, y = centre_of(in_order(standing))
-        state.recentre.discard(rid)
-    else:
-        x, y = reg.x, reg.y
-        state.recentre.add(rid)  # (the commander's place: kept for this step only)
-    state.centres[rid] = (x, y, state.step_count)
-    return x, y
+    once per step (``state.centres``), from the centre kept while none of its companies changes
+    place, figures, level or standing (``state.kept_centres``)."""
+    hit = state.centres.get(reg.id)
+    if hit is None:
+        hit = state.kept_centres.get(reg.id)
+        if hit is None:
+            standing = [c for c in reg.companies if c.alive]
+            if standing:
+                hit = state.kept_centres[reg.id] = centre_of(in_order(standing))
+            else:
+                hit = (reg.x, reg.y)
+        state.centres[reg.id] = hit
+    return hit
 
 
 def _commander_moves(game: Game, reg: Regiment, to: tuple[float, float]) -> None:

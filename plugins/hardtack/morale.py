@@ -72,8 +72,8 @@ def casualties(game: Game, t: HardtackTables, c: Company, lost: int, fired_on: s
     lost = min(lost, before)
     if lost:
         lose_figures(game, c, lost, cause, yards=round(yards))
+        state_of(game).strength_changed(c)
     c.figures -= lost
-    state_of(game).strength_changed(c)
     if not c.figures:
         state_of(game).forget(c)  # it no longer stands: the kept lists of the living are stale
     basics = [fired_on]

@@ -291,11 +291,11 @@ class HardtackState:
       :meth:`living_by_regiment`): by :meth:`forget`, whenever who stands may change.
     - ``Regiment.box`` (:meth:`groups_in`, :meth:`enemies_in`) and the side's :class:`Grid`: by
       :meth:`moved`, the one call every change of a company's place makes.
-    - ``centres`` (activation.centre: a regiment's centre, reckoned from its standing companies'
-      places, figures and levels, and held for the rest of the step it was reckoned in, HT-M5):
-      reckoned again in a later step once the regiment is in ``recentre``, where :meth:`moved`
-      and :meth:`strength_changed` (its companies' places, figures and levels) and
-      :meth:`forget` (who stands) put it.
+    - ``centres`` (activation.centre: a regiment's centre as its step first asks it, held for the
+      rest of the step, HT-M5): by activation.play_step, as each step begins. ``kept_centres``
+      (the centre reckoned from the standing companies' places, figures and levels, which such
+      a first ask reads): a regiment's by :meth:`moved` and :meth:`strength_changed` (its
+      companies' places, figures and levels), and by :meth:`forget` (who stands).
     - ``aims`` (:class:`Aims`: fire.choose_target's) and each company's ``cover_at``, ``halves``,
       ``pace`` (geometry.cover, half_footprint, move.base_inches): never cleared; each answer
       carries the inputs it was computed from (the places, formations and moves counted by
@@ -324,9 +324,8 @@ class HardtackState:
     group: tuple[str, list[Company]] | None = None  # the Activate Regiment's companies, from _next to its step
     transfer: tuple[str, tuple[Company, Company]] | None = None  # HT-T7: the first transfer's company and target, from _next to its step
     reg_cursor: dict[str, int] = field(factory=dict)  # side -> the first regiment not yet passed over
-    centres: dict[str, tuple[float, float, int]] = field(factory=dict)  # regiment -> its centre (activation.centre) and the step reckoned in
-    recentre: set[str] = field(factory=set)  # regiments whose companies changed place, figures, level or standing since their centre was reckoned
-    step_count: int = 0  # steps played (activation.play_step)
+    centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step (activation.centre)
+    kept_centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, until its companies change
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
     _enemies: dict[str, list[Company]] = field(factory=dict)
     _by_regiment: dict[str, list[list[Company]]] = field(factory=dict)
@@ -346,7 +345,7 @@ class HardtackState:
         self.moves[c.side] = self.moves.get(c.side, 0) + 1
         self.moves_total += 1
         c.regiment.box = None
-        self.recentre.add(c.regiment.id)
+        self.kept_centres.pop(c.regiment.id, None)
         if self.grids:
             grid = self.grids.get(c.side)
             if grid is not None:
@@ -376,16 +375,19 @@ class HardtackState:
 
     def strength_changed(self, c: Company) -> None:
         """``c``'s figures or level changed (or are about to, with no centre asked between): its
-        regiment's centre is to be reckoned again."""
-        self.recentre.add(c.regiment.id)
+        regiment's kept centre is stale."""
+        self.kept_centres.pop(c.regiment.id, None)
 
     def forget(self, *companies: Company) -> None:
         """Something changed who stands: ``companies`` (every one, when none is named) reckon
         whether they are alive again, the kept lists of living companies are dropped, and their
-        regiments' centres are to be reckoned again."""
+        regiments' kept centres are stale."""
         for c in companies or self.companies.values():
             c.reckon()
-            self.recentre.add(c.regiment.id)
+        if not companies:
+            self.kept_centres.clear()
+        for c in companies:
+            self.kept_centres.pop(c.regiment.id, None)
         if self._living:
             self._living.clear()
             self._enemies.clear()
