@@ -242,10 +242,9 @@ class Grid:
         return found
 
     def within(self, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
-        """The living companies whose centres lie in the box, in no particular order (the order
-        they were filed in, which depends on the order moved companies were refiled): for a
-        caller whose answer does not depend on the order, which it need not sort, and the
-        squares' companies are fewer than any regiment-by-regiment answer however many they are."""
+        """The living companies whose centres lie in the box, never declined, in no particular
+        order (as filed: it depends on the order moved companies were refiled), for a caller
+        whose answer does not depend on it (:meth:`HardtackState.groups_in`)."""
         return self._inside(self._squares_over(x0, x1, y0, y1), x0, x1, y0, y1)
 
     @staticmethod
