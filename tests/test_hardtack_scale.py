@@ -1,7 +1,7 @@
 """Hardtack at scale: a side's companies filed by place (state.Grid) are found as a scan of
 the side's list finds them, in the same order, and games are the same with or without it.
 (A grid declines a crowded box, whose squares hold a quarter of the side or more: its callers
-scan their lists then.)"""
+scan their lists then; asked for those in a box in any order, Grid.within, it never declines.)"""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_a_grid_finds_what_a_scan_finds_in_the_same_order(moves: list[tuple[int,
                                                            asked: list[tuple[float, float, float, float]]) -> None:
     """Companies move (named to the grid once moved, or just before with no search between),
     fall, and are searched for; every box is answered as a scan of the list would answer it
-    (or declined, when crowded)."""
+    (or declined, when crowded), and by ``within`` as a scan would in some order."""
     side = companies()
     grid = Grid.of(side)
     for n, (i, (x, y), search) in enumerate(moves):
@@ -54,6 +54,8 @@ def test_a_grid_finds_what_a_scan_finds_in_the_same_order(moves: list[tuple[int,
             x1, y1 = x0 + w, y0 + h
             found = grid.around(x0, x1, y0, y1, len(living))
             assert found is None or found == inside(living, x0, x1, y0, y1)
+            within = grid.within(x0, x1, y0, y1)  # never declined, in any order, each once
+            assert sorted(within, key=side.index) == inside(living, x0, x1, y0, y1)
 
 
 @pytest.mark.parametrize("spread", [0.0, 300.0])

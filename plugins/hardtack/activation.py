@@ -284,12 +284,19 @@ def _transfer(game: Game, state: HardtackState, reg: Regiment, actions: int, fir
 
 def centre(state: HardtackState, reg: Regiment) -> tuple[float, float]:
     """The centre of a regiment's standing companies in good order (HT-O7; weighted by figures),
-    its place in the neutral world, or its commander's with none standing; reckoned once per
-    step (HT-M5)."""
+    its place in the neutral world, or its commander's with none standing (HT-M5): reckoned
+    once per step (``state.centres``), from the centre kept while none of its companies changes
+    place, figures, level or standing (``state.kept_centres``)."""
     hit = state.centres.get(reg.id)
     if hit is None:
-        standing = [c for c in reg.companies if c.alive]
-        hit = state.centres[reg.id] = centre_of(in_order(standing)) if standing else (reg.x, reg.y)
+        hit = state.kept_centres.get(reg.id)
+        if hit is None:
+            standing = [c for c in reg.companies if c.alive]
+            if standing:
+                hit = state.kept_centres[reg.id] = centre_of(in_order(standing))
+            else:
+                hit = (reg.x, reg.y)
+        state.centres[reg.id] = hit
     return hit
 
 

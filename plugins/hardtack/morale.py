@@ -48,7 +48,9 @@ def confidence_test(game: Game, t: HardtackTables, c: Company, tl: int | None, w
 
 
 def lose_levels(game: Game, c: Company, n: int) -> None:
-    state_of(game).touch(c)
+    state = state_of(game)
+    state.touch(c)
+    state.strength_changed(c)
     before, c.level = c.level, min(ROUTED, c.level + n)
     if c.level >= BROKEN and not c.artillery:
         c.formation = "skirmish"  # p.7: broken or routed companies become disordered
@@ -70,6 +72,7 @@ def casualties(game: Game, t: HardtackTables, c: Company, lost: int, fired_on: s
     lost = min(lost, before)
     if lost:
         lose_figures(game, c, lost, cause, yards=round(yards))
+        state_of(game).strength_changed(c)
     c.figures -= lost
     if not c.figures:
         state_of(game).forget(c)  # it no longer stands: the kept lists of the living are stale
@@ -165,5 +168,6 @@ def rally(game: Game, t: HardtackTables, leader_lv: int, c: Company) -> None:
     res = game.settle("rally", c, res, rulings=("HT-R1",), unit=c.id)
     if res.values["passed"]:
         state_of(game).touch(c)
+        state_of(game).strength_changed(c)
         c.level -= 1
         game.log.emit("rally", unit=c.id, text=f"{c.id} rallies to {LEVELS[c.level]}")

@@ -216,27 +216,42 @@ class Grid:
     def moved(self, c: Company) -> None:
         self.stale.add(c)
 
-    def around(self, x0: float, x1: float, y0: float, y1: float, living: int) -> list[Company] | None:
-        """The living companies whose centres lie in the box, in the side's order; or None when
-        its squares hold ``living / SCAN_FROM`` companies or more (``living``: how many of the
-        side's stand): the caller's own scan of its list is quicker then than sorting them, and
-        may stop early."""
+    def _squares_over(self, x0: float, x1: float, y0: float, y1: float) -> list[list[Company]]:
+        """The companies filed in the squares the box (x0, x1, y0, y1) meets, square by square
+        (every moved company filed again first)."""
         if self.stale:
             for c in self.stale:
                 self.file(c)
             self.stale.clear()
         i0, i1, j0, j1 = int(x0 // SQUARE), int(x1 // SQUARE), int(y0 // SQUARE), int(y1 // SQUARE)
         if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.squares):
-            groups = list(self.squares.values())
-        else:
-            get = self.squares.get
-            groups = [g for g in (get((i, j)) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)) if g]
+            return list(self.squares.values())
+        get = self.squares.get
+        return [g for g in (get((i, j)) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)) if g]
+
+    def around(self, x0: float, x1: float, y0: float, y1: float, living: int) -> list[Company] | None:
+        """The living companies whose centres lie in the box, in the side's order; or None when
+        its squares hold ``living / SCAN_FROM`` companies or more (``living``: how many of the
+        side's stand): the caller's own scan of its list is quicker then than sorting them, and
+        may stop early."""
+        groups = self._squares_over(x0, x1, y0, y1)
         if SCAN_FROM * sum(map(len, groups)) >= living:
             return None
+        found = self._inside(groups, x0, x1, y0, y1)
+        found.sort(key=self.order.__getitem__)
+        return found
+
+    def within(self, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
+        """The living companies whose centres lie in the box, never declined, in no particular
+        order (as filed: it depends on the order moved companies were refiled), for a caller
+        whose answer does not depend on it (:meth:`HardtackState.groups_in`)."""
+        return self._inside(self._squares_over(x0, x1, y0, y1), x0, x1, y0, y1)
+
+    @staticmethod
+    def _inside(groups: list[list[Company]], x0: float, x1: float, y0: float, y1: float) -> list[Company]:
         found: list[Company] = []
         for group in groups:
             found += [c for c in group if c.alive and y0 <= c.y and c.y <= y1 and x0 <= c.x and c.x <= x1]
-        found.sort(key=self.order.__getitem__)
         return found
 
 
@@ -275,6 +290,11 @@ class HardtackState:
       :meth:`living_by_regiment`): by :meth:`forget`, whenever who stands may change.
     - ``Regiment.box`` (:meth:`groups_in`, :meth:`enemies_in`) and the side's :class:`Grid`: by
       :meth:`moved`, the one call every change of a company's place makes.
+    - ``centres`` (activation.centre: a regiment's centre as its step first asks it, held for the
+      rest of the step, HT-M5): by activation.play_step, as each step begins. ``kept_centres``
+      (the centre reckoned from the standing companies' places, figures and levels, which such
+      a first ask reads): a regiment's by :meth:`moved` and :meth:`strength_changed` (its
+      companies' places, figures and levels), and by :meth:`forget` (who stands).
     - ``aims`` (:class:`Aims`: fire.choose_target's) and each company's ``cover_at``, ``halves``,
       ``pace`` (geometry.cover, half_footprint, move.base_inches): never cleared; each answer
       carries the inputs it was computed from (the places, formations and moves counted by
@@ -303,7 +323,8 @@ class HardtackState:
     group: tuple[str, list[Company]] | None = None  # the Activate Regiment's companies, from _next to its step
     transfer: tuple[str, tuple[Company, Company]] | None = None  # HT-T7: the first transfer's company and target, from _next to its step
     reg_cursor: dict[str, int] = field(factory=dict)  # side -> the first regiment not yet passed over
-    centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step
+    centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step (activation.centre)
+    kept_centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, until its companies change
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
     _enemies: dict[str, list[Company]] = field(factory=dict)
     _by_regiment: dict[str, list[list[Company]]] = field(factory=dict)
@@ -323,6 +344,7 @@ class HardtackState:
         self.moves[c.side] = self.moves.get(c.side, 0) + 1
         self.moves_total += 1
         c.regiment.box = None
+        self.kept_centres.pop(c.regiment.id, None)
         if self.grids:
             grid = self.grids.get(c.side)
             if grid is not None:
@@ -350,11 +372,21 @@ class HardtackState:
         """Anything about the regiment's companies may change (it is written back at the next sync)."""
         self.touched.add(reg.id)
 
+    def strength_changed(self, c: Company) -> None:
+        """``c``'s figures or level changed (or are about to, with no centre asked between): its
+        regiment's kept centre is stale."""
+        self.kept_centres.pop(c.regiment.id, None)
+
     def forget(self, *companies: Company) -> None:
         """Something changed who stands: ``companies`` (every one, when none is named) reckon
-        whether they are alive again, and the kept lists of living companies are dropped."""
+        whether they are alive again, the kept lists of living companies are dropped, and their
+        regiments' kept centres are stale."""
         for c in companies or self.companies.values():
             c.reckon()
+        if not companies:
+            self.kept_centres.clear()
+        for c in companies:
+            self.kept_centres.pop(c.regiment.id, None)
         if self._living:
             self._living.clear()
             self._enemies.clear()
@@ -382,12 +414,12 @@ class HardtackState:
         each regiment's living companies meets it. A regiment keeps that box until one of them
         moves (:meth:`moved`) or the turn begins (companies may enter: activation.turn); one
         that falls leaves it larger than need be, which only asks about more. ``but``'s may be
-        moving. A side with a :class:`Grid` gives those in the box as one group, unless they
-        are too many for it (Grid.around)."""
+        moving. A side with a :class:`Grid` gives those in the box as one group, in no
+        particular order (:meth:`Grid.within`): the callers' answers (move.friends_in_way's,
+        sorted by where each friend is met and its id) do not depend on it."""
         grid = self.grids.get(side) if self.grids else None
-        found = grid.around(x0, x1, y0, y1, len(self.living(side))) if grid is not None else None
-        if found is not None:
-            return [[f for f in found if f.regiment is not but]]
+        if grid is not None:
+            return [[f for f in grid.within(x0, x1, y0, y1) if f.regiment is not but]]
         out = []
         for group in self.living_by_regiment(side):
             reg = group[0].regiment
