@@ -84,7 +84,11 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     their places; one that falls leaves none to fire at still). Either is kept only when every
     enemy in reach was asked (the step's near box holds the company's reach). A gun that has just
     loaded for a target in this activation is answered from the search that chose its load
-    (:func:`_as_loaded`)."""
+    (:func:`_as_loaded`).
+
+    Only the first target passed over is logged with the friend in its way (HT-G4), and only a
+    gun choosing its load keeps why it passed over each: of the other lines the search asks
+    only whether a friend masks them (:func:`.geometry.masked`, unnamed)."""
     reach = fire_reach_yards(state, c)
     reach2, cx, cy, moves = reach * reach, c.x, c.y, state.others_moved(c.side)
     kept = state.aims.out_of_reach.get(c.id)
@@ -118,15 +122,15 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     ranked += others
     known = _known(state, c)
     passed: list[tuple[Company, str]] = []  # (target, why) passed over under HT-G4
-    friends: list[Company] | None = None  # those that may mask any of its lines of fire, once a second line is asked about
-    lines = 0
+    friends: geo.Screen | None = None  # those that may mask any of its lines of fire, once a second line is asked about
+    lines, names = 0, c.artillery and not c.loaded and state.aims.masks is not None  # (a gun choosing its load keeps every why)
     for d2, i in ranked:
         e = enemies[i]
         if e.alive and _open_to(game, state, c, e, d2, known):
             if lines == 1:
-                friends = geo.screen(state, c, [enemies[j] for _, j in ranked])
+                friends = geo.screen(state, c, [enemies[j] for _, j in ranked], state.companies[passed[0][1]])
             lines += 1
-            why = geo.masked(state, c, e, friends)
+            why = geo.masked(state, c, e, friends, names or not passed)
             if why is None:
                 if c.artillery and not c.loaded and state.aims.masks is not None:
                     state.aims.loading = (c, e, passed)  # the gun loads for e next (Aims.loading)
