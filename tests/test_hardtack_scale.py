@@ -113,7 +113,7 @@ def test_a_line_asked_only_whether_it_is_masked_is_masked_just_when_a_scan_finds
     """HT-G4: asked only whether a line is masked (unnamed), with the friend across the search's
     last line tried first (Screen.last, any company of the side: a wrong guess), the answer is a
     friend across the line just when the side's first across it is (the named answer, which the
-    guess does not change)."""
+    guess does not change, nor an unnamed answer kept before it)."""
     from referee.plugins.hardtack import geometry
 
     game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-musketry")), 1)
@@ -137,3 +137,7 @@ def test_a_line_asked_only_whether_it_is_masked_is_masked_just_when_a_scan_finds
                 f = state.companies[found]
                 hw, hd, _ = geometry.half_footprint(state, f)
                 assert f.side == c.side and f.formation in ("line", "column") and geometry._crosses(f, hw, hd, c.x, c.y, e.x, e.y)
+            state.aims.masks = {}  # kept while one company acts: an unnamed answer never stands for a named one
+            assert geometry.masked(state, c, e, screened, named=False) == found
+            assert geometry.masked(state, c, e, screened) == first
+            state.aims.masks = None

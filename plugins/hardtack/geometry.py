@@ -123,20 +123,19 @@ def masked(state: HardtackState, c: Company, e: Company, friends: Screen | None 
     False, when the caller asks only whether the line is masked: then it is any friend across
     it (``friends.last`` tried first). ``friends``, when given, hold every friend that may stand
     across the line (:func:`screen`); else those round the line are asked for. While only one
-    company acts (``state.aims.masks`` is set), its friends stand still, so the answers (but an
-    unnamed friend) are kept under the firer's place and formation and the target's place."""
+    company acts (``state.aims.masks`` is set), its friends stand still, so the answers are kept
+    under the firer's place and formation and the target's place (an unnamed one apart)."""
     if c.formation == "column":
         return "column"
     memo = state.aims.masks
     if memo is None:
         return _masked(state, c, e, friends, named)
-    key = (c.id, c.x, c.y, c.formation, e.id, e.x, e.y)
-    if key in memo:
-        kept: str | None = memo[key]
-        return kept
-    masker = _masked(state, c, e, friends, named)
-    if named or masker is None:
-        memo[key] = masker
+    key: tuple[object, ...] = (c.id, c.x, c.y, c.formation, e.id, e.x, e.y)
+    if key not in memo and not named:
+        key = (*key, "any")  # an unnamed answer is kept apart: one asked named may not take it
+    if key not in memo:
+        memo[key] = _masked(state, c, e, friends, named)
+    masker: str | None = memo[key]
     return masker
 
 
