@@ -131,14 +131,15 @@ def _bars(game: Game, state: RffState, firer: Piece, target: Piece, troops: tupl
     return False
 
 
-def _kept_for(game: Game, side: str, troops: tuple[tuple[Any, float, float, float], ...]) -> dict[Any, bool]:
-    """The side's kept answers of :func:`_barred`, begun afresh when its troops moved or changed."""
+def _kept_for(game: Game, state: RffState, side: str) -> tuple[tuple[tuple[Any, float, float, float], ...], dict[Any, bool]]:
+    """The side's troops (:func:`_troops`) and the answers of :func:`_barred` kept for them,
+    begun afresh when one of them moved or changed (compared piece by piece as read)."""
     memo = of(game).over
-    sig = tuple((f.id, x, y, half) for f, x, y, half in troops)
+    troops = _troops(state, side)
     held = memo.get(side)
-    if held is None or held[0] != sig:
-        held = memo[side] = (sig, {})
-    return held[1]
+    if held is None or held[0] != troops:
+        held = memo[side] = (troops, {})
+    return held
 
 
 def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dict[Any, bool]) -> Any:
@@ -174,8 +175,7 @@ def firing_over_blocked(game: Game, state: RffState, shots: list[Any]) -> list[A
         if shot.kind == "cannonade":
             side = shot.firer.side
             if side not in troops:
-                mine = _troops(state, side)
-                troops[side] = (mine, _kept_for(game, side, mine))
+                troops[side] = _kept_for(game, state, side)
             mine, answers = troops[side]
             barred = _barred(game, state, shot.firer, shot.target, mine, answers)
         if barred:
