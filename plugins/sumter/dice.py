@@ -205,7 +205,7 @@ def movement(roller: Roller, t: SumterTables, die: str, count: int, inches: int 
     """Movement dice: the inches they give plus any fixed inches, and 1 DP for each 1 or 2
     thrown (at most 1 for skirmishers). The sheet has no modifiers; a house rule's add inches
     (never below none). The dice are folded into their inches and DPs as they are thrown: no
-    tally of faces is made (sorting one cost 2.4 % of a Big Bethel game)."""
+    tally of faces is made and summed (that cost 2.4 % of a Big Bethel game)."""
     mv = t["movement"]
     thrown, dps = roller.fold(_add_move, (0, 0), count, _move_die, DIE[die], tuple(mv["dp_faces"]))
     if skirmish:
