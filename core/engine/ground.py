@@ -17,6 +17,8 @@ from .world import Feature, Point, Scenario
 
 CELL = 25  # yards (an int: a cell is found by integer division, see _code)
 CLEAR_CELLS = 16  # Ground.clearance counts this many cells at most (a cell farther from the kinds counts one more)
+CLEAR_YARDS = tuple((d - 1) * CELL - 0.01 for d in range(CLEAR_CELLS + 2))  # by clearance d: see Ground.clearance
+RUN = 32  # Ground.runs: a cell's group counts this much (more than any clearance)
 MEMO_LIMIT = 200_000  # answers kept per scenario before the memo starts again
 OPEN = "fields"
 
@@ -40,6 +42,7 @@ class Ground:
         self._between: dict[tuple[object, ...], Any] = {}
         self._boxes: dict[tuple[str, ...], list[tuple[float, float, float, float]]] = {}  # clear_of's, by kinds
         self._clear: dict[frozenset[str], bytes] = {}  # clearance's, by kinds
+        self._runs: dict[tuple[frozenset[str], ...], bytes] = {}  # runs', by groups
         self.enclosures: dict[str, list[tuple[Point, ...]]] = {}  # kind -> the points of its closed lines
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
@@ -168,17 +171,39 @@ class Ground:
             d = self._code(ax + dx * t, ay + dy * t, clear)
             if not d:
                 return True
-            i += 1 if d == 1 else 1 + int(min(steps, ((d - 1) * CELL - 0.01) / apart))  # (a hundredth of a yard for rounding)
+            i += 1 if d == 1 else 1 + int(min(steps, CLEAR_YARDS[d] / apart))
         return False
+
+    def run_at(self, runs: bytes, x: float, y: float) -> tuple[int, float]:
+        """From a :meth:`runs` table: the index of the group the ground under the point is in, and
+        yards along either axis from the point within which the ground stays in that group (below
+        0: none are sure, ``CLEAR_YARDS``)."""
+        run = self._code(x, y, runs)
+        return run // RUN, CLEAR_YARDS[run % RUN]
 
     def clearance(self, kinds: frozenset[str]) -> bytes:
         """For each cell (laid out as :attr:`grid`), how many cells away the nearest cell of these
         kinds is, counted as a king moves (0 for one of them, at most :data:`CLEAR_CELLS` + 1): no
-        point less than (d - 1) * CELL yards along either axis from a point in a cell of clearance
-        d reads a cell of the kinds (off the map, the edge cell, as :meth:`_code`). Kept per kinds."""
+        point less than ``CLEAR_YARDS[d]`` ((d - 1) * CELL yards, less a hundredth for rounding)
+        along either axis from a point in a cell of clearance d reads a cell of the kinds (off the
+        map, the edge cell, as :meth:`_code`). Kept per kinds."""
         found = self._clear.get(kinds)
         if found is None:
             found = self._clear[kinds] = _clearance(self.grid, self.cols, bytes(kind in kinds for kind in self.kinds))
+        return found
+
+    def runs(self, groups: tuple[frozenset[str], ...]) -> bytes:
+        """For each cell (laid out as :attr:`grid`), :data:`RUN` times the index of the group its
+        kind is in (a kind in none: the first), plus its :meth:`clearance` from the kinds of every
+        other group: which group the ground is in there, and how far it stays in it. Kept per groups."""
+        found = self._runs.get(groups)
+        if found is None:
+            group = [next((g for g, kinds in enumerate(groups) if kind in kinds), 0) for kind in self.kinds]
+            assert len(groups) * RUN <= 256, "a cell's group and clearance are one byte"
+            total = int.from_bytes(self.grid.translate(bytes(RUN * g for g in group).ljust(256, b"\0")), "little")
+            for g in range(len(groups)):  # (a cell outside the group is in its other groups' kinds: clearance 0)
+                total += int.from_bytes(self.clearance(frozenset(k for k, in_ in zip(self.kinds, group) if in_ != g)), "little")
+            found = self._runs[groups] = total.to_bytes(len(self.grid), "little")
         return found
 
     def _codes_along(self, ax: float, ay: float, bx: float, by: float, skip: float) -> Iterator[int]:
