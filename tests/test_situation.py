@@ -106,6 +106,15 @@ def test_the_rff_exchange_is_the_printed_table_read_exactly() -> None:
     assert sum(p for r, p in dist if r.status[1] != "good") == disordered
 
 
+def test_an_exchange_that_leaves_the_morale_tests_to_play_does_not_decide_the_status() -> None:
+    """sumter's one throw of musketry fills DPs and takes figures; whether b halts, retreats or
+    routs is its morale tests', left to play: "not decided", not 0 % (as under hardtack)."""
+    data = json.loads(referee("situation", "--rules", "sumter", "-n", "0", "--set", "range=150", "--json").stdout)
+    offered = data["rulesets"]["sumter"]["exchange"]
+    assert offered is not None and offered["men_lost"]["b"]["mean"] > 0
+    assert offered["disordered"]["b"] is None and offered["broken"]["b"] is None
+
+
 @pytest.mark.parametrize("ruleset, s", [
     ("rff", Situation(b=Party(formation="column"), range=120)),
     ("hardtack", Situation(a=Party(men=300, experience="veteran"), range=250)),
