@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -136,13 +135,12 @@ def test_exact_and_sampled_agree(ruleset: str, s: Situation) -> None:
         assert abs(k / len(draws) - float(share)) < 4 * (float(share) * (1 - float(share)) / len(draws)) ** 0.5 + 0.005
 
 
-def test_the_exact_answer_takes_under_a_second() -> None:
+def test_a_battery_exchange_is_answered_exactly_without_playing() -> None:
+    """(How long it takes is measured by benchmarks/, never asserted in a test.)"""
     from referee.core.studies.situation import answer
     rules = build_rules("rff")
-    begun = time.process_time()
     out = answer(rules, Situation(b=Party(arm="artillery", men=100, weapon=None, formation="unlimbered", guns=4,
                                           gun_type="12-pdr-napoleon")), 0, 1, (10, 10))
-    assert time.process_time() - begun < 1.0
     assert out["exchange"]["method"] == "exact" and "played" not in out
 
 
