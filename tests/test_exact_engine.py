@@ -144,3 +144,23 @@ def test_skirmish_pairs_folded_are_the_tally_reduced(n: int, hit_on: int) -> Non
     assert dict(exact(_new_skirmish, n, hit_on)) == dict(exact(_old_skirmish, n, hit_on))
     for seed in range(20):
         assert _new_skirmish(SampledRoller(seed), n, hit_on) == _old_skirmish(SampledRoller(seed), n, hit_on)
+
+
+def _old_movement(roller: Any, n: int, die: str, low: tuple[int, ...]) -> tuple[int, int]:
+    """Movement dice as sumter reduced them before the fold: the whole tally, then the inches and the DPs."""
+    dice = roller.repeat(n, sumter_dice._move_die, sumter_dice.DIE[die], low)
+    return sum(f * k for (f, _), k in dice.counts), sum(k for (_, dp), k in dice.counts if dp)
+
+
+def _new_movement(roller: Any, n: int, die: str, low: tuple[int, ...]) -> tuple[int, int]:
+    return roller.fold(sumter_dice._add_move, (0, 0), n, sumter_dice._move_die, sumter_dice.DIE[die], low)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 4, 7])
+@pytest.mark.parametrize("die", sorted(sumter_dice.DIE))
+def test_movement_dice_folded_are_the_tally_reduced(n: int, die: str) -> None:
+    """The movement dice's inches and DPs, folded die by die, are what the whole tally added up
+    to: the same odds, and, rolled, the same throw from the same draws."""
+    assert dict(exact(_new_movement, n, die, (1, 2))) == dict(exact(_old_movement, n, die, (1, 2)))
+    for seed in range(20):
+        assert _new_movement(SampledRoller(seed), n, die, (1, 2)) == _old_movement(SampledRoller(seed), n, die, (1, 2))

@@ -3,6 +3,7 @@ when the fix it guards is undone."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -271,3 +272,51 @@ def test_a_bounced_shot_strikes_only_what_stands_in_its_line_of_fire() -> None:
     reach = state.tables["artillery"]["bounce_inches"] * state.tables.yards_per_inch
     behind.y = target.y - reach - 30.0  # beyond the bounce's reach
     assert struck(gun, target) == []
+
+
+def _at_range(stand: float):  # type: ignore[no-untyped-def]
+    """Drill musketry: the Union regiment in line, the Confederate one ``stand`` yards ahead of
+    its centre, facing it; an advance on it whose order keeps ``stand`` yards (its range)."""
+    from referee.core.engine.doctrine import Intent
+    from referee.plugins.hardtack import activation
+
+    game = mustered("drill-musketry", 1, EventLog(enabled=True))
+    state = game.state
+    us, cs = state.regiments["us-regiment"], state.regiments["cs-regiment"]
+    state.forget()
+    ux, uy = activation.centre(state, us)
+    ex, ey = activation.centre(state, cs)
+    for c in cs.companies:
+        c.x, c.y = c.x - ex + ux, c.y - ey + uy + stand
+    state.forget()
+    state.centres.clear()
+    state.kept_centres.clear()
+    intent = Intent("advance", activation.centre(state, cs), cs.id, "line", "engage", standoff=stand)
+    state.intents = {"union": {us.id: intent}, "confederate": {}}
+    return game, state, us, intent
+
+
+def test_an_advance_at_its_orders_range_fires_rather_than_make_a_move_of_no_yards() -> None:
+    """An advance that stands at its order's range (or finds its way shut) makes no Move: a
+    company fires on the action it would have spent going nowhere, whether it acts alone or in
+    its regimental formation (which then fires, and reloads, in one activation)."""
+    from referee.core.engine.game import Step
+    from referee.plugins.hardtack import activation
+
+    game, state, us, intent = _at_range(150.0)
+    c = us.companies[0]
+    where = (c.x, c.y)
+    enemies = [e for e in state.enemies("union") if e.alive]
+    activation.action(game, state, c, intent, 0, enemies)
+    assert (c.x, c.y) == where and c.reload  # it fired (and must reload), and did not move
+    assert [ev["unit"] for ev in game.log.events if ev.get("mechanic") == "fire"] == [c.id]
+
+    game, state, us, intent = _at_range(150.0)
+    group = activation.members(state.tables, us)
+    assert len(group) > 1
+    places = [(c.x, c.y) for c in group]
+    activation.play_step(game, Step("activation", "activate-regiment", "union", us.id))
+    fired = [ev["unit"] for ev in game.log.events if ev.get("mechanic") == "fire"]
+    assert sorted(fired) == sorted(c.id for c in group)  # each fired once, on its first action
+    assert not any(c.reload for c in group)  # and reloaded on its second
+    assert all(math.dist(p, (c.x, c.y)) < 0.1 for p, c in zip(places, group, strict=True))  # (the centre's range, within rounding)

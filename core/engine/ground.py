@@ -16,6 +16,9 @@ from typing import Any
 from .world import Feature, Point, Scenario
 
 CELL = 25  # yards (an int: a cell is found by integer division, see _code)
+CLEAR_CELLS = 16  # Ground.clearance counts this many cells at most (a cell farther from the kinds counts one more)
+CLEAR_YARDS = tuple((d - 1) * CELL - 0.01 for d in range(CLEAR_CELLS + 2))  # by clearance d: see Ground.clearance
+RUN = 32  # Ground.runs: a cell's group counts this much (more than any clearance)
 MEMO_LIMIT = 200_000  # answers kept per scenario before the memo starts again
 OPEN = "fields"
 
@@ -38,6 +41,8 @@ class Ground:
         self._far: dict[tuple[str, float, int, int], bool] = {}
         self._between: dict[tuple[object, ...], Any] = {}
         self._boxes: dict[tuple[str, ...], list[tuple[float, float, float, float]]] = {}  # clear_of's, by kinds
+        self._clear: dict[frozenset[str], bytes] = {}  # clearance's, by kinds
+        self._runs: dict[tuple[frozenset[str], ...], bytes] = {}  # runs', by groups
         self.enclosures: dict[str, list[tuple[Point, ...]]] = {}  # kind -> the points of its closed lines
         for feature in scenario.features:
             self.segments.setdefault(feature.kind, []).extend(_segments(feature))
@@ -63,15 +68,16 @@ class Ground:
                 if inside((c + 0.5) * CELL, cy, polygon):
                     self.grid[r * self.cols + c] = code
 
-    def _code(self, x: float, y: float) -> int:
-        """The area code of the cell under a point; a point off the map reads the nearest edge cell
+    def _code(self, x: float, y: float, cells: bytes | None = None) -> int:
+        """The area code of the cell under a point (or its byte in ``cells``, a table laid out as
+        :attr:`grid`: :meth:`clearance`'s); a point off the map reads the nearest edge cell
         (``floor(x) // CELL`` is ``floor(x / CELL)``, in whole numbers)."""
         cols, c, r = self.cols, floor(x) // CELL, floor(y) // CELL
         # clamped by tests, not min and max: with min and max an rff Big Bethel game costs 4.8 % more
         # (124.42 M against 118.70 M instructions: every move and line of sight reads cells here)
         c = 0 if c < 0 else cols - 1 if c >= cols else c
         r = 0 if r < 0 else self.rows - 1 if r >= self.rows else r
-        return self.grid[r * cols + c]
+        return (self.grid if cells is None else cells)[r * cols + c]
 
     def kind_at(self, x: float, y: float) -> str:
         """The area kind under a point (``fields`` where no area is drawn)."""
@@ -149,9 +155,56 @@ class Ground:
 
     def meets(self, kinds: frozenset[str], ax: float, ay: float, bx: float, by: float, skip: float = 0.0) -> bool:
         """Does one of :meth:`samples` (the same points) fall on an area of these kinds? The
-        walk stops at the first that does."""
-        names = self.kinds
-        return any(names[code] in kinds for code in self._codes_along(ax, ay, bx, by, skip))
+        walk stops at the first that does, and reads only the samples that may: from a sample
+        whose cell is d cells clear of the kinds (:meth:`clearance`), those that follow less than
+        d - 1 cells away along either axis are passed over."""
+        length = math.hypot(bx - ax, by - ay)
+        if length <= 2 * skip:
+            return False
+        steps = max(1, int((length - 2 * skip) // CELL))
+        span, dx, dy = length - 2 * skip, bx - ax, by - ay
+        clear = self.clearance(kinds)
+        apart = max(abs(dx), abs(dy)) / length * span / steps  # yards from one sample to the next along the axis it goes further on
+        i = 0
+        while i <= steps:
+            t = (skip + span * i / steps) / length  # (as _codes_along)
+            d = self._code(ax + dx * t, ay + dy * t, clear)
+            if not d:
+                return True
+            i += 1 if d == 1 else 1 + int(min(steps, CLEAR_YARDS[d] / apart))
+        return False
+
+    def run_at(self, runs: bytes, x: float, y: float) -> tuple[int, float]:
+        """From a :meth:`runs` table: the index of the group the ground under the point is in, and
+        yards along either axis from the point within which the ground stays in that group (below
+        0: none are sure, ``CLEAR_YARDS``)."""
+        run = self._code(x, y, runs)
+        return run // RUN, CLEAR_YARDS[run % RUN]
+
+    def clearance(self, kinds: frozenset[str]) -> bytes:
+        """For each cell (laid out as :attr:`grid`), how many cells away the nearest cell of these
+        kinds is, counted as a king moves (0 for one of them, at most :data:`CLEAR_CELLS` + 1): no
+        point less than ``CLEAR_YARDS[d]`` ((d - 1) * CELL yards, less a hundredth for rounding)
+        along either axis from a point in a cell of clearance d reads a cell of the kinds (off the
+        map, the edge cell, as :meth:`_code`). Kept per kinds."""
+        found = self._clear.get(kinds)
+        if found is None:
+            found = self._clear[kinds] = _clearance(self.grid, self.cols, bytes(kind in kinds for kind in self.kinds))
+        return found
+
+    def runs(self, groups: tuple[frozenset[str], ...]) -> bytes:
+        """For each cell (laid out as :attr:`grid`), :data:`RUN` times the index of the group its
+        kind is in (a kind in none: the first), plus its :meth:`clearance` from the kinds of every
+        other group: which group the ground is in there, and how far it stays in it. Kept per groups."""
+        found = self._runs.get(groups)
+        if found is None:
+            group = [next((g for g, kinds in enumerate(groups) if kind in kinds), 0) for kind in self.kinds]
+            assert len(groups) * RUN <= 256, "a cell's group and clearance are one byte"
+            total = int.from_bytes(self.grid.translate(bytes(RUN * g for g in group).ljust(256, b"\0")), "little")
+            for g in range(len(groups)):  # (a cell outside the group is in its other groups' kinds: clearance 0)
+                total += int.from_bytes(self.clearance(frozenset(k for k, in_ in zip(self.kinds, group) if in_ != g)), "little")
+            found = self._runs[groups] = total.to_bytes(len(self.grid), "little")
+        return found
 
     def _codes_along(self, ax: float, ay: float, bx: float, by: float, skip: float) -> Iterator[int]:
         """The area codes of the points :meth:`samples` reads, from a to b."""
@@ -262,6 +315,25 @@ def ground_of(scenario: Scenario) -> Ground:
     if kept.ground is None:
         kept.ground = Ground(scenario)
     return kept.ground
+
+
+def _clearance(grid: bytearray, cols: int, marked: bytes) -> bytes:
+    """:meth:`Ground.clearance` of the cells whose code is marked (``marked[code]`` 1). Each cell
+    is a byte of one whole number, rows a spare byte apart (so nothing spreads from one row's end
+    into the next row's start): the marked cells spread to their eight neighbours
+    :data:`CLEAR_CELLS` times, and each cell counts the spreads that reached it, all in whole
+    numbers (no byte can carry into the next: a count is at most CLEAR_CELLS + 1)."""
+    rows, width = len(grid) // cols, cols + 1
+    cells = grid.translate(marked.ljust(256, b"\0"))
+    spread = int.from_bytes(b"".join(cells[r * cols:(r + 1) * cols] + b"\0" for r in range(rows)), "little")
+    on_map = int.from_bytes((b"\1" * cols + b"\0") * rows, "little")
+    counted, row = 0, 8 * width
+    for _ in range(CLEAR_CELLS + 1):
+        counted += spread
+        spread |= (spread << 8) | (spread >> 8)
+        spread = (spread | (spread << row) | (spread >> row)) & on_map
+    counts = counted.to_bytes(rows * width, "little").translate(bytes(max(0, CLEAR_CELLS + 1 - n) for n in range(256)))
+    return b"".join(counts[r * width:r * width + cols] for r in range(rows))
 
 
 def inside(x: float, y: float, polygon: tuple[Point, ...]) -> bool:

@@ -30,6 +30,7 @@ from .state import (
 from .tables import HardtackTables
 
 ARRIVED_YARDS = 20.0
+LEAST_MOVE_INCHES = 0.1  # a Move shorter than this (finer than a player measures) is not made: the unit stands
 REJOIN_YARDS = 30.0  # HT-T6: a commander this far from the centre of his companies goes to them
 TROOP_FORMATIONS = frozenset(("line", "column", "skirmish"))  # the intent's formations a company takes up
 
@@ -185,11 +186,13 @@ def play_step(game: Game, step: Step) -> None:
         _follow(reg, group)
         return
     for n in (0, 1):  # p.10: every company's first action before any second action
+        stalled = False
         if intent is not None and _formation_moves(state, reg, group, intent, n, enemies):
-            _move_formation(game, state, reg, group, intent, enemies)
-        else:
-            for c in group:
-                action(game, state, c, intent, n, enemies)
+            if _move_formation(game, state, reg, group, intent, enemies):
+                continue
+            stalled = True  # at its order's range, or its way shut: no Move, each company acts where it stands
+        for c in group:
+            action(game, state, c, intent, n, enemies, stalled)
     _follow(reg, group)
 
 
@@ -334,14 +337,16 @@ def _formation_moves(state: HardtackState, reg: Regiment, group: list[Company], 
     return not any(c.reload for c in group) and not any(abs(e.x - reg.x) <= reach and abs(e.y - reg.y) <= reach for e in enemies)
 
 
-def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list[Company], intent: Intent, enemies: list[Company]) -> None:
+def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list[Company], intent: Intent, enemies: list[Company]) -> float:
     """A regimental formation moves as one, at the rate of its slowest company (p.15); ground
-    is read along the commander's path and its wings' (HT-M1)."""
+    is read along the commander's path and its wings' (HT-M1). The yards it moved: none, and no
+    Move made, when it has arrived, stands at its order's range or finds its way shut (it would
+    go less than :data:`LEAST_MOVE_INCHES`)."""
     t = state.tables
     gx, gy = move.rearward(game, group[0]) if intent.action == "withdraw" else (intent.goal or (reg.x, reg.y))
     span = math.hypot(gx - reg.x, gy - reg.y)
     if span < ARRIVED_YARDS:
-        return
+        return 0.0
     dx, dy = (gx - reg.x) / span, (gy - reg.y) / span
     wings = [group[0], group[-1], min(group, key=lambda c: math.hypot(c.x - reg.x, c.y - reg.y))]
     travel = intent.action != "withdraw"
@@ -349,6 +354,8 @@ def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list
     if intent.action == "advance" and intent.standoff is not None:  # the order's range
         yards = _kept_off(state, intent, reg.x, reg.y, gx, gy, yards)
     moved, nears = move.formation_way(state, reg, group, dx, dy, yards, enemies)
+    if moved < LEAST_MOVE_INCHES * t.yards_per_inch:
+        return 0.0
     crossed: set[str] = set()
     rough, margin = move.disordering_counts(game, t), move.ROUNDING + 1.0  # (a yard more: the walk rounds its ends)
     later = []  # wings whose paths hold no ground that disorders: walked only if another's does, to name all it crosses
@@ -359,7 +366,7 @@ def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list
             continue
         crossed |= move.walk(game, t, c, ex, ey, 3 * moved / t.yards_per_inch)[1]
     disordering = set(t["movement"]["disordering"])
-    if moved and crossed & disordering:
+    if crossed & disordering:
         for c in later:
             crossed |= move.walk(game, t, c, c.x + dx * moved, c.y + dy * moved, 3 * moved / t.yards_per_inch)[1]
     facing = math.degrees(math.atan2(dx, dy)) % 360.0
@@ -375,11 +382,12 @@ def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list
         move.pass_through(game, state, c, passed)
         disordered = disordered or bool(passed)
         c.travel = _travelled(t, c, moved)
-    if moved and crossed & disordering:
+    if crossed & disordering:
         for c in group:
             c.formation = "skirmish"
         game.log.emit("disordered", unit=reg.id, text=f"{reg.id} drops into skirmish order crossing {', '.join(sorted(crossed))}", rulings=["HT-M1"])
     reg.x, reg.y = reg.x + dx * moved, reg.y + dy * moved
+    return moved
 
 
 def _kept_off(state: HardtackState, intent: Intent, x: float, y: float, gx: float, gy: float, yards: float) -> float:
@@ -408,9 +416,13 @@ def _formation_wanted(c: Company, intent: Intent | None) -> str:
     return wanted
 
 
-def action(game: Game, state: HardtackState, c: Company, intent: Intent | None, n: int, enemies: list[Company]) -> bool:
+def action(game: Game, state: HardtackState, c: Company, intent: Intent | None, n: int, enemies: list[Company],
+           stalled: bool = False) -> bool:
     """One action of a company, chosen from its unit's intent. True when it did nothing, holding
-    (or rallying) with no enemy near: then so would its next, while nothing else changes."""
+    (or rallying) with no enemy near: then so would its next, while nothing else changes. An
+    advance that cannot go forward (``stalled``: its regimental formation cannot; or, alone, it
+    finds no way or stands at its order's range, :data:`LEAST_MOVE_INCHES`) makes no Move: it
+    fires if it has a target."""
     if not c.alive:
         return False
     if c.level >= BROKEN:  # HT-C3: routed run; broken seek cover, and stay in it
@@ -438,11 +450,8 @@ def action(game: Game, state: HardtackState, c: Company, intent: Intent | None, 
         if target is not None and geo.dist(c, target) <= assault.reach_yards(state, c) * 2:
             assault.assault(game, state, c, target)
             return False
-    if kind in ("hold", "rally", "charge") or kind == "advance" and n == 1:
-        target = fire.choose_target(game, state, c, enemies, target_unit) if enemies and fire.may_fire(c) else None
-        if target is not None:
-            fire.fire(game, state, c, target)
-            return False
+    if (kind in ("hold", "rally", "charge") or kind == "advance" and (n == 1 or stalled)) and _fires(game, state, c, enemies, target_unit):
+        return False
     if c.reload and kind != "withdraw":
         c.reload = False
         return False
@@ -454,14 +463,18 @@ def action(game: Game, state: HardtackState, c: Company, intent: Intent | None, 
         c.in_position = True  # HT-G3: a company holding hard cover goes In Position
         game.log.emit("in-position", unit=c.id, rulings=["HT-G3"], text=f"{c.id} is In Position")
         return False
-    if kind in ("advance", "charge", "withdraw") and intent is not None:
+    if kind in ("advance", "charge", "withdraw") and intent is not None and not stalled:
         cx, cy = centre(state, c.regiment)  # a company keeps its place in its regiment's line (HT-M5)
         gx, gy = move.rearward(game, c) if kind == "withdraw" else (intent.goal or (cx, cy))
         gx, gy = gx + c.x - cx, gy + c.y - cy
         yards, kinds = move.move_yards(game, state.tables, c, gx, gy, kind != "charge")
         if kind == "advance" and intent.standoff is not None:  # the order's range, kept by the regiment's centre
             yards = _kept_off(state, intent, cx, cy, gx - c.x + cx, gy - c.y + cy, yards)
-        moved = move.step_toward(game, state, c, gx, gy, yards, enemies)
+        stands = kind == "advance" and yards < LEAST_MOVE_INCHES * state.tables.yards_per_inch  # at its order's range
+        moved = 0.0 if stands else move.step_toward(game, state, c, gx, gy, yards, enemies)
+        if not moved and kind == "advance" and n == 0:  # no way forward: no Move (its second action fires anyway)
+            _fires(game, state, c, enemies, target_unit)
+            return False
         c.travel = _travelled(state.tables, c, moved)
         if moved and kind != "withdraw":
             geo.face(c, gx, gy) if not c.close else None
@@ -471,6 +484,15 @@ def action(game: Game, state: HardtackState, c: Company, intent: Intent | None, 
                 game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
         return False
     return not enemies and kind in ("hold", "rally")
+
+
+def _fires(game: Game, state: HardtackState, c: Company, enemies: list[Company], target_unit: str | None) -> bool:
+    """A Fire action at the company's chosen target (fire.choose_target), if it may fire and has
+    one; whether it fired."""
+    target = fire.choose_target(game, state, c, enemies, target_unit) if enemies and fire.may_fire(c) else None
+    if target is not None:
+        fire.fire(game, state, c, target)
+    return target is not None
 
 
 def _broken_gun(game: Game, state: HardtackState, c: Company, n: int) -> None:

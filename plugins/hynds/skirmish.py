@@ -89,16 +89,6 @@ def _under_fire_line(state: RffState, firer: Piece, target: Piece, troops: tuple
     return out
 
 
-def may_fire_over(game: Game, state: RffState, firer: Piece, target: Piece, friends: Sequence[Any]) -> bool:
-    """Hynds: a battery may fire over its own troops only if it is more than 6" behind them and
-    either above them or firing at a target above them (HYNDS-G3)."""
-    behind = geo.yards(state, inches("firing_over", "behind_inches"))
-    if any(math.hypot(f.x - firer.x, f.y - firer.y) - geo.footprint(f).depth / 2 <= behind for f in friends):
-        return False  # (the distance first: it needs no height)
-    top = max(_height(game, firer.x, firer.y), _height(game, target.x, target.y))
-    return all(top > _height(game, f.x, f.y) for f in friends)
-
-
 def _height(game: Game, x: float, y: float) -> float:
     """The ground's height at (x, y), kept per ground by the place."""
     return float(geo.kept(game, _height_at, x, y))
@@ -108,28 +98,51 @@ def _height_at(game: Game, x: float, y: float) -> float:
     return float(game.ground.height_at(x, y))
 
 
-def _over(game: Game, state: RffState, firer: Piece, target: Piece, troops: tuple[tuple[Any, float, float, float], ...], kept: dict[Any, Any]) -> Any:
-    """The first friend the battery may not fire over at ``target``, or None; ``kept`` holds the
-    answers while ``troops`` stand where they stood."""
+def _barred(game: Game, state: RffState, firer: Piece, target: Piece, troops: tuple[tuple[Any, float, float, float], ...], kept: dict[Any, bool]) -> bool:
+    """Does a friend stand in the battery's line of fire at ``target`` (:func:`_under_fire_line`)
+    that Hynds does not let it fire over? It may fire over its own troops only if it is more
+    than 6" behind them and either above them or firing at a target above them (HYNDS-G3): one
+    friend too near, or not below both the battery and the target, bars the shot, and the friends
+    after it are not looked at. ``kept`` holds the answers while ``troops`` stand where they stood."""
     key = (firer.id, firer.x, firer.y, target.x, target.y)
-    if key in kept:
-        return kept[key]
-    friends = _under_fire_line(state, firer, target, troops)
-    kept[key] = found = friends[0] if friends and not may_fire_over(game, state, firer, target, friends) else None
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _bars(game, state, firer, target, troops)
     return found
 
 
-def _kept_for(game: Game, side: str, troops: tuple[tuple[Any, float, float, float], ...]) -> dict[Any, Any]:
-    """The side's kept answers of :func:`_over`, begun afresh when its troops moved or changed."""
+def _bars(game: Game, state: RffState, firer: Piece, target: Piece, troops: tuple[tuple[Any, float, float, float], ...]) -> bool:
+    dx, dy = target.x - firer.x, target.y - firer.y
+    length = math.hypot(dx, dy)
+    if length < 1e-6:
+        return False
+    x, y = firer.x, firer.y
+    behind = geo.yards(state, inches("firing_over", "behind_inches"))
+    top = None  # the higher of the battery's ground and the target's, once a friend is in the way
+    for friend, fx, fy, half in troops:
+        ox, oy = fx - x, fy - y
+        if 0 < (ox * dx + oy * dy) / length < length and abs(ox * dy - oy * dx) / length <= half:  # along, across (as _under_fire_line)
+            if math.hypot(ox, oy) - geo.footprint(friend).depth / 2 <= behind:
+                return True  # (the distance first: it needs no height)
+            if top is None:
+                top = max(_height(game, x, y), _height(game, target.x, target.y))
+            if not top > _height(game, fx, fy):
+                return True
+    return False
+
+
+def _kept_for(game: Game, state: RffState, side: str) -> tuple[tuple[tuple[Any, float, float, float], ...], dict[Any, bool]]:
+    """The side's troops (:func:`_troops`) and the answers of :func:`_barred` kept for them,
+    begun afresh when one of them moved or changed (compared piece by piece as read)."""
     memo = of(game).over
-    sig = tuple((f.id, x, y, half) for f, x, y, half in troops)
+    troops = _troops(state, side)
     held = memo.get(side)
-    if held is None or held[0] != sig:
-        held = memo[side] = (sig, {})
-    return held[1]
+    if held is None or held[0] != troops:
+        held = memo[side] = (troops, {})
+    return held
 
 
-def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dict[Any, Any]) -> Any:
+def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dict[Any, bool]) -> Any:
     """The battery's shot at the first target rff would aim at that it may fire at, or None:
     the nearest targets are asked first, so one aim most often finds it (the search is the
     half-phase's, kept: :func:`referee.plugins.rff.geometry.around`)."""
@@ -140,14 +153,14 @@ def _aim_past(game: Game, state: RffState, shot: Shot, troops: Any, answers: dic
     for _, enemy in near.within(state, firer, reach):
         if enemy.id in barred:
             continue
-        if _over(game, state, firer, enemy, troops, answers) is None:
+        if not _barred(game, state, firer, enemy, troops, answers):
             break  # (the first it may fire at: rff's aim, which may pass over it, will say)
         barred.add(enemy.id)
     else:
         return None  # every target in its reach and arc lies over its own troops: no aim finds one
     while True:
         other = rff_fire.aim_elsewhere(game, state, shot, barred, near)
-        if other is None or _over(game, state, firer, other.target, troops, answers) is None:
+        if other is None or not _barred(game, state, firer, other.target, troops, answers):
             return other
         barred.add(other.target.id)
 
@@ -158,19 +171,19 @@ def firing_over_blocked(game: Game, state: RffState, shots: list[Any]) -> list[A
     kept, changed = [], False
     troops: dict[str, Any] = {}  # side -> (its troops, the answers kept for them)
     for shot in shots:
-        friend = None
+        barred = False
         if shot.kind == "cannonade":
             side = shot.firer.side
             if side not in troops:
-                mine = _troops(state, side)
-                troops[side] = (mine, _kept_for(game, side, mine))
+                troops[side] = _kept_for(game, state, side)
             mine, answers = troops[side]
-            friend = _over(game, state, shot.firer, shot.target, mine, answers)
-        if friend is not None:
+            barred = _barred(game, state, shot.firer, shot.target, mine, answers)
+        if barred:
             changed = True
             firer = shot.firer
             other = _aim_past(game, state, shot, mine, answers)
             if game.log.enabled:
+                friend = _under_fire_line(state, firer, shot.target, mine)[0]
                 game.log.emit("ruling", unit=firer.id, rulings=["HYNDS-G3"], ruleset="hynds",
                               text=f"{firer.id} may not fire over {friend.id} at {shot.target.id} ({charts()['firing_over']['ref']}): "
                                    + (f"aims at {other.target.id} instead" if other else "holds its fire"))

@@ -41,7 +41,7 @@ class HyndsState:
     cleared: dict[str, int] = field(factory=dict)  # gun piece -> the turn it spent clearing a wall or works
     ahead: set[str] = field(factory=set)  # pieces whose move was priced across an obstacle (only their next move may cross one)
     # skirmishers and batteries (skirmish.py)
-    over: dict[str, tuple[tuple[Any, ...], dict[Any, Any]]] = field(factory=dict)  # side -> (where its troops stand, kept answers of skirmish._over)
+    over: dict[str, tuple[tuple[Any, ...], dict[Any, Any]]] = field(factory=dict)  # side -> (its troops where they stand, the answers of skirmish._barred kept for them)
     snipers: dict[str, bool] = field(factory=dict)  # skirmisher piece -> has a sniper (rolled once)
     # works and buildings (works.py)
     held: dict[str, Held] = field(factory=dict)  # piece -> where it stands still, how long

@@ -202,13 +202,16 @@ def ground_at(game: Game, x: float, y: float) -> str:
 
 
 GROUNDS = ("open", "broken", "rough")  # the movement table's ground columns, road aside
+COLUMNS = tuple(frozenset(k for k, c in GROUND_CLASS.items() if c == column) for column in GROUNDS)  # their area kinds (Ground.runs: any other is open)
 
 
 def walk(game: Game, ax: float, ay: float, bx: float, by: float, open_: float, broken: float, rough: float) -> float:
     """RFF-P28: yards a move from a toward b covers when it may go ``open_`` yards over open
     ground, ``broken`` over broken and ``rough`` over rough: each stretch crossed spends the
     share of the move its ground's rate says; a stream crossed away from a bridge or ford is
-    rough ground where it is crossed (RFF-P5). Never beyond b. Kept per ground (:func:`_recall`)."""
+    rough ground where it is crossed (RFF-P5). Never beyond b. Kept per ground (:func:`_recall`).
+    The ground is read under a step's middle only where the steps before it have not shown it to
+    be in the same column (:meth:`Ground.runs`)."""
     walked: float = _recall(game, (_walk, ax, ay, bx, by, open_, broken, rough))
     return walked
 
@@ -225,15 +228,23 @@ def _walk(game: Game, ax: float, ay: float, bx: float, by: float, open_: float, 
     ground_ = game.ground
     streams = ground_.has("stream") and ground_.crosses("stream", ax, ay, ax + ux * reach, ay + uy * reach)
     dx, dy = ux * step, uy * step  # one step's way
+    runs, apart = ground_.runs(COLUMNS), max(abs(dx), abs(dy))  # (apart: yards from one step's middle to the next's along either axis, at most)
     left, moved = 1.0, 0.0  # the share of the move still to spend, the yards covered
+    known, r, cost = -1, 0.0, 0.0  # the last step known to lie in the ground column last read; a step's rate and cost there
     for i in range(steps):
-        x0, y0 = ax + dx * i, ay + dy * i
-        x1, y1 = x0 + dx, y0 + dy
-        ground = GROUND_CLASS.get(ground_.kind_at((x0 + x1) / 2, (y0 + y1) / 2), "open")
-        if streams and ground_.crosses("stream", x0, y0, x1, y1) and not _at_crossing(game, x0, y0, x1, y1):
-            ground = "rough"
-        r = rate[ground]
-        cost = step / r if r > 0 else math.inf
+        if streams or i > known:  # (the steps known to lie in the same column cost the same)
+            x0, y0 = ax + dx * i, ay + dy * i
+            x1, y1 = x0 + dx, y0 + dy
+            if i > known:
+                mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+                group, clear = ground_.run_at(runs, mx, my)  # the column there, and how far the ground stays in it
+                column = GROUNDS[group]
+                known = i + int(min(steps, clear / apart))
+            ground = column
+            if streams and ground_.crosses("stream", x0, y0, x1, y1) and not _at_crossing(game, x0, y0, x1, y1):
+                ground = "rough"
+            r = rate[ground]
+            cost = step / r if r > 0 else math.inf
         if cost >= left:
             return moved + left * r
         left -= cost

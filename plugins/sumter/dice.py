@@ -195,15 +195,19 @@ def _move_die(roller: Roller, die: Die, faces: tuple[int, ...]) -> tuple[int, bo
     return face, face in faces
 
 
+def _add_move(so_far: tuple[int, int], die: tuple[int, bool]) -> tuple[int, int]:
+    """The inches thrown so far and the DPs (each 1 or 2), after one more die."""
+    return so_far[0] + die[0], so_far[1] + die[1]
+
+
 def movement(roller: Roller, t: SumterTables, die: str, count: int, inches: int | Fraction, skirmish: bool,
              inputs: Mapping[str, Any], rulings: tuple[str, ...] = (), extra: tuple[Modifier, ...] = ()) -> Resolution:
     """Movement dice: the inches they give plus any fixed inches, and 1 DP for each 1 or 2
     thrown (at most 1 for skirmishers). The sheet has no modifiers; a house rule's add inches
-    (never below none)."""
+    (never below none). The dice are folded into their inches and DPs as they are thrown: no
+    tally of faces is made and summed (that cost 2.4 % of a Big Bethel game)."""
     mv = t["movement"]
-    tally = roller.repeat(count, _move_die, DIE[die], tuple(mv["dp_faces"]))
-    thrown = sum(f * n for (f, _), n in tally.counts)
-    dps = sum(n for (_, low), n in tally.counts if low)
+    thrown, dps = roller.fold(_add_move, (0, 0), count, _move_die, DIE[die], tuple(mv["dp_faces"]))
     if skirmish:
         dps = min(dps, mv["skirmish_dp_most"])
     total = max(0, thrown + inches + net(extra)) if extra else thrown + inches

@@ -25,7 +25,8 @@ def nearest(p: Piece, others: list[Piece]) -> tuple[Piece | None, float]:
     best, gap = None, math.inf
     x, y = p.unit.x, p.unit.y
     for o in others:
-        d = (o.unit.x - x) ** 2 + (o.unit.y - y) ** 2
+        dx, dy = o.unit.x - x, o.unit.y - y
+        d = dx * dx + dy * dy
         if d < gap:
             best, gap = o, d
     return best, math.sqrt(gap)
@@ -52,7 +53,8 @@ class Foes:
         rounding can leave out one in reach)?"""
         x, y = p.unit.x, p.unit.y
         dx, dy = max(self.x0 - x, 0.0, x - self.x1), max(self.y0 - y, 0.0, y - self.y1)
-        return dx * dx + dy * dy > (reach + 1.0) ** 2
+        far = reach + 1.0
+        return dx * dx + dy * dy > far * far
 
 
 def enemies_near(game: Game, state: SumterState, p: Piece, keep: Callable[[Piece], bool] | None = None,
