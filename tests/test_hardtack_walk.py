@@ -207,8 +207,8 @@ def test_a_formation_s_company_is_measured_not_moved() -> None:
     reg = state.by_side["union"][0]
     c = reg.companies[0]
     enemies = state.enemies(c.side)
-    among = move.friends_near(state, reg, [c], 60.0)
+    among = move.friends_near(state, reg, c.x - 200.0, c.x + 200.0, c.y - 200.0, c.y + 200.0)
     before = (c.x, c.y, dict(state.moves), c.in_position)
-    far = move.how_far(state, c, c.x, c.y - 500.0, 60.0, enemies, among)
+    far, _ = move.how_far(state, c, c.x, c.y - 500.0, 60.0, enemies, among)
     assert (c.x, c.y, dict(state.moves), c.in_position) == before and far > 0
     assert move.step_toward(game, state, c, c.x, c.y - 500.0, 60.0, enemies) == far and c.y == before[1] - far

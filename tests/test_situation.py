@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -106,6 +105,15 @@ def test_the_rff_exchange_is_the_printed_table_read_exactly() -> None:
     assert sum(p for r, p in dist if r.status[1] != "good") == disordered
 
 
+def test_an_exchange_that_leaves_the_morale_tests_to_play_does_not_decide_the_status() -> None:
+    """sumter's one throw of musketry fills DPs and takes figures; whether b halts, retreats or
+    routs is its morale tests', left to play: "not decided", not 0 % (as under hardtack)."""
+    data = json.loads(referee("situation", "--rules", "sumter", "-n", "0", "--set", "range=150", "--json").stdout)
+    offered = data["rulesets"]["sumter"]["exchange"]
+    assert offered is not None and offered["men_lost"]["b"]["mean"] > 0
+    assert offered["disordered"]["b"] is None and offered["broken"]["b"] is None
+
+
 @pytest.mark.parametrize("ruleset, s", [
     ("rff", Situation(b=Party(formation="column"), range=120)),
     ("hardtack", Situation(a=Party(men=300, experience="veteran"), range=250)),
@@ -127,13 +135,12 @@ def test_exact_and_sampled_agree(ruleset: str, s: Situation) -> None:
         assert abs(k / len(draws) - float(share)) < 4 * (float(share) * (1 - float(share)) / len(draws)) ** 0.5 + 0.005
 
 
-def test_the_exact_answer_takes_under_a_second() -> None:
+def test_a_battery_exchange_is_answered_exactly_without_playing() -> None:
+    """(How long it takes is measured by benchmarks/, never asserted in a test.)"""
     from referee.core.studies.situation import answer
     rules = build_rules("rff")
-    begun = time.process_time()
     out = answer(rules, Situation(b=Party(arm="artillery", men=100, weapon=None, formation="unlimbered", guns=4,
                                           gun_type="12-pdr-napoleon")), 0, 1, (10, 10))
-    assert time.process_time() - begun < 1.0
     assert out["exchange"]["method"] == "exact" and "played" not in out
 
 

@@ -353,8 +353,7 @@ def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list
     yards = min([span] + [move.move_yards(game, t, c, c.x + dx * span, c.y + dy * span, travel)[0] for c in wings])
     if intent.action == "advance" and intent.standoff is not None:  # the order's range
         yards = _kept_off(state, intent, reg.x, reg.y, gx, gy, yards)
-    among = move.friends_near(state, reg, group, yards)  # (other regiments stand still meanwhile)
-    moved = min(move.how_far(state, c, c.x + dx * yards, c.y + dy * yards, yards, enemies, among) for c in group)
+    moved, nears = move.formation_way(state, reg, group, dx, dy, yards, enemies)
     if moved < LEAST_MOVE_INCHES * t.yards_per_inch:
         return 0.0
     crossed: set[str] = set()
@@ -371,13 +370,17 @@ def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list
         for c in later:
             crossed |= move.walk(game, t, c, c.x + dx * moved, c.y + dy * moved, 3 * moved / t.yards_per_inch)[1]
     facing = math.degrees(math.atan2(dx, dy)) % 360.0
-    for c in group:  # nobody goes further than the most hindered company
+    disordered = False  # (friends passed through drop into skirmish order: their footprints change)
+    for c, near in zip(group, nears):  # nobody goes further than the most hindered company
         state.moved(c)
-        passed = move.friends_in_way(state, c, dx, dy, moved, among)[1]  # HT-M7
+        # HT-M7: going no further along its way than it was measured, a company can meet only
+        # the friends found near that way, while none has changed formation
+        passed = move.friends_in_way(state, c, dx, dy, moved, None if disordered else near)[1]
         move.put(game, c, c.x + dx * moved, c.y + dy * moved)
         if intent.action != "withdraw":
             c.facing = facing
         move.pass_through(game, state, c, passed)
+        disordered = disordered or bool(passed)
         c.travel = _travelled(t, c, moved)
     if crossed & disordering:
         for c in group:

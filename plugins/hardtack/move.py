@@ -276,7 +276,7 @@ def step_toward(game: Game, state: HardtackState, c: Company, x: float, y: float
     way = _way(state, c, x, y, yards, enemies, halt, None)
     if way is None:
         return 0.0
-    travel, ux, uy, passed = way
+    travel, ux, uy, passed, _ = way
     cx, cy = c.x, c.y
     put(game, c, cx + ux * travel, cy + uy * travel)
     if travel or c.x != cx or c.y != cy:  # (a company off the table is set on its edge even where it cannot move)
@@ -287,19 +287,22 @@ def step_toward(game: Game, state: HardtackState, c: Company, x: float, y: float
     return travel
 
 
-def how_far(state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company], among: list[Company]) -> float:
+def how_far(state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company],
+            among: list[Company]) -> tuple[float, list[Company]]:
     """How far a company of a regimental formation moving as one may go toward (x, y), as
     :func:`step_toward` would take it (``among``: see :func:`friends_in_way`), without moving it:
-    the formation moves as far as its most hindered company, and is disordered by its caller."""
+    the formation moves as far as its most hindered company, and is disordered by its caller.
+    With the friends near its way (:func:`friends_in_way`'s third answer): all it may meet going
+    no further toward (x, y)."""
     way = _way(state, c, x, y, yards, enemies, STOP_SHORT, among)
-    return 0.0 if way is None else way[0]
+    return (0.0, []) if way is None else (way[0], way[4])
 
 
 def _way(state: HardtackState, c: Company, x: float, y: float, yards: float, enemies: list[Company], halt: float,
-         among: list[Company] | None) -> tuple[float, float, float, list[Company]] | None:
+         among: list[Company] | None) -> tuple[float, float, float, list[Company], list[Company]] | None:
     """How far ``c`` may go straight toward (x, y), up to ``yards``: ``halt`` yards short of any
-    enemy, and as far as :func:`friends_in_way` lets it; with the direction and the friends it
-    passes through. None when it does not move at all (no way, or no yards)."""
+    enemy, and as far as :func:`friends_in_way` lets it; with the direction, the friends it
+    passes through and those near its way. None when it does not move at all (no way, or no yards)."""
     dx, dy = x - c.x, y - c.y
     span = math.hypot(dx, dy)
     if span < 1e-6 or yards <= 0:
@@ -316,8 +319,8 @@ def _way(state: HardtackState, c: Company, x: float, y: float, yards: float, ene
         if along > 0 and across < halt:
             travel = max(0.0, min(travel, along - math.sqrt(max(halt * halt - across * across, 0.0))))
             near = travel + halt
-    travel, passed = friends_in_way(state, c, ux, uy, travel, among)
-    return travel, ux, uy, passed
+    travel, passed, friends = friends_in_way(state, c, ux, uy, travel, among)
+    return travel, ux, uy, passed, friends
 
 
 def put(game: Game, c: Company, x: float, y: float) -> None:
@@ -329,20 +332,43 @@ TOUCH_YARDS = 1.0  # HT-M7: footprints that overlap by no more than this only to
 WAY_MARGIN = 100.0  # yards: no two half-footprints add up to more (two 12-figure cavalry skirmish lines of 5-man figures: 90)
 
 
-def friends_near(state: HardtackState, reg: Regiment, movers: list[Company], yards: float) -> list[Company]:
-    """The living companies of ``reg``'s side, not its own, whose centres lie in the box round
-    ``movers`` (state.box_of) widened by ``yards`` and :data:`WAY_MARGIN` (and a yard to spare
-    for rounding): all that :func:`friends_in_way` can look at for moves of up to ``yards`` from
-    where ``movers`` stand, while only ``reg``'s companies move (the others keep their places;
-    their formations are read there afresh)."""
-    reach = yards + WAY_MARGIN + 1.0
+def formation_way(state: HardtackState, reg: Regiment, group: list[Company], dx: float, dy: float, yards: float,
+                  enemies: list[Company]) -> tuple[float, list[list[Company]]]:
+    """How far ``reg``'s regimental formation ``group``, moving as one (p.15), may go along
+    (dx, dy), up to ``yards``: as far as its most hindered company (:func:`how_far`), while only
+    its companies move. Asked once for the formation: the friends and the enemies near its way are
+    found once, in the box its companies' centres sweep (:func:`swept`), and each company looks
+    only at those. With, for each company, the friends near its way (all it can meet going no
+    further: :func:`friends_in_way`)."""
+    x0, x1, y0, y1 = swept(group, dx * yards, dy * yards)
+    way = min(WAY_MARGIN, 2.0 * geo.widest(state, reg.side)[0] + 2.0)  # (friends_in_way's ``most``, for any company of the side)
+    among = friends_near(state, reg, x0 - way, x1 + way, y0 - way, y1 + way)
+    # an enemy halts a company only within STOP_SHORT of its path (_way): nearer the swept box
+    # than that, and a yard to spare for rounding
+    m = STOP_SHORT + 1.0
+    ahead = [e for e in enemies if x0 - m <= e.x <= x1 + m and y0 - m <= e.y <= y1 + m]
+    ways = [how_far(state, c, c.x + dx * yards, c.y + dy * yards, yards, ahead, among) for c in group]
+    return min([far for far, _ in ways]), [near for _, near in ways]
+
+
+def swept(movers: list[Company], x: float, y: float) -> tuple[float, float, float, float]:
+    """The box (x0, x1, y0, y1) round the movers' centres where they stand and carried (x, y)
+    further: every centre's path lies in it."""
     x0, x1, y0, y1 = box_of(movers)
-    x0, x1, y0, y1 = x0 - reach, x1 + reach, y0 - reach, y1 + reach
+    return x0 + min(0.0, x), x1 + max(0.0, x), y0 + min(0.0, y), y1 + max(0.0, y)
+
+
+def friends_near(state: HardtackState, reg: Regiment, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
+    """The living companies of ``reg``'s side, not its own, whose centres lie in the box (x0, x1,
+    y0, y1) widened by a yard to spare for rounding: given the box of the paths of ``reg``'s
+    moving companies widened by :data:`WAY_MARGIN`, all that :func:`friends_in_way` can look at
+    for their moves (the others keep their places; their formations are read there afresh)."""
+    x0, x1, y0, y1 = x0 - 1.0, x1 + 1.0, y0 - 1.0, y1 + 1.0
     return [f for group in state.groups_in(reg.side, x0, x1, y0, y1, reg) for f in group if x0 <= f.x <= x1 and y0 <= f.y <= y1]
 
 
 def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, travel: float,
-                   among: Iterable[Company] | None = None) -> tuple[float, list[Company]]:
+                   among: Iterable[Company] | None = None) -> tuple[float, list[Company], list[Company]]:
     """HT-M7 (p.15): how far ``c`` may go along (ux, uy) among the companies of other friendly
     regiments, and those it passes through on the way (only close formations, when ``c`` is not
     in one: :func:`pass_through` does nothing else with them). It passes through a company when its
@@ -350,9 +376,13 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     where it did not at the start. Anyone may pass through a company not in close formation, and anyone not in
     close formation (skirmishers, broken and routed companies, guns) through a close one; a close
     formation halts where it would meet another. ``among``, when given, holds every friend that
-    may be in the way (:func:`friends_near`), in the order :meth:`HardtackState.groups_in` gives."""
+    may be in the way (:func:`friends_near`), in the order :meth:`HardtackState.groups_in` gives.
+    Third, the friends near enough to the way to be tested exactly (their footprints and ``c``'s
+    within reach of it, two yards to spare): every friend that ``c`` could meet going no further
+    along (nearly) the same way, while the friends keep their formations (a regimental
+    formation's second pass, activation._move_formation, asks only about them)."""
     if travel <= 0 or among is not None and not among:  # (no move, or no friend near it)
-        return travel, []
+        return travel, [], []
     hw, hd, radius = geo.half_footprint(state, c)
     close = c.close
     # a friend's footprint, widened by c's, lies within ``radius`` and its own half-diagonal of
@@ -365,7 +395,8 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
     bx, by = ax + ux * travel, ay + uy * travel
     lo_x, hi_x = min(ax, bx) - way, max(ax, bx) + way  # the path's box, widened
     lo_y, hi_y = min(ay, by) - way, max(ay, by) + way
-    met = []
+    met: list[tuple[float, str, Company]] = []
+    near: list[Company] = []
     if among is None:
         among = chain.from_iterable(state.groups_in(c.side, lo_x, hi_x, lo_y, hi_y, c.regiment))
     for f in among:
@@ -381,17 +412,18 @@ def friends_in_way(state: HardtackState, c: Company, ux: float, uy: float, trave
             reach = radius + f_radius + 2.0
             if abs(across) > reach or not -reach <= along <= travel + reach:
                 continue
+            near.append(f)
             at = geo.entry(f, fw + hw - TOUCH_YARDS, fd + hd - TOUCH_YARDS, ax, ay, bx, by)
             if at is not None:
                 met.append((at, f.id, f))
     if not met:  # (the common case: nothing to sort)
-        return travel, []
+        return travel, [], near
     passed: list[Company] = []
     for at, _, f in sorted(met):
         if c.close and f.close:
-            return at * travel, passed
+            return at * travel, passed, near
         passed.append(f)
-    return travel, passed
+    return travel, passed, near
 
 
 def pass_through(game: Game, state: HardtackState, c: Company, passed: list[Company]) -> None:

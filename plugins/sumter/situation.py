@@ -1,7 +1,8 @@
 """``referee situation`` under sumter: one exchange is the attacker's fire at the defender, thrown
 once as the fire phase would throw it on that field (musketry, a battery's fire or skirmish fire,
 every modifier included); its hits fill the defender's DPs to 3, then take figures (SU-D1). The
-morale tests that follow, the army's sniper and any bounce-thru are left to play, as are charges."""
+morale tests that follow (so the defender's status, unless it is gone), the army's sniper and any
+bounce-thru are left to play, as are charges."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def exchange(game: Game, attacker: str, defender: str, charge: bool) -> Exchange
 
     def one_volley(roller: Roller) -> Result:
         lost = min(standing, max(0, fire(roller).values["hits"] - room))
-        return Result((0, men_between(men, start, standing, standing - lost)), ("good", "gone" if lost == standing else "good"))
+        return Result((0, men_between(men, start, standing, standing - lost)), ("good", "gone" if lost == standing else None))
 
     kind = "a battery's fire" if a.arm == "artillery" else "skirmish fire" if a.skirmish else "musketry"
     what = (f"one throw of {attacker}'s {kind} at {defender}, {dist(a, b):.0f} yards ({inches:.1f}\"): hits fill "
