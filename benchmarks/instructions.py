@@ -1,10 +1,12 @@
 """Instructions a game, counted by valgrind's cachegrind: a measure the machine's load cannot move.
 
-    python benchmarks/instructions.py [--rules rff] [--scenario big-bethel] [-n 10]
+    python benchmarks/instructions.py [--rules rff] [--scenario big-bethel] [-n 10] [--warm-up 3]
 
-Runs cachegrind twice on this interpreter, with ``PYTHONHASHSEED=0``: once playing only 3 games
-of warm-up (tables, ground, caches), once playing the same warm-up then ``-n`` more games (seed 2),
-and prints the difference divided by ``-n``. Equal code gives equal counts to about 0.1 %;
+Runs cachegrind twice on this interpreter, with ``PYTHONHASHSEED=0``: once playing only the games
+of warm-up (tables, ground, caches; 3 unless ``--warm-up`` says otherwise: a long game, such as a
+crowded scenario's, may be counted after none), once playing the same warm-up then ``-n`` more
+games (seed 2), and prints the difference divided by ``-n``. ``--scenario`` takes a bundled name
+or a scenario file's path. Equal code gives equal counts to about 0.1 %;
 docs/performance.md records them. Needs valgrind (Debian's ``valgrind`` package).
 """
 
@@ -23,16 +25,16 @@ from inputs import check
 GAMES = """\
 import sys
 from referee.core.studies.compare import Stack, replicate
-stack, scenario, n = Stack(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-replicate(stack, scenario, 1, range(3))
+stack, scenario, n, warm = Stack(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+replicate(stack, scenario, 1, range(warm))
 replicate(stack, scenario, 2, range(n))
 """
 
 
-def instructions(rules: str, scenario: str, n: int) -> int:
-    """Instructions cachegrind counts for the warm-up and ``n`` games."""
+def instructions(rules: str, scenario: str, n: int, warm: int) -> int:
+    """Instructions cachegrind counts for ``warm`` games of warm-up and ``n`` games."""
     command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-               sys.executable, "-c", GAMES, rules, scenario, str(n)]
+               sys.executable, "-c", GAMES, rules, scenario, str(n), str(warm)]
     done = subprocess.run(command, capture_output=True, text=True, check=False,
                           env={**os.environ, "PYTHONHASHSEED": "0"})
     found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
@@ -46,12 +48,14 @@ def main() -> None:
     parser.add_argument("--rules", default="rff")
     parser.add_argument("--scenario", default="big-bethel")
     parser.add_argument("-n", type=int, default=10, help="games counted after the warm-up")
+    parser.add_argument("--warm-up", type=int, default=3, help="games played before those counted (default 3)")
     args = parser.parse_args()
     check([args.rules], [args.scenario])
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
-    per_game = (instructions(args.rules, args.scenario, args.n) - instructions(args.rules, args.scenario, 0)) / args.n
-    print(json.dumps({"rules": args.rules, "scenario": args.scenario, "games": args.n,
+    per_game = (instructions(args.rules, args.scenario, args.n, args.warm_up)
+                - instructions(args.rules, args.scenario, 0, args.warm_up)) / args.n
+    print(json.dumps({"rules": args.rules, "scenario": args.scenario, "games": args.n, "warm_up": args.warm_up,
                       "instructions_per_game": round(per_game)}, indent=2))
 
 

@@ -103,3 +103,41 @@ def test_a_search_screening_its_friends_once_finds_the_maskers_each_line_finds(p
         friends = geometry.screen(state, c, targets)
         for e in targets:
             assert geometry.masked(state, c, e, friends) == geometry.masked(state, c, e)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(places, st.sampled_from(["line", "column", "skirmish"]), st.floats(0, 359)), min_size=20, max_size=20),
+       st.integers(0, 19))
+def test_a_line_asked_only_whether_it_is_masked_is_masked_just_when_a_scan_finds_a_friend_across_it(
+        placed: list[tuple[tuple[float, float], str, float]], guess: int) -> None:
+    """HT-G4: asked only whether a line is masked (unnamed), with the friend across the search's
+    last line tried first (Screen.last, any company of the side: a wrong guess), the answer is a
+    friend across the line just when the side's first across it is (the named answer, which the
+    guess does not change, nor an unnamed answer kept before it)."""
+    from referee.plugins.hardtack import geometry
+
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-musketry")), 1)
+    game.state = state = game.rules.pm.hook.referee_muster(game=game)
+    side = [c for r in state.by_side["union"] + state.by_side["confederate"] for c in r.companies]
+    for c, ((x, y), formation, facing) in zip(side, placed):
+        c.x, c.y, c.formation, c.facing = x / 3, y / 3, formation, facing  # (a crowd: lines overlap)
+    for c in side:
+        if c.formation == "column":
+            continue
+        targets = [e for e in side if e.side != c.side]
+        friends = [f for f in side if f.side == c.side and f is not c]
+        for e in targets:
+            first = geometry.masked(state, c, e)
+            screened = geometry.screen(state, c, targets, friends[guess % len(friends)])
+            assert geometry.masked(state, c, e, screened) == first  # named: the first, whatever the guess
+            screened.last = friends[guess % len(friends)]
+            found = geometry.masked(state, c, e, screened, named=False)
+            assert (found is None) == (first is None)
+            if found is not None:
+                f = state.companies[found]
+                hw, hd, _ = geometry.half_footprint(state, f)
+                assert f.side == c.side and f.formation in ("line", "column") and geometry._crosses(f, hw, hd, c.x, c.y, e.x, e.y)
+            state.aims.masks = {}  # kept while one company acts: an unnamed answer never stands for a named one
+            assert geometry.masked(state, c, e, screened, named=False) == found
+            assert geometry.masked(state, c, e, screened) == first
+            state.aims.masks = None

@@ -84,7 +84,13 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     their places; one that falls leaves none to fire at still). Either is kept only when every
     enemy in reach was asked (the step's near box holds the company's reach). A gun that has just
     loaded for a target in this activation is answered from the search that chose its load
-    (:func:`_as_loaded`)."""
+    (:func:`_as_loaded`).
+
+    Only the first target passed over is logged with the friend in its way (HT-G4), and only a
+    gun choosing its load keeps why it passed over each: after the first, the search asks of
+    each target only whether it may fire at it, and whether a friend masks the line (unnamed,
+    :func:`.geometry.masked`) before whether it is in arc, effect and sight (a masked line needs
+    no sight of the ground), unless those are known (:func:`_kept`)."""
     reach = fire_reach_yards(state, c)
     reach2, cx, cy, moves = reach * reach, c.x, c.y, state.others_moved(c.side)
     kept = state.aims.out_of_reach.get(c.id)
@@ -118,17 +124,27 @@ def choose_target(game: Game, state: HardtackState, c: Company, enemies: list[Co
     ranked += others
     known = _known(state, c)
     passed: list[tuple[Company, str]] = []  # (target, why) passed over under HT-G4
-    friends: list[Company] | None = None  # those that may mask any of its lines of fire, once a second line is asked about
-    lines = 0
+    friends: geo.Screen | None = None  # those that may mask any of its lines of fire, once a line is masked
+    names = c.artillery and not c.loaded and state.aims.masks is not None  # (a gun choosing its load keeps every why)
     for d2, i in ranked:
         e = enemies[i]
-        if e.alive and _open_to(game, state, c, e, d2, known):
-            if lines == 1:
-                friends = geo.screen(state, c, [enemies[j] for _, j in ranked])
-            lines += 1
+        if not e.alive:
+            continue
+        if passed and friends is None:
+            friends = geo.screen(state, c, [enemies[j] for _, j in ranked], state.companies[passed[0][1]])
+        if passed and not names:
+            # only whether c may fire at e is asked now: a friend in the way (likely the one across
+            # the line before) before arc, effect and sight, unless those are known
+            if _kept(known, e) is False or geo.masked(state, c, e, friends, named=False) is not None:
+                continue
+            if _open_to(game, state, c, e, d2, known):
+                _log_masked(game, c, passed, e)
+                return e
+            continue
+        if _open_to(game, state, c, e, d2, known):
             why = geo.masked(state, c, e, friends)
             if why is None:
-                if c.artillery and not c.loaded and state.aims.masks is not None:
+                if names:
                     state.aims.loading = (c, e, passed)  # the gun loads for e next (Aims.loading)
                 _log_masked(game, c, passed, e)
                 return e
@@ -175,13 +191,21 @@ def _open_to(game: Game, state: HardtackState, c: Company, e: Company, d2: float
     """Is ``e`` in ``c``'s arc and sight, and can its fire affect it (HT-F6)? Kept in ``known``
     (the firer's for its place, facing, formation and load) under the target's place,
     formation, In Position marker and travel mode, all the answer reads of it."""
-    k = known.get(e)
-    if k is not None and k[0] == e.x and k[1] == e.y and k[2] == e.formation and k[3] == e.in_position and k[4] == e.travel:
-        kept: bool = k[5]
+    kept = _kept(known, e)
+    if kept is not None:
         return kept
     ok = geo.in_arc(c, e) and effective(game, state, c, e, math.sqrt(d2)) and geo.sees(game, c, e)
     known[e] = (e.x, e.y, e.formation, e.in_position, e.travel, ok)
     return ok
+
+
+def _kept(known: dict[Company, tuple[Any, ...]], e: Company) -> bool | None:
+    """:func:`_open_to`'s kept answer about ``e``, if ``e`` has not changed since; else None."""
+    k = known.get(e)
+    if k is not None and k[0] == e.x and k[1] == e.y and k[2] == e.formation and k[3] == e.in_position and k[4] == e.travel:
+        kept: bool = k[5]
+        return kept
+    return None
 
 
 def _log_masked(game: Game, c: Company, passed: list[tuple[Company, str]], chosen: Company | None) -> None:

@@ -7,7 +7,10 @@ of fire and firing through friendly companies, p.17).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from itertools import chain
 
+from attrs import define
 from referee.api import CELL, Game, Ground, angle_between, bearing, depth, frontage, inside
 from referee.api import OPEN as OPEN_KIND
 
@@ -85,17 +88,30 @@ def in_arc(firer: Company, target: Company) -> bool:
 MASK_MARGIN = 40.0  # yards: no company's half-footprint is larger (a 12-figure line of 5-man figures is 18)
 
 
-def screen(state: HardtackState, c: Company, targets: list[Company]) -> list[Company]:
+def screen(state: HardtackState, c: Company, targets: list[Company], last: Company | None = None) -> Screen:
     """The friends that may mask ``c``'s lines of fire to ``targets`` (HT-G4): those in close
     formation whose centres stand in the box of ``c`` and the targets, :data:`MASK_MARGIN` yards
     wider (each line's own box lies in it), in the side's order. A search that tests many lines
-    screens once and tests each line against these (nothing moves or changes formation meanwhile)."""
+    screens once and tests each line against these (nothing moves or changes formation
+    meanwhile); ``last``: the friend across the line it tested before (:class:`Screen`)."""
     x0, x1, y0, y1 = box_of([c, *targets])
     x0, x1, y0, y1 = x0 - MASK_MARGIN, x1 + MASK_MARGIN, y0 - MASK_MARGIN, y1 + MASK_MARGIN
-    return [f for f in state.around(c.side, x0, x1, y0, y1) if x0 <= f.x <= x1 and y0 <= f.y <= y1 and f.formation in CLOSE and f is not c]
+    return Screen([f for f in state.around(c.side, x0, x1, y0, y1) if x0 <= f.x <= x1 and y0 <= f.y <= y1 and f.formation in CLOSE and f is not c], last)
 
 
-def masked(state: HardtackState, c: Company, e: Company, friends: list[Company] | None = None) -> str | None:
+@define(eq=False, slots=True)
+class Screen:
+    """A target search's screened friends (:func:`screen`), in the side's order, and ``last``,
+    the friend found across the last line it tested (or None). A line whose masker need not be
+    named (:func:`masked`) is tested against ``last`` first: lines from one firer to targets
+    near each other tend to pass through the same friend (in a crowd, the rank in front of
+    it), so most such lines need no scan of the friends."""
+
+    friends: list[Company]
+    last: Company | None = None
+
+
+def masked(state: HardtackState, c: Company, e: Company, friends: Screen | None = None, named: bool = True) -> str | None:
     """HT-G4 (p.17): why ``c`` may not fire at ``e``, or None. A column does not fire (every
     member must see the target without firing through another member of his own company); a
     line of fire, traced from the firer's centre to the target's, may not pass through a
@@ -103,30 +119,38 @@ def masked(state: HardtackState, c: Company, e: Company, friends: list[Company] 
     routed companies (in skirmish order, p.12) do not mask; nor does a company whose footprint
     holds the firer's or the target's centre (it stands among them, not across the line).
 
-    ``friends``, when given, hold every friend that may stand across the line (:func:`screen`);
-    else those round the line are asked for. While only one company acts (``state.aims.masks``
-    is set), its friends stand still, so the answers are kept under the firer's place and
-    formation and the target's place."""
+    The friend named is the first in the side's order across the line; unless ``named`` is
+    False, when the caller asks only whether the line is masked: then it is any friend across
+    it (``friends.last`` tried first). ``friends``, when given, hold every friend that may stand
+    across the line (:func:`screen`); else those round the line are asked for. While only one
+    company acts (``state.aims.masks`` is set), its friends stand still, so the answers are kept
+    under the firer's place and formation and the target's place (an unnamed one apart)."""
     if c.formation == "column":
         return "column"
     memo = state.aims.masks
     if memo is None:
-        return _masked(state, c, e, friends)
-    key = (c.id, c.x, c.y, c.formation, e.id, e.x, e.y)
+        return _masked(state, c, e, friends, named)
+    key: tuple[object, ...] = (c.id, c.x, c.y, c.formation, e.id, e.x, e.y)
+    if key not in memo and not named:
+        key = (*key, "any")  # an unnamed answer is kept apart: one asked named may not take it
     if key not in memo:
-        memo[key] = _masked(state, c, e, friends)
+        memo[key] = _masked(state, c, e, friends, named)
     masker: str | None = memo[key]
     return masker
 
 
-def _masked(state: HardtackState, c: Company, e: Company, friends: list[Company] | None) -> str | None:
+def _masked(state: HardtackState, c: Company, e: Company, friends: Screen | None, named: bool) -> str | None:
     ax, ay, bx, by = c.x, c.y, e.x, e.y
     rx, ry = bx - ax, by - ay
     span = math.hypot(rx, ry)
     lo_x, hi_x = min(ax, bx) - MASK_MARGIN, max(ax, bx) + MASK_MARGIN
     lo_y, hi_y = min(ay, by) - MASK_MARGIN, max(ay, by) + MASK_MARGIN
     most = (widest(state, c.side)[1] + 1.0) * span  # (no friend in close formation has a wider footprint)
-    for f in state.around(c.side, lo_x, hi_x, lo_y, hi_y) if friends is None else friends:
+    if friends is None:
+        near: Iterable[Company] = state.around(c.side, lo_x, hi_x, lo_y, hi_y)
+    else:
+        near = friends.friends if named or friends.last is None else chain((friends.last,), friends.friends)
+    for f in near:
         if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
             # a footprint whose centre stands further from the line of fire than its corners (and
             # a yard to spare) cannot be crossed: the exact test is left for the others
@@ -135,6 +159,8 @@ def _masked(state: HardtackState, c: Company, e: Company, friends: list[Company]
                 continue
             hw, hd, radius = half_footprint(state, f)
             if off <= (radius + 1.0) * span and _crosses(f, hw, hd, ax, ay, bx, by):
+                if friends is not None:
+                    friends.last = f
                 masker: str = f.id
                 return masker
     return None
