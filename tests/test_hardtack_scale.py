@@ -85,6 +85,17 @@ def test_a_game_is_the_same_with_every_side_filed_in_a_grid(scenario: str, seed:
     assert played(scenario, seed) == scanned
 
 
+def _crowded(placed: list[tuple[tuple[float, float], str, float]]) -> tuple[hardtack_state.HardtackState, list[Company]]:
+    """The musketry drill's companies, both sides', set at ``placed`` (places a third apart: a
+    crowd whose lines overlap), with their formations and facings; the state and the companies."""
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-musketry")), 1)
+    game.state = state = game.rules.pm.hook.referee_muster(game=game)
+    side = [c for r in state.by_side["union"] + state.by_side["confederate"] for c in r.companies]
+    for c, ((x, y), formation, facing) in zip(side, placed):
+        c.x, c.y, c.formation, c.facing = x / 3, y / 3, formation, facing
+    return state, side
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(places, st.sampled_from(["line", "column", "skirmish"]), st.floats(0, 359)), min_size=20, max_size=20))
 def test_a_search_screening_its_friends_once_finds_the_maskers_each_line_finds(placed: list[tuple[tuple[float, float], str, float]]) -> None:
@@ -93,11 +104,7 @@ def test_a_search_screening_its_friends_once_finds_the_maskers_each_line_finds(p
     when the friends round that line alone are asked for."""
     from referee.plugins.hardtack import geometry
 
-    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-musketry")), 1)
-    game.state = state = game.rules.pm.hook.referee_muster(game=game)
-    side = [c for r in state.by_side["union"] + state.by_side["confederate"] for c in r.companies]
-    for c, ((x, y), formation, facing) in zip(side, placed):
-        c.x, c.y, c.formation, c.facing = x / 3, y / 3, formation, facing  # (a crowd: lines overlap)
+    state, side = _crowded(placed)
     for c in side:
         targets = [e for e in side if e.side != c.side]
         friends = geometry.screen(state, c, targets)
@@ -116,11 +123,7 @@ def test_a_line_asked_only_whether_it_is_masked_is_masked_just_when_a_scan_finds
     guess does not change, nor an unnamed answer kept before it)."""
     from referee.plugins.hardtack import geometry
 
-    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-musketry")), 1)
-    game.state = state = game.rules.pm.hook.referee_muster(game=game)
-    side = [c for r in state.by_side["union"] + state.by_side["confederate"] for c in r.companies]
-    for c, ((x, y), formation, facing) in zip(side, placed):
-        c.x, c.y, c.formation, c.facing = x / 3, y / 3, formation, facing  # (a crowd: lines overlap)
+    state, side = _crowded(placed)
     for c in side:
         if c.formation == "column":
             continue
