@@ -13,7 +13,7 @@ import os
 import platform
 import time
 
-from inputs import check
+from inputs import at_least, check
 from referee.core.studies.compare import Stack, replicate, run_replications
 
 
@@ -28,7 +28,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", default="big-bethel")
     parser.add_argument("--rules", default="rff")
-    parser.add_argument("-n", type=int, default=400)
+    parser.add_argument("-n", type=at_least(1), default=400)
     args = parser.parse_args()
     check([args.rules], [args.scenario])
     stack = Stack(args.rules)

@@ -26,7 +26,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from inputs import check
+from inputs import at_least, check
 from referee.core.engine.mechanics import InputSpec, MechanicSpec
 from referee.core.engine.plugins import build_rules, installed
 
@@ -127,7 +127,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rules", default=",".join(sorted(installed())))
     parser.add_argument("--cpu", type=float, default=0.05, help="CPU seconds to spend on each input set (default 0.05)")
-    parser.add_argument("--startup", type=int, default=5, help="runs of each start-up command (default 5; 0: none)")
+    parser.add_argument("--startup", type=at_least(0), default=5, help="runs of each start-up command (default 5; 0: none)")
     args = parser.parse_args()
     names = args.rules.split(",")
     check(names)

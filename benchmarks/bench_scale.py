@@ -43,7 +43,7 @@ import time
 from typing import Any
 
 import tomllib
-from inputs import check
+from inputs import at_least, check
 from referee.core.engine import reading
 from referee.core.engine.game import Game, play, replication_seed
 from referee.core.input.scenario import find_scenario, parse_scenario
@@ -158,7 +158,7 @@ def main() -> None:
     parser.add_argument("--rules", default="rff,hardtack", help="rulesets, comma-separated")
     parser.add_argument("--sizes", default="10,20,50,100", help="extra regiments a side, comma-separated")
     parser.add_argument("--layout", default="open", help="layouts, comma-separated: " + ", ".join(LAYOUTS))
-    parser.add_argument("-n", type=int, default=2, help="games per ruleset, layout and size")
+    parser.add_argument("-n", type=at_least(1), default=2, help="games per ruleset, layout and size")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--toml", type=int, metavar="EXTRA", help="print the scenario with EXTRA extra regiments a side, and stop")
     parser.add_argument("--instructions", action="store_true", help="also count instructions a game (cachegrind) and grow by them")

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from inputs import check
+from inputs import at_least, check
 from referee.core.input.scenario import find_scenario
 from referee.core.studies.compare import Stack, run_replications
 from referee.core.studies.sweep import read_sweep
@@ -82,8 +82,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", default="big-bethel")
     parser.add_argument("--rules", default="rff")
-    parser.add_argument("-n", type=int, default=100, help="games for the CPU comparison")
-    parser.add_argument("--cluster-n", type=int, default=200, help="games for the Dask comparison (0: skip it)")
+    parser.add_argument("-n", type=at_least(1), default=100, help="games for the CPU comparison")
+    parser.add_argument("--cluster-n", type=at_least(0), default=200, help="games for the Dask comparison (0: skip it)")
     args = parser.parse_args()
     check([args.rules], [args.scenario])
     with tempfile.TemporaryDirectory() as name:

@@ -19,7 +19,7 @@ from collections import Counter
 from types import CodeType, FrameType
 from typing import Any
 
-from inputs import check
+from inputs import at_least, check
 
 
 def profile(rules: str, scenario: str, n: int) -> tuple[int, Counter[CodeType], Counter[CodeType], Counter[CodeType]]:
@@ -65,8 +65,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="rff")
     parser.add_argument("--scenario", default="big-bethel")
-    parser.add_argument("-n", type=int, default=3, help="games counted after the warm-up")
-    parser.add_argument("--top", type=int, default=40, help="functions listed")
+    parser.add_argument("-n", type=at_least(1), default=3, help="games counted after the warm-up")
+    parser.add_argument("--top", type=at_least(1), default=40, help="functions listed")
     args = parser.parse_args()
     check([args.rules], [args.scenario])
     total, inclusive, own, calls = profile(args.rules, args.scenario, args.n)

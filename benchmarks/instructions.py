@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import sys
 
-from inputs import check
+from inputs import at_least, check
 
 GAMES = """\
 import sys
@@ -47,8 +47,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="rff")
     parser.add_argument("--scenario", default="big-bethel")
-    parser.add_argument("-n", type=int, default=10, help="games counted after the warm-up")
-    parser.add_argument("--warm-up", type=int, default=3, help="games played before those counted (default 3)")
+    parser.add_argument("-n", type=at_least(1), default=10, help="games counted after the warm-up")
+    parser.add_argument("--warm-up", type=at_least(0), default=3, help="games played before those counted (default 3)")
     args = parser.parse_args()
     check([args.rules], [args.scenario])
     if shutil.which("valgrind") is None:
