@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.api import Game, Intent, segment_distance, short_of
 
-from . import dice, mechanics
+from . import dice, mechanics, tables
 from .geometry import dist, enemies_near, flanked, nearest, step_toward
 from .mods import mods
 from .state import Brigade, Piece, SumterState, set_state
@@ -80,16 +80,11 @@ def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
 
 
 def move_dice(state: SumterState, p: Piece, formation: str, far: float) -> tuple[str, int, float]:
-    """(die, count, fixed inches) for a move in ``formation``; a "1 or 2" choice takes the
-    larger number when the goal is beyond the smaller's average (ruling SU-M4)."""
+    """(die, count, fixed inches) for a move in ``formation`` (:func:`.tables.move_dice`); a "1
+    or 2" choice takes the larger number when the goal is beyond the smaller's average (ruling
+    SU-M4)."""
     r = state.tables["movement"]["rates"][p.rate]
-    if formation in ("column", "march-column", "limbered") and r["column"]:
-        return r["die"], r["column"], r["column_inches"]
-    if formation == "skirmish" and r["skirmish"]:
-        return r["die"], r["skirmish"], 0.0
-    few, *more = r["line"]
-    count = more[-1] if more and state.yards(3.5 * few) < far else few
-    return r["die"], count, 0.0
+    return tables.move_dice(r, formation, state.yards(3.5 * r["line"][0]) < far)
 
 
 # ----------------------------------------------------------------------------- orders
