@@ -52,16 +52,16 @@ def may_fire(state: SumterState, p: Piece) -> bool:
 
 def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemies: Foes, landed: list[Landed]) -> int | None:
     """``p`` fires at its intent's target, or when that is out of reach at the nearest of
-    ``enemies`` in reach: the last of those equally near (none, without looking, when they are
-    all beyond its reach)."""
-    if not may_fire(state, p):
-        return None
+    ``enemies`` in reach: the last of those equally near (none, without looking further, when
+    they are all beyond its reach: most units, most turns)."""
     reach = p.reach
+    if enemies.beyond(p, reach) or not may_fire(state, p):
+        return None
     target = state.pieces.get(intent.target) if intent is not None and intent.target else None
     if target is None or target.side == p.side or not target.live or dist(p, target) > reach:
         best, gap = None, reach
         x, y = p.unit.x, p.unit.y
-        for e in () if enemies.beyond(p, reach) else enemies_near(game, state, p, reach=reach, among=enemies.pieces):
+        for e in enemies_near(game, state, p, reach=reach, among=enemies.pieces):
             d = math.hypot(e.unit.x - x, e.unit.y - y)  # (dist written out: 1.2 % of a Big Bethel game, instructions.py -n 2)
             if d <= gap:
                 best, gap = e, d
