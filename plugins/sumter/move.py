@@ -90,15 +90,23 @@ def move_dice(state: SumterState, p: Piece, formation: str, far: float) -> tuple
 # ----------------------------------------------------------------------------- orders
 
 
+def order_wanted(state: SumterState, b: Brigade) -> str | None:
+    """The order ``b``'s plan asks for this turn (its command intent's stance), if it is to try
+    for it: another order than the one it has, or any while it is retiring after an order or
+    morale failure; None if it keeps its order."""
+    intent = state.wanted.get(b.side, {}).get(b.id)
+    wanted: str = state.tables["command"]["from_stance"][intent.stance] if intent is not None else b.order
+    return None if wanted == b.order and not b.failed else wanted
+
+
 def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
     """A brigade whose plan asks for another order (or which is retiring after an order or
     morale failure) tries to change it: the CinC rolls when he is within command radius of the
     brigade (SU-C3), otherwise its general; a cock-up reads the loss-of-nerve table."""
     b = state.brigades[brigade_id]
     t = state.tables
-    intent = state.wanted.get(b.side, {}).get(brigade_id)
-    wanted = t["command"]["from_stance"][intent.stance] if intent is not None else b.order
-    if wanted == b.order and not b.failed:
+    wanted = order_wanted(state, b)
+    if wanted is None:
         return
     live = [p for p in b.pieces if p.live]
     if not live:
