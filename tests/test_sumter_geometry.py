@@ -1,5 +1,6 @@
-"""sumter's box round a phase's enemies (``geometry.Foes``): ``beyond`` answers as the
-distance from the box, clamped with ``max``, would, and never leaves out an enemy in reach."""
+"""sumter's answers about where pieces stand: the box round a phase's enemies (``geometry.Foes``),
+whose ``beyond`` answers as the distance from the box clamped with ``max`` would and never leaves
+out an enemy in reach; and a piece's cover kept with the place it was read at (``Piece.cover``)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,22 @@ def test_beyond_is_the_clamped_distance_from_the_box_and_leaves_out_no_enemy_in_
     assert foes.beyond(p, reach) == (dx * dx + dy * dy > (reach + 1.0) ** 2)
     if foes.beyond(p, reach):
         assert all(math.hypot(e.unit.x - here[0], e.unit.y - here[1]) > reach for e in enemies)
+
+
+def test_a_pieces_kept_cover_is_the_grounds_reading_where_it_stands() -> None:
+    """``combat.cover_of`` keeps a piece's cover with the place it read it at (``Piece.cover``): as
+    the piece goes about the field, returning to places it stood on, every answer is the ground's
+    own reading there (behind works, else woods or buildings)."""
+    from referee.plugins.sumter.combat import COVER, cover_of
+
+    ground, p = GAME.ground, PIECES[0]
+    width, height = GAME.scenario.width, GAME.scenario.height
+    places = [(width * i / 40, height * j / 40) for i in range(41) for j in range(41)]
+    found = set()
+    for x, y in places + places[::-3] + places[::7]:
+        p.unit.x, p.unit.y = x, y
+        for _ in range(2):  # asked again where it stands
+            want = "works" if ground.behind("works", x, y, 30.0) else COVER.get(ground.kind_at(x, y), "")
+            assert cover_of(GAME, p) == want, (x, y)
+        found.add(want)
+    assert {"works", "hedge-trees", ""} <= found  # (the field has works, woods and open ground)

@@ -108,11 +108,15 @@ def target_inputs(game: Game, state: SumterState, target: Piece) -> dict[str, An
 
 
 def cover_of(game: Game, p: Piece) -> str:
-    """The cover where ``p`` stands: "works" behind works, else its ground's (:data:`COVER`), else ""."""
+    """The cover where ``p`` stands: "works" behind works, else its ground's (:data:`COVER`), else ""
+    (read again only where it stands elsewhere than when last asked: :attr:`Piece.cover`)."""
     u = p.unit
-    if game.ground.behind("works", u.x, u.y, 30.0):
-        return "works"
-    return COVER.get(game.ground.kind_at(u.x, u.y), "")
+    kept = p.cover
+    if kept is not None and kept[0] == u.x and kept[1] == u.y:
+        return kept[2]
+    cover = "works" if game.ground.behind("works", u.x, u.y, 30.0) else COVER.get(game.ground.kind_at(u.x, u.y), "")
+    p.cover = (u.x, u.y, cover)
+    return cover
 
 
 def volley(game: Game, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:
