@@ -176,7 +176,8 @@ class RffState:
     - ``_chains`` (:meth:`leaders_over`): built afresh when a leader joins (leaders never leave).
     - ``_attachable`` (:meth:`attachable`): never (it reads what muster attached).
     - ``around`` (:func:`.geometry.around`): each :class:`~.geometry.Around` keeps the places it
-      read and is replaced when they change.
+      read and is replaced when they change, its successor taking over the answers no change
+      reaches.
     - ``ground_memo`` (:func:`.geometry.kept`): answers of the ground alone, shared by every game
       on the same ground (a pure function of immutable input; capped at ``MEMO_LIMIT``).
 
