@@ -473,6 +473,7 @@ def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     rows = state.enemy_rows(piece.side)
     box = within_yards + (footprint(piece).depth + state.deepest) / 2 + 1.0  # within's
     west, east = piece.x - box, piece.x + box
-    return any(west <= e.x <= east and e.status != "broken" and e.parent is None
-               and on_flank(piece, e) and gap(piece, e) <= within_yards
-               for e in rows.pieces[bisect_left(rows.ys, piece.y - reach):bisect_right(rows.ys, piece.y + reach)])
+    for e in rows.pieces[bisect_left(rows.ys, piece.y - reach):bisect_right(rows.ys, piece.y + reach)]:
+        if west <= e.x <= east and e.status != "broken" and e.parent is None and on_flank(piece, e) and gap(piece, e) <= within_yards:
+            return True
+    return False
