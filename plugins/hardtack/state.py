@@ -443,9 +443,9 @@ class HardtackState:
     def file_sides(self) -> None:
         """Give each side with :data:`GRID_FROM` companies or more its :class:`Grid` (once, as
         the first turn begins; a side's companies are all mustered then, entered or not)."""
-        from .geometry import widest  # (geometry imports this module)
-
         if not self.filed:
+            from .geometry import widest  # (geometry imports this module)
+
             self.filed = True
             for side, regiments in self.by_side.items():
                 companies = [c for r in regiments for c in r.companies]
