@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from referee.api import Scenario
 from referee.core.engine.game import Game
 from referee.core.engine.plugins import build_rules
-from referee.core.input.scenario import find_scenario, load_scenario
+from referee.core.input.scenario import bundled, find_scenario, load_scenario
 from referee.plugins.hardtack import state as hardtack_state
 from referee.plugins.hardtack.state import HardtackState
 
@@ -87,3 +87,23 @@ def test_a_regiment_wholly_in_the_box_is_taken_whole_and_one_across_its_edge_is_
     assert state.enemies_in(side, 4990.0, last, 4990.0, 5010.0) == reg.companies
     assert state.enemies_in(side, 4990.0, last - 1, 4990.0, 5010.0) == reg.companies[:-1]
     assert state.enemies_in(side, 4990.0, 4995.0, 4990.0, 5010.0) == []
+
+
+@pytest.mark.parametrize("name", [row[0] for row in bundled()])
+def test_a_regiments_reach_is_its_first_companys(name: str) -> None:
+    """activation._near reads the reach of a regiment's companies from the first: muster gives
+    every company of a regiment the same quality die, weapon and gun, and so the same reaches
+    (both that _near asks for, each company's against the first's), in every bundled scenario,
+    in good light and in failing light (HT-V1)."""
+    from referee.plugins.hardtack import activation, fire
+
+    game = Game.new(build_rules("hardtack"), load_scenario(find_scenario(name)), 1)
+    state: HardtackState = game.rules.pm.hook.referee_muster(game=game)
+    for seen in (float("inf"), 150.0):
+        state.visibility = seen
+        for reg in state.regiments.values():
+            first = reg.companies[0]
+            assert all((c.quality, c.weapon, c.gun, c.artillery) == (first.quality, first.weapon, first.gun, first.artillery)
+                       for c in reg.companies), reg.id
+            assert max(activation._tells(state, c) for c in reg.companies) == activation._tells(state, first)
+            assert max(fire.reach_yards(state.tables, c) for c in reg.companies) == fire.reach_yards(state.tables, first)
