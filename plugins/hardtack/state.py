@@ -351,14 +351,23 @@ class HardtackState:
                 grid.moved(c)
 
     def begin_turn(self) -> None:
-        """A turn begins: companies may have entered (the kept lists of the living, the regiments'
-        boxes and the answers stamped with the other sides' moves are stale), and none has activated."""
-        self.forget()
+        """A turn begins: none has activated, and companies may have entered (the answers stamped
+        with the other sides' moves are stale). Entering is the one change of who stands between
+        turns (Game's reinforcements): only a company that does not stand is reckoned again, and
+        those that now stand are forgotten (:meth:`forget`; a regiment that enters has no box to
+        drop, none of its companies having stood)."""
         self.moves_total += 1
+        entered: list[Company] = []
         for c in self.companies.values():
             c.activated = False
+            if not c.alive:
+                c.reckon()
+                if c.alive:
+                    entered.append(c)
         for r in self.regiments.values():
-            r.activated, r.box = False, None
+            r.activated = False
+        if entered:
+            self.forget(*entered)
 
     def others_moved(self, side: str) -> int:
         """How many moves the other sides' companies have made so far."""
@@ -412,8 +421,8 @@ class HardtackState:
         """The side's living companies, regiment by regiment, of the regiments other than ``but``
         with a company's centre perhaps in the box (x0, x1, y0, y1): the box of the centres of
         each regiment's living companies meets it. A regiment keeps that box until one of them
-        moves (:meth:`moved`) or the turn begins (companies may enter: activation.turn); one
-        that falls leaves it larger than need be, which only asks about more. ``but``'s may be
+        moves (:meth:`moved`; a regiment gets its first as its companies enter, :meth:`begin_turn`);
+        one that falls leaves it larger than need be, which only asks about more. ``but``'s may be
         moving. A side with a :class:`Grid` gives those in the box as one group, in no
         particular order (:meth:`Grid.within`): the callers' answers (move.friends_in_way's,
         sorted by where each friend is met and its id) do not depend on it."""
