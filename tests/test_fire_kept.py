@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from referee.core.engine.events import EventLog
@@ -54,3 +56,39 @@ def test_a_kept_answer_is_the_fresh_scan(rounds: list[list[tuple[int, str, float
                 fresh = geo.within(state, p, state.enemies_of(side), reach, arc=True)
                 assert near.within(state, p, reach) == geo.nearest_first(fresh)
                 assert not (quiet and fresh)  # a quiet piece has no enemy in reach
+
+
+def test_answers_taken_over_are_the_fresh_scan() -> None:
+    """An Around made because pieces changed takes over the answers those changes cannot reach
+    (geometry._changed_box): on a crowded field, round after round of small and large moves,
+    turns, stands lost (a line's depth stays, a column's does not) and changes of formation, each
+    aim's answer is exactly the fresh scan, and answers are taken over (the test tests something)."""
+    rng = random.Random(3)
+    game = _mustered()
+    state = game.state
+    pieces = list(state.pieces.values())
+    for p in pieces:  # all within a mile of each other: searches find, and changes touch, some
+        p.x, p.y, p.facing = rng.uniform(0.0, 1800.0), rng.uniform(0.0, 1800.0), rng.uniform(0.0, 360.0)
+    taken = 0
+    for _ in range(120):
+        for p in rng.sample(pieces, rng.randint(1, 3)):
+            what = rng.choice(("near", "far", "facing", "stands", "formation"))
+            if what == "near":
+                p.x += rng.uniform(-5.0, 5.0)
+            elif what == "far":
+                p.x, p.y = rng.uniform(0.0, 1800.0), rng.uniform(0.0, 1800.0)
+            elif what == "facing":
+                p.facing = rng.uniform(0.0, 360.0)
+            elif what == "stands":
+                p.stands = max(1, p.stands - 1)
+            else:
+                p.formation = rng.choice(("line", "field-column", "march-column", "extended-line"))
+        for side in ("union", "confederate"):
+            before = state.around.get(side)
+            near = geo.around(state, side, state.enemies_of(side))
+            if near is not before:
+                taken += len(near.answers)
+            for p in state.of_side(side):
+                reach = 225.0 if p.troops else 1012.5
+                assert near.within(state, p, reach) == geo.nearest_first(geo.within(state, p, state.enemies_of(side), reach, arc=True))
+    assert taken > 100

@@ -185,3 +185,35 @@ def test_questions_between_moves_see_every_unit_where_it_stands(places, steps, p
             assert index.nearest("a", x, y, kept)[0] is best  # type: ignore[arg-type]
             assert index.between(x, y, ux, uy, 30.0, ("a",), kept) == [  # type: ignore[arg-type]
                 v for v in units if v.fit and segment_distance(v.x, v.y, x, y, ux, uy) <= 30.0]
+
+
+def free(d: Dot) -> bool:
+    return True
+
+
+GRID = st.one_of(st.integers(0, 4).map(lambda i: i * 100.0), COORD)  # a few places, often shared: ties abound
+ROUND = st.tuples(st.lists(st.tuples(st.integers(0, 23), GRID, GRID, st.booleans()), max_size=5),
+                  st.lists(st.integers(0, 23), max_size=14), st.sampled_from([kept, kept, kept, free, None]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("ab"), GRID, GRID, st.booleans()), min_size=24, max_size=24),
+       st.lists(ROUND, min_size=1, max_size=10))
+def test_nearests_asked_again_are_the_scan_of_every_unit(spec, rounds) -> None:  # type: ignore[no-untyped-def]
+    """A scanned side asked again and again (as the doctrine asks every turn), often with nothing
+    moved between, or a few units moved, made kept or not, or another ``keep``: a unit told its
+    nearest while the side's kept units stood as they stand, answered again from what it was
+    told, is what the scan of every kept unit finds (ties broken by world order); so is a unit
+    that moved, or was never asked while they stood so."""
+    units = dots(spec)
+    index = Space(units)  # type: ignore[arg-type]
+    assert not index.indexed("a") and not index.indexed("b")
+    for moves, asking, keep in rounds:
+        for i, x, y, fit in moves:
+            units[i].x, units[i].y, units[i].fit = x, y, fit
+        askers = [units[i] for i in asking]
+        for side in "ab":
+            among = [Dot(u.id, u.side, u.x, u.y) for u in units if keep is None or keep(u)]  # (all fit: the scan keeps them)
+            want = [scanned_nearest(among, side, q.x, q.y) for q in askers]
+            want = [(None if found is None else units[int(found.id[1:])], gap) for found, gap in want]
+            assert index.nearests(side, askers, keep) == want  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from referee.core.cli.cli import main
 from referee.core.engine.errors import InvalidInput
 from referee.core.engine.events import EventLog
-from referee.core.engine.game import Game, Step, play
+from referee.core.engine.game import Game, Outcome, Step, play
 from referee.core.engine.hookspecs import hookimpl
 from referee.core.engine.plugins import build_rules, installed
 from referee.core.engine.tables import load_texts
@@ -191,3 +191,43 @@ def test_status_is_written_where_it_changes(scenario: str, seed: int) -> None:
     played(scenario, seed, watcher)
     assert watcher.steps > 20
     assert len(watcher.seen) >= 3, watcher.seen  # statuses do change in these games
+
+
+
+class Orders:
+    """Counts the orders steps it is shown."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    @hookimpl
+    def referee_step_done(self, game: Game, step: Step) -> None:
+        self.steps += step.name == "orders"
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("big-bethel", 2), ("kernstown", 3), ("valverde", 5)])
+def test_with_nothing_watching_the_steps_a_brigade_keeping_its_order_has_no_orders_step(
+        scenario: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A brigade whose plan asks for the order it has, and which is not retiring, makes no orders
+    step when neither the log nor a layer watches the steps (``move.order_wanted``): the game is the
+    same as the one with every brigade's step, logged or watched, and fewer steps are played."""
+    from referee.plugins import sumter
+
+    def game(*plugins: object, logged: bool = False) -> tuple[Game, Outcome]:
+        rules = build_rules("sumter")
+        for i, plugin in enumerate(plugins):
+            rules.register(plugin, name=f"probe-{i}")
+        g = Game.new(rules, load_scenario(find_scenario(scenario)), seed, EventLog(enabled=logged))
+        return g, play(g)
+
+    watched = Orders()
+    (logged, by_log), (seen, by_watch) = game(logged=True), game(watched)
+    brigades, turns = len(seen.state.brigades), seen.turn
+    assert watched.steps == brigades * turns
+    assert sum(e["kind"] == "step" and " orders orders " in e["text"] for e in logged.log.events) == brigades * turns
+    played_orders: list[str] = []
+    orders_step = sumter.orders_step
+    monkeypatch.setattr(sumter, "orders_step", lambda g, state, b: (played_orders.append(b), orders_step(g, state, b)))
+    _, unwatched = game()
+    assert by_log == by_watch == unwatched
+    assert 0 < len(played_orders) < brigades * turns

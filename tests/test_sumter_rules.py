@@ -3,6 +3,7 @@ waves, snipers, uncontrolled charges, manhandled guns, interpenetration, losses 
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from fractions import Fraction
@@ -562,11 +563,12 @@ def test_a_tactical_march_stops_each_unit_20_inches_from_its_nearest_enemy() -> 
 @pytest.mark.parametrize("firer, target", [("us-regiment", "cs-battery"), ("cs-battery", "us-regiment")])
 def test_a_unit_fires_at_an_enemy_within_its_weapons_long_range_and_contact_and_not_beyond(firer: str, target: str) -> None:
     """SU-F9: ranges from centre to centre less the contact distance; a unit with no target
-    named fires at an enemy just inside its long range and contact, not at one just beyond."""
+    named, or with that enemy named its target, fires at an enemy just inside its long range and
+    contact, not at one just beyond."""
     from referee.plugins.sumter.tables import load_tables
 
     t = load_tables()
-    for past, fires in ((-0.5, True), (1.5, False)):
+    for (past, fires), intent in itertools.product(((-0.5, True), (1.5, False)), (None, Intent("hold", target=target))):
         game = _game()
         state = game.state
         p, e = state.pieces[firer], state.pieces[target]
@@ -574,8 +576,8 @@ def test_a_unit_fires_at_an_enemy_within_its_weapons_long_range_and_contact_and_
         long = t.gun_reach[p.unit.spec.gun_type] if p.arm == "artillery" else t.firearm_reach[p.unit.spec.weapon]
         e.unit.x, e.unit.y = p.unit.x, p.unit.y + (long + t["scale"]["contact_inches"]) * t.scale.yards_per_inch + past
         landed: list[Any] = []
-        hits = combat.shoot(game, state, p, None, Foes.of(state.enemies(p.side)), landed)
-        assert (hits is not None) == fires, past
+        hits = combat.shoot(game, state, p, intent, Foes.of(state.enemies(p.side)), landed)
+        assert (hits is not None) == fires, (past, intent)
 
 
 def test_a_general_joins_the_stationary_unit_of_his_brigade_with_the_most_dps() -> None:

@@ -24,7 +24,10 @@ as it scanned every unit before breaks ties the same way. :meth:`Space.candidate
 ties by their own rule; :meth:`Space.nearests` gives every asking unit's nearest at once (the
 doctrine's question). A small side is scanned: sorted along the axis on which the two sides stand
 apart and searched outward from each unit's place, it was looked at three times less but cost
-more (docs/performance.md, "The core").
+more (docs/performance.md, "The core"). What its scan told a unit is told again while neither
+that unit nor any of the side's kept units has moved, or come to be kept or not
+(:attr:`Space.asked`: the list of the kept units and their places, compared as a whole, is that
+answer's one test).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
+
+from .records import STRICT
 
 if TYPE_CHECKING:
     from .world import UnitState
@@ -44,6 +49,10 @@ Entry = tuple[float, float, int, "UnitState"]  # x, y, rank in world order, the 
 Leaf = tuple[float, float, float, float, list[Entry]]  # the box round its entries (west, east, south, north), the entries
 Node = Leaf | tuple[float, float, float, float, "Node", "Node"]  # a leaf, or a box and its two halves
 Keep = Callable[["UnitState"], bool]
+Nearest = tuple["UnitState | None", float]  # a unit's nearest and how far, or (None, inf)
+Asked = tuple[list[tuple["UnitState", float, float]], dict[str, tuple[float, float, Nearest]]]
+"""What :meth:`Space.nearests` told while a side's kept units stood as they stand: those units,
+each with its place, and each unit told, with where it stood and its answer."""
 
 
 class Space:
@@ -63,6 +72,7 @@ class Space:
         self.trees: dict[str, Node] = {}  # side -> its tree; absent: to be built at the next question
         self.moves: dict[str, dict[int, UnitState]] = {}  # side -> its units moved since its tree was built, by rank
         self.scanned: dict[str, int] = {}  # side -> moved units its questions have scanned since its tree was built
+        self.asked: dict[str, Asked] = {}  # side answered by a scan -> what :meth:`nearests` told while it stood as it stands
 
     def moved(self, unit: UnitState) -> None:
         """``unit``'s place is about to change (the setter hook's call): its side's tree skips it
@@ -141,21 +151,40 @@ class Space:
         return [e[3] for e in sorted((e for d, e in seen if d <= close), key=_rank)]
 
     def nearests(self, side: str, units: Iterable[UnitState], keep: Keep | None = None) -> list[tuple[UnitState | None, float]]:
-        """:meth:`nearest` to each of ``units`` where it stands, asked at once while none moves:
-        a side answered by a scan has its kept units listed once, and scanned for each unit."""
+        """:meth:`nearest` to each of ``units`` where it stands, asked at once while none moves.
+        A side answered by a scan has its kept units listed once and scanned for each unit,
+        unless they are the units kept when the unit was told its nearest, each where it stood,
+        and the unit stands where it stood: then the answer is what it was told (:attr:`asked`,
+        kept while the side's kept units stand as they stood: the doctrine asks every turn, and
+        the side asked about has often stood still since, for about a third of the units a sumter
+        game asks about)."""
         if side in self.big:
             return [self.nearest(side, u.x, u.y, keep) for u in units]
-        kept = [u for u in self.members.get(side, ()) if keep is None or keep(u)]
-        out: list[tuple[UnitState | None, float]] = []
+        stand = [(e, e.x, e.y) for e in self.members.get(side, ()) if keep is None or keep(e)]  # the kept, where they stand
+        last = self.asked.get(side)
+        if last is not None and last[0] == stand:
+            told = last[1]  # what was told while they stood so: still true of a unit standing where it stood
+        else:
+            told = {}
+            self.asked[side] = (stand, told)
+        out: list[Nearest] = []
         for u in units:
-            found, best = None, math.inf
             x, y = u.x, u.y
-            for e in kept:  # (compared by squares: no root per unit; the first of those equally near)
-                dx, dy = e.x - x, e.y - y
-                d = dx * dx + dy * dy
-                if d < best:
-                    found, best = e, d
-            out.append((found, math.inf if found is None else math.hypot(found.x - x, found.y - y)))
+            was = told.get(u.id)
+            if was is not None and was[0] == x and was[1] == y:  # it and all it looked at stand where they stood
+                answer = was[2]
+                if STRICT:  # the suite's build: checked against the scan
+                    assert answer == self.nearest(side, x, y, keep), u.id
+            else:
+                found, best = None, math.inf
+                for e, ex, ey in stand:  # (compared by squares: no root per unit; the first of those equally near)
+                    dx, dy = ex - x, ey - y
+                    d = dx * dx + dy * dy
+                    if d < best:
+                        found, best = e, d
+                answer = (found, math.inf if found is None else math.hypot(found.x - x, found.y - y))
+                told[u.id] = (x, y, answer)
+            out.append(answer)
         return out
 
     def nearest(self, side: str, x: float, y: float, keep: Keep | None = None) -> tuple[UnitState | None, float]:

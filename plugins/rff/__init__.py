@@ -53,7 +53,7 @@ def referee_turn_minutes(game: Game) -> int:
 
 @hookimpl
 def referee_turn(game: Game) -> list[Step]:
-    game.state.changed()  # reinforcements may have entered
+    game.state.enter()  # reinforcements may have entered
     return [Step("phase", name, side) for side in game.scenario.sides for name, _ in PHASES]
 
 

@@ -127,17 +127,34 @@ def enemies_near(state: RffState, a: Piece, yards: float) -> list[Piece]:
 
 class Around:
     """The pieces one side aims at in a fire half-phase (every enemy of the aiming side), with
-    each aiming piece's :func:`within` answer (front arc), nearest first, kept while nothing it read has changed: its own place,
-    facing, stands, formation and reach, and every listed piece's place, stands and formation
-    (``places``). Aims repeat across half-phases whenever neither the firer nor the enemy has
-    moved or lost stands since, so a kept answer spares a scan (and its sort)."""
+    each aiming piece's :func:`within` answer (front arc), nearest first, kept while nothing it
+    read has changed: its own place, facing, stands, formation and reach, and the place and depth
+    of every listed piece near enough to be found. Aims repeat across half-phases whenever neither
+    the firer nor the enemy near it has moved or lost depth since, so a kept answer spares a scan
+    (and its sort).
+
+    ``places`` holds every listed piece's place, stands and formation. An Around made because
+    they changed takes over from the one ``before`` it each answer whose search box (as
+    :func:`within`'s, for a piece as deep as any, ``deepest``) meets no place a piece left or
+    took, or where its depth changed (:func:`_changed_box`); the others are asked afresh."""
 
     __slots__ = ("answers", "pieces", "places")
 
-    def __init__(self, pieces: list[Piece], places: tuple[tuple[Any, ...], ...]) -> None:
+    def __init__(self, pieces: list[Piece], places: tuple[tuple[Any, ...], ...], before: Around | None = None,
+                 deepest: float = 0.0) -> None:
         self.pieces = pieces if len(pieces) <= SCANNED else None  # scanned whole, or read from the rows
         self.places = places
-        self.answers: dict[Piece, tuple[tuple[Any, ...], list[tuple[float, Piece]]]] = {}
+        self.answers: dict[Piece, tuple[tuple[Any, ...], list[tuple[float, Piece]], float]] = {}  # (asked, found, reach)
+        if before is None or (changed := _changed_box(before.places, places)) is None:
+            return
+        if changed is _NOWHERE:  # (the Around before is asked no more: its answers are handed over)
+            self.answers = before.answers
+            return
+        west, east, south, north = changed
+        spare = deepest + 1.0  # (within's box for the deepest firer and target, and its spare yard)
+        self.answers = {a: kept for a, kept in before.answers.items()
+                        if not (west - spare - kept[2] <= kept[0][0] <= east + spare + kept[2]
+                                and south - spare - kept[2] <= kept[0][1] <= north + spare + kept[2])}
 
     def within(self, state: RffState, a: Piece, yards: float) -> list[tuple[float, Piece]]:
         """``within(state, a, pieces, yards, arc=True)`` nearest first (:func:`nearest_first`),
@@ -149,13 +166,38 @@ class Around:
         found = within(state, a, self.pieces if self.pieces is not None else enemies_near(state, a, yards), yards, True)
         if len(found) > 1:
             found.sort(key=itemgetter(0))
-        self.answers[a] = (asked, found)
+        self.answers[a] = (asked, found, yards)
         return found
 
     def quiet(self, a: Piece) -> bool:
         """Did a find no piece in its reach when last asked, and does it stand as it stood?"""
         kept = self.answers.get(a)
         return kept is not None and not kept[1] and kept[0] == (a.x, a.y, a.facing, a.stands, a.formation, a.weapon)
+
+
+_NOWHERE = (math.inf, -math.inf, math.inf, -math.inf)  # _changed_box: no place nor depth changed
+
+
+def _changed_box(was: tuple[tuple[Any, ...], ...], now: tuple[tuple[Any, ...], ...]) -> tuple[float, float, float, float] | None:
+    """(west, east, south, north) round every place a listed piece left or took between two
+    :class:`Around` ``places``, or stood in with another depth (a piece that lost stands where it
+    stands and kept its depth, as a line does, changes no search); ``_NOWHERE`` (a box no place
+    is in) if none did; None if pieces came or went (then no answer is taken over)."""
+    if len(was) != len(now):
+        return None
+    xs: list[float] = []
+    ys: list[float] = []
+    for old, new in zip(was, now):
+        if old != new:
+            p = new[0]
+            if old[0] is not p:
+                return None
+            if old[1] == new[1] and old[2] == new[2] and (
+                    _shape(p.arm, old[3], p.men_per_stand, old[4])[1] == _shape(p.arm, new[3], p.men_per_stand, new[4])[1]):
+                continue
+            xs += (old[1], new[1])
+            ys += (old[2], new[2])
+    return (min(xs), max(xs), min(ys), max(ys)) if xs else _NOWHERE
 
 
 def nearest_first(found: list[tuple[float, Piece]]) -> list[tuple[float, Piece]]:
@@ -165,12 +207,13 @@ def nearest_first(found: list[tuple[float, Piece]]) -> list[tuple[float, Piece]]
 
 def around(state: RffState, side: str, pieces: list[Piece]) -> Around:
     """The :class:`Around` of ``pieces`` (what ``side`` aims at), kept in ``state.around`` while
-    every piece listed stands where it stood, as strong and in the same formation."""
+    every piece listed stands where it stood, as strong and in the same formation; when one does
+    not, a new one takes over the answers the changes cannot touch."""
     places = tuple([(p, p.x, p.y, p.stands, p.formation) for p in pieces])
     by_side = state.around
     found = by_side.get(side)
     if found is None or found.places != places:
-        found = by_side[side] = Around(pieces, places)
+        found = by_side[side] = Around(pieces, places, found, state.deepest)
     return found
 
 
@@ -473,6 +516,7 @@ def outflanked(state: RffState, piece: Piece, within_yards: float) -> bool:
     rows = state.enemy_rows(piece.side)
     box = within_yards + (footprint(piece).depth + state.deepest) / 2 + 1.0  # within's
     west, east = piece.x - box, piece.x + box
-    return any(west <= e.x <= east and e.status != "broken" and e.parent is None
-               and on_flank(piece, e) and gap(piece, e) <= within_yards
-               for e in rows.pieces[bisect_left(rows.ys, piece.y - reach):bisect_right(rows.ys, piece.y + reach)])
+    for e in rows.pieces[bisect_left(rows.ys, piece.y - reach):bisect_right(rows.ys, piece.y + reach)]:
+        if west <= e.x <= east and e.status != "broken" and e.parent is None and on_flank(piece, e) and gap(piece, e) <= within_yards:
+            return True
+    return False

@@ -54,6 +54,7 @@ def muster(game: Game, tables: Any) -> RffState:
     for o in game.scenario.objectives:
         if o.key and o.held_by is not None:
             state.key_positions[o.held_by] = (*state.key_positions.get(o.held_by, ()), o.id)
+    state.entering = [p for p in state.pieces.values() if not p.unit.on_field]
     state.deepest = deepest_of(game.scenario, tables, state.pieces.values())
     state.ground_memo = ground_memo(game)
     horses.place_markers(game, state)

@@ -170,12 +170,14 @@ class RffState:
 
     - ``_living``, ``_hostile``, ``_commanded`` with ``_rank`` (:meth:`of_side`, :meth:`enemies_of`,
       :meth:`under`) and ``_rows`` (:meth:`enemy_rows`): by :meth:`changed` when a piece enters or
-      leaves play (``_rank`` is rebuilt with ``_commanded``); ``_rows`` also by :meth:`moved` when a
-      piece changes place.
+      leaves play (a reinforcement's entry found by :meth:`enter` at a turn's start; ``_rank`` is
+      rebuilt with ``_commanded``); ``_rows`` also by :meth:`moved` when a piece changes place.
+      Kept across turns: the strict build checks ``_living`` against every piece at each use.
     - ``_chains`` (:meth:`leaders_over`): built afresh when a leader joins (leaders never leave).
     - ``_attachable`` (:meth:`attachable`): never (it reads what muster attached).
     - ``around`` (:func:`.geometry.around`): each :class:`~.geometry.Around` keeps the places it
-      read and is replaced when they change.
+      read and is replaced when they change, its successor taking over the answers no change
+      reaches.
     - ``ground_memo`` (:func:`.geometry.kept`): answers of the ground alone, shared by every game
       on the same ground (a pure function of immutable input; capped at ``MEMO_LIMIT``).
 
@@ -198,6 +200,7 @@ class RffState:
     to_maneuver: dict[str, Intent] = field(factory=dict)  # piece id -> the intent it carries out in the maneuver phase under way, until it is reached
     targets: dict[str, str | None] = field(factory=dict)  # piece id -> the target its intent named at its side's last maneuver phase (the fire phase aims there first)
     around: dict[str, Around] = field(factory=dict)  # geometry.around, by the aiming side: each checks its own freshness (Around.places)
+    entering: list[Piece] = field(factory=list)  # the pieces mustered off the field, until each enters (enter)
     checking: Piece | None = None  # maneuver.check: the piece whose check gathers modifiers, and
     checking_leader: LeaderState | None = None  # its commander, kept meanwhile (rff's and a layer's ask the same question; nothing moves)
 
@@ -217,12 +220,20 @@ class RffState:
 
     def of_side(self, side: str) -> list[Piece]:
         """The side's pieces still in play (a shared list: do not change it)."""
-        if self._living is None:
-            self._living = {}
-            for p in self.pieces.values():
-                if p.alive:
-                    self._living.setdefault(p.side, []).append(p)
-        return self._living.get(side, [])
+        living = self._living
+        if living is None:
+            living = self._living = self._in_play()
+        elif STRICT:  # the suite's build: checked against every piece as it stands now
+            assert living == self._in_play(), "a piece entered or left play unnoticed (RffState.changed, enter)"
+        return living.get(side, [])
+
+    def _in_play(self) -> dict[str, list[Piece]]:
+        """The pieces in play by side, in the order of ``pieces``."""
+        found: dict[str, list[Piece]] = {}
+        for p in self.pieces.values():
+            if p.alive:
+                found.setdefault(p.side, []).append(p)
+        return found
 
     def enemies_of(self, side: str) -> list[Piece]:
         """The pieces in play of every other side (a shared list: do not change it)."""
@@ -290,6 +301,13 @@ class RffState:
                 if ld.piece is not None:
                     self._attachable.setdefault(ld.piece.id, []).append(ld)
         return self._attachable.get(piece_id, [])
+
+    def enter(self) -> None:
+        """A turn begins: forget the cached lists if a piece waiting off the field (``entering``)
+        has entered (the game brings reinforcements on between turns, and nothing else on)."""
+        if any(p.unit.on_field for p in self.entering):
+            self.entering = [p for p in self.entering if not p.unit.on_field]
+            self.changed()
 
     def changed(self) -> None:
         """A piece entered or left play: forget the cached lists."""

@@ -16,7 +16,7 @@ from referee.api import Capabilities, Exchange, Game, RulesetInfo, Step, TableHo
 from .combat import fire_step, melee_step
 from .mechanics import mechanic_specs
 from .morale import end_turn, morale_step
-from .move import charge_step, compulsory_step, movement_step, orders_step
+from .move import charge_step, compulsory_step, movement_step, order_wanted, orders_step
 from .reach import capabilities
 from .situation import exchange
 from .state import SumterState, muster, sync
@@ -60,9 +60,10 @@ def referee_turn(game: Game) -> Iterator[Step]:
     state: SumterState = game.state
     sides = game.scenario.sides
     state.wanted = {side: game.command_intents(side) for side in sides}
+    seen = game.log.enabled or game.rules.implements("referee_step_done")  # (a step nobody sees is made only if it does something)
     for side in sides:
         for b in state.brigades.values():
-            if b.side == side:
+            if b.side == side and (seen or order_wanted(state, b) is not None):  # (one's step changes no other's order)
                 yield Step("orders", "orders", side, command=b.id)
     state.intents = {side: game.intents(side) for side in sides}
     sync(state)  # the orders' results (a brigade retiring, or no longer) shown once the intents are given from the field before them

@@ -52,16 +52,16 @@ def may_fire(state: SumterState, p: Piece) -> bool:
 
 def shoot(game: Game, state: SumterState, p: Piece, intent: Intent | None, enemies: Foes, landed: list[Landed]) -> int | None:
     """``p`` fires at its intent's target, or when that is out of reach at the nearest of
-    ``enemies`` in reach: the last of those equally near (none, without looking, when they are
-    all beyond its reach)."""
-    if not may_fire(state, p):
-        return None
+    ``enemies`` in reach: the last of those equally near (none, without looking further, when
+    they are all beyond its reach: most units, most turns)."""
     reach = p.reach
+    if enemies.beyond(p, reach) or not may_fire(state, p):
+        return None
     target = state.pieces.get(intent.target) if intent is not None and intent.target else None
     if target is None or target.side == p.side or not target.live or dist(p, target) > reach:
         best, gap = None, reach
         x, y = p.unit.x, p.unit.y
-        for e in () if enemies.beyond(p, reach) else enemies_near(game, state, p, reach=reach, among=enemies.pieces):
+        for e in enemies_near(game, state, p, reach=reach, among=enemies.pieces):
             d = math.hypot(e.unit.x - x, e.unit.y - y)  # (dist written out: 1.2 % of a Big Bethel game, instructions.py -n 2)
             if d <= gap:
                 best, gap = e, d
@@ -108,11 +108,15 @@ def target_inputs(game: Game, state: SumterState, target: Piece) -> dict[str, An
 
 
 def cover_of(game: Game, p: Piece) -> str:
-    """The cover where ``p`` stands: "works" behind works, else its ground's (:data:`COVER`), else ""."""
+    """The cover where ``p`` stands: "works" behind works, else its ground's (:data:`COVER`), else ""
+    (read again only where it stands elsewhere than when last asked: :attr:`Piece.cover`)."""
     u = p.unit
-    if game.ground.behind("works", u.x, u.y, 30.0):
-        return "works"
-    return COVER.get(game.ground.kind_at(u.x, u.y), "")
+    kept = p.cover
+    if kept is not None and kept[0] == u.x and kept[1] == u.y:
+        return kept[2]
+    cover = "works" if game.ground.behind("works", u.x, u.y, 30.0) else COVER.get(game.ground.kind_at(u.x, u.y), "")
+    p.cover = (u.x, u.y, cover)
+    return cover
 
 
 def volley(game: Game, state: SumterState, p: Piece, target: Piece, inches: float) -> Callable[[Roller], Resolution]:

@@ -8,13 +8,11 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from referee.api import AVERAGE, D6, D12, Die, Modifier, Resolution, Roller, d, dice_sum, net
+from referee.api import D6, D12, Die, Modifier, Resolution, Roller, dice_sum, net
 
-from .tables import SumterTables
+from .tables import DIE, SumterTables
 
 RULESET = "sumter"
-D5 = d(5)
-DIE = {"ave": AVERAGE, "d6": D6, "d5": D5}
 NO_PART = Fraction(0)  # the fraction of a hit when the hits are whole
 NO_SHARE = Fraction(1)  # every hit kept
 

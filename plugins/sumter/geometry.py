@@ -52,7 +52,8 @@ class Foes:
         """Is every one of them more than ``reach`` yards from ``p`` (a yard more, so that no
         rounding can leave out one in reach)?"""
         x, y = p.unit.x, p.unit.y
-        dx, dy = max(self.x0 - x, 0.0, x - self.x1), max(self.y0 - y, 0.0, y - self.y1)
+        dx = self.x0 - x if x < self.x0 else x - self.x1 if x > self.x1 else 0.0  # (clamped by tests: two calls of max were 3 % of a game)
+        dy = self.y0 - y if y < self.y0 else y - self.y1 if y > self.y1 else 0.0
         far = reach + 1.0
         return dx * dx + dy * dy > far * far
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.api import Game, Intent, segment_distance, short_of
 
-from . import dice, mechanics
+from . import dice, mechanics, tables
 from .geometry import dist, enemies_near, flanked, nearest, step_toward
 from .mods import mods
 from .state import Brigade, Piece, SumterState, set_state
@@ -80,19 +80,23 @@ def change_cost(state: SumterState, p: Piece, want: str) -> Fraction:
 
 
 def move_dice(state: SumterState, p: Piece, formation: str, far: float) -> tuple[str, int, float]:
-    """(die, count, fixed inches) for a move in ``formation``; a "1 or 2" choice takes the
-    larger number when the goal is beyond the smaller's average (ruling SU-M4)."""
+    """(die, count, fixed inches) for a move in ``formation`` (:func:`.tables.move_dice`); a "1
+    or 2" choice takes the larger number when the goal is beyond the smaller's average (ruling
+    SU-M4)."""
     r = state.tables["movement"]["rates"][p.rate]
-    if formation in ("column", "march-column", "limbered") and r["column"]:
-        return r["die"], r["column"], r["column_inches"]
-    if formation == "skirmish" and r["skirmish"]:
-        return r["die"], r["skirmish"], 0.0
-    few, *more = r["line"]
-    count = more[-1] if more and state.yards(3.5 * few) < far else few
-    return r["die"], count, 0.0
+    return tables.move_dice(r, formation, state.yards(3.5 * r["line"][0]) < far)
 
 
 # ----------------------------------------------------------------------------- orders
+
+
+def order_wanted(state: SumterState, b: Brigade) -> str | None:
+    """The order ``b``'s plan asks for this turn (its command intent's stance), if it is to try
+    for it: another order than the one it has, or any while it is retiring after an order or
+    morale failure; None if it keeps its order."""
+    intent = state.wanted.get(b.side, {}).get(b.id)
+    wanted: str = state.tables["command"]["from_stance"][intent.stance] if intent is not None else b.order
+    return None if wanted == b.order and not b.failed else wanted
 
 
 def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
@@ -101,9 +105,8 @@ def orders_step(game: Game, state: SumterState, brigade_id: str) -> None:
     brigade (SU-C3), otherwise its general; a cock-up reads the loss-of-nerve table."""
     b = state.brigades[brigade_id]
     t = state.tables
-    intent = state.wanted.get(b.side, {}).get(brigade_id)
-    wanted = t["command"]["from_stance"][intent.stance] if intent is not None else b.order
-    if wanted == b.order and not b.failed:
+    wanted = order_wanted(state, b)
+    if wanted is None:
         return
     live = [p for p in b.pieces if p.live]
     if not live:

@@ -48,6 +48,7 @@ class Piece:
     yelling: bool = False  # charged with a Rebel Yell this turn
     bushwhacked: bool = False  # the scenario marks it surprised, and the first turn is not over (SU-U6)
     reach: float = 0.0  # yards its fire reaches, its weapon's long range and contact (set at muster: arms do not change)
+    cover: tuple[float, float, str] | None = None  # where it stood when its cover was last read, and that cover (combat.cover_of)
 
     @property
     def side(self) -> str:
@@ -85,7 +86,8 @@ class Brigade:
 @define(eq=False)
 class SumterState:
     """One game of sumter (``game.state``): its pieces and brigades, what a phase hands the next,
-    and its one cache, :attr:`sniper_reach` (the tables' is :attr:`SumterTables.optioned`)."""
+    and its one cache, :attr:`sniper_reach` (the tables' is :attr:`SumterTables.optioned`; each
+    piece keeps its cover with the place it read it at, :attr:`Piece.cover`)."""
 
     tables: SumterTables
     ypi: float  # yards per inch

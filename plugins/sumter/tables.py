@@ -15,6 +15,8 @@ from typing import Any
 
 from attrs import field, frozen
 from referee.api import (
+    AVERAGE,
+    D6,
     Bands,
     BandsOf,
     Bool,
@@ -34,6 +36,7 @@ from referee.api import (
     TableSource,
     TomlFile,
     apply_overlay,
+    d,
     to_fraction,
     world,
 )
@@ -44,6 +47,8 @@ RATINGS = ("excellent", "average", "poor")
 ORDERS = ("assault", "engage", "support", "move", "hold", "retire")
 STANCES = ("assault", "engage", "support", "advance", "hold", "withdraw")
 DICE = ("ave", "d6", "d5")
+DIE = {"ave": AVERAGE, "d6": D6, "d5": d(5)}  # the movement table's dice by name
+COLUMNS = ("column", "march-column", "limbered")  # the formations that move on the table's column dice
 TEXT = Str()
 HEAD = {"title": TEXT, "ref": TEXT}
 INTS = MapOf(Int())
@@ -169,6 +174,9 @@ class SumterTables:
     changes: Mapping[str, Fraction]  # formation change -> the share of a move it costs
     firearm_reach: Mapping[str, float]  # firearm -> the inches of its long range
     gun_reach: Mapping[str, float]  # gun type -> the inches of its band's long range
+    charge_reach: Mapping[str, float]  # movement rate -> the inches its charge reaches one time in two (ruling SU-CR1)
+    move_reach: Mapping[tuple[str, str], float]  # (movement rate, formation) -> the inches its move covers one time in two (SU-CR3)
+    fire_ranges: Mapping[str, tuple[float, float]]  # firearm or gun type -> its effective and close range, inches (SU-CR2)
     optioned: dict[tuple[str, ...], SumterTables] = field(factory=dict, repr=False)
     """Cache of :meth:`with_options`: chosen options -> these tables with their changes laid over
     (every game of a stack with those options asks; the tables never change, so nothing is cleared)."""
@@ -208,6 +216,44 @@ def _rows(rows: Any, most: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)  # type: ignore[arg-type]  # no row is None once none is missing
 
 
+def move_dice(r: Mapping[str, Any], formation: str, most: bool) -> tuple[str, int, float]:
+    """(die, count, fixed inches) of a move in ``formation`` on the movement table's row ``r``
+    (column dice for a column, march column or limbered battery where the row has them, skirmish
+    dice likewise, else the line's); ``most``: the larger number of a "1 or 2" (ruling SU-M4)."""
+    if formation in COLUMNS and r["column"]:
+        return r["die"], r["column"], r["column_inches"]
+    if formation == "skirmish" and r["skirmish"]:
+        return r["die"], r["skirmish"], 0.0
+    return r["die"], r["line"][-1] if most else r["line"][0], 0.0
+
+
+def _mean(die: str) -> float:
+    """The mean of a movement die's faces."""
+    return sum(DIE[die].faces) / len(DIE[die].faces)
+
+
+def _charge_reach(r: Mapping[str, Any]) -> float:
+    """SU-CR1: the expected throw of the charge dice of the movement table's row ``r`` (the line
+    move's most dice and the charge bonus) plus the fixed inches: the distance a declared charge
+    reaches one time in two."""
+    return float((r["line"][-1] + r["charge_dice"]) * _mean(r["die"]) + r["charge_inches"])
+
+
+def _move_reach(r: Mapping[str, Any], formation: str) -> float:
+    """SU-CR3: the expected throw of a move in ``formation`` on the row ``r`` (its dice, the most
+    of a "1 or 2", and the fixed inches), as SU-CR1 reads the charge dice."""
+    die, count, inches = move_dice(r, formation, True)
+    faces = DIE[die].faces
+    return count * sum(faces) / len(faces) + inches
+
+
+def _fire_ranges(fire: Mapping[str, Any], art: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    """SU-CR2: each firearm's effective range, which is also its close range (its effective band
+    starts at the muzzle), and each gun type's band's effective and canister ranges."""
+    bands = {g: art["bands"][str(v["band"])] for g, v in art["guns"].items()}
+    return {w: (float(r[0]), float(r[0])) for w, r in fire["ranges"].items()} | {g: (float(b[1]), float(b[0])) for g, b in bands.items()}
+
+
 def build(files: Mapping[str, TomlFile]) -> SumterTables:
     raw = {name: f.data for name, f in files.items()}
     s, fire, art, mv = raw["scale"], raw["fire"], raw["artillery"], raw["movement"]
@@ -229,6 +275,9 @@ def build(files: Mapping[str, TomlFile]) -> SumterTables:
         share(art["bounce_share"]), share(mv["fire_after_share"]), {k: share(v) for k, v in mv["changes"].items()},
         {w: float(r[1]) for w, r in fire["ranges"].items()},
         {g: float(art["bands"][str(v["band"])][2]) for g, v in art["guns"].items()},
+        {k: _charge_reach(r) for k, r in mv["rates"].items()},
+        {(k, f): _move_reach(r, f) for k, r in mv["rates"].items() for f in world.FORMATIONS},
+        _fire_ranges(fire, art),
     )
 
 
