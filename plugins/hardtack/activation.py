@@ -370,11 +370,11 @@ def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list
     facing = math.degrees(math.atan2(dx, dy)) % 360.0
     disordered = False  # (friends passed through drop into skirmish order: their footprints change)
     for c, near in zip(group, nears):  # nobody goes further than the most hindered company
-        state.moved(c)
         # HT-M7: going no further along its way than it was measured, a company can meet only
         # the friends found near that way, while none has changed formation
         passed = move.friends_in_way(state, c, dx, dy, moved, None if disordered else near)[1]
         move.put(game, c, c.x + dx * moved, c.y + dy * moved)
+        state.moved(c)  # (once it stands in its new place: a search before would file it where it was)
         if intent.action != "withdraw":
             c.facing = facing
         move.pass_through(game, state, c, passed)
