@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from referee.core.engine.ground import Ground, _covers, _point_segment
-from referee.core.input.scenario import parse_scenario
+from referee.core.engine.ground import Ground, _covers, _point_segment, _straddle, ground_of
+from referee.core.input.scenario import bundled, find_scenario, load_scenario, parse_scenario
 
 SCENARIO = """
 [scenario]
@@ -124,3 +127,47 @@ def test_look_ups_agree_with_every_line_measured(at: tuple[int, int], dx: int, d
     for kind in ("works", "stream", "road"):
         assert g.near(kind, x, y, within) == any(_point_segment(x, y, s) <= within for s in g.segments.get(kind, ()))
         assert g.behind(kind, x, y, within) == any(_covers(line, x, y, within) for line in g.lines.get(kind, ()))
+
+
+def _crossed_by_every_segment(g: Ground, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
+    """The rule, measured against every segment: a-b, ends rounded to 5 yards, cuts one of them."""
+    a_b = 5 * round(ax / 5), 5 * round(ay / 5), 5 * round(bx / 5), 5 * round(by / 5)
+    return any(_straddle(*a_b, s) for s in g.segments.get(kind, ()))
+
+
+@settings(max_examples=400, deadline=None)
+@given(at=st.sampled_from(LINE_POINTS), dx=st.floats(-400.0, 400.0), dy=st.floats(-400.0, 400.0),
+       ex=st.floats(-400.0, 400.0), ey=st.floats(-400.0, 400.0))
+def test_crosses_agrees_with_every_segment_measured(at: tuple[int, int], dx: float, dy: float, ex: float, ey: float) -> None:
+    """crosses, which passes over the segments whose box (Ground.boxed) misses the move's, answers
+    as every segment would: through lines, beside their ends, along them."""
+    g, ax, ay = ground(), at[0] + dx, at[1] + dy
+    for bx, by in ((at[0] + ex, at[1] + ey), (ax + ex, ay), (ax, ay + ey)):
+        for kind in ("works", "stream", "road"):
+            assert g.crosses(kind, ax, ay, bx, by) == _crossed_by_every_segment(g, kind, ax, ay, bx, by)
+
+
+def test_boxed_segments_are_the_segments_with_their_boxes() -> None:
+    g = ground()
+    assert {kind: [s for *_, s in boxed] for kind, boxed in g.boxed.items()} == g.segments
+    for boxed in g.boxed.values():
+        for west, east, south, north, (x1, y1, x2, y2) in boxed:
+            assert (west, east, south, north) == (min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2))
+
+
+@pytest.mark.parametrize("name", [sid for sid, _, _ in bundled()])
+def test_bundled_grounds_answer_as_every_line_measured(name: str) -> None:
+    """On every bundled ground, at points round each of its lines (and along moves from them):
+    near, behind and crosses agree with measuring every segment and line."""
+    g = ground_of(load_scenario(find_scenario(name)))
+    rng = random.Random(name)
+    for kind, lines in g.lines.items():
+        for _ in range(60):
+            x, y = rng.choice([p for line in lines for p in line.points])
+            x, y = x + rng.uniform(-150.0, 150.0), y + rng.uniform(-150.0, 150.0)
+            within = rng.choice([5.0, 30.0, 40.0, 120.0])
+            px, py = round(x), round(y)
+            assert g.near(kind, x, y, within) == any(_point_segment(px, py, s) <= within for s in g.segments[kind])
+            assert g.behind(kind, x, y, within) == any(_covers(line, px, py, within) for line in lines)
+            bx, by = x + rng.uniform(-300.0, 300.0), y + rng.uniform(-300.0, 300.0)
+            assert g.crosses(kind, x, y, bx, by) == _crossed_by_every_segment(g, kind, x, y, bx, by)

@@ -16,7 +16,7 @@ from referee.core.engine.game import Game, play
 from referee.core.engine.plugins import build_rules
 from referee.core.input.scenario import find_scenario, load_scenario
 from referee.plugins.hardtack import activation
-from referee.plugins.hardtack.state import HardtackState, Regiment, centre_of, in_order
+from referee.plugins.hardtack.state import BROKEN, ROUTED, SHAKEN, HardtackState, Regiment, centre_of, in_order
 
 
 @cache
@@ -102,3 +102,72 @@ def test_every_centre_a_game_asks_is_the_recount_of_its_steps_first_ask(scenario
     monkeypatch.setattr(activation, "play_step", play_step)
     play(Game.new(build_rules("hardtack"), load_scenario(find_scenario(scenario)), seed, EventLog(enabled=False)))
     assert asked[0] > 100
+
+
+def afresh(reg: Regiment) -> tuple[object, ...]:
+    """What sync writes of a regiment, reckoned from its companies as they stand (the unit's men,
+    guns, place, facing, formation, mount, status and whether it is on the field)."""
+    unit = reg.unit
+    men = unit.spec.men * sum(c.figures for c in reg.companies) // sum(c.start for c in reg.companies)
+    guns = min(unit.spec.guns, sum(c.guns for c in reg.companies)) if unit.spec.guns else unit.guns
+    alive = [c for c in reg.companies if unit.on_field and c.figures > 0 and not c.gone]
+    if not alive:
+        return men, guns, "gone", False
+    body = in_order(alive)
+    lead = max(body, key=lambda c: c.figures)
+    figures = sum(c.figures for c in alive)
+    worst = [sum(c.figures for c in alive if c.level >= level) for level in (SHAKEN, BROKEN, ROUTED)]  # that level or worse
+    status = ("routed" if 2 * worst[2] > figures else "broken" if 2 * worst[1] > figures
+              else "disordered" if 2 * worst[0] > figures else "good")
+    return men, guns, centre_of(body), lead.facing, lead.formation, lead.mounted, status, unit.on_field
+
+
+def written(reg: Regiment) -> tuple[object, ...]:
+    unit = reg.unit
+    if not unit.on_field:
+        return unit.men, unit.guns, unit.status, unit.on_field
+    return unit.men, unit.guns, (unit.x, unit.y), unit.facing, unit.formation, unit.mounted, unit.status, unit.on_field
+
+
+# (how, company, value): 0 moves, 1 loses figures, 2 loses or regains a level, 3 falls, 4 turns, 5 changes formation,
+# 6 loses its gun, 7 a turn begins; then every regiment is written back
+writes = st.lists(st.tuples(st.integers(0, 7), st.integers(0, 400), st.floats(0, 3000)), max_size=40)
+
+
+@settings(max_examples=100, deadline=None)
+@given(writes)
+def test_what_sync_writes_is_what_the_companies_give_afresh(changes: list[tuple[int, int, float]]) -> None:
+    """muster.sync keeps what the companies' places, figures, levels and standing decide
+    (HardtackState.written) until one of them changes, and reads facing, formation, mount and
+    guns each time: after any changes, every regiment is written as a reckoning afresh writes it."""
+    import importlib
+
+    sync = importlib.import_module("referee.plugins.hardtack.muster").sync
+    game = Game.new(build_rules("hardtack"), big_bethel(), 1)
+    state: HardtackState = game.rules.pm.hook.referee_muster(game=game)
+    everyone = list(state.companies.values())
+    for how, i, value in changes:
+        c = everyone[i % len(everyone)]
+        if how == 0:
+            c.x = value
+            state.moved(c)
+        elif how == 1 and c.figures > 1:
+            state.strength_changed(c)
+            c.figures -= 1
+        elif how == 2:
+            state.strength_changed(c)
+            c.level = int(value) % 5
+        elif how == 3:
+            c.figures = 0
+            state.forget(c)
+        elif how == 4:
+            c.facing = value % 360
+        elif how == 5:
+            c.formation = ("line", "column", "skirmish")[int(value) % 3] if not c.artillery else ("limbered", "unlimbered")[int(value) % 2]
+        elif how == 6 and c.artillery:
+            c.guns = 0
+        elif how == 7:
+            state.begin_turn()
+        sync(game, state, every=True)
+        for reg in state.regiments.values():
+            assert written(reg) == afresh(reg), reg.id

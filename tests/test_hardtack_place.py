@@ -36,7 +36,9 @@ def split(log: bool = False, broken: int = 4) -> tuple[Game, HardtackState, list
     assert len(companies) > broken + 2
     fled = companies[len(companies) - broken:]
     for c in fled:
+        state.strength_changed(c)  # (named to the state, as every change of level and place is)
         c.level, c.formation, c.y = BROKEN, "skirmish", c.y - FALLEN_BACK
+        state.moved(c)
     sync(game, state, every=True)
     return game, state, companies[:len(companies) - broken], fled
 
@@ -56,6 +58,7 @@ def test_a_split_regiment_stands_where_its_companies_in_good_order_stand() -> No
 
 def test_a_shaken_company_is_still_in_order() -> None:
     game, state, good, _fled = split()
+    state.strength_changed(good[0])
     good[0].level = SHAKEN
     sync(game, state, every=True)
     unit = game.world.units["us-regiment"]
@@ -65,6 +68,7 @@ def test_a_shaken_company_is_still_in_order() -> None:
 def test_with_no_company_in_good_order_it_stands_where_its_companies_stand() -> None:
     game, state, good, fled = split()
     for c in good:
+        state.strength_changed(c)
         c.level = ROUTED
     sync(game, state, every=True)
     unit = game.world.units["us-regiment"]
@@ -85,7 +89,9 @@ def test_its_charge_reach_is_measured_from_its_place_and_counts_only_companies_t
 def test_a_shaken_wing_adds_nothing_to_the_charge_reach() -> None:
     game, state, good, _fled = split(broken=1)
     wing = good[0]
+    state.strength_changed(wing)
     wing.level, wing.y = SHAKEN, wing.y + 150  # ahead of the line, but it may not assault until rallied (p.12)
+    state.moved(wing)
     sync(game, state, every=True)
     unit = game.world.units["us-regiment"]
     caps = capabilities(game, unit)

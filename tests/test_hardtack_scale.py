@@ -12,6 +12,7 @@ from referee.core.engine.events import EventLog
 from referee.core.engine.game import Game, play
 from referee.core.engine.plugins import build_rules
 from referee.core.input.scenario import find_scenario, load_scenario
+from referee.plugins.hardtack import activation
 from referee.plugins.hardtack import state as hardtack_state
 from referee.plugins.hardtack.state import Company, Grid
 
@@ -147,3 +148,26 @@ def test_a_line_asked_only_whether_it_is_masked_is_masked_just_when_a_scan_finds
             assert geometry.masked(state, c, e, screened, named=False) == found
             assert geometry.masked(state, c, e, screened) == first
             state.aims.masks = None
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("kernstown", 1), ("big-bethel", 7)])
+def test_every_company_is_filed_where_it_stands_after_each_step(scenario: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After every activation step each company a grid holds is filed in the square it stands
+    in, or named as moved (to be filed again at the next search): a move's searches never leave
+    a company filed where it was before the move."""
+    monkeypatch.setattr(hardtack_state, "GRID_FROM", 1)
+    step = activation.play_step
+    checked = 0
+
+    def checking(game: Game, s: object) -> None:
+        nonlocal checked
+        step(game, s)
+        for grid in game.state.grids.values():
+            for c, square in grid.filed.items():
+                if c not in grid.stale:
+                    assert square == (int(c.x // hardtack_state.SQUARE), int(c.y // hardtack_state.SQUARE)), (game.turn, c.id)
+                    checked += 1
+
+    monkeypatch.setattr(activation, "play_step", checking)
+    play(Game.new(build_rules("hardtack"), load_scenario(find_scenario(scenario)), seed, EventLog(enabled=False)))
+    assert checked > 1000

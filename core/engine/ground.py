@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from math import floor
 from typing import Any
 
@@ -49,11 +49,11 @@ class Ground:
             self.lines.setdefault(feature.kind, []).append(feature)
             if feature.closed:
                 self.enclosures.setdefault(feature.kind, []).append(feature.points)
-        self.extents = {  # kind -> (least x, greatest x, least y, greatest y) of its lines
-            kind: (min(x for f in fs for x, _ in f.points), max(x for f in fs for x, _ in f.points),
-                   min(y for f in fs for _, y in f.points), max(y for f in fs for _, y in f.points))
-            for kind, fs in self.lines.items()
+        self.boxed = {  # kind -> each of its segments with its box (least x, greatest x, least y, greatest y)
+            kind: [(*_extent(((x1, y1), (x2, y2))), (x1, y1, x2, y2)) for x1, y1, x2, y2 in segments] for kind, segments in self.segments.items()
         }
+        self._lines_boxed = {kind: [(*_extent(f.points), f) for f in fs] for kind, fs in self.lines.items()}  # (as boxed)
+        self.extents = {kind: _extent([p for f in fs for p in f.points]) for kind, fs in self.lines.items()}  # kind -> the box round its lines
 
     def _paint(self, polygon: tuple[Point, ...], kind: str, height: float) -> None:
         self.kinds.append(kind)
@@ -236,11 +236,12 @@ class Ground:
         return hit
 
     def _crossing(self, kind: str, ax: float, ay: float, bx: float, by: float) -> bool:
-        """Does a-b cross a line of this kind? Each segment's box is tested first (most miss it)."""
-        west, east, south, north = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
-        for s in self.segments[kind]:
-            cx, cy, dx, dy = s
-            if max(cx, dx) < west or min(cx, dx) > east or max(cy, dy) < south or min(cy, dy) > north:
+        """Does a-b cross a line of this kind? Each segment's box (:attr:`boxed`) is tested first
+        (most miss it)."""
+        west, east = (ax, bx) if ax <= bx else (bx, ax)
+        south, north = (ay, by) if ay <= by else (by, ay)
+        for west_, east_, south_, north_, s in self.boxed[kind]:
+            if east_ < west or west_ > east or north_ < south or south_ > north:
                 continue  # the segment's box misses a-b's
             if _straddle(ax, ay, bx, by, s):
                 return True
@@ -267,7 +268,7 @@ class Ground:
         if hit is None:
             if len(self._near) > MEMO_LIMIT:  # bound the memory of a long comparison
                 self._near.clear()
-            hit = self._near[key] = any(_point_segment(key[1], key[2], s) <= within for s in self.segments.get(kind, ()))
+            hit = self._near[key] = any(_point_segment(px, py, s) <= within for s in self._reaching(kind, px, py, within))
         return hit
 
     def _far_from(self, kind: str, x: float, y: float, within: float) -> bool:
@@ -286,7 +287,7 @@ class Ground:
         hit = self._far.get(key)
         if hit is None:
             cx, cy, reach = (col + 0.5) * CELL, (row + 0.5) * CELL, within + CELL * math.sqrt(0.5) + 1.0
-            hit = self._far[key] = all(_point_segment(cx, cy, s) > reach for s in self.segments.get(kind, ()))
+            hit = self._far[key] = all(_point_segment(cx, cy, s) > reach for s in self._reaching(kind, cx, cy, reach))
         return hit
 
     def behind(self, kind: str, x: float, y: float, within: float) -> bool:
@@ -304,8 +305,26 @@ class Ground:
         key = ("behind", kind, px, py, within)
         hit: bool | None = self._between.get(key)
         if hit is None:
-            hit = self._remember(key, any(_covers(line, px, py, within) for line in self.lines.get(kind, ())))
+            hit = self._remember(key, any(_covers(line, px, py, within) for line in self._reaching_lines(kind, px, py, within)))
         return hit
+
+    def _reaching(self, kind: str, x: float, y: float, within: float) -> Iterator[Segment]:
+        """The segments of this kind that may lie within ``within`` yards of the point: those whose
+        box (:attr:`boxed`) it is not further outside than that, and a yard to spare (for the
+        rounding of a distance measured), along either axis."""
+        reach = within + 1.0
+        for west, east, south, north, s in self.boxed.get(kind, ()):
+            if west - reach <= x <= east + reach and south - reach <= y <= north + reach:
+                yield s
+
+    def _reaching_lines(self, kind: str, x: float, y: float, within: float) -> Iterator[Feature]:
+        """The lines of this kind that may cover the point (:func:`_covers`): those whose box the
+        point is not further outside than ``within`` yards, and one to spare, along either axis (a
+        line further off is further from it, and does not close round it)."""
+        reach = within + 1.0
+        for west, east, south, north, line in self._lines_boxed.get(kind, ()):
+            if west - reach <= x <= east + reach and south - reach <= y <= north + reach:
+                yield line
 
 
 
@@ -363,6 +382,12 @@ def _covers(line: Feature, x: float, y: float, within: float) -> bool:
         return True
     fx, fy = math.sin(math.radians(line.front)), math.cos(math.radians(line.front))
     return (x - best[1][0]) * fx + (y - best[1][1]) * fy <= 0.0  # on the side away from its front
+
+
+def _extent(points: Iterable[Point]) -> tuple[float, float, float, float]:
+    """(least x, greatest x, least y, greatest y) of the points."""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs), max(xs), min(ys), max(ys)
 
 
 def _segments(feature: Feature) -> Iterator[Segment]:

@@ -111,35 +111,51 @@ def _layout(unit: UnitState, n: int) -> list[tuple[float, float]]:
 def sync(game: Game, state: HardtackState, every: bool = False) -> None:
     """Write men, guns, place, facing, formation and status back to the neutral world (the
     regiments touched since the last sync, or ``every`` one): men and status from every standing
-    company (HT-O4), place, facing and formation from those in good order (HT-O7)."""
+    company (HT-O4), place, facing and formation from those in good order (HT-O7). What the
+    companies' places, figures, levels and standing decide is kept until one of them changes
+    (``state.written``: :func:`_written`); the leading company's facing, formation and mount,
+    and the guns, are read each time."""
     regiments = state.regiments.values() if every else [state.regiments[r] for r in sorted(state.touched)]
     state.touched.clear()
     for reg in regiments:
-        unit, companies = reg.unit, reg.companies
-        on_field = unit.on_field
-        start = figures = figs = 0
-        alive = []
-        for c in companies:  # one pass: the sums of every company, and of the standing ones
-            f = c.figures
-            start += c.start
-            figures += f
-            if on_field and f > 0 and not c.gone:
-                alive.append(c)
-                figs += f
-        unit.men = unit.spec.men * figures // start
+        unit = reg.unit
+        kept = state.written.get(reg.id)
+        if kept is None:
+            kept = state.written[reg.id] = _written(reg)
+        men, place, lead, status = kept
+        unit.men = men
         if unit.spec.guns:
-            unit.guns = min(unit.spec.guns, sum(c.guns for c in companies))
-        if not alive:
-            if on_field:
+            unit.guns = min(unit.spec.guns, sum(c.guns for c in reg.companies))
+        if place is None or lead is None:
+            if unit.on_field:
                 unit.status, unit.on_field = "gone", False
             continue
-        body = in_order(alive)  # HT-O7: it stands where its companies in good order stand
-        unit.x, unit.y = centre_of(body)
-        lead = max(body, key=_figures)  # (the first of the largest)
+        unit.x, unit.y = place
         unit.facing = lead.facing
         unit.formation = NEUTRAL_FORMATION[lead.formation]
         unit.mounted = lead.mounted
-        unit.status = _status(alive, figs)
+        unit.status = status
+
+
+def _written(reg: Regiment) -> tuple[int, tuple[float, float] | None, Company | None, str]:
+    """The regiment's men, and, if any of its companies stands, the place, leading company and
+    status that :func:`sync` writes of it."""
+    unit = reg.unit
+    on_field = unit.on_field
+    start = figures = figs = 0
+    alive = []
+    for c in reg.companies:  # one pass: the sums of every company, and of the standing ones
+        f = c.figures
+        start += c.start
+        figures += f
+        if on_field and f > 0 and not c.gone:
+            alive.append(c)
+            figs += f
+    men = unit.spec.men * figures // start
+    if not alive:
+        return men, None, None, ""
+    body = in_order(alive)  # HT-O7: it stands where its companies in good order stand
+    return men, centre_of(body), max(body, key=_figures), _status(alive, figs)  # (the lead: the first of the largest)
 
 
 def _figures(c: Company) -> int:

@@ -301,8 +301,10 @@ class HardtackState:
     - ``centres`` (activation.centre: a regiment's centre as its step first asks it, held for the
       rest of the step, HT-M5): by activation.play_step, as each step begins. ``kept_centres``
       (the centre reckoned from the standing companies' places, figures and levels, which such
-      a first ask reads): a regiment's by :meth:`moved` and :meth:`strength_changed` (its
-      companies' places, figures and levels), and by :meth:`forget` (who stands).
+      a first ask reads), and ``written`` (muster.sync's men, place, status and leading company,
+      which its companies' places, figures, levels and standing decide): a regiment's by
+      :meth:`moved` and :meth:`strength_changed` (its companies' places, figures and levels), and
+      by :meth:`forget` (who stands).
     - ``aims`` (:class:`Aims`: fire.choose_target's) and each company's ``cover_at``, ``halves``,
       ``pace`` (geometry.cover, half_footprint, move.base_inches): never cleared; each answer
       carries the inputs it was computed from (the places, formations and moves counted by
@@ -333,6 +335,7 @@ class HardtackState:
     reg_cursor: dict[str, int] = field(factory=dict)  # side -> the first regiment not yet passed over
     centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, this step (activation.centre)
     kept_centres: dict[str, tuple[float, float]] = field(factory=dict)  # regiment -> its centre, until its companies change
+    written: dict[str, tuple[int, tuple[float, float] | None, Company | None, str]] = field(factory=dict)  # muster.sync's, as kept_centres
     _living: dict[str, list[Company]] = field(factory=dict)  # kept until a company is touched
     _enemies: dict[str, list[Company]] = field(factory=dict)
     _by_regiment: dict[str, list[list[Company]]] = field(factory=dict)
@@ -353,20 +356,30 @@ class HardtackState:
         self.moves_total += 1
         c.regiment.box = None
         self.kept_centres.pop(c.regiment.id, None)
+        self.written.pop(c.regiment.id, None)
         if self.grids:
             grid = self.grids.get(c.side)
             if grid is not None:
                 grid.moved(c)
 
     def begin_turn(self) -> None:
-        """A turn begins: companies may have entered (the kept lists of the living, the regiments'
-        boxes and the answers stamped with the other sides' moves are stale), and none has activated."""
-        self.forget()
+        """A turn begins: none has activated, and companies may have entered (the answers stamped
+        with the other sides' moves are stale). Entering is the one change of who stands between
+        turns (Game's reinforcements): only a company that does not stand is reckoned again, and
+        those that now stand are forgotten (:meth:`forget`; a regiment that enters has no box to
+        drop, none of its companies having stood)."""
         self.moves_total += 1
+        entered: list[Company] = []
         for c in self.companies.values():
             c.activated = False
+            if not c.alive:
+                c.reckon()
+                if c.alive:
+                    entered.append(c)
         for r in self.regiments.values():
-            r.activated, r.box = False, None
+            r.activated = False
+        if entered:
+            self.forget(*entered)
 
     def others_moved(self, side: str) -> int:
         """How many moves the other sides' companies have made so far."""
@@ -382,8 +395,9 @@ class HardtackState:
 
     def strength_changed(self, c: Company) -> None:
         """``c``'s figures or level changed (or are about to, with no centre asked between): its
-        regiment's kept centre is stale."""
+        regiment's kept centre, and what sync wrote of it, are stale."""
         self.kept_centres.pop(c.regiment.id, None)
+        self.written.pop(c.regiment.id, None)
 
     def forget(self, *companies: Company) -> None:
         """Something changed who stands: ``companies`` (every one, when none is named) reckon
@@ -393,8 +407,10 @@ class HardtackState:
             c.reckon()
         if not companies:
             self.kept_centres.clear()
+            self.written.clear()
         for c in companies:
             self.kept_centres.pop(c.regiment.id, None)
+            self.written.pop(c.regiment.id, None)
         if self._living:
             self._living.clear()
             self._enemies.clear()
@@ -420,8 +436,8 @@ class HardtackState:
         """The side's living companies, regiment by regiment, of the regiments other than ``but``
         with a company's centre perhaps in the box (x0, x1, y0, y1): the box of the centres of
         each regiment's living companies meets it. A regiment keeps that box until one of them
-        moves (:meth:`moved`) or the turn begins (companies may enter: activation.turn); one
-        that falls leaves it larger than need be, which only asks about more. ``but``'s may be
+        moves (:meth:`moved`; a regiment gets its first as its companies enter, :meth:`begin_turn`);
+        one that falls leaves it larger than need be, which only asks about more. ``but``'s may be
         moving. A side with a :class:`Grid` gives those in the box as one group, in no
         particular order (:meth:`Grid.within`): the callers' answers (move.friends_in_way's,
         sorted by where each friend is met and its id) do not depend on it."""
