@@ -165,7 +165,7 @@ def test_every_company_is_filed_where_it_stands_after_each_step(scenario: str, s
         for grid in game.state.grids.values():
             for c, square in grid.filed.items():
                 if c not in grid.stale:
-                    assert square == (int(c.x // hardtack_state.SQUARE), int(c.y // hardtack_state.SQUARE)), (game.turn, c.id)
+                    assert square == (int(c.x // grid.side), int(c.y // grid.side)), (game.turn, c.id)
                     checked += 1
 
     monkeypatch.setattr(activation, "play_step", checking)
