@@ -53,7 +53,7 @@ def lose_levels(game: Game, c: Company, n: int) -> None:
     state.strength_changed(c)
     before, c.level = c.level, min(ROUTED, c.level + n)
     if c.level >= BROKEN and not c.artillery:
-        c.formation = "skirmish"  # p.7: broken or routed companies become disordered
+        c.form("skirmish")  # p.7: broken or routed companies become disordered
     if game.log.enabled:  # (the text is not written for a log that is off)
         if before < BROKEN <= c.level and len(c.regiment.companies) > 1:  # HT-O7: it no longer counts for its regiment's place
             game.log.emit("confidence", unit=c.id, rulings=["HT-O7"],

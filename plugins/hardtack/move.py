@@ -433,7 +433,7 @@ def pass_through(game: Game, state: HardtackState, c: Company, passed: list[Comp
         return
     names = ", ".join(f.id for f in passed)
     for f in ([c] if c.close else []) + [f for f in passed if f.close]:
-        f.formation = "skirmish"
+        f.form("skirmish")
         state.touch(f)
         text = f"{c.id} is disordered moving through {names}" if f is c else f"{f.id} is disordered: {c.id} moves through it"
         game.log.emit("disordered", unit=f.id, rulings=["HT-M7"], text=text)

@@ -55,11 +55,17 @@ class Company:
     arm: str = field(init=False, default="")
     artillery: bool = field(init=False, default=False)  # a gun and its crew (kept with ``gun``: see set_gun)
     alive: bool = field(init=False, default=False)  # it stands (see reckon)
+    close: bool = field(init=False, default=False)  # in close formation, line or column (kept with ``formation``: see form)
 
     def __attrs_post_init__(self) -> None:
         self.side, self.arm = self.unit.side, self.unit.spec.arm
         self.artillery = self.gun is not None
+        self.form(self.formation)
         self.reckon()
+
+    def form(self, formation: str) -> None:
+        """Take up ``formation`` (every change of formation is made here, so ``close`` keeps with it)."""
+        self.formation, self.close = formation, formation in CLOSE
 
     def set_gun(self, gun: Gun) -> None:
         self.gun, self.guns, self.artillery = gun, 1, True
@@ -69,10 +75,6 @@ class Company:
         """``alive``: not gone, with figures, its unit on the field; reckoned again wherever one
         of those may change (HardtackState.forget)."""
         self.alive = not self.gone and self.figures > 0 and self.unit.on_field
-
-    @property
-    def close(self) -> bool:
-        return self.formation in CLOSE
 
 
 
