@@ -111,7 +111,7 @@ def _team(game: Game, c: Company, before: int, lost: int) -> None:
     shifts down one, once)."""
     team = state_of(game).tables["artillery"]["team_figures"]  # p.13: a full team of six horses is two horse figures
     if game.roller.roll(d(before + team)) <= team * lost:
-        c.team_hit = True
+        c.team_hit, c.pace = True, None
         game.log.emit("team", unit=c.id, rulings=["HT-S6"], text=f"{c.id}'s horse team is hit: it moves a die type slower")
 
 
