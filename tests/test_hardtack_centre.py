@@ -163,7 +163,7 @@ def test_what_sync_writes_is_what_the_companies_give_afresh(changes: list[tuple[
         elif how == 4:
             c.facing = value % 360
         elif how == 5:
-            c.formation = ("line", "column", "skirmish")[int(value) % 3] if not c.artillery else ("limbered", "unlimbered")[int(value) % 2]
+            c.form(("line", "column", "skirmish")[int(value) % 3] if not c.artillery else ("limbered", "unlimbered")[int(value) % 2])
         elif how == 6 and c.artillery:
             c.guns = 0
         elif how == 7:

@@ -37,7 +37,8 @@ def split(log: bool = False, broken: int = 4) -> tuple[Game, HardtackState, list
     fled = companies[len(companies) - broken:]
     for c in fled:
         state.strength_changed(c)  # (named to the state, as every change of level and place is)
-        c.level, c.formation, c.y = BROKEN, "skirmish", c.y - FALLEN_BACK
+        c.level, c.y = BROKEN, c.y - FALLEN_BACK
+        c.form("skirmish")
         state.moved(c)
     sync(game, state, every=True)
     return game, state, companies[:len(companies) - broken], fled

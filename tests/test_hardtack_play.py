@@ -161,7 +161,7 @@ def test_a_close_assault_pays_for_crossing_the_works(gap: float, reaches: bool) 
     for seed in range(30):  # until the attacker passes its own reaction test (HT-A1)
         game, state = _bethel(seed)
         held, attacker = state.regiments["3rd-va"].companies[0], state.regiments["3rd-ny"].companies[0]
-        attacker.formation = "skirmish"
+        attacker.form("skirmish")
         attacker.x, attacker.y = held.x, held.y - gap
         assert game.ground.kind_at(attacker.x, attacker.y) == "fields"  # cultivated: poor going
         assault.assault(game, state, attacker, held)
@@ -182,7 +182,8 @@ def test_a_flight_pays_for_the_ground_it_crosses() -> None:
 
     game, state = _bethel(1)
     held, c = state.regiments["1st-nc"].companies[0], state.regiments["3rd-ny"].companies[0]
-    c.formation, c.x, c.y = "skirmish", held.x, held.y - 70
+    c.x, c.y = held.x, held.y - 70
+    c.form("skirmish")
     assert game.ground.kind_at(c.x, c.y) == "marsh"
     move.flee(game, state, c)
     assert 0 < held.y - 70 - c.y < 60
@@ -211,13 +212,15 @@ def test_a_company_does_not_fire_through_a_friendly_close_formation(friend: str 
     game, state = _bethel(1)
     c, f = state.regiments["3rd-ny"].companies[0], state.regiments["3rd-ny"].companies[1]
     e, other = state.regiments["1st-nc"].companies[0], state.regiments["1st-nc"].companies[1]
-    c.formation, c.facing = "line", 0.0  # in the open south of the creek, facing north
+    c.facing = 0.0  # in the open south of the creek, facing north
+    c.form("line")
     e.x, e.y, e.in_position = c.x, c.y + 80, False  # an enemy 80 yards ahead
     other.x, other.y, other.in_position = c.x + 90, c.y + 80, False  # another, further off, to one side
     if friend is None:
         f.x = f.y = 0.0
     else:
-        f.formation, f.facing, f.x, f.y = friend, 0.0, c.x, c.y + 30  # across the line of fire
+        f.facing, f.x, f.y = 0.0, c.x, c.y + 30  # across the line of fire
+        f.form(friend)
     chosen = fire.choose_target(game, state, c, [e, other], None)
     assert chosen is (other if masks else e)
     assert any(ev["kind"] == "masked" and "HT-G4" in ev["rulings"] for ev in game.log.events) is masks
@@ -235,7 +238,8 @@ def test_a_gun_fires_its_new_load_at_the_target_it_loaded_for_as_a_full_search_w
     g.facing = 0.0
     e.x, e.y, e.in_position = g.x, g.y + 80, False  # ahead, masked by f
     other.x, other.y, other.in_position = g.x + 90, g.y + 80, False
-    f.formation, f.facing, f.x, f.y = "line", 0.0, g.x, g.y + 30
+    f.facing, f.x, f.y = 0.0, g.x, g.y + 30
+    f.form("line")
     state.aims.masks = {}  # one lone company acts (activation.play_step)
     assert fire.choose_target(game, state, g, [e, other], None) is other
     assert state.aims.loading is not None and state.aims.loading[1] is other
@@ -262,10 +266,11 @@ def test_a_column_does_not_fire() -> None:
 
     game, state = _bethel(1)
     c, e = state.regiments["3rd-ny"].companies[0], state.regiments["1st-nc"].companies[0]
-    c.facing, c.formation = 0.0, "line"
+    c.facing = 0.0
+    c.form("line")
     e.x, e.y, e.in_position = c.x, c.y + 80, False
     assert fire.choose_target(game, state, c, [e], None) is e
-    c.formation = "column"
+    c.form("column")
     assert fire.choose_target(game, state, c, [e], None) is None
     assert any(ev["kind"] == "masked" and "column" in ev["text"] for ev in game.log.events)
 
@@ -283,10 +288,12 @@ def test_a_commander_transfers_a_fire_action_to_a_company_within_6_inches(gap: f
     for other in reg.companies[2:]:
         other.gone = True
     state.forget()
-    c.formation, c.facing, c.activated = "line", 0.0, True  # it has had its own activation
+    c.facing, c.activated = 0.0, True  # it has had its own activation
+    c.form("line")
     e.x, e.y, e.in_position = c.x, c.y + 80, False
     reg.x, reg.y = c.x - gap, c.y  # the commander at the centre of c and d (HT-T6: he stays)
-    d.formation, d.x, d.y = "column", c.x - 2 * gap, c.y  # a column does not fire (HT-G4)
+    d.x, d.y = c.x - 2 * gap, c.y  # a column does not fire (HT-G4)
+    d.form("column")
     state.intents = {s: {} for s in game.scenario.sides}
     step = activation._next(game, state, "union")
     assert (step is not None and step.name == "transfer") is transfers
@@ -310,7 +317,9 @@ def test_movement_through_friendly_formations(mover: str, friend: str, passes: b
 
     game, state = _bethel(1)
     c, f = state.regiments["3rd-ny"].companies[0], state.regiments["5th-ny-2nd"].companies[0]
-    c.formation, f.formation, c.facing, f.facing = mover, friend, 0.0, 0.0
+    c.facing, f.facing = 0.0, 0.0
+    f.form(friend)
+    c.form(mover)
     f.x, f.y = c.x, c.y + 40  # 40 yards ahead, across its way
     start = c.y
     moved = move.step_toward(game, state, c, c.x, c.y + 80, 80, [])
@@ -330,7 +339,8 @@ def test_moving_beside_a_friend_or_among_its_own_regiment_is_not_moving_through(
     game, state = _bethel(1)
     c, own, other = state.regiments["3rd-ny"].companies[0], state.regiments["3rd-ny"].companies[1], state.regiments["5th-ny-2nd"].companies[0]
     for x in (c, own, other):
-        x.formation, x.facing = "line", 0.0
+        x.facing = 0.0
+        x.form("line")
     own.x, own.y = c.x, c.y + 40
     width = 2 * move.geo.half_footprint(state, c)[0]
     other.x, other.y = c.x + width, c.y + 40  # beside the path, footprints touching
@@ -346,8 +356,10 @@ def test_a_routed_company_runs_through_a_close_formation_and_disorders_it() -> N
 
     game, state = _bethel(1)
     c, f = state.regiments["3rd-ny"].companies[0], state.regiments["5th-ny-2nd"].companies[0]
-    c.level, c.formation = ROUTED, "skirmish"
-    f.formation, f.facing = "line", 0.0
+    c.level = ROUTED
+    c.form("skirmish")
+    f.facing = 0.0
+    f.form("line")
     f.x, f.y = c.x, c.y - 20  # just behind it (the Union's rear is south; its flight over the fields is 30 yards)
     before = c.y
     move.flee(game, state, c)
@@ -360,7 +372,8 @@ def _drill_cavalry():  # type: ignore[no-untyped-def]
     game = Game.new(build_rules("hardtack"), load_scenario(find_scenario("drill-cavalry")), 1, EventLog(enabled=True))
     game.state = state = game.rules.pm.hook.referee_muster(game=game)
     c, e = state.regiments["us-cavalry"].companies[0], state.regiments["cs-regiment"].companies[0]
-    c.formation, c.facing = "line", 0.0
+    c.facing = 0.0
+    c.form("line")
     return game, state, c, e
 
 
@@ -402,7 +415,8 @@ def test_dismounted_cavalry_leave_one_figure_in_four_holding_horses() -> None:
 
     game, state, c, e = _drill_cavalry()
     c.figures, c.mounted = 9, False
-    e.x, e.y, e.formation = c.x, c.y + 100, "line"
+    e.x, e.y = c.x, c.y + 100
+    e.form("line")
     fire.fire(game, state, c, e)
     shot = next(ev for ev in game.log.events if ev.get("mechanic") == "fire")
     assert fire.firing_figures(game.state.tables, c) == 6 and shot["inputs"]["firepower"] == 6
@@ -412,7 +426,8 @@ def _colonel_with(state, n: int):  # type: ignore[no-untyped-def]
     """The 3rd New York's first ``n`` companies in line side by side, its commander at the first."""
     reg = state.regiments["3rd-ny"]
     for i, c in enumerate(reg.companies):
-        c.formation, c.facing, c.x, c.y, c.level = "line", 0.0, 500.0 + 20 * i, 500.0, 0
+        c.facing, c.x, c.y, c.level = 0.0, 500.0 + 20 * i, 500.0, 0
+        c.form("line")
         c.gone = i >= n
     state.forget()
     reg.x, reg.y = reg.companies[0].x, reg.companies[0].y
@@ -446,7 +461,7 @@ def test_a_fallen_regimental_commander_is_replaced_and_his_formation_tests() -> 
     reg = _colonel_with(state, 5)
     hit, best, other, skirmish, far = reg.companies[:5]
     best.quality, best.lv, reg.lv = 10, 1, 2
-    skirmish.formation = "skirmish"
+    skirmish.form("skirmish")
     far.x = reg.x + 70
     assert morale.commander_falls(game, state.tables, hit)  # the hit company is in the formation
     assert (reg.lv, best.lv) == (1, 2) and reg.commander
@@ -466,7 +481,8 @@ def test_a_limbered_guns_team_is_hit_with_its_crew_and_moves_slower(formation: s
     for seed in range(20):
         game, state = _bethel(seed)
         gun = state.regiments["greble-guns"].companies[0]
-        gun.formation, gun.figures = formation, 6
+        gun.figures = 6
+        gun.form(formation)
         assert move.base_inches(state.tables, gun) == (10 if formation == "limbered" else 4)
         morale.casualties(game, state.tables, gun, 2, "fired-on", "musketry", 100.0)
         if gun.team_hit:

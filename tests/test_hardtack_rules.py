@@ -44,7 +44,8 @@ def test_cultivated_fields_are_poor_going_for_every_mover() -> None:
     t = game.state.tables
     assert all(t["movement"]["terrain"][m]["fields"] == "poor" for m in ("infantry", "mounted", "limbered", "unlimbered"))
     c = game.state.regiments["3rd-ny"].companies[0]
-    c.x, c.y, c.formation = 1000.0, 900.0, "skirmish"
+    c.x, c.y = 1000.0, 900.0
+    c.form("skirmish")
     yards, kinds, worst = move.walk(game, t, c, 1000.0, 1200.0, 6)
     assert (round(yards), worst, kinds) == (30, "poor", frozenset({"fields"}))
     c.x, c.y = 1000.0, 300.0  # HT-M9: ground no area covers (the neutral "fields") is open, clear going
@@ -82,7 +83,8 @@ def _drill_column(seed: int = 1) -> tuple[Game, Any, Any]:
     for f in union.companies:
         f.y -= 200.0
     c, e = union.companies[0], state.by_side["confederate"][0].companies[0]
-    c.formation, c.facing, start = "column", 0.0, c.y
+    c.facing, start = 0.0, c.y
+    c.form("column")
     activation.action(game, state, c, Intent("advance", goal=(500.0, 400.0), formation="column"), 0, [])
     assert c.y > start
     return game, c, e
@@ -147,7 +149,7 @@ def test_the_smaller_side_spreads_its_activations_through_the_turn() -> None:
     game = mustered("drill-musketry", 2)
     state = game.state
     for c in state.companies.values():
-        c.formation = "skirmish"  # no Activate Regiment: every company activates alone
+        c.form("skirmish")  # no Activate Regiment: every company activates alone
     for c in state.by_side["confederate"][0].companies[4:]:
         c.figures = 0
     state.forget()

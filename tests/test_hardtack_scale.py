@@ -96,7 +96,8 @@ def _crowded(placed: list[tuple[tuple[float, float], str, float]]) -> tuple[hard
     game.state = state = game.rules.pm.hook.referee_muster(game=game)
     side = [c for r in state.by_side["union"] + state.by_side["confederate"] for c in r.companies]
     for c, ((x, y), formation, facing) in zip(side, placed):
-        c.x, c.y, c.formation, c.facing = x / 3, y / 3, formation, facing
+        c.x, c.y, c.facing = x / 3, y / 3, facing
+        c.form(formation)
     return state, side
 
 

@@ -58,11 +58,13 @@ places = st.tuples(st.integers(-26, 26), st.integers(-26, 26))  # (lattice steps
 def test_the_search_finds_what_a_brute_force_ranking_finds(firer_formation: str, facing: float, enemy_places: list[tuple[int, int]],
                                                           friend_places: list[tuple[tuple[int, int], str]], wanted: str | None) -> None:
     x, y = 2000.0, 1500.0  # in the open south of the creek
-    FIRER.x, FIRER.y, FIRER.formation, FIRER.facing, FIRER.reload = x, y, firer_formation, facing, False
+    FIRER.x, FIRER.y, FIRER.facing, FIRER.reload = x, y, facing, False
+    FIRER.form(firer_formation)
     for e, (i, j) in zip(ENEMIES, enemy_places):
         e.x, e.y, e.in_position, e.travel = x + i * STEP, y + j * STEP, False, False
     for f, ((i, j), formation) in zip(FRIENDS, friend_places):
-        f.x, f.y, f.formation, f.facing = x + i * STEP / 2, y + j * STEP / 2, formation, 0.0
+        f.x, f.y, f.facing = x + i * STEP / 2, y + j * STEP / 2, 0.0
+        f.form(formation)
     STATE.aims = Aims()  # nothing kept from another placement
     STATE.forget()
     expected, passed = reference(STATE, FIRER, ENEMIES, wanted)

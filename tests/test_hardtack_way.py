@@ -38,7 +38,8 @@ company = st.tuples(place, st.sampled_from(FORMATIONS), st.floats(0.0, 360.0))
 
 def _set(c: Company, at: tuple[float, float], formation: str, facing: float) -> None:
     c.x, c.y = at
-    c.formation, c.facing = formation, facing
+    c.facing = facing
+    c.form(formation)
     STATE.moved(c)
 
 

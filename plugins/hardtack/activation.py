@@ -16,7 +16,6 @@ from . import assault, fire, mechanics, morale, move
 from . import geometry as geo
 from .state import (
     BROKEN,
-    CLOSE,
     ROUTED,
     SHAKEN,
     Company,
@@ -129,7 +128,7 @@ def members(t: HardtackTables, reg: Regiment) -> list[Company]:
     """Companies that may join the Activate Regiment: close formation, not yet activated,
     Shaken or better (p.7), within 6" of the commander ([scale] command_inches)."""
     rx, ry, reach = reg.x, reg.y, t.command_yards
-    return [c for c in reg.companies if not c.activated and c.formation in CLOSE and c.level <= SHAKEN and c.alive
+    return [c for c in reg.companies if not c.activated and c.close and c.level <= SHAKEN and c.alive
             and math.hypot(c.x - rx, c.y - ry) <= reach]
 
 
@@ -382,7 +381,7 @@ def _move_formation(game: Game, state: HardtackState, reg: Regiment, group: list
         c.travel = _travelled(t, c, moved)
     if crossed & disordering:
         for c in group:
-            c.formation = "skirmish"
+            c.form("skirmish")
         game.log.emit("disordered", unit=reg.id, text=f"{reg.id} drops into skirmish order crossing {', '.join(sorted(crossed))}", rulings=["HT-M1"])
     reg.x, reg.y = reg.x + dx * moved, reg.y + dy * moved
     return moved
@@ -477,7 +476,7 @@ def action(game: Game, state: HardtackState, c: Company, intent: Intent | None, 
         if moved and kind != "withdraw":
             geo.face(c, gx, gy) if not c.close else None
         if moved and kinds & set(state.tables["movement"]["disordering"]) and c.close:
-            c.formation = "skirmish"
+            c.form("skirmish")
             if game.log.enabled:
                 game.log.emit("disordered", unit=c.id, text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(kinds))}")
         return False
@@ -541,7 +540,7 @@ def _reorganise(game: Game, c: Company, formation: str, mounted: bool) -> None:
             game.log.emit("reorganise", unit=c.id, rulings=["HT-K2"], text=f"{c.id} {'mounts' if mounted else 'dismounts'} and forms {formation}")
     elif game.log.enabled:
         game.log.emit("reorganise", unit=c.id, text=f"{c.id} forms {formation}")
-    c.formation = formation
+    c.form(formation)
 
 
 MOUNT_MOVES = 2  # HT-K2: an advance further than this many dismounted Moves is made mounted
@@ -569,7 +568,7 @@ def _gun_action(game: Game, state: HardtackState, c: Company, kind: str, wanted:
             move.flee(game, state, c)
         return
     if wanted != c.formation:
-        c.formation = wanted
+        c.form(wanted)
         if game.log.enabled:
             game.log.emit("reorganise", unit=c.id, text=f"{c.id} is {wanted}")
         return

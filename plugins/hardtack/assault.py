@@ -75,7 +75,7 @@ def _disorder(game: Game, t: HardtackTables, c: Company, kinds: frozenset[str]) 
     drops into skirmish order (HT-A6, HT-M4)."""
     crossed = kinds & set(t["movement"]["disordering"])
     if crossed and c.close:
-        c.formation = "skirmish"
+        c.form("skirmish")
         game.log.emit("disordered", unit=c.id, rulings=["HT-A6"],
                       text=f"{c.id} drops into skirmish order crossing {', '.join(sorted(crossed))}")
 
@@ -99,7 +99,7 @@ def _fight(game: Game, state: HardtackState, a: Company, b: Company, cover: bool
         for c in (a, b):
             state.touch(c)
             if not c.artillery:
-                c.formation = "skirmish"  # p.7: disordered after the first round
+                c.form("skirmish")  # p.7: disordered after the first round
         if b.figures == 0:
             _beaten(game, state, b, a)
             return True

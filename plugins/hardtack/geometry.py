@@ -151,7 +151,7 @@ def _masked(state: HardtackState, c: Company, e: Company, friends: Screen | None
     else:
         near = friends.friends if named or friends.last is None else chain((friends.last,), friends.friends)
     for f in near:
-        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.formation in CLOSE and f is not c:
+        if lo_x <= f.x <= hi_x and lo_y <= f.y <= hi_y and f.close and f is not c:
             # a footprint whose centre stands further from the line of fire than its corners (and
             # a yard to spare) cannot be crossed: the exact test is left for the others
             off = abs((f.x - ax) * ry - (f.y - ay) * rx)

@@ -53,7 +53,7 @@ def lose_levels(game: Game, c: Company, n: int) -> None:
     state.strength_changed(c)
     before, c.level = c.level, min(ROUTED, c.level + n)
     if c.level >= BROKEN and not c.artillery:
-        c.formation = "skirmish"  # p.7: broken or routed companies become disordered
+        c.form("skirmish")  # p.7: broken or routed companies become disordered
     if game.log.enabled:  # (the text is not written for a log that is off)
         if before < BROKEN <= c.level and len(c.regiment.companies) > 1:  # HT-O7: it no longer counts for its regiment's place
             game.log.emit("confidence", unit=c.id, rulings=["HT-O7"],
@@ -111,7 +111,7 @@ def _team(game: Game, c: Company, before: int, lost: int) -> None:
     shifts down one, once)."""
     team = state_of(game).tables["artillery"]["team_figures"]  # p.13: a full team of six horses is two horse figures
     if game.roller.roll(d(before + team)) <= team * lost:
-        c.team_hit = True
+        c.team_hit, c.pace = True, None
         game.log.emit("team", unit=c.id, rulings=["HT-S6"], text=f"{c.id}'s horse team is hit: it moves a die type slower")
 
 

@@ -18,15 +18,15 @@ STOP_SHORT = 15.0  # yards: a move halts this far from an enemy it does not assa
 
 def base_inches(t: HardtackTables, c: Company) -> int:
     """The base move: by arm and mount, limbered or not (a hit team one die lower); a line shifts
-    it down one (p.15). Kept on the company with the tables, formation, mount and team it was
-    reckoned for (its arm never changes, nor whether it is a gun once mustered: Company.set_gun),
-    and, for a gun, whether one figure is left of its crew (p.14)."""
+    it down one (p.15). Kept on the company with the tables it was reckoned for (``Company.pace``),
+    and dropped where its formation (``Company.form``), mount (activation._reorganise, which forms
+    it too), team (morale._team) or gun (activation._abandon, ``Company.set_gun``) changes; its arm
+    never changes. Not kept for a gun with one figure left of its crew (p.14)."""
     kept = c.pace
-    if (kept is not None and kept[0] is t and kept[1] == c.formation and kept[2] == c.mounted and kept[3] == c.team_hit
-            and (not c.artillery or c.figures > 1)):
-        return kept[4]
+    if kept is not None and kept[0] is t and (not c.artillery or c.figures > 1):
+        return kept[1]
     hit = _base_inches(t, c)
-    c.pace = (t, c.formation, c.mounted, c.team_hit, hit)
+    c.pace = (t, hit)
     return hit
 
 
@@ -433,7 +433,7 @@ def pass_through(game: Game, state: HardtackState, c: Company, passed: list[Comp
         return
     names = ", ".join(f.id for f in passed)
     for f in ([c] if c.close else []) + [f for f in passed if f.close]:
-        f.formation = "skirmish"
+        f.form("skirmish")
         state.touch(f)
         text = f"{c.id} is disordered moving through {names}" if f is c else f"{f.id} is disordered: {c.id} moves through it"
         game.log.emit("disordered", unit=f.id, rulings=["HT-M7"], text=text)

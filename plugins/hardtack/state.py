@@ -50,16 +50,23 @@ class Company:
     reach: float = -1.0  # yards its fire carries (fire.reach_yards), kept once known
     cover_at: tuple[float, float, str] | None = None  # geometry.cover: its last place and the cover there
     halves: tuple[int, str, int, tuple[float, float, float]] | None = None  # geometry.half_footprint: its figures, formation, guns and half-footprint
-    pace: tuple[object, str, bool, bool, int] | None = None  # move.base_inches: its tables, formation, mount, team hit and base move
+    pace: tuple[object, int] | None = None  # move.base_inches: its tables and base move, dropped where its formation (form), mount or team changes
     side: str = field(init=False, default="")
     arm: str = field(init=False, default="")
     artillery: bool = field(init=False, default=False)  # a gun and its crew (kept with ``gun``: see set_gun)
     alive: bool = field(init=False, default=False)  # it stands (see reckon)
+    close: bool = field(init=False, default=False)  # in close formation, line or column (kept with ``formation``: see form)
 
     def __attrs_post_init__(self) -> None:
         self.side, self.arm = self.unit.side, self.unit.spec.arm
         self.artillery = self.gun is not None
+        self.form(self.formation)
         self.reckon()
+
+    def form(self, formation: str) -> None:
+        """Take up ``formation``: every change of formation is made here, where what follows
+        from it is kept (``close``) or dropped (``pace``, the base move: move.base_inches)."""
+        self.formation, self.close, self.pace = formation, formation in CLOSE, None
 
     def set_gun(self, gun: Gun) -> None:
         self.gun, self.guns, self.artillery = gun, 1, True
@@ -69,10 +76,6 @@ class Company:
         """``alive``: not gone, with figures, its unit on the field; reckoned again wherever one
         of those may change (HardtackState.forget)."""
         self.alive = not self.gone and self.figures > 0 and self.unit.on_field
-
-    @property
-    def close(self) -> bool:
-        return self.formation in CLOSE
 
 
 
@@ -305,10 +308,13 @@ class HardtackState:
       which its companies' places, figures, levels and standing decide): a regiment's by
       :meth:`moved` and :meth:`strength_changed` (its companies' places, figures and levels), and
       by :meth:`forget` (who stands).
-    - ``aims`` (:class:`Aims`: fire.choose_target's) and each company's ``cover_at``, ``halves``,
-      ``pace`` (geometry.cover, half_footprint, move.base_inches): never cleared; each answer
-      carries the inputs it was computed from (the places, formations and moves counted by
-      :meth:`moved` and :meth:`begin_turn`) and is recomputed when they differ.
+    - ``aims`` (:class:`Aims`: fire.choose_target's) and each company's ``cover_at`` and
+      ``halves`` (geometry.cover, half_footprint): never cleared; each answer carries the inputs
+      it was computed from (the places, formations and moves counted by :meth:`moved` and
+      :meth:`begin_turn`) and is recomputed when they differ.
+    - each company's ``close`` and ``pace`` (move.base_inches): set and dropped by
+      :meth:`Company.form`, the one place its formation changes (``pace`` also where its mount,
+      which changes only as it forms, its team or its gun change: see move.base_inches).
     - ``fire_reach``, ``steps``, ``Company.reach``, ``widest``: never (pure functions of the
       tables and the company's quality and weapon, of the unit, or of the side's companies as
       mustered).
