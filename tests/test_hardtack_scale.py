@@ -31,15 +31,18 @@ def inside(companies: list[Company], x0: float, x1: float, y0: float, y1: float)
     return [c for c in companies if x0 <= c.x <= x1 and y0 <= c.y <= y1]
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 50), places, st.booleans()), max_size=40), st.lists(boxes, min_size=1, max_size=5))
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 50), places, st.booleans()), max_size=40), st.lists(boxes, min_size=1, max_size=5),
+       st.sampled_from([6.25, 27.5, 100.0]) | st.floats(1.25, 500))
 def test_a_grid_finds_what_a_scan_finds_in_the_same_order(moves: list[tuple[int, tuple[float, float], bool]],
-                                                           asked: list[tuple[float, float, float, float]]) -> None:
+                                                           asked: list[tuple[float, float, float, float]], widest: float) -> None:
     """Companies move (named to the grid once moved, or just before with no search between),
     fall, and are searched for; every box is answered as a scan of the list would answer it
-    (or declined, when crowded), and by ``within`` as a scan would in some order."""
+    (or declined, when crowded), and by ``within`` as a scan would in some order, whatever the
+    side of the grid's squares (``widest``, a quarter of it: boxes over more squares than are
+    filed among them, and over a few)."""
     side = companies()
-    grid = Grid.of(side)
+    grid = Grid.of(side, widest)
     for n, (i, (x, y), search) in enumerate(moves):
         c = side[i * 7 % len(side)]
         if n % 3 == 0:  # named first, then moved (as a close assault's move)
@@ -66,7 +69,7 @@ def test_a_company_on_the_edge_of_the_box_is_in_it(spread: float) -> None:
     side = companies()
     for n, c in enumerate(side):
         c.x, c.y = 100.0 + n * spread, 100.0
-    grid = Grid.of(side)
+    grid = Grid.of(side, 100.0)  # (squares 400 yards wide)
     assert grid.around(-50.0, 100.0, 100.0, 100.0, len(side)) == (side[:1] if spread else None)
     assert grid.around(100.0 + spread, 200.0 + spread, 0.0, 100.0, len(side)) == ([side[1]] if spread else None)
 
@@ -163,7 +166,7 @@ def test_every_company_is_filed_where_it_stands_after_each_step(scenario: str, s
         for grid in game.state.grids.values():
             for c, square in grid.filed.items():
                 if c not in grid.stale:
-                    assert square == (int(c.x // hardtack_state.SQUARE), int(c.y // hardtack_state.SQUARE)), (game.turn, c.id)
+                    assert square == (int(c.x // grid.side), int(c.y // grid.side)), (game.turn, c.id)
                     checked += 1
 
     monkeypatch.setattr(activation, "play_step", checking)

@@ -183,32 +183,39 @@ def terrain(game: Game) -> Terrain:
     return state.terrain if state is not None else terrain_of(game.scenario)
 
 
-SQUARE = 400  # yards: the side of a Grid's squares
+SQUARE_FOOTPRINTS = 4  # a Grid's squares are this many of its side's widest half-footprints wide (Grid.of)
 GRID_FROM = 1000  # companies a side from which it is filed in a Grid (fewer are scanned quicker in their list)
 SCAN_FROM = 4  # a Grid declines a box whose squares hold 1/SCAN_FROM of its side's living companies or more (Grid.around)
 
 
 @define(eq=False, slots=True)
 class Grid:
-    """One side's companies filed by the square of :data:`SQUARE` yards their centre stands in,
-    so that those in a box are found by looking in its squares, not at every company. A company
-    that moves is named to :meth:`moved` (through HardtackState.moved) once its place has
-    changed, or just before with no search in between, and is filed again at the next search."""
+    """One side's companies filed by the square their centre stands in, so that those in a box
+    are found by looking in its squares, not at every company. A company that moves is named to
+    :meth:`moved` (through HardtackState.moved) once its place has changed, or just before with
+    no search in between, and is filed again at the next search."""
 
     order: dict[Company, int]  # each company's place in its side's order (regiment by regiment)
+    side: float  # yards: the side of a square (:meth:`of`)
     squares: dict[tuple[int, int], list[Company]] = field(factory=dict)
     filed: dict[Company, tuple[int, int]] = field(factory=dict)  # company -> the square it is filed in
     stale: set[Company] = field(factory=set)  # companies moved since the last search (filed in any order: answers are sorted)
 
     @classmethod
-    def of(cls, companies: list[Company]) -> Grid:
-        grid = cls({c: i for i, c in enumerate(companies)})
+    def of(cls, companies: list[Company], widest: float) -> Grid:
+        """The companies filed in squares :data:`SQUARE_FOOTPRINTS` times ``widest`` wide (the
+        largest half-diagonal any of them can have, geometry.widest): about the narrowest box
+        the commonest question asks, the friends near a move's path (move.friends_in_way: the
+        mover's footprint and the widest friend's, each side of it). Squares much wider hold
+        many companies outside such a box; much narrower, many squares are looked in."""
+        side = SQUARE_FOOTPRINTS * widest
+        grid = cls({c: i for i, c in enumerate(companies)}, side)
         for c in companies:
             grid.file(c)
         return grid
 
     def file(self, c: Company) -> None:
-        square = (int(c.x // SQUARE), int(c.y // SQUARE))
+        square = (int(c.x // self.side), int(c.y // self.side))
         old = self.filed.get(c)
         if old != square:
             if old is not None:
@@ -226,9 +233,10 @@ class Grid:
             for c in self.stale:
                 self.file(c)
             self.stale.clear()
-        i0, i1, j0, j1 = int(x0 // SQUARE), int(x1 // SQUARE), int(y0 // SQUARE), int(y1 // SQUARE)
-        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.squares):
-            return list(self.squares.values())
+        side = self.side
+        i0, i1, j0, j1 = int(x0 // side), int(x1 // side), int(y0 // side), int(y1 // side)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.squares):  # (fewer squares filed than the box covers)
+            return [g for (i, j), g in self.squares.items() if i0 <= i <= i1 and j0 <= j <= j1 and g]
         get = self.squares.get
         return [g for g in (get((i, j)) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)) if g]
 
@@ -458,11 +466,13 @@ class HardtackState:
         """Give each side with :data:`GRID_FROM` companies or more its :class:`Grid` (once, as
         the first turn begins; a side's companies are all mustered then, entered or not)."""
         if not self.filed:
+            from .geometry import widest  # (geometry imports this module)
+
             self.filed = True
             for side, regiments in self.by_side.items():
                 companies = [c for r in regiments for c in r.companies]
                 if len(companies) >= GRID_FROM:
-                    self.grids[side] = Grid.of(companies)
+                    self.grids[side] = Grid.of(companies, widest(self, side)[0])
 
     def around(self, side: str, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
         """The side's living companies, in order (:meth:`living`), that may stand in the box
