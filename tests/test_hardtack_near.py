@@ -13,7 +13,7 @@ from referee.api import Scenario
 from referee.core.engine.game import Game
 from referee.core.engine.plugins import build_rules
 from referee.core.input.scenario import bundled, find_scenario, load_scenario
-from referee.plugins.hardtack import activation
+from referee.plugins.hardtack import activation, geometry
 from referee.plugins.hardtack import state as hardtack_state
 from referee.plugins.hardtack.state import HardtackState, centre_of, in_order
 
@@ -54,7 +54,7 @@ def test_the_enemies_in_a_box_are_those_a_scan_finds_in_the_same_order(
         state.filed = False
         hardtack_state.GRID_FROM, saved = 1, hardtack_state.GRID_FROM
         try:
-            state.file_sides()
+            state.file_sides(lambda side: geometry.widest(state, side)[0])
         finally:
             hardtack_state.GRID_FROM = saved
     everyone = list(state.companies.values())

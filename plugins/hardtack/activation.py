@@ -36,7 +36,7 @@ TROOP_FORMATIONS = frozenset(("line", "column", "skirmish"))  # the intent's for
 
 def turn(game: Game) -> Iterator[Step]:
     state: HardtackState = state_of(game)
-    state.file_sides()
+    state.file_sides(lambda side: geo.widest(state, side)[0])
     state.begin_turn()
     sides = game.scenario.sides
     state.queue = {s: [c for r in state.by_side.get(s, ()) for c in r.companies] for s in sides}

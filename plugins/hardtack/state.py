@@ -8,6 +8,7 @@ in yards, like the neutral world; inches appear only where a rule is read.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from attrs import define, field
@@ -462,17 +463,16 @@ class HardtackState:
                 out.append(group)
         return out
 
-    def file_sides(self) -> None:
+    def file_sides(self, widest: Callable[[str], float]) -> None:
         """Give each side with :data:`GRID_FROM` companies or more its :class:`Grid` (once, as
-        the first turn begins; a side's companies are all mustered then, entered or not)."""
+        the first turn begins; a side's companies are all mustered then, entered or not), its
+        squares sized by ``widest(side)``, the largest half-footprint of its companies."""
         if not self.filed:
-            from .geometry import widest  # (geometry imports this module)
-
             self.filed = True
             for side, regiments in self.by_side.items():
                 companies = [c for r in regiments for c in r.companies]
                 if len(companies) >= GRID_FROM:
-                    self.grids[side] = Grid.of(companies, widest(self, side)[0])
+                    self.grids[side] = Grid.of(companies, widest(side))
 
     def around(self, side: str, x0: float, x1: float, y0: float, y1: float) -> list[Company]:
         """The side's living companies, in order (:meth:`living`), that may stand in the box
