@@ -1,5 +1,5 @@
 """sumter's answers to the commander (rulings SU-CR1 to SU-CR3) are numbers worked out when the
-tables are built (``SumterTables.charge_reach``, ``move_reach``, ``fire_ranges``): each checked
+tables are built (``SumterTables.charge_reach``, ``move_reach``, ``firearm_ranges``, ``gun_ranges``): each checked
 here against the expected throw of the dice the game throws, found by enumerating their faces,
 and against the ranges read from the raw tables, for every movement rate, formation, firearm and
 gun type."""
@@ -50,7 +50,7 @@ def test_the_tables_fire_ranges_are_the_effective_and_close_ranges_of_each_firea
     t = _state().tables
     for weapon in world.WEAPONS:  # SU-CR2: a firearm's effective band starts at the muzzle
         effective = t["fire"]["ranges"][weapon][0]
-        assert t.fire_ranges[weapon] == (effective, effective), weapon
+        assert t.firearm_ranges[weapon] == (effective, effective), weapon
     for gun in world.GUN_TYPES:  # a gun's close range is its canister range
         canister, effective, _ = t["artillery"]["bands"][str(t["artillery"]["guns"][gun]["band"])]
-        assert t.fire_ranges[gun] == (effective, canister), gun
+        assert t.gun_ranges[gun] == (effective, canister), gun

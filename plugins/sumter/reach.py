@@ -1,7 +1,7 @@
 """What a unit can do now, for the commander (hook ``referee_capabilities``; rulings SU-CR1 to
 SU-CR3): its charge reach and its move from the movement table's dice, its ranges from the firing
 and artillery tables, at the scale of ruling SU-S2 (each a number worked out when the tables are
-built: :attr:`SumterTables.charge_reach`, ``move_reach``, ``fire_ranges``)."""
+built: :attr:`SumterTables.charge_reach`, ``move_reach``, ``firearm_ranges``, ``gun_ranges``)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ def capabilities(game: Game, unit: str) -> Capabilities | None:
     if p is None:
         return None
     t = state.tables
-    effective, close = t.fire_ranges[p.unit.spec.gun_type or "12-pdr-napoleon" if p.arm == "artillery"
-                                     else p.unit.spec.weapon or "rifle-musket"]
+    effective, close = (t.gun_ranges[p.unit.spec.gun_type or "12-pdr-napoleon"] if p.arm == "artillery"
+                        else t.firearm_ranges[p.unit.spec.weapon or "rifle-musket"])
     why = _why_not(p)
     return Capabilities(state.yards(t.charge_reach[p.rate]), state.yards(effective), state.yards(close),
                         why == "", why, RULINGS, state.yards(t.move_reach[p.rate, p.unit.formation]))

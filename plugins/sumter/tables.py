@@ -176,7 +176,8 @@ class SumterTables:
     gun_reach: Mapping[str, float]  # gun type -> the inches of its band's long range
     charge_reach: Mapping[str, float]  # movement rate -> the inches its charge reaches one time in two (ruling SU-CR1)
     move_reach: Mapping[tuple[str, str], float]  # (movement rate, formation) -> the inches its move covers one time in two (SU-CR3)
-    fire_ranges: Mapping[str, tuple[float, float]]  # firearm or gun type -> its effective and close range, inches (SU-CR2)
+    firearm_ranges: Mapping[str, tuple[float, float]]  # firearm -> its effective and close range, inches (SU-CR2)
+    gun_ranges: Mapping[str, tuple[float, float]]  # gun type -> its band's effective and close (canister) range, inches (SU-CR2)
     optioned: dict[tuple[str, ...], SumterTables] = field(factory=dict, repr=False)
     """Cache of :meth:`with_options`: chosen options -> these tables with their changes laid over
     (every game of a stack with those options asks; the tables never change, so nothing is cleared)."""
@@ -247,11 +248,16 @@ def _move_reach(r: Mapping[str, Any], formation: str) -> float:
     return count * sum(faces) / len(faces) + inches
 
 
-def _fire_ranges(fire: Mapping[str, Any], art: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+def _firearm_ranges(fire: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
     """SU-CR2: each firearm's effective range, which is also its close range (its effective band
-    starts at the muzzle), and each gun type's band's effective and canister ranges."""
+    starts at the muzzle)."""
+    return {w: (float(r[0]), float(r[0])) for w, r in fire["ranges"].items()}
+
+
+def _gun_ranges(art: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    """SU-CR2: each gun type's band's effective and canister ranges."""
     bands = {g: art["bands"][str(v["band"])] for g, v in art["guns"].items()}
-    return {w: (float(r[0]), float(r[0])) for w, r in fire["ranges"].items()} | {g: (float(b[1]), float(b[0])) for g, b in bands.items()}
+    return {g: (float(b[1]), float(b[0])) for g, b in bands.items()}
 
 
 def build(files: Mapping[str, TomlFile]) -> SumterTables:
@@ -277,7 +283,8 @@ def build(files: Mapping[str, TomlFile]) -> SumterTables:
         {g: float(art["bands"][str(v["band"])][2]) for g, v in art["guns"].items()},
         {k: _charge_reach(r) for k, r in mv["rates"].items()},
         {(k, f): _move_reach(r, f) for k, r in mv["rates"].items() for f in world.FORMATIONS},
-        _fire_ranges(fire, art),
+        _firearm_ranges(fire),
+        _gun_ranges(art),
     )
 
 
