@@ -29,9 +29,9 @@ def test_bench_scale_refuses_no_games_but_its_child_may_play_none() -> None:
     ``-n 0``: the child takes it, the benchmark itself refuses it."""
     script = str(ROOT / "benchmarks/bench_scale.py")
     child = subprocess.run([sys.executable, script, "--one", "sumter", "0", "--layout", "open", "-n", "0"],
-                           capture_output=True, text=True, check=False)
+                           capture_output=True, text=True, check=False, timeout=300)
     assert child.returncode == 0, child.stderr
     assert json.loads(child.stdout)["games"] == 0
     parent = subprocess.run([sys.executable, script, "--rules", "sumter", "--sizes", "0", "-n", "0"],
-                            capture_output=True, text=True, check=False)
+                            capture_output=True, text=True, check=False, timeout=300)
     assert parent.returncode == 2 and "expected a whole number >= 1" in parent.stderr and "Traceback" not in parent.stderr
