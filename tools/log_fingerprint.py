@@ -6,7 +6,10 @@
 
 Plays every bundled scenario under each ruleset (every installed one by default, layers
 included) and seed, with the log on, and prints one line a game: ruleset, scenario, seed and the
-first 16 hex digits of the sha256 of its JSON Lines log. Then, for each ruleset and scenario, one
+first 16 hex digits of the sha256 of its JSON Lines log. A battle large enough for the indexes
+that bundled battles never use (the musketry drill with :data:`LARGE` extra regiments a side,
+benchmarks/bench_scale.py: each side more than the world index's ``SMALL`` units and rff's
+``SCANNED`` pieces) is played with them; ``--no-large`` leaves it out. Then, for each ruleset and scenario, one
 line for ``--log-off`` replications played as ``referee compare`` plays them, with no log and no
 observer: procedures take shortcuts there that a logged game does not (no resolution is built
 that nobody sees), so a speed change must leave those outcomes alone too. The same code gives the
@@ -19,6 +22,8 @@ import argparse
 import hashlib
 import json
 import sys
+import tempfile
+from pathlib import Path
 
 from referee.core.engine.errors import RefereeError
 from referee.core.engine.events import EventLog
@@ -26,6 +31,11 @@ from referee.core.engine.game import Game, play
 from referee.core.engine.plugins import build_rules, installed
 from referee.core.input.scenario import bundled, find_scenario, load_scenario
 from referee.core.studies.compare import Stack, replicate
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_scale import scaled, to_toml
+
+LARGE = 40  # extra regiments a side of the large battle
 
 
 def fingerprint(rules_name: str, scenario: str, seed: int) -> str:
@@ -48,22 +58,28 @@ def main() -> None:
     parser.add_argument("--seeds", type=seeds, default="1,2,3,7,11", help="comma-separated whole numbers")
     parser.add_argument("--log-off", type=int, default=20, metavar="N",
                         help="replications a scenario played log off (default 20; 0: none)")
+    parser.add_argument("--no-large", action="store_true", help=f"leave out the drill with {LARGE} extra regiments a side")
     args = parser.parse_args()
     rulesets = args.rules.split(",") if args.rules else sorted(installed())
-    scenarios = [row[0] for row in bundled()]
-    try:
-        for name in rulesets:
-            build_rules(name, (), ())  # every name checked before the first game
-        for rules_name in rulesets:
-            for scenario in scenarios:
-                for seed in args.seeds:
-                    print(rules_name, scenario, seed, fingerprint(rules_name, scenario, seed), flush=True)
-                if args.log_off > 0:
-                    print(rules_name, scenario, f"log-off:{args.log_off}",
-                          outcomes_fingerprint(rules_name, scenario, args.log_off), flush=True)
-    except RefereeError as error:
-        print(f"Error: {error}", file=sys.stderr)
-        sys.exit(2)
+    with tempfile.TemporaryDirectory() as folder:
+        scenarios = {row[0]: row[0] for row in bundled()}  # name -> what find_scenario is given
+        if not args.no_large:
+            large = Path(folder, f"drill-musketry-{LARGE}.toml")
+            large.write_text(to_toml(scaled(LARGE)), encoding="utf-8")
+            scenarios[large.stem] = str(large)
+        try:
+            for name in rulesets:
+                build_rules(name, (), ())  # every name checked before the first game
+            for rules_name in rulesets:
+                for scenario, where in scenarios.items():
+                    for seed in args.seeds:
+                        print(rules_name, scenario, seed, fingerprint(rules_name, where, seed), flush=True)
+                    if args.log_off > 0:
+                        print(rules_name, scenario, f"log-off:{args.log_off}",
+                              outcomes_fingerprint(rules_name, where, args.log_off), flush=True)
+        except RefereeError as error:
+            print(f"Error: {error}", file=sys.stderr)
+            sys.exit(2)
 
 
 def seeds(text: str) -> list[int]:
